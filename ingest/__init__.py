@@ -1,0 +1,2 @@
+"""iolab: results database for storage benchmark logs."""
+__version__ = "0.1.0"

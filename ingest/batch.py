@@ -1,0 +1,144 @@
+"""Walk paths, sniff, parse, and store each file in its own transaction."""
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterator
+
+from . import db, registry
+from .model import ParseError
+from .sidecar import NAME as SIDECAR, SidecarError, Sidecars
+
+IGNORED_SUFFIXES = {".duckdb", ".wal", ".md", ".ipynb", ".html", ".png", ".tmp"}
+
+
+@dataclass
+class Outcome:
+    path: str
+    status: str  # ingested, unchanged, duplicate, rejected, unreadable
+    format: str | None = None
+    reason: str | None = None
+    line: int | None = None
+    counts: dict = field(default_factory=dict)
+
+
+@dataclass
+class Report:
+    outcomes: list[Outcome] = field(default_factory=list)
+
+    def by_status(self, status: str) -> list[Outcome]:
+        return [o for o in self.outcomes if o.status == status]
+
+    @property
+    def failed(self) -> bool:
+        return any(o.status in ("rejected", "unreadable") for o in self.outcomes)
+
+
+def display_path(p: Path) -> str:
+    """A path as text that DuckDB and terminals accept, even for non-UTF-8 file names."""
+    try:
+        p = p.relative_to(Path.cwd())
+    except ValueError:
+        pass
+    return os.fsencode(p).decode("utf-8", errors="replace")
+
+
+def walk(paths: list[Path]) -> Iterator[tuple[Path, Path]]:
+    """(root, file) for every candidate file; symlinked folders are not followed (no loops)."""
+    for root in paths:
+        if root.is_file() or (root.is_symlink() and not root.is_dir()):
+            yield root.parent, root
+            continue
+        if not root.exists():
+            yield root, root
+            continue
+        for folder, dirs, files in os.walk(root, followlinks=False):
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            for f in sorted(files):
+                if f.startswith(".") or f == SIDECAR or Path(f).suffix.lower() in IGNORED_SUFFIXES:
+                    continue
+                yield root, Path(folder) / f
+
+
+def ingest_file(con, root: Path, path: Path, sidecars: Sidecars) -> Outcome:
+    shown = display_path(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return Outcome(shown, "unreadable", reason="the file does not exist (it may have been moved or deleted during the ingest)")
+    except IsADirectoryError:
+        return Outcome(shown, "unreadable", reason="this is a folder, not a file")
+    except OSError as e:
+        return Outcome(shown, "unreadable", reason=f"cannot read it: {e.strerror or e}")
+    sha = hashlib.sha256(data).hexdigest()
+    try:
+        labels, targets = sidecars.labels_for(path)
+    except SidecarError as e:
+        return Outcome(shown, "unreadable", reason=f"its sidecar is broken: {e}")
+
+    prior = con.execute(
+        "SELECT source_id, path, status FROM source_files WHERE sha256 = ? ORDER BY status = 'ok' DESC, path = ? DESC",
+        [sha, shown],
+    ).fetchall()
+    for sid, ppath, pstatus in prior:
+        if pstatus == "ok":
+            con.execute("BEGIN")
+            db.update_labels(con, sid, labels, targets)
+            con.execute("COMMIT")
+            if ppath == shown:
+                return Outcome(shown, "unchanged")
+            return Outcome(shown, "duplicate", reason=f"same content as {ppath}, already ingested")
+    # a file rejected before is tried again (the parser may have improved); its old record goes
+    con.execute("DELETE FROM source_files WHERE sha256 = ? AND path = ? AND status = 'rejected'", [sha, shown])
+
+    def reject(reason: str, line: int | None = None, fmt=None, mod=None) -> Outcome:
+        con.execute("BEGIN")
+        db.record_source(con, path=shown, sha256=sha, size=len(data), fmt=fmt,
+                         parser=mod.__name__ if mod else None, parser_version=getattr(mod, "VERSION", None),
+                         status="rejected", error=reason, error_line=line, labels=labels)
+        con.execute("COMMIT")
+        return Outcome(shown, "rejected", fmt, reason, line)
+
+    if not data.strip():
+        return reject("the file is empty")
+    candidates = registry.sniff(data, path.name)
+    if not candidates:
+        return reject("no iolab parser recognises this content (supported: "
+                      + ", ".join(m.FORMAT for m in registry.modules()) + ")")
+    if len(candidates) > 1:
+        return reject("more than one parser claims this file: " + ", ".join(m.FORMAT for m in candidates))
+    mod = candidates[0]
+    try:
+        result = mod.parse(data, path.name)
+    except ParseError as e:
+        return reject(e.reason, e.line, mod.FORMAT, mod)
+    except Exception as e:  # a parser bug must not take the batch down
+        return reject(f"internal error in {mod.__name__} ({type(e).__name__}: {e}); please report it with this file",
+                      None, mod.FORMAT, mod)
+    con.execute("BEGIN")
+    try:
+        sid = db.record_source(con, path=shown, sha256=sha, size=len(data), fmt=mod.FORMAT, parser=mod.__name__,
+                               parser_version=mod.VERSION, status="ok", labels=labels,
+                               tool_version=result.tool_version)
+        counts = db.write_result(con, sid, result)
+        db.update_labels(con, sid, labels, targets)
+        con.execute("COMMIT")
+    except Exception as e:
+        con.execute("ROLLBACK")
+        return reject(f"could not store the parsed rows ({type(e).__name__}: {e})", None, mod.FORMAT, mod)
+    return Outcome(shown, "ingested", mod.FORMAT, counts=counts)
+
+
+def ingest_paths(con, paths: list[Path], on_file: Callable[[Outcome], None] | None = None,
+                 files: list[tuple[Path, Path]] | None = None) -> Report:
+    report = Report()
+    sidecars: dict[Path, Sidecars] = {}
+    for root, path in files if files is not None else walk(paths):
+        sc = sidecars.setdefault(root, Sidecars(root))
+        outcome = ingest_file(con, root, path, sc)
+        report.outcomes.append(outcome)
+        if on_file:
+            on_file(outcome)
+    return report

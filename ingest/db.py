@@ -1,0 +1,206 @@
+"""The DuckDB database: opening it safely, migrations, views, and the per-file writer."""
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import asdict
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+
+from .model import ParseResult
+
+ROOT = Path(__file__).resolve().parent.parent
+SCHEMAS = ROOT / "schemas"
+VIEWS = SCHEMAS / "views"
+
+
+class DatabaseBusy(Exception):
+    """Another process holds the database."""
+
+
+def connect(path: str | Path, *, read_only: bool = False, wait_s: float = 30.0) -> duckdb.DuckDBPyConnection:
+    """Open the database; if another iolab process has it, wait up to ``wait_s`` then explain.
+
+    DuckDB lets one process write a file at a time; a second ingest therefore waits for the first
+    instead of failing at once, and says plainly what is going on if the wait runs out.
+    """
+    path = Path(path)
+    if not read_only:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    config = {
+        # offline always: never try to download an extension
+        "autoinstall_known_extensions": False,
+        "autoload_known_extensions": False,
+    }
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            return duckdb.connect(str(path), read_only=read_only, config=config)
+        except duckdb.IOException as e:
+            if "lock" not in str(e).lower():
+                raise
+            if time.monotonic() >= deadline:
+                raise DatabaseBusy(
+                    f"{path} is in use by another process (another `iolab ingest`, or a notebook "
+                    f"holding it open). Waited {wait_s:.0f} s; try again when it has finished. "
+                    f"DuckDB said: {e}"
+                ) from None
+            time.sleep(0.25)
+
+
+def _checksum(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def migrate(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """Apply schemas/V*.sql once each, in order; refuse if an applied file has changed."""
+    con.execute(
+        """CREATE TABLE IF NOT EXISTS schema_history (
+               version INTEGER PRIMARY KEY, script VARCHAR NOT NULL, checksum VARCHAR NOT NULL,
+               applied_at TIMESTAMP NOT NULL)"""
+    )
+    applied = {v: (s, c) for v, s, c in con.execute("SELECT version, script, checksum FROM schema_history").fetchall()}
+    done = []
+    for f in sorted(SCHEMAS.glob("V*__*.sql"), key=lambda p: int(p.name[1:].split("__")[0])):
+        version = int(f.name[1:].split("__")[0])
+        text = f.read_text()
+        if version in applied:
+            if applied[version][1] != _checksum(text):
+                raise RuntimeError(
+                    f"{f.name} was changed after it was applied to this database. Migrations are "
+                    f"append-only: put the change in a new V{version + 1}__*.sql file, or rebuild "
+                    f"the database from the raw files (`make clean demo`)."
+                )
+            continue
+        con.execute("BEGIN")
+        try:
+            con.execute(text)
+            con.execute(
+                "INSERT INTO schema_history VALUES (?, ?, ?, ?)",
+                [version, f.name, _checksum(text), datetime.now(timezone.utc).replace(tzinfo=None)],
+            )
+            con.execute("COMMIT")
+        except Exception:
+            con.execute("ROLLBACK")
+            raise
+        done.append(f.name)
+    return done
+
+
+def create_views(con: duckdb.DuckDBPyConnection) -> None:
+    """(Re)create every schemas/views/*.sql, in name order (files may depend on earlier ones)."""
+    for f in sorted(VIEWS.glob("*.sql")):
+        con.execute(f.read_text())
+
+
+def open_db(path: str | Path, **kw) -> duckdb.DuckDBPyConnection:
+    con = connect(path, **kw)
+    if not kw.get("read_only"):
+        migrate(con)
+        create_views(con)
+    return con
+
+
+# ---- writing one parsed file ---------------------------------------------------------------------
+
+def _next_id(con, table: str, col: str) -> int:
+    return con.execute(f"SELECT coalesce(max({col}), 0) + 1 FROM {table}").fetchall()[0][0]
+
+
+def _insert_rows(con, table: str, rows: Any, extra: dict[str, Any]) -> None:
+    """Insert a list of dicts or a pyarrow.Table into ``table``, adding constant columns ``extra``."""
+    if isinstance(rows, list):
+        if not rows:
+            return
+        rows = pa.Table.from_pylist([{**extra, **r} for r in rows])
+    else:
+        for k, v in extra.items():
+            rows = rows.append_column(k, pa.array([v] * rows.num_rows))
+    con.register("_iolab_rows", rows)
+    try:
+        cols = ", ".join(f'"{c}"' for c in rows.column_names)
+        con.execute(f"INSERT INTO {table} ({cols}) SELECT {cols} FROM _iolab_rows")
+    finally:
+        con.unregister("_iolab_rows")
+
+
+LABEL_COLUMNS = ("study", "system", "generation", "tiles", "vms", "config_label", "price_usd", "watts", "tags")
+
+
+def _label_values(labels: dict[str, Any]) -> list[Any]:
+    return [labels.get(k) for k in LABEL_COLUMNS] + [json.dumps(labels, default=str, sort_keys=True)]
+
+
+def record_source(con, *, path: str, sha256: str, size: int, fmt: str | None, parser: str | None,
+                  parser_version: str | None, status: str, error: str | None = None,
+                  error_line: int | None = None, labels: dict | None = None,
+                  tool_version: str | None = None) -> int:
+    sid = _next_id(con, "source_files", "source_id")
+    con.execute(
+        f"""INSERT INTO source_files (source_id, path, sha256, size_bytes, format, parser, parser_version,
+                tool_version, ingested_at, status, error, error_line, {", ".join(LABEL_COLUMNS)}, labels)
+            VALUES ({", ".join(["?"] * (12 + len(LABEL_COLUMNS) + 1))})""",
+        [sid, path, sha256, size, fmt, parser, parser_version, tool_version,
+         datetime.now(timezone.utc).replace(tzinfo=None), status, error, error_line,
+         *_label_values(labels or {})],
+    )
+    return sid
+
+
+def update_labels(con, source_id: int, labels: dict, targets: list[dict]) -> None:
+    """Sidecars can change after a file was ingested: refresh its labels and target map."""
+    sets = ", ".join(f"{k} = ?" for k in LABEL_COLUMNS) + ", labels = ?"
+    con.execute(f"UPDATE source_files SET {sets} WHERE source_id = ?", [*_label_values(labels), source_id])
+    con.execute("DELETE FROM sidecar_targets WHERE source_id = ?", [source_id])
+    _insert_rows(con, "sidecar_targets", [dict(t) for t in targets], {"source_id": source_id})
+
+
+def write_result(con, source_id: int, result: ParseResult) -> dict[str, int]:
+    """Store a parsed file's rows under ``source_id`` (the caller holds the transaction)."""
+    counts: dict[str, int] = {}
+    run_ids: dict[str, int] = {}
+    if result.runs:
+        first = _next_id(con, "runs", "run_id")
+        rows = []
+        for i, r in enumerate(result.runs):
+            run_ids[r.key] = first + i
+            d = asdict(r)
+            d["run_key"] = d.pop("key")
+            rows.append({"run_id": first + i, **d})
+        _insert_rows(con, "runs", rows, {"source_id": source_id})
+        counts["runs"] = len(rows)
+    if result.samples:
+        rows = []
+        for s in result.samples:
+            d = asdict(s)
+            d["run_id"] = run_ids[d.pop("run_key")]
+            rows.append(d)
+        _insert_rows(con, "samples", rows, {})
+        counts["samples"] = len(rows)
+    if result.series:
+        first = _next_id(con, "series", "series_id")
+        rows = []
+        for s in result.series:
+            d = asdict(s)
+            d["column_no"] = d.pop("key")
+            rows.append({"series_id": first + s.key, **d})
+        _insert_rows(con, "series", rows, {"source_id": source_id})
+        counts["series"] = len(rows)
+        if result.points is not None and result.points.num_rows:
+            con.register("_iolab_points", result.points)
+            try:
+                con.execute(
+                    "INSERT INTO series_points SELECT series_key + ?, ts, value FROM _iolab_points", [first]
+                )
+            finally:
+                con.unregister("_iolab_points")
+            counts["points"] = result.points.num_rows
+    for table, rows in result.tables.items():
+        _insert_rows(con, table, rows, {"source_id": source_id})
+        counts[table] = len(rows) if isinstance(rows, list) else rows.num_rows
+    return counts

@@ -1,0 +1,464 @@
+"""Iometer results CSV (2001 -> 1.1.0), including multi-session files and cycling runs.
+
+See ../shared/formats/iometer-orion.md. The file is not CSV in the RFC sense: Iometer joins fields
+with commas and never quotes, so a double quote in a disk name (`1: "( ATP ENG SAMPLE SSD`) is
+just a character. Lines starting with `'` are section markers; everything else is data.
+
+Layouts are told apart by the header row, not the version string: 56 columns (MBps = 2^20 B/s),
+59 columns (Binary/Decimal MBps), 80 columns (59 + 21 latency bins). PROCESSOR rows are mapped by
+their own field count (56-field PROCESSOR rows in 59-column rc1 files are the old layout).
+
+A 'Results block is one run (one test point: an access spec, or one step of a cycling test).
+"""
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+import pyarrow as pa
+
+from ..model import MB_PER_MIB, ParseError, ParseResult, Run, decode_text, parse_float, parse_int, split_lines
+
+FORMAT = "iometer-results-csv"
+VERSION = "1"
+TOOL = "Iometer"
+
+# header text -> (column, kind); kind: i = unsigned integer, s = signed integer, f = float, t = text
+COLUMNS: dict[str, tuple[str, str]] = {
+    "Target Type": ("row_type", "t"), "Target Name": ("target_name", "t"),
+    "Access Specification Name": ("access_spec", "t"),
+    "# Managers": ("n_managers", "i"), "# Workers": ("n_workers", "i"), "# Disks": ("n_disks", "i"),
+    "IOps": ("iops", "f"), "Read IOps": ("read_iops", "f"), "Write IOps": ("write_iops", "f"),
+    "MBps": ("mbps_binary", "f"), "Read MBps": ("read_mbps_binary", "f"), "Write MBps": ("write_mbps_binary", "f"),
+    "MBps (Binary)": ("mbps_binary", "f"), "Read MBps (Binary)": ("read_mbps_binary", "f"),
+    "Write MBps (Binary)": ("write_mbps_binary", "f"),
+    "MiBps (Binary)": ("mbps_binary", "f"), "Read MiBps (Binary)": ("read_mbps_binary", "f"),
+    "Write MiBps (Binary)": ("write_mbps_binary", "f"),
+    "MBps (Decimal)": ("mbps_decimal", "f"), "Read MBps (Decimal)": ("read_mbps_decimal", "f"),
+    "Write MBps (Decimal)": ("write_mbps_decimal", "f"),
+    "Transactions per Second": ("transactions_per_s", "f"), "Connections per Second": ("connections_per_s", "f"),
+    "Average Response Time": ("avg_response_ms", "f"), "Average Read Response Time": ("avg_read_response_ms", "f"),
+    "Average Write Response Time": ("avg_write_response_ms", "f"),
+    "Average Transaction Time": ("avg_transaction_ms", "f"), "Average Connection Time": ("avg_connection_ms", "f"),
+    "Maximum Response Time": ("max_response_ms", "f"), "Maximum Read Response Time": ("max_read_response_ms", "f"),
+    "Maximum Write Response Time": ("max_write_response_ms", "f"),
+    "Maximum Transaction Time": ("max_transaction_ms", "f"), "Maximum Connection Time": ("max_connection_ms", "f"),
+    "Errors": ("errors", "i"), "Read Errors": ("read_errors", "i"), "Write Errors": ("write_errors", "i"),
+    "Bytes Read": ("bytes_read", "i"), "Bytes Written": ("bytes_written", "i"),
+    "Read I/Os": ("read_ios", "i"), "Write I/Os": ("write_ios", "i"), "Connections": ("connections", "i"),
+    "Transactions per Connection": ("transactions_per_connection", "s"),
+    "Total Raw Read Response Time": ("total_raw_read_response_ticks", "i"),
+    "Total Raw Write Response Time": ("total_raw_write_response_ticks", "i"),
+    "Total Raw Transaction Time": ("total_raw_transaction_ticks", "i"),
+    "Total Raw Connection Time": ("total_raw_connection_ticks", "i"),
+    "Maximum Raw Read Response Time": ("max_raw_read_response_ticks", "i"),
+    "Maximum Raw Write Response Time": ("max_raw_write_response_ticks", "i"),
+    "Maximum Raw Transaction Time": ("max_raw_transaction_ticks", "i"),
+    "Maximum Raw Connection Time": ("max_raw_connection_ticks", "i"),
+    "Total Raw Run Time": ("total_raw_run_ticks", "i"),
+    "Starting Sector": ("starting_sector", "i"), "Maximum Size": ("maximum_size", "i"),
+    "Queue Depth": ("queue_depth", "i"),
+    "% CPU Utilization": ("cpu_util_pct", "f"), "% User Time": ("cpu_user_pct", "f"),
+    "% Privileged Time": ("cpu_privileged_pct", "f"), "% DPC Time": ("cpu_dpc_pct", "f"),
+    "% Interrupt Time": ("cpu_interrupt_pct", "f"), "Processor Speed": ("timer_resolution_hz", "f"),
+    "Interrupts per Second": ("interrupts_per_s", "f"), "CPU Effectiveness": ("cpu_effectiveness", "f"),
+    "Packets/Second": ("packets_per_s", "f"), "Packet Errors": ("packet_errors", "f"),
+    "Segments Retransmitted/Second": ("segments_retransmitted_per_s", "f"),
+}
+OLD_LAYOUT = [  # the 56-column header of 2001-2010 (PROCESSOR rows of rc1 files still use it)
+    "Target Type", "Target Name", "Access Specification Name", "# Managers", "# Workers", "# Disks", "IOps",
+    "Read IOps", "Write IOps", "MBps", "Read MBps", "Write MBps", "Transactions per Second",
+    "Connections per Second", "Average Response Time", "Average Read Response Time",
+    "Average Write Response Time", "Average Transaction Time", "Average Connection Time",
+    "Maximum Response Time", "Maximum Read Response Time", "Maximum Write Response Time",
+    "Maximum Transaction Time", "Maximum Connection Time", "Errors", "Read Errors", "Write Errors",
+    "Bytes Read", "Bytes Written", "Read I/Os", "Write I/Os", "Connections", "Transactions per Connection",
+    "Total Raw Read Response Time", "Total Raw Write Response Time", "Total Raw Transaction Time",
+    "Total Raw Connection Time", "Maximum Raw Read Response Time", "Maximum Raw Write Response Time",
+    "Maximum Raw Transaction Time", "Maximum Raw Connection Time", "Total Raw Run Time", "Starting Sector",
+    "Maximum Size", "Queue Depth", "% CPU Utilization", "% User Time", "% Privileged Time", "% DPC Time",
+    "% Interrupt Time", "Processor Speed", "Interrupts per Second", "CPU Effectiveness", "Packets/Second",
+    "Packet Errors", "Segments Retransmitted/Second",
+]
+# latency-bin header text -> (lower, upper) in microseconds (upper None = open-ended)
+_BIN = re.compile(r"^\s*(?:([\d.]+) to ([\d.]+)|>= ([\d.]+))\s*(uS|mS|S|s)\s*$")
+_SCALE = {"uS": 1, "mS": 1000, "S": 1_000_000, "s": 1_000_000}
+
+ROW_SCOPES = {"ALL": "all", "MANAGER": "manager", "PROCESSOR": "processor", "WORKER": "worker",
+              "DISK": "target", "NETWORK": "target", "UNKNOWN": "target"}
+TEST_TYPES = {0: "normal", 1: "cycle targets", 2: "cycle workers", 3: "increment targets parallel",
+              4: "increment targets serial", 5: "cycle workers and targets", 6: "cycle outstanding I/Os",
+              7: "cycle outstanding I/Os and targets"}
+
+# tool column -> (canonical metric, unit, factor); MB/s are 10^6 bytes/s
+METRICS: list[tuple[str, str, str, float]] = [
+    ("iops", "iops", "IO/s", 1), ("read_iops", "read_iops", "IO/s", 1), ("write_iops", "write_iops", "IO/s", 1),
+    ("transactions_per_s", "transactions_per_s", "1/s", 1), ("connections_per_s", "connections_per_s", "1/s", 1),
+    ("avg_response_ms", "avg_latency_ms", "ms", 1), ("avg_read_response_ms", "avg_read_latency_ms", "ms", 1),
+    ("avg_write_response_ms", "avg_write_latency_ms", "ms", 1), ("avg_transaction_ms", "avg_transaction_ms", "ms", 1),
+    ("avg_connection_ms", "avg_connection_ms", "ms", 1),
+    ("max_response_ms", "max_latency_ms", "ms", 1), ("max_read_response_ms", "max_read_latency_ms", "ms", 1),
+    ("max_write_response_ms", "max_write_latency_ms", "ms", 1), ("max_transaction_ms", "max_transaction_ms", "ms", 1),
+    ("errors", "errors", "count", 1), ("read_errors", "read_errors", "count", 1),
+    ("write_errors", "write_errors", "count", 1), ("bytes_read", "bytes_read", "bytes", 1),
+    ("bytes_written", "bytes_written", "bytes", 1), ("read_ios", "read_ios", "count", 1),
+    ("write_ios", "write_ios", "count", 1),
+    ("cpu_util_pct", "cpu_util_pct", "%", 1), ("cpu_user_pct", "cpu_user_pct", "%", 1),
+    ("cpu_privileged_pct", "cpu_privileged_pct", "%", 1), ("cpu_dpc_pct", "cpu_dpc_pct", "%", 1),
+    ("cpu_interrupt_pct", "cpu_interrupt_pct", "%", 1), ("interrupts_per_s", "interrupts_per_s", "1/s", 1),
+    ("cpu_effectiveness", "cpu_effectiveness", "IO/s per %CPU", 1),
+    ("packets_per_s", "packets_per_s", "1/s", 1), ("packet_errors", "packet_errors", "count", 1),
+    ("segments_retransmitted_per_s", "segments_retransmitted_per_s", "1/s", 1),
+]
+MBPS = [("mbps", "mbps_decimal", "mbps_binary"), ("read_mbps", "read_mbps_decimal", "read_mbps_binary"),
+        ("write_mbps", "write_mbps_decimal", "write_mbps_binary")]
+
+RESULT_FIELDS = [(c, k) for c, k in dict.fromkeys(COLUMNS.values())]
+_ARROW = {"t": pa.string(), "i": pa.uint64(), "s": pa.int64(), "f": pa.float64()}
+RESULTS_SCHEMA = pa.schema(
+    [("session_no", pa.int32()), ("block_no", pa.int32()), ("line_no", pa.int32()), ("layout", pa.int32()),
+     ("manager_name", pa.string()), ("worker_name", pa.string()), ("ended_at", pa.timestamp("us")),
+     ("ts", pa.timestamp("us"))]
+    + [(c, _ARROW[k]) for c, k in RESULT_FIELDS]
+)
+
+
+def sniff(head: str, name: str) -> bool:
+    lines = split_lines(head[:4096])
+    return bool(lines) and lines[0].startswith("'Test Type,Test Description") and not _is_instantaneous(head)
+
+
+def _is_instantaneous(head: str) -> bool:
+    return "\nTimeStamp,'Target Type" in head.replace("\r", "\n")
+
+
+def parse_timestamp(text: str, line: int) -> datetime:
+    t = text.strip()
+    for fmt in ("%Y-%m-%d %H:%M:%S:%f", "%Y-%m-%d %H:%M:%S", "%a %b %d %H:%M:%S %Y"):
+        try:
+            return datetime.strptime(t, fmt)
+        except ValueError:
+            pass
+    raise ParseError(f"time stamp {t!r} is not in a known Iometer format (YYYY-MM-DD HH:MM:SS:mmm)", line)
+
+
+def bin_bounds(label: str) -> tuple[float, float | None]:
+    m = _BIN.match(label)
+    if not m:
+        raise ValueError(label)
+    scale = _SCALE[m.group(4)]
+    if m.group(3):
+        return float(m.group(3)) * scale, None
+    return float(m.group(1)) * scale, float(m.group(2)) * scale
+
+
+class _Header:
+    """Column layout of one 'Results block, learned from its header row."""
+
+    def __init__(self, cells: list[str], line: int, prefix: int = 0):
+        self.prefix = prefix
+        self.cells = [c.strip() for c in cells[prefix:]]
+        if not self.cells or self.cells[0].lstrip("'") != "Target Type":
+            raise ParseError("a 'Results section must start with the 'Target Type,... header row", line)
+        self.cells[0] = "Target Type"
+        self.named: list[str] = []
+        self.bins: list[tuple[str, float, float | None]] = []
+        for c in self.cells:
+            if c in COLUMNS:
+                if self.bins:
+                    raise ParseError(f"column {c!r} after the latency-bin columns", line)
+                self.named.append(c)
+                continue
+            try:
+                lo, hi = bin_bounds(c)
+            except ValueError:
+                raise ParseError(f"unknown Iometer column {c!r} in the results header", line) from None
+            self.bins.append((c, lo, hi))
+        self.width = len(self.cells)
+
+
+def _typed(kind: str, text: str, what: str, line: int):
+    if kind == "t":
+        return text
+    if kind == "f":
+        return parse_float(text, what, line)
+    v = parse_int(text, what, line)
+    if v is not None and kind == "i" and not 0 <= v < 2**64:
+        raise ParseError(f"{what}: {v} is outside 0..2^64-1", line)
+    return v
+
+
+class _Parser:
+    def __init__(self, text: str, instantaneous: bool):
+        self.lines = split_lines(text)
+        self.ends_with_newline = text.endswith(("\n", "\r"))
+        self.inst = instantaneous
+        self.result = ParseResult()
+        self.sessions: list[dict] = []
+        self.specs: list[dict] = []
+        self.rows: list[dict] = []
+        self.bins: list[dict] = []
+        self.i = 0
+
+    # -- helpers
+    def next_value_line(self, marker: str) -> tuple[str, int]:
+        if self.i + 1 >= len(self.lines):
+            raise ParseError(f"file ends right after {marker}; the value line is missing (truncated file?)", self.i + 1)
+        self.i += 1
+        return self.lines[self.i], self.i + 1
+
+    def parse(self) -> ParseResult:
+        lines = self.lines
+        if not lines or not lines[0].startswith("'Test Type"):
+            raise ParseError("an Iometer results file starts with 'Test Type,Test Description", 1)
+        if not self.ends_with_newline and lines and not lines[-1].startswith("'") and lines[-1] != "Aborted test":
+            raise ParseError("the file ends in the middle of a data row (truncated?); Iometer ends every line", len(lines))
+        session = None
+        header: _Header | None = None
+        spec_block = 0
+        block_no = 0
+        block_rows: list[dict] = []
+        in_specs = False
+        cur_spec: dict | None = None
+        while self.i < len(lines):
+            line = lines[self.i]
+            ln = self.i + 1
+            s = line.strip()
+            if s == "":
+                pass
+            elif line.startswith("'Test Type"):
+                if session:
+                    self.close_session(session, block_rows, "unterminated")
+                    block_rows = []
+                val, vln = self.next_value_line("'Test Type")
+                tt, _, desc = val.partition(",")
+                tnum = parse_int(tt, "test type", vln)
+                session = {"session_no": len(self.sessions) + 1, "line_no": ln, "test_type": tnum,
+                           "test_type_name": TEST_TYPES.get(tnum) if tnum is not None else None,
+                           "test_description": desc, "version": None, "started_at": None, "status": None,
+                           "last_ts": None, "blocks": []}
+                self.sessions.append(session)
+                header, block_no, spec_block = None, 0, 0
+            elif session is None:
+                raise ParseError("data before the first 'Test Type line", ln)
+            elif line.startswith("'Version"):
+                session["version"], _ = self.next_value_line("'Version")
+                session["version"] = session["version"].strip()
+            elif line.startswith("'Time Stamp"):
+                val, vln = self.next_value_line("'Time Stamp")
+                ts = parse_timestamp(val, vln)
+                if header is not None and block_rows:
+                    for r in block_rows:
+                        r["ended_at"] = ts
+                    session["blocks"].append((block_no, block_rows, session["last_ts"], ts))
+                    block_rows = []
+                    header = None
+                elif session["started_at"] is None:
+                    session["started_at"] = ts
+                session["last_ts"] = ts
+            elif line.startswith("'Access specifications"):
+                in_specs = True
+                spec_block += 1
+            elif line.startswith("'End access specifications"):
+                in_specs, cur_spec = False, None
+            elif line.startswith("'Access specification name"):
+                val, vln = self.next_value_line("'Access specification name")
+                name, sep, assign = val.rpartition(",")
+                if not sep:
+                    raise ParseError("access specification line needs '<name>,<default assignment>'", vln)
+                cur_spec = {"session_no": session["session_no"], "spec_block_no": spec_block, "spec_name": name,
+                            "default_assignment": parse_int(assign, "default assignment", vln), "lines": []}
+                self.specs.append(cur_spec)
+            elif line.startswith("'size,% of size"):
+                if cur_spec is None:
+                    raise ParseError("'size,... line outside an access specification", ln)
+                while self.i + 1 < len(lines) and lines[self.i + 1] and not lines[self.i + 1].startswith("'"):
+                    self.i += 1
+                    cells = lines[self.i].split(",")
+                    if len(cells) == 9 and cells[8].strip() == "":
+                        cells = cells[:8]
+                    if len(cells) != 8:
+                        raise ParseError(f"access-spec line has {len(cells)} fields, expected 8 "
+                                         "(size,% of size,% reads,% random,delay,burst,align,reply)", self.i + 1)
+                    vals = [parse_int(c, "access-spec value", self.i + 1) for c in cells]
+                    cur_spec["lines"].append((self.i + 1, vals))
+            elif line.startswith("'Results"):
+                if header is not None and block_rows:
+                    # a results block without its closing 'Time Stamp (2001 files): close it untimed
+                    session["blocks"].append((block_no, block_rows, session["last_ts"], None))
+                    block_rows = []
+                hdr, hln = self.next_value_line("'Results")
+                header = _Header(hdr.split(","), hln, prefix=1 if self.inst else 0)
+                if self.inst and hdr.split(",")[0] != "TimeStamp":
+                    raise ParseError("instantaneous file: header must start with TimeStamp", hln)
+                block_no += 1
+                block_rows = []
+            elif line.startswith("'End Test"):
+                if block_rows:
+                    session["blocks"].append((block_no, block_rows, session["last_ts"], None))
+                    block_rows = []
+                self.close_session(session, [], "complete")
+                session = None
+            elif s == "Aborted test":
+                if block_rows:
+                    session["blocks"].append((block_no, block_rows, session["last_ts"], None))
+                    block_rows = []
+                self.close_session(session, [], "aborted")
+                session = None
+            elif line.startswith("'"):
+                raise ParseError(f"unknown section marker {line[:40]!r}", ln)
+            elif in_specs:
+                raise ParseError("unexpected line inside the access specifications", ln)
+            elif header is None:
+                raise ParseError("data row outside a 'Results section", ln)
+            else:
+                block_rows.append(self.data_row(line, ln, header, session["session_no"], block_no, block_rows))
+            self.i += 1
+        if session:
+            if block_rows:
+                session["blocks"].append((block_no, block_rows, session["last_ts"], None))
+            self.close_session(session, [], "unterminated")
+        if not any(s["blocks"] for s in self.sessions):
+            raise ParseError("the file has no results rows (empty session or truncated file)")
+        return self.finish()
+
+    def data_row(self, line: str, ln: int, h: _Header, session_no: int, block_no: int, prev: list[dict]) -> dict:
+        cells = line.split(",")
+        ts = None
+        if h.prefix:
+            ts = parse_timestamp(cells[0], ln)
+            cells = cells[1:]
+        row_type = cells[0].strip()
+        if row_type not in ROW_SCOPES:
+            raise ParseError(f"unknown row type {row_type!r} (expected ALL, MANAGER, PROCESSOR, WORKER, DISK, NETWORK)", ln)
+        if len(cells) > h.width:
+            cells = self.rejoin(cells, h.width, row_type, ln)
+        if row_type == "PROCESSOR" and len(cells) != h.width:
+            if len(cells) == len(OLD_LAYOUT):
+                names = OLD_LAYOUT
+            elif len(cells) == 59 and h.width > 59:
+                names = h.named[:59]
+            else:
+                raise ParseError(f"PROCESSOR row has {len(cells)} fields; the header has {h.width}", ln)
+            bins: list[str] = []
+        elif len(cells) != h.width:
+            raise ParseError(f"{row_type} row has {len(cells)} fields; the header has {h.width} "
+                             "(a cut line, or a name containing a comma?)", ln)
+        else:
+            names = h.named
+            bins = cells[len(names):]
+        row: dict = {"session_no": session_no, "block_no": block_no, "line_no": ln, "layout": h.width,
+                     "ended_at": None, "ts": ts}
+        for name, text in zip(names, cells):
+            col, kind = COLUMNS[name]
+            row[col] = _typed(kind, text, name, ln)
+        # names are carried down: PROCESSOR/DISK rows leave the access spec empty
+        row["access_spec"] = row.get("access_spec") or next(
+            (r["access_spec"] for r in reversed(prev) if r.get("access_spec")), None)
+        mgr = wkr = None
+        for r in reversed(prev):
+            if mgr is None and r["row_type"] == "MANAGER":
+                mgr = r["target_name"]
+            if wkr is None and r["row_type"] == "WORKER":
+                wkr = r["target_name"]
+        if row_type == "MANAGER":
+            mgr, wkr = row["target_name"], None
+        elif row_type == "WORKER":
+            wkr = row["target_name"]
+        elif row_type in ("ALL",):
+            mgr = wkr = None
+        row["manager_name"] = mgr if row_type != "ALL" else None
+        row["worker_name"] = wkr if row_type in ("WORKER", "DISK", "NETWORK", "UNKNOWN") else None
+        for (label, lo, hi), text in zip(h.bins, bins):
+            v = _typed("i", text, label, ln)
+            if v is not None:
+                self.bins.append({"line_no": ln, "bin_no": h.bins.index((label, lo, hi)) + 1, "bin_label": label.strip(),
+                                  "lower_us": lo, "upper_us": hi, "io_count": v})
+        return row
+
+    def rejoin(self, cells: list[str], width: int, row_type: str, ln: int) -> list[str]:
+        """Iometer never quotes: a comma inside a name splits the row. Undo it only where the
+        split is unambiguous: an access-spec name the spec section declares (ALL/MANAGER/WORKER
+        rows), or a target name (DISK/NETWORK rows, whose only free text is the name). A single
+        empty field past the header is the trailing comma some versions write."""
+        if row_type in ("ALL", "MANAGER", "WORKER"):
+            for spec in self.specs:
+                name, n = spec["spec_name"], spec["spec_name"].count(",")
+                if n and ",".join(cells[2:3 + n]) == name:
+                    cells = cells[:2] + [name] + cells[3 + n:]
+                    break
+        if len(cells) == width + 1 and cells[-1].strip() == "":
+            cells = cells[:-1]
+        extra = len(cells) - width
+        if extra > 0 and row_type in ("DISK", "NETWORK", "UNKNOWN"):
+            cells = [cells[0], ",".join(cells[1:2 + extra])] + cells[2 + extra:]
+        elif extra > 0 and row_type != "PROCESSOR":
+            raise ParseError(f"{row_type} row has {len(cells)} fields; the header has {width} "
+                             "(a cut line, or a name containing a comma that cannot be told apart)", ln)
+        return cells
+
+    def close_session(self, session: dict, _rows, status: str) -> None:
+        session["status"] = status
+
+    # -- output
+    def spec_for(self, session_no: int, name: str | None) -> dict | None:
+        found = [s for s in self.specs if s["session_no"] == session_no and s["spec_name"] == name]
+        return found[-1] if found else None
+
+    def finish(self) -> ParseResult:
+        res = self.result
+        version = next((s["version"] for s in self.sessions if s["version"]), None)
+        res.tool_version = version
+        for s in self.sessions:
+            nblocks = len(s["blocks"])
+            for idx, (block_no, rows, started, ended) in enumerate(s["blocks"]):
+                key = f"s{s['session_no']}/r{block_no}"
+                all_row = next((r for r in rows if r["row_type"] == "ALL"), rows[0])
+                spec = self.spec_for(s["session_no"], all_row.get("access_spec"))
+                bs = rd = rnd = None
+                if spec and len(spec["lines"]) == 1 and spec["lines"][0][1][1] == 100:
+                    bs, _, rd, rnd = spec["lines"][0][1][:4]
+                status = "complete"
+                if ended is None:
+                    status = "unterminated"
+                if idx == nblocks - 1 and s["status"] == "aborted":
+                    status = "aborted"
+                res.runs.append(Run(
+                    key=key, tool=TOOL, tool_version=s["version"], started_at=started, ended_at=ended,
+                    workload=all_row.get("access_spec"), description=s["test_description"], status=status,
+                    test_type=s["test_type_name"], block_size_bytes=bs, read_pct=rd, random_pct=rnd))
+                for r in rows:
+                    self.add_samples(key, r)
+                self.rows.extend(rows)
+        res.tables["iometer_sessions"] = [
+            {k: s[k] for k in ("session_no", "line_no", "test_type", "test_type_name", "test_description",
+                               "version", "started_at", "status")} for s in self.sessions]
+        res.tables["iometer_access_specs"] = [
+            {"session_no": sp["session_no"], "spec_block_no": sp["spec_block_no"], "spec_name": sp["spec_name"],
+             "default_assignment": sp["default_assignment"], "line_no": ln, "size_bytes": v[0],
+             "pct_of_size": v[1], "pct_reads": v[2], "pct_random": v[3], "delay_ms": v[4], "burst": v[5],
+             "align_bytes": v[6], "reply_bytes": v[7]}
+            for sp in self.specs for ln, v in sp["lines"]]
+        cols = RESULTS_SCHEMA.names
+        res.tables["iometer_results"] = pa.Table.from_pylist(
+            [{c: r.get(c) for c in cols} for r in self.rows], schema=RESULTS_SCHEMA)
+        res.tables["iometer_latency_bins"] = self.bins
+        return res
+
+    def add_samples(self, key: str, r: dict) -> None:
+        scope = ROW_SCOPES[r["row_type"]]
+        target = None if scope == "all" else r["target_name"]
+        dims = {"target": target, "outstanding_ios": r.get("queue_depth"), "line_no": r["line_no"]}
+        for col, metric, unit, factor in METRICS:
+            v = r.get(col)
+            if v is not None:
+                self.result.add(key, scope, metric, v * factor, unit, **dims)
+        for metric, dec, binary in MBPS:
+            if r.get(dec) is not None:
+                self.result.add(key, scope, metric, r[dec], "MB/s", **dims)
+            elif r.get(binary) is not None:
+                self.result.add(key, scope, metric, r[binary] * MB_PER_MIB, "MB/s", **dims)
+
+
+def parse(data: bytes, name: str) -> ParseResult:
+    return _Parser(decode_text(data), instantaneous=False).parse()

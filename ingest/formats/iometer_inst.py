@@ -1,0 +1,65 @@
+"""Iometer 1.1.0 instantaneous results (`inst<results name>.csv`): per-interval worker samples.
+
+Same preamble and sections as the results file (ingest/formats/iometer.py); the header is prefixed
+with `TimeStamp,` and numbers use 6 significant digits (`1e+007`). Rows without an access-spec name
+are the per-interval samples and become time series (object "Iometer Worker"); the closing WORKER
+rows that name the spec, and the ALL row, are the run's final results and become samples.
+"""
+from __future__ import annotations
+
+import pyarrow as pa
+
+from ..model import ParseResult, Series, decode_text, split_lines
+from . import iometer
+
+FORMAT = "iometer-instantaneous-csv"
+VERSION = "1"
+# metrics kept as time series, by tool column
+SERIES_COLUMNS = [(c, m, u) for c, m, u, _ in iometer.METRICS if c in (
+    "iops", "read_iops", "write_iops", "avg_response_ms", "avg_read_response_ms", "avg_write_response_ms",
+    "max_response_ms", "errors")] + [("mbps_decimal", "mbps", "MB/s")]
+
+
+def sniff(head: str, name: str) -> bool:
+    lines = split_lines(head[:4096])
+    return bool(lines) and lines[0].startswith("'Test Type,Test Description") and iometer._is_instantaneous(head)
+
+
+class _InstParser(iometer._Parser):
+    def data_row(self, line, ln, h, session_no, block_no, prev):
+        interval = line.split(",")[3:4] == [""] if len(line.split(",")) > 3 else False
+        row = super().data_row(line, ln, h, session_no, block_no, prev)
+        row["interval"] = interval and row["row_type"] == "WORKER"
+        return row
+
+    def add_samples(self, key, r):
+        if not r.get("interval"):
+            super().add_samples(key, r)
+
+    def finish(self) -> ParseResult:
+        res = super().finish()
+        series: dict[tuple[str, str], Series] = {}
+        keys, tss, vals = [], [], []
+        for r in self.rows:
+            if not r.get("interval"):
+                continue
+            for col, metric, unit in SERIES_COLUMNS:
+                v = r.get(col)
+                if v is None:
+                    continue
+                k = (r["target_name"], col)
+                if k not in series:
+                    header = next(h for h, (c, _) in iometer.COLUMNS.items() if c == col)
+                    series[k] = Series(len(series), f"{r['target_name']}\\{header}", r["manager_name"],
+                                       "Iometer Worker", r["target_name"], header, metric, unit)
+                keys.append(series[k].key)
+                tss.append(r["ts"])
+                vals.append(v)
+        res.series = list(series.values())
+        res.points = pa.table({"series_key": pa.array(keys, pa.int64()), "ts": pa.array(tss, pa.timestamp("us")),
+                               "value": pa.array(vals, pa.float64())})
+        return res
+
+
+def parse(data: bytes, name: str) -> ParseResult:
+    return _InstParser(decode_text(data), instantaneous=True).parse()

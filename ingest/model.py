@@ -1,0 +1,153 @@
+"""The records every parser returns.
+
+A parser is a pure function from bytes to a ``ParseResult``: no clock, no database, no globals.
+It either returns exactly what the file says (in canonical units) or raises ``ParseError``
+naming the line and the reason. The writer (``ingest.db``) stores a result in one transaction.
+"""
+from __future__ import annotations
+
+import codecs
+import math
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+
+class ParseError(Exception):
+    """A file that cannot be read as its format. ``line`` is 1-based, or None for whole-file faults."""
+
+    def __init__(self, reason: str, line: int | None = None):
+        self.reason = reason
+        self.line = line
+        super().__init__(f"line {line}: {reason}" if line else reason)
+
+
+@dataclass
+class Run:
+    """One measured test point: an Iometer results block, an Orion test, a Jetstress test..."""
+
+    key: str  # unique within the file, stable across re-parses
+    tool: str
+    tool_version: str | None = None
+    started_at: datetime | None = None
+    ended_at: datetime | None = None
+    workload: str | None = None
+    description: str | None = None
+    status: str | None = None  # complete / aborted / unterminated / pass / fail
+    block_size_bytes: int | None = None
+    read_pct: float | None = None
+    random_pct: float | None = None
+    test_type: str | None = None
+
+
+@dataclass
+class Sample:
+    """One number, tied to a run, in canonical units (see schemas/README.md)."""
+
+    run_key: str
+    scope: str  # all, manager, processor, worker, target, volume, instance, host, point, test
+    metric: str
+    value: float
+    unit: str
+    target: str | None = None
+    outstanding_ios: int | None = None
+    small_oio: int | None = None
+    large_oio: int | None = None
+    line_no: int | None = None
+
+
+@dataclass
+class Series:
+    """A time series column (esxtop/perfmon counter, Iometer instantaneous worker metric)."""
+
+    key: int  # index within the file; the writer maps it to a global series_id
+    original_name: str
+    host: str | None
+    object: str
+    instance: str | None
+    counter: str
+    metric: str | None = None
+    unit: str | None = None
+
+
+@dataclass
+class ParseResult:
+    runs: list[Run] = field(default_factory=list)
+    samples: list[Sample] = field(default_factory=list)
+    # lossless tool tables: table name -> list of row dicts (or a pyarrow.Table)
+    tables: dict[str, Any] = field(default_factory=dict)
+    series: list[Series] = field(default_factory=list)
+    # time-series points: pyarrow.Table with columns series_key (int32), ts (timestamp), value (double)
+    points: Any = None
+    tool_version: str | None = None
+
+    def add(self, run_key: str, scope: str, metric: str, value: float | None, unit: str, **dims) -> None:
+        """Add a sample; a missing value (None) is absent, never zero."""
+        if value is None:
+            return
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ParseError(f"{metric} is not a finite number ({value})", dims.get("line_no"))
+        self.samples.append(Sample(run_key, scope, metric, float(value), unit, **dims))
+
+
+# ---- shared helpers -----------------------------------------------------------------------------
+
+MIB = 1_048_576
+MB_PER_MIB = MIB / 1_000_000  # 1.048576: one 2^20-byte "MB" in 10^6-byte megabytes
+
+
+def decode_text(data: bytes, fallback: str = "cp1252") -> str:
+    """Decode a text file: BOM first (UTF-8/UTF-16), then strict UTF-8, then ``fallback``.
+
+    Windows tools write ANSI code pages; which one is not recorded in the file, so callers that
+    know better (perfmon: cp1251 is common) pass their own fallback.
+    """
+    if data.startswith(codecs.BOM_UTF8):
+        return data[3:].decode("utf-8")
+    if data.startswith(codecs.BOM_UTF16_LE) or data.startswith(codecs.BOM_UTF16_BE):
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError as e:
+            raise ParseError(f"file starts with a UTF-16 byte-order mark but is not valid UTF-16 ({e.reason})")
+    if b"\x00" in data[:4096]:
+        raise ParseError("file contains NUL bytes: binary data, or UTF-16 without a byte-order mark")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode(fallback, errors="strict")
+
+
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+def split_lines(text: str) -> list[str]:
+    """Split on CRLF, CR or LF (mixed endings happen after spreadsheet edits); drop one final empty."""
+    lines = _LINE_END.split(text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def parse_float(text: str, what: str, line: int | None) -> float | None:
+    """A number as the tool printed it; empty is missing (None); anything else is an error."""
+    t = text.strip()
+    if t == "":
+        return None
+    try:
+        v = float(t)
+    except ValueError:
+        raise ParseError(f"{what}: {t!r} is not a number", line) from None
+    if not math.isfinite(v):
+        raise ParseError(f"{what}: {t!r} is not a finite number", line)
+    return v
+
+
+def parse_int(text: str, what: str, line: int | None) -> int | None:
+    t = text.strip()
+    if t == "":
+        return None
+    try:
+        return int(t)
+    except ValueError:
+        raise ParseError(f"{what}: {t!r} is not an integer", line) from None

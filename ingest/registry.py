@@ -1,0 +1,40 @@
+"""Format discovery: every module in ingest/formats with FORMAT, VERSION, sniff() and parse().
+
+Adding a format = adding one module (and its fixtures); nothing here changes.
+"""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from types import ModuleType
+
+from . import formats
+from .model import decode_text
+
+HEAD_BYTES = 64 * 1024
+
+
+def modules() -> list[ModuleType]:
+    found = []
+    for info in sorted(pkgutil.iter_modules(formats.__path__), key=lambda i: i.name):
+        if info.name.startswith("_"):
+            continue
+        m = importlib.import_module(f"{formats.__name__}.{info.name}")
+        if all(hasattr(m, a) for a in ("FORMAT", "VERSION", "sniff", "parse")):
+            found.append(m)
+    return found
+
+
+def head_text(data: bytes) -> str:
+    """The first 64 KiB as text, decoded leniently (sniffers must not fail on odd bytes)."""
+    head = data[:HEAD_BYTES]
+    try:
+        return decode_text(head)
+    except Exception:
+        return head.decode("latin-1")
+
+
+def sniff(data: bytes, name: str) -> list[ModuleType]:
+    """Every format module that claims the content (``name`` only breaks ties a format documents)."""
+    head = head_text(data)
+    return [m for m in modules() if m.sniff(head, name)]

@@ -1,0 +1,42 @@
+-- The public contract: one row per number, with its provenance and its labels.
+CREATE OR REPLACE VIEW measurements AS
+SELECT
+    f.sha256          AS source_sha256,
+    f.path            AS source_path,
+    f.format,
+    r.tool,
+    r.tool_version,
+    r.run_id,
+    r.run_key,
+    r.started_at,
+    r.ended_at,
+    s.scope,
+    s.target,
+    r.workload,
+    s.metric,
+    s.value,
+    s.unit,
+    s.outstanding_ios,
+    s.small_oio,
+    s.large_oio,
+    r.block_size_bytes,
+    r.read_pct,
+    r.random_pct,
+    r.status          AS run_status,
+    r.test_type,
+    r.description,
+    f.study,
+    f.system,
+    f.generation,
+    f.tiles,
+    f.vms,
+    f.config_label,
+    f.price_usd,
+    f.watts,
+    f.tags,
+    f.source_id,
+    s.line_no
+FROM samples s
+JOIN runs r USING (run_id)
+JOIN source_files f ON f.source_id = r.source_id
+WHERE f.status = 'ok';

@@ -1,0 +1,33 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ingest import batch, db
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = (ROOT.parent / "shared" / "corpus").resolve()
+FIXTURES = ROOT / "tests" / "fixtures"
+
+
+def corpus(rel: str) -> Path:
+    p = CORPUS / rel
+    if not p.exists():
+        pytest.fail(f"corpus file missing: {p} (CI must have ../shared beside the checkout)")
+    return p
+
+
+@pytest.fixture
+def con(tmp_path):
+    c = db.open_db(tmp_path / "t.duckdb")
+    yield c
+    c.close()
+
+
+def ingest(con, *paths: Path) -> batch.Report:
+    return batch.ingest_paths(con, [Path(p) for p in paths])
+
+
+def q(con, sql: str, params=None):
+    return con.execute(sql, params or []).fetchall()

@@ -1,0 +1,198 @@
+"""Iometer results and instantaneous files: every corpus file, values asserted against the file."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from ingest.formats import iometer, iometer_inst
+from ingest.model import MB_PER_MIB, ParseError
+from tests.conftest import corpus, ingest, q
+
+RESULT_FILES = ["iometer/sqlserverio__iometeroutput.csv", "iometer/quarch__testfile.csv",
+                "iometer/adisireesha__results.csv"]
+
+
+def reference_all_rows(path):
+    """An independent, naive reading of every ALL row: (session, block, iops, mbps, avg_ms).
+
+    Sessions start at 'Test Type; blocks at 'Results; MB/s from the decimal column when the header
+    has one, else the binary column x 1.048576.
+    """
+    out, session, block, header = [], 0, 0, None
+    lines = path.read_bytes().decode("utf-8").replace("\r\n", "\n").split("\n")
+    for i, line in enumerate(lines):
+        if line.startswith("'Test Type"):
+            session, block = session + 1, 0
+        elif line.startswith("'Results"):
+            block += 1
+            header = lines[i + 1].lstrip("'").split(",")
+            header = [h for h in header if h != "TimeStamp"]
+        elif line.startswith("ALL,") or ",ALL,All," in line:
+            cells = line.split(",")
+            if cells[0] != "ALL":
+                cells = cells[1:]
+            col = dict(zip(header, cells))
+            if "MBps (Decimal)" in col:
+                mbps = float(col["MBps (Decimal)"])
+            else:
+                mbps = float(col.get("MBps") or col.get("MBps (Binary)") or col["MiBps (Binary)"]) * 1.048576
+            out.append((session, block, float(col["IOps"]), mbps, float(col["Average Response Time"])))
+    return out
+
+
+@pytest.mark.parametrize("rel", RESULT_FILES + ["iometer/quarch__Iometer_insttestfile.csv"])
+def test_all_rows_equal_the_file(con, rel):
+    path = corpus(rel)
+    report = ingest(con, path)
+    assert [o.status for o in report.outcomes] == ["ingested"]
+    expected = reference_all_rows(path)
+    assert expected, "reference reader found no ALL rows"
+    got = q(con, """
+        SELECT r.run_key,
+               max(value) FILTER (metric = 'iops'), max(value) FILTER (metric = 'mbps'),
+               max(value) FILTER (metric = 'avg_latency_ms')
+        FROM measurements m JOIN runs r USING (run_id)
+        WHERE scope = 'all' GROUP BY r.run_key""")
+    got = {k: v for k, *v in got}
+    assert len(got) == len(expected)
+    for session, block, iops, mbps, avg in expected:
+        g = got[f"s{session}/r{block}"]
+        assert g[0] == iops
+        assert g[1] == pytest.approx(mbps, rel=1e-12)
+        assert g[2] == avg
+
+
+def test_sqlserverio_2008_layout_and_cycling(con):
+    ingest(con, corpus("iometer/sqlserverio__iometeroutput.csv"))
+    assert q(con, "SELECT DISTINCT layout FROM iometer_results") == [(56,)]
+    assert q(con, "SELECT count(*) FROM runs") == [(64,)]
+    assert q(con, "SELECT DISTINCT tool_version, test_type FROM runs") == [("2008.06.18", "cycle outstanding I/Os")]
+    # first test point: 1196.489673 IO/s, 9.347576 MiB/s (2^20) = 9.801643851776 MB/s (10^6), 0.835007 ms
+    row = q(con, """SELECT metric, value, unit FROM measurements WHERE run_key = 's1/r1' AND scope = 'all'
+                    AND metric IN ('iops', 'mbps', 'avg_latency_ms', 'max_latency_ms') ORDER BY metric""")
+    assert row == [("avg_latency_ms", 0.835007, "ms"), ("iops", 1196.489673, "IO/s"),
+                   ("max_latency_ms", 35.649557, "ms"), ("mbps", pytest.approx(9.347576 * 1.048576), "MB/s")]
+    # the spec of the first run, and queue depth carried as outstanding_ios
+    assert q(con, "SELECT workload, block_size_bytes, read_pct, random_pct FROM runs WHERE run_key = 's1/r1'") == [
+        ("8k 0% Read; 100% Random 8k", 8192, 0, 100)]
+    assert q(con, "SELECT outstanding_ios FROM measurements WHERE run_key = 's1/r2' AND scope='all' AND metric='iops'") == [(2,)]
+    # PROCESSOR rows inherit the spec name; DISK names keep their double quotes
+    assert q(con, "SELECT DISTINCT access_spec FROM iometer_results WHERE row_type='PROCESSOR' AND block_no=1") == [
+        ("8k 0% Read; 100% Random 8k",)]
+    assert q(con, "SELECT DISTINCT target FROM measurements WHERE scope='target'") == [('8: "Pliant LS300S P10"',)]
+    # CPU 0 of the first block: 1.804300 % utilisation
+    assert q(con, """SELECT value FROM measurements WHERE run_key='s1/r1' AND scope='processor'
+                     AND target='CPU 0' AND metric='cpu_util_pct'""") == [(1.8043,)]
+
+
+def test_quarch_59_sessions_latency_bins(con):
+    ingest(con, corpus("iometer/quarch__testfile.csv"))
+    assert q(con, "SELECT count(*), count(DISTINCT status) FROM iometer_sessions") == [(59, 1)]
+    assert q(con, "SELECT DISTINCT layout FROM iometer_results") == [(80,)]
+    # first ALL row's bins: 40443 I/Os in 0-50 us, 0 in >= 10 s (open-ended)
+    bins = q(con, """SELECT bin_label, lower_us, upper_us, io_count FROM iometer_latency_bins b
+                     JOIN iometer_results r USING (source_id, line_no)
+                     WHERE r.row_type = 'ALL' AND r.session_no = 1 ORDER BY bin_no""")
+    assert len(bins) == 21
+    assert bins[0] == ("0 to 50 uS", 0, 50, 40443)
+    assert bins[-1] == (">= 10 s", 10_000_000, None, 0)
+    # 1.1.0 writes the decimal MBps itself: stored as written
+    assert q(con, "SELECT value FROM measurements WHERE run_key='s1/r1' AND scope='all' AND metric='mbps'") == [(15.447641,)]
+    assert q(con, "SELECT count(*) FROM measurements WHERE scope='processor' AND metric='cpu_util_pct'") == [(708,)]
+
+
+def test_adisireesha_unbalanced_quote_and_lf(con):
+    ingest(con, corpus("iometer/adisireesha__results.csv"))
+    assert q(con, "SELECT target_name, worker_name, manager_name FROM iometer_results WHERE row_type='DISK'") == [
+        ('1: "( ATP ENG SAMPLE SSD OR221013"', "Worker 1", "DESKTOP-RDOPFI8")]
+    assert q(con, "SELECT status FROM iometer_sessions") == [("complete",)]
+    assert q(con, "SELECT timer_resolution_hz FROM iometer_results WHERE row_type='WORKER'") == [(10_000_000.0,)]
+
+
+def test_instantaneous_file_is_a_time_series(con):
+    ingest(con, corpus("iometer/quarch__Iometer_insttestfile.csv"))
+    # 60 interval rows (15 per worker) x 9 series metrics; the 4 closing WORKER rows + ALL are samples
+    assert q(con, "SELECT count(DISTINCT instance), count(*) FROM series") == [(4, 36)]
+    assert q(con, "SELECT count(*) FROM series_points") == [(540,)]
+    first = q(con, """SELECT p.ts, p.value FROM series_points p JOIN series s USING (series_id)
+                      WHERE s.instance = 'Worker 1' AND s.metric = 'iops' ORDER BY p.ts LIMIT 1""")
+    assert first[0][1] == 2174.84 and str(first[0][0]) == "2023-03-27 13:14:32.804000"
+    assert q(con, "SELECT count(*) FROM measurements WHERE scope='worker' AND metric='iops'") == [(4,)]
+    assert q(con, "SELECT value FROM measurements WHERE scope='all' AND metric='iops'") == [(8527.872164,)]
+
+
+def _file(rows: list[str], header=None, tail="'Time Stamp\n2020-01-01 00:01:00:000\n'End Test\n") -> bytes:
+    header = header or ",".join(iometer.OLD_LAYOUT)
+    return ("'Test Type,Test Description\n0,hand-written fixture\n'Version\n2008.06.18\n'Time Stamp\n"
+            "2020-01-01 00:00:00:000\n'Access specifications\n'Access specification name,default assignment\n"
+            "4k, 100% read,0\n'size,% of size,% reads,% random,delay,burst,align,reply\n4096,100,100,100,0,1,0,0\n"
+            "'End access specifications\n'Results\n'" + header + "\n" + "\n".join(rows) + "\n" + tail).encode()
+
+
+def _all_row(iops: float, mib: float, avg: float, qd: int = 4, name="4k, 100% read") -> str:
+    cells = [""] * 56
+    cells[:9] = ["ALL", "All", name, "1", "1", "1", f"{iops:.6f}", f"{iops:.6f}", "0.000000"]
+    cells[9], cells[14], cells[44] = f"{mib:.6f}", f"{avg:.6f}", str(qd)
+    return ",".join(cells).replace("4k, 100% read", name)
+
+
+@settings(max_examples=60, deadline=None)
+@given(iops=st.floats(0, 1e7, allow_nan=False), mib=st.floats(0, 1e5), avg=st.floats(0, 1e4),
+       qd=st.integers(1, 1024))
+def test_property_values_round_trip(iops, mib, avg, qd):
+    """Hand-written 56-column fixture (not a real file): whatever the ALL row says comes back."""
+    name = "4k 100% read"
+    res = iometer.parse(_file([_all_row(iops, mib, avg, qd, name)]).replace(b"4k, 100% read", name.encode()), "x.csv")
+    got = {s.metric: s for s in res.samples if s.scope == "all"}
+    assert got["iops"].value == float(f"{iops:.6f}")
+    assert got["mbps"].value == pytest.approx(float(f"{mib:.6f}") * MB_PER_MIB)
+    assert got["avg_latency_ms"].value == float(f"{avg:.6f}")
+    assert got["iops"].outstanding_ios == qd
+
+
+def test_mib_to_mb_conversion():
+    assert MB_PER_MIB == 1.048576
+    res = iometer.parse(_file([_all_row(100, 1.0, 1.0)]), "x.csv")
+    assert [s.value for s in res.samples if s.metric == "mbps"] == [1.048576]
+
+
+def test_spec_name_with_comma_and_aborted_session():
+    data = _file([_all_row(100, 1, 1, name="4k, 100% read")], tail="'Time Stamp\n2020-01-01 00:01:00:000\nAborted test\n")
+    res = iometer.parse(data, "x.csv")
+    assert res.runs[0].workload == "4k, 100% read"
+    assert res.runs[0].status == "aborted"
+    assert res.tables["iometer_sessions"][0]["status"] == "aborted"
+
+
+def test_session_without_end_test_is_unterminated():
+    res = iometer.parse(_file([_all_row(100, 1, 1)], tail="'Time Stamp\n2020-01-01 00:01:00:000\n"), "x.csv")
+    assert res.runs[0].status == "complete"
+    assert res.tables["iometer_sessions"][0]["status"] == "unterminated"
+
+
+def test_two_to_the_64_minus_one_is_kept_exactly():
+    cells = _all_row(100, 1, 1).split(",")
+    cells[42] = cells[43] = "18446744073709551615"
+    res = iometer.parse(_file([",".join(cells)]), "x.csv")
+    t = res.tables["iometer_results"]
+    assert t.column("starting_sector").to_pylist() == [2**64 - 1]
+
+
+@pytest.mark.parametrize("mutate, reason", [
+    (lambda b: b[: b.index(b"ALL,") + 40], "ends in the middle of a data row"),
+    (lambda b: b.replace(b",1196", b",x1196").replace(b"ALL,All,4k, 100% read,1", b"ALL,All,4k, 100% read,z"), "is not an integer"),
+    (lambda b: b.replace(b"ALL,All", b"ALL,All,extra"), "fields; the header has 56"),
+    (lambda b: b.replace(b"'Results\n", b"'Results\n'Target Type,Bogus Column\n"), "unknown Iometer column"),
+    (lambda b: b.split(b"'Results")[0], "no results rows"),
+])
+def test_bad_input_is_rejected_with_reason(mutate, reason):
+    with pytest.raises(ParseError, match=reason) as e:
+        iometer.parse(mutate(_file([_all_row(100, 1, 1)])), "x.csv")
+    assert e.value.reason
+
+
+def test_sniffers_tell_results_from_instantaneous():
+    res_head = corpus("iometer/quarch__testfile.csv").read_text()[:65536]
+    inst_head = corpus("iometer/quarch__Iometer_insttestfile.csv").read_text()[:65536]
+    assert iometer.sniff(res_head, "a") and not iometer_inst.sniff(res_head, "a")
+    assert iometer_inst.sniff(inst_head, "a") and not iometer.sniff(inst_head, "a")
