@@ -11,7 +11,7 @@ from . import db, registry
 from .model import ParseError
 from .sidecar import NAME as SIDECAR, SidecarError, Sidecars
 
-IGNORED_SUFFIXES = {".duckdb", ".wal", ".md", ".ipynb", ".html", ".png", ".tmp"}
+IGNORED_SUFFIXES = {".duckdb", ".wal", ".md", ".ipynb", ".png", ".tmp"}
 
 
 @dataclass

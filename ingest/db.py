@@ -171,6 +171,7 @@ def write_result(con, source_id: int, result: ParseResult) -> dict[str, int]:
             run_ids[r.key] = first + i
             d = asdict(r)
             d["run_key"] = d.pop("key")
+            d["run_group"] = d.pop("group")
             rows.append({"run_id": first + i, **d})
         _insert_rows(con, "runs", rows, {"source_id": source_id})
         counts["runs"] = len(rows)

@@ -39,6 +39,7 @@ class Run:
     read_pct: float | None = None
     random_pct: float | None = None
     test_type: str | None = None
+    group: str | None = None  # runs of one test spread over several files share it (Orion)
 
 
 @dataclass

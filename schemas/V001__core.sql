@@ -66,6 +66,7 @@ CREATE TABLE runs (
     block_size_bytes BIGINT,
     read_pct         DOUBLE,
     random_pct       DOUBLE,
+    run_group        VARCHAR,
     UNIQUE (source_id, run_key)
 );
 COMMENT ON TABLE runs IS 'One measured test point: an Iometer results block, an Orion test, a Jetstress test, a published row.';
@@ -81,6 +82,7 @@ COMMENT ON COLUMN runs.test_type IS 'Tool-specific test type (Iometer cycling mo
 COMMENT ON COLUMN runs.block_size_bytes IS 'Transfer size in bytes when the workload uses one size; NULL for mixed sizes.';
 COMMENT ON COLUMN runs.read_pct IS 'Share of reads in percent when the workload has one read/write mix.';
 COMMENT ON COLUMN runs.random_pct IS 'Share of random I/O in percent when the workload has one.';
+COMMENT ON COLUMN runs.run_group IS 'Runs of one test spread over several files (ORION <test>_<date>_summary.txt, _iops.csv, ...) share this key.';
 
 CREATE TABLE samples (
     run_id          BIGINT NOT NULL,

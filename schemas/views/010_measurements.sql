@@ -1,5 +1,15 @@
 -- The public contract: one row per number, with its provenance and its labels.
+-- Numbers come from samples (written by the parsers in canonical units) plus the ORION latency
+-- matrix points whose unit could be resolved (005_orion_latency_points.sql).
 CREATE OR REPLACE VIEW measurements AS
+WITH numbers AS (
+    SELECT run_id, scope, target, metric, value, unit, outstanding_ios, small_oio, large_oio, line_no
+    FROM samples
+    UNION ALL
+    SELECT run_id, 'point', NULL, 'small_latency_ms', latency_ms, 'ms', NULL, small_oio, large_oio, line_no
+    FROM orion_latency_points
+    WHERE latency_ms IS NOT NULL
+)
 SELECT
     f.sha256          AS source_sha256,
     f.path            AS source_path,
@@ -24,6 +34,7 @@ SELECT
     r.random_pct,
     r.status          AS run_status,
     r.test_type,
+    r.run_group,
     r.description,
     f.study,
     f.system,
@@ -36,7 +47,7 @@ SELECT
     f.tags,
     f.source_id,
     s.line_no
-FROM samples s
+FROM numbers s
 JOIN runs r USING (run_id)
 JOIN source_files f ON f.source_id = r.source_id
 WHERE f.status = 'ok';

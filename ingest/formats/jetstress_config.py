@@ -1,0 +1,63 @@
+"""JetstressConfig.xml, the test definition Jetstress writes beside its reports.
+
+See ../shared/formats/esxtop-jetstress-profile.md section 3.3. Holds parameters, not results: every
+element and attribute lands in jetstress_config (path, value) and the latency thresholds in
+jetstress_thresholds (milliseconds); no samples.
+"""
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+from ..model import ParseError, ParseResult, decode_text, parse_float
+
+FORMAT = "jetstress-config-xml"
+VERSION = "1"
+THRESHOLDS = {"AverageDatabaseReadLatency": "avg_db_read_latency_ms", "MaximumDatabaseReadLatency": "max_db_read_latency_ms",
+              "AverageLogWriteLatency": "avg_log_write_latency_ms", "MaximumLogWriteLatency": "max_log_write_latency_ms"}
+
+
+def sniff(head: str, name: str) -> bool:
+    return "<configuration" in head[:4096] and "<JetstressVersionGenerated>" in head[:8192]
+
+
+def parse(data: bytes, name: str) -> ParseResult:
+    text = decode_text(data)
+    if "<!ENTITY" in text or "<!DOCTYPE" in text:
+        raise ParseError("DOCTYPE/ENTITY declarations are not part of a Jetstress config; refusing to expand them")
+    try:
+        root = ET.fromstring(text.encode("utf-8"))
+    except ET.ParseError as e:
+        raise ParseError(f"not well-formed XML ({e.msg if hasattr(e, 'msg') else e})", e.position[0]) from None
+    if root.tag != "configuration" or root.find("JetstressVersionGenerated") is None:
+        raise ParseError("root element must be <configuration> with <JetstressVersionGenerated>", 1)
+    rows = []
+
+    def walk(el, path):
+        for k, v in el.attrib.items():
+            if "}" not in k:
+                rows.append({"path": f"{path}/@{k}", "value_text": v})
+        kids = list(el)
+        if not kids:
+            rows.append({"path": path, "value_text": (el.text or "")})
+        counts: dict[str, int] = {}
+        for kid in kids:
+            counts[kid.tag] = counts.get(kid.tag, 0) + 1
+            idx = f"[{counts[kid.tag]}]" if sum(1 for k in kids if k.tag == kid.tag) > 1 else ""
+            walk(kid, f"{path}/{kid.tag}{idx}")
+
+    walk(root, "/configuration")
+    thresholds = []
+    for t in root.iter("Thresholds"):
+        row = {"name": t.get("Name"), "test_run_types": t.get("TestRunTypes")}
+        for tag, col in THRESHOLDS.items():
+            el = t.find(tag)
+            row[col] = parse_float(el.text or "", tag, None) if el is not None else None
+        thresholds.append(row)
+    res = ParseResult(tool_version=(root.findtext("JetstressVersionGenerated") or "").strip() or None)
+    duration = root.findtext("TestDesignInfo/Duration") or ""
+    if duration and not re.fullmatch(r"P(\d+Y)?(\d+M)?(\d+D)?(T(\d+H)?(\d+M)?(\d+(\.\d+)?S)?)?", duration.strip()):
+        raise ParseError(f"Duration {duration!r} is not an ISO-8601 duration")
+    res.tables["jetstress_config"] = rows
+    res.tables["jetstress_thresholds"] = thresholds
+    return res

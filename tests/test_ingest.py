@@ -1,0 +1,197 @@
+"""Batch behaviour: provenance, idempotence, rejection without half-loads, sidecars, odd paths."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from ingest import batch, db
+from ingest.cli import main
+from tests.conftest import ROOT, corpus, ingest, q
+
+SQLIO = "iometer/sqlserverio__iometeroutput.csv"
+ADI = "iometer/adisireesha__results.csv"
+
+
+def counts(con):
+    return q(con, "SELECT (SELECT count(*) FROM source_files), (SELECT count(*) FROM runs), "
+                  "(SELECT count(*) FROM samples), (SELECT count(*) FROM iometer_results)")[0]
+
+
+def test_source_record_has_full_provenance(con, tmp_path):
+    f = tmp_path / "a.csv"
+    shutil.copy(corpus(ADI), f)
+    ingest(con, f)
+    (path, sha, size, fmt, parser, pver, tver, status) = q(
+        con, "SELECT path, sha256, size_bytes, format, parser, parser_version, tool_version, status FROM source_files")[0]
+    assert sha == "e7863c9725883413c346a46f6cd4dd871c311b0e5f7ed66f2b57e512fc6d19cd"  # MANIFEST.tsv
+    assert (size, fmt, parser, pver, tver, status) == (
+        4758, "iometer-results-csv", "ingest.formats.iometer", "1", "1.1.0", "ok")
+    assert path.endswith("a.csv")
+
+
+def test_reingest_adds_nothing_and_changed_file_is_new_source(con, tmp_path):
+    f = tmp_path / "r.csv"
+    shutil.copy(corpus(ADI), f)
+    ingest(con, f)
+    before = counts(con)
+    rep = ingest(con, f)
+    assert [o.status for o in rep.outcomes] == ["unchanged"]
+    assert counts(con) == before
+    # same content elsewhere: skipped as a duplicate
+    g = tmp_path / "copy.csv"
+    shutil.copy(f, g)
+    assert [o.status for o in ingest(con, g).outcomes] == ["duplicate"]
+    assert counts(con) == before
+    # changed content at the same path: a new source, old one kept
+    f.write_bytes(f.read_bytes().replace(b"3364.250468,0.000000,3364.250468", b"3364.250469,0.000000,3364.250469", 1))
+    assert [o.status for o in ingest(con, f).outcomes] == ["ingested"]
+    assert q(con, "SELECT count(*) FROM source_files WHERE status='ok'") == [(2,)]
+    assert q(con, "SELECT count(DISTINCT value) FROM measurements WHERE scope='all' AND metric='iops'") == [(2,)]
+
+
+BAD = {
+    "empty.csv": b"",
+    "garbage.bin": bytes(range(256)) * 10,
+    "other.csv": b"name,value\nfoo,1\nbar,2\n",
+    "truncated.csv": None,  # filled below from a real file
+    "utf16-garbage.txt": "\ufeffhello".encode("utf-16"),
+}
+
+
+def test_bad_files_rejected_batch_goes_on(con, tmp_path):
+    d = tmp_path / "batch"
+    d.mkdir()
+    real = corpus(SQLIO).read_bytes()
+    for name, data in BAD.items():
+        (d / name).write_bytes(data if data is not None else real[: len(real) // 2 + 37])
+    shutil.copy(corpus(ADI), d / "zz-good.csv")
+    rep = ingest(con, d)
+    status = {os.path.basename(o.path): o for o in rep.outcomes}
+    assert status["zz-good.csv"].status == "ingested"
+    for name in BAD:
+        assert status[name].status == "rejected", name
+        assert status[name].reason
+    assert "empty" in status["empty.csv"].reason
+    assert "no iolab parser recognises" in status["other.csv"].reason
+    assert status["truncated.csv"].line is not None and "truncated" in status["truncated.csv"].reason
+    # nothing but the rejection records for the bad files; the good file is whole
+    assert q(con, "SELECT count(*) FROM source_files WHERE status='rejected'") == [(len(BAD),)]
+    assert q(con, "SELECT count(DISTINCT source_id) FROM runs") == [(1,)]
+    assert q(con, """SELECT count(*) FROM iometer_results r JOIN source_files f USING (source_id)
+                     WHERE f.status = 'rejected'""") == [(0,)]
+    assert rep.failed
+    # re-running retries the rejected files without piling up rejection records
+    ingest(con, d)
+    assert q(con, "SELECT count(*) FROM source_files WHERE status='rejected'") == [(len(BAD),)]
+
+
+def test_store_failure_rolls_back_the_whole_file(con, tmp_path, monkeypatch):
+    f = tmp_path / "x.csv"
+    shutil.copy(corpus(ADI), f)
+    real = db.write_result
+
+    def explode(c, sid, result):
+        real(c, sid, result)
+        raise RuntimeError("disk full (simulated)")
+
+    monkeypatch.setattr(db, "write_result", explode)
+    rep = ingest(con, f)
+    assert rep.outcomes[0].status == "rejected" and "disk full" in rep.outcomes[0].reason
+    assert q(con, "SELECT count(*) FROM runs") == [(0,)]
+    assert q(con, "SELECT count(*) FROM samples") == [(0,)]
+    assert q(con, "SELECT count(*) FROM iometer_results") == [(0,)]
+
+
+def test_sidecar_labels_nest_and_refresh(con, tmp_path):
+    root = tmp_path / "data"
+    study = root / "study-a" / "tile4"
+    study.mkdir(parents=True)
+    (root / "study-a" / "iolab.toml").write_text(
+        'system = "Array X"\ngeneration = "G2"\nprice_usd = 1000\ntags = ["t1"]\nowner = "lab 3"\n'
+        '[[targets]]\ntarget = "1: *"\nvolume = "VOL1"\ndrives = 4\n')
+    (study / "iolab.toml").write_text('tiles = 4\nconfig = "write cache enabled"\n[files."*.csv"]\nvms = 16\n')
+    shutil.copy(corpus(ADI), study / "r.csv")
+    ingest(con, root)
+    row = q(con, "SELECT study, system, generation, tiles, vms, config_label, price_usd, tags, labels->>'owner' FROM source_files")
+    assert row == [("study-a", "Array X", "G2", 4, 16, "write cache enabled", 1000.0, ["t1"], "lab 3")]
+    assert q(con, "SELECT target, volume, drives FROM sidecar_targets") == [("1: *", "VOL1", 4)]
+    assert q(con, "SELECT DISTINCT system, tiles FROM measurements") == [("Array X", 4)]
+    # editing the sidecar relabels without re-parsing
+    (study / "iolab.toml").write_text("tiles = 2\n")
+    assert [o.status for o in ingest(con, root).outcomes] == ["unchanged"]
+    assert q(con, "SELECT tiles, vms FROM source_files") == [(2, None)]
+
+
+def test_broken_sidecar_is_reported_not_fatal(con, tmp_path):
+    d = tmp_path / "s"
+    d.mkdir()
+    (d / "iolab.toml").write_text("tiles = 'four'\n")
+    shutil.copy(corpus(ADI), d / "r.csv")
+    rep = ingest(con, d)
+    assert rep.outcomes[0].status == "unreadable"
+    assert "tiles" in rep.outcomes[0].reason
+
+
+def test_odd_paths(con, tmp_path):
+    d = tmp_path / "odd"
+    d.mkdir()
+    (d / "loop").symlink_to(d)  # symlink loop: not followed
+    (d / "dangling.csv").symlink_to(tmp_path / "nowhere.csv")
+    weird = os.fsencode(str(d)) + b"/caf\xe9.csv"  # a non-UTF-8 file name
+    with open(weird, "wb") as fh:
+        fh.write(corpus(ADI).read_bytes())
+    rep = ingest(con, d, tmp_path / "missing-folder")
+    by = {o.path.rsplit("/", 1)[-1]: o for o in rep.outcomes}
+    assert by["dangling.csv"].status == "unreadable" and "does not exist" in by["dangling.csv"].reason
+    assert by["missing-folder"].status == "unreadable"
+    assert by["caf\ufffd.csv"].status == "ingested"
+    assert q(con, "SELECT count(*) FROM source_files WHERE status='ok'") == [(1,)]
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads any file")
+def test_unreadable_file(con, tmp_path):
+    f = tmp_path / "locked.csv"
+    f.write_bytes(corpus(ADI).read_bytes())
+    f.chmod(0)
+    assert ingest(con, f).outcomes[0].status == "unreadable"
+
+
+def test_cli_exit_codes_and_summary(tmp_path, capsys):
+    good = tmp_path / "good"
+    good.mkdir()
+    shutil.copy(corpus(ADI), good / "r.csv")
+    dbf = str(tmp_path / "c.duckdb")
+    assert main(["ingest", str(good), "--db", dbf]) == 0
+    assert main(["ingest", str(good), "--db", dbf]) == 0
+    out = capsys.readouterr().out
+    assert "1 unchanged" in out
+    (good / "bad.csv").write_bytes(b"'Test Type,Test Description\n0,x\n")
+    assert main(["ingest", str(good), "--db", dbf]) == 1
+    out = capsys.readouterr().out
+    assert "1 rejected" in out and "bad.csv" in out
+
+
+def test_second_ingest_waits_then_explains(tmp_path):
+    dbf = tmp_path / "busy.duckdb"
+    holder = subprocess.Popen([sys.executable, "-c", (
+        "import duckdb, sys, time; c = duckdb.connect(sys.argv[1]); print('held', flush=True); time.sleep(30)"),
+        str(dbf)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        with pytest.raises(db.DatabaseBusy, match="in use by another process"):
+            db.connect(dbf, wait_s=0.5)
+    finally:
+        holder.kill()
+        holder.wait()
+    db.connect(dbf, wait_s=5).close()  # free again: opens fine
+
+
+def test_python_dash_m_ingest(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "ingest", "ingest", str(corpus(ADI)), "--db", str(tmp_path / "m.duckdb")],
+                         cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert "1 ingested" in out.stdout
