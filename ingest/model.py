@@ -40,6 +40,13 @@ class Run:
     random_pct: float | None = None
     test_type: str | None = None
     group: str | None = None  # runs of one test spread over several files share it (Orion)
+    # labels a file can carry per run (published tables); otherwise the sidecar's apply
+    system: str | None = None
+    generation: str | None = None
+    config_label: str | None = None
+    raid_level: str | None = None
+    drives: int | None = None
+    tiles: int | None = None
 
 
 @dataclass

@@ -67,6 +67,12 @@ CREATE TABLE runs (
     read_pct         DOUBLE,
     random_pct       DOUBLE,
     run_group        VARCHAR,
+    system           VARCHAR,
+    generation       VARCHAR,
+    config_label     VARCHAR,
+    raid_level       VARCHAR,
+    drives           INTEGER,
+    tiles            INTEGER,
     UNIQUE (source_id, run_key)
 );
 COMMENT ON TABLE runs IS 'One measured test point: an Iometer results block, an Orion test, a Jetstress test, a published row.';
@@ -82,6 +88,12 @@ COMMENT ON COLUMN runs.test_type IS 'Tool-specific test type (Iometer cycling mo
 COMMENT ON COLUMN runs.block_size_bytes IS 'Transfer size in bytes when the workload uses one size; NULL for mixed sizes.';
 COMMENT ON COLUMN runs.read_pct IS 'Share of reads in percent when the workload has one read/write mix.';
 COMMENT ON COLUMN runs.random_pct IS 'Share of random I/O in percent when the workload has one.';
+COMMENT ON COLUMN runs.system IS 'System under test when the file names it per run (published tables); else NULL and the sidecar label applies.';
+COMMENT ON COLUMN runs.generation IS 'Product generation named per run (published tables).';
+COMMENT ON COLUMN runs.config_label IS 'Configuration named per run (e.g. Write Cache Enabled).';
+COMMENT ON COLUMN runs.raid_level IS 'RAID level named per run (e.g. RAID-10).';
+COMMENT ON COLUMN runs.drives IS 'Physical drives behind the run as the file states it (published tables: HDDs / drives behind).';
+COMMENT ON COLUMN runs.tiles IS 'Tiles named per run (published tables).';
 COMMENT ON COLUMN runs.run_group IS 'Runs of one test spread over several files (ORION <test>_<date>_summary.txt, _iops.csv, ...) share this key.';
 
 CREATE TABLE samples (

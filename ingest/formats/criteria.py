@@ -1,0 +1,46 @@
+"""QoS and sizing criteria as data: `criterion,tool,metric,comparator,threshold,unit,scope,source`.
+
+The shape of ../shared/reference/criteria.csv. Users add their own file of the same shape (an
+optional `iolab_metric` column names the canonical metric a criterion tests; without it the
+qos_verdicts view maps the known criterion ids). Rows land in qos_criteria; no samples.
+"""
+from __future__ import annotations
+
+import csv
+import io
+
+from ..model import ParseError, ParseResult, decode_text, parse_float
+
+FORMAT = "criteria-csv"
+VERSION = "1"
+COLUMNS = ["criterion", "tool", "metric", "comparator", "threshold", "unit", "scope", "source"]
+COMPARATORS = {"<=", "<", ">=", ">", "=", "*"}
+
+
+def sniff(head: str, name: str) -> bool:
+    first = head.lstrip("\ufeff").split("\n", 1)[0].strip("\r")
+    return next(csv.reader([first]), [])[:8] == COLUMNS
+
+
+def parse(data: bytes, name: str) -> ParseResult:
+    rows = list(csv.reader(io.StringIO(decode_text(data).lstrip("\ufeff"))))
+    header = rows[0]
+    out, seen = [], set()
+    for ln, cells in enumerate(rows[1:], start=2):
+        if not any(c.strip() for c in cells):
+            continue
+        if len(cells) != len(header):
+            raise ParseError(f"row has {len(cells)} fields, the header has {len(header)}", ln)
+        r = dict(zip(header, cells))
+        if r["comparator"] not in COMPARATORS:
+            raise ParseError(f"comparator {r['comparator']!r} is not one of {sorted(COMPARATORS)}", ln)
+        if r["criterion"] in seen:
+            raise ParseError(f"criterion {r['criterion']!r} appears twice", ln)
+        seen.add(r["criterion"])
+        out.append({"criterion": r["criterion"], "tool": r["tool"], "description": r["metric"],
+                    "comparator": r["comparator"], "threshold": parse_float(r["threshold"], "threshold", ln),
+                    "unit": r["unit"], "scope": r["scope"], "citation": r["source"],
+                    "iolab_metric": r.get("iolab_metric") or None, "line_no": ln})
+    if not out:
+        raise ParseError("no criteria under the header")
+    return ParseResult(tables={"qos_criteria": out})
