@@ -82,6 +82,8 @@ def _int(text: str | None) -> int | None:
 def parse(data: bytes, name: str) -> ParseResult:
     text = decode_text(data).replace("\u2014", "-").replace("\u2013", "-")
     lines = split_lines(text)
+    if lines and lines[-1].strip() and not text.endswith(("\n", "\r")):
+        raise ParseError("the file ends in the middle of a line: it was cut (Storage Manager ends every line)", len(lines))
     start = next((i for i, l in enumerate(lines) if _START.match(l)), None)
     if start is None:
         raise ParseError("no 'PROFILE FOR STORAGE SUBSYSTEM/ARRAY:' line")
