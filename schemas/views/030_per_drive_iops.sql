@@ -1,0 +1,86 @@
+-- IOPS and MB/s per physical drive, per target and per run, with sizing helpers.
+--
+-- Target level: the target's IOPS ('iops', else the sum of its read/write IOPS, e.g. Jetstress
+-- database reads + writes) over the drives behind its volume (target_volumes).
+-- Run level: the run's headline IOPS (Iometer ALL row, Jetstress achieved, ORION maximum small
+-- IOPS, published iops) over the drives behind all of its distinct volumes; where no target is
+-- mapped, the drive count the run states (published tables: HDDs / drives behind).
+CREATE OR REPLACE VIEW target_throughput AS
+SELECT s.run_id, s.target,
+       coalesce(max(s.value) FILTER (s.metric = 'iops'),
+                sum(s.value) FILTER (s.metric IN ('read_iops', 'write_iops', 'db_read_iops', 'db_write_iops',
+                                                  'log_read_iops', 'log_write_iops'))) AS iops,
+       max(s.value) FILTER (s.metric = 'mbps') AS mbps
+FROM samples s
+WHERE s.scope IN ('target', 'volume', 'instance')
+GROUP BY ALL;
+
+CREATE OR REPLACE VIEW run_throughput AS
+SELECT r.run_id,
+       coalesce(max(s.value) FILTER (s.scope = 'all' AND s.metric = 'iops'),
+                max(s.value) FILTER (s.metric = 'achieved_iops'),
+                max(s.value) FILTER (s.metric = 'max_small_iops'),
+                max(s.value) FILTER (s.scope = 'test' AND s.metric = 'iops')) AS iops,
+       coalesce(max(s.value) FILTER (s.scope = 'all' AND s.metric = 'mbps'),
+                max(s.value) FILTER (s.metric = 'max_large_mbps'),
+                max(s.value) FILTER (s.scope = 'test' AND s.metric = 'mbps')) AS mbps
+FROM runs r LEFT JOIN samples s USING (run_id)
+GROUP BY ALL;
+
+CREATE OR REPLACE VIEW per_drive_iops AS
+WITH labels AS (
+    SELECT r.run_id, r.run_key, r.tool, r.workload, r.block_size_bytes, r.read_pct, r.random_pct, r.started_at,
+           f.study, coalesce(r.system, f.system) AS system, coalesce(r.generation, f.generation) AS generation,
+           coalesce(r.tiles, f.tiles) AS tiles, f.vms, coalesce(r.config_label, f.config_label) AS config_label,
+           r.raid_level AS raid_level_stated, r.drives AS drives_stated, f.path AS source_path, f.sha256 AS source_sha256
+    FROM runs r JOIN source_files f USING (source_id)
+    WHERE f.status = 'ok'
+), target_level AS (
+    SELECT l.*, 'target' AS level, tv.target, tv.volume, tv.array_name, tv.match_rule, tv.raid_level,
+           tv.drives, tv.drives_source, tt.iops, tt.mbps
+    FROM labels l
+    JOIN target_volumes tv USING (run_id)
+    JOIN target_throughput tt ON tt.run_id = tv.run_id AND tt.target = tv.target
+), run_drives AS (
+    SELECT run_id, sum(drives) AS drives, string_agg(DISTINCT volume, ', ' ORDER BY volume) AS volumes,
+           string_agg(DISTINCT drives_source, ', ') AS drives_source, string_agg(DISTINCT match_rule, ', ') AS match_rule,
+           string_agg(DISTINCT raid_level, ', ') AS raid_level, any_value(array_name) AS array_name
+    FROM (SELECT DISTINCT run_id, volume, array_name, drives, drives_source, match_rule, raid_level
+          FROM target_volumes WHERE drives IS NOT NULL
+          -- a Jetstress log volume carries no transactional database I/O: it does not count
+          AND NOT (target LIKE 'Log (%'))
+    GROUP BY run_id
+), run_level AS (
+    SELECT l.*, 'run' AS level, NULL AS target, rd.volumes AS volume, rd.array_name,
+           coalesce(rd.match_rule, CASE WHEN l.drives_stated IS NOT NULL THEN 'stated' END) AS match_rule,
+           coalesce(rd.raid_level, l.raid_level_stated) AS raid_level,
+           coalesce(rd.drives, l.drives_stated) AS drives,
+           coalesce(rd.drives_source, CASE WHEN l.drives_stated IS NOT NULL THEN 'stated' END) AS drives_source,
+           rt.iops, rt.mbps
+    FROM labels l
+    JOIN run_throughput rt USING (run_id)
+    LEFT JOIN run_drives rd USING (run_id)
+    WHERE rt.iops IS NOT NULL OR rt.mbps IS NOT NULL
+)
+SELECT * EXCLUDE (raid_level_stated, drives_stated),
+       iops / nullif(drives, 0) AS iops_per_drive,
+       mbps / nullif(drives, 0) AS mbps_per_drive
+FROM (SELECT * FROM run_level UNION ALL BY NAME SELECT * FROM target_level);
+
+-- Sizing helpers next to it: Exchange mailboxes at the very-heavy profile and the planning rules
+-- of thumb, all taken from qos_criteria (criteria.csv) so users can change them.
+CREATE OR REPLACE VIEW sizing AS
+WITH c AS (
+    SELECT max(threshold) FILTER (criterion = 'exchange_iops_per_mailbox') AS iops_per_mailbox,
+           max(threshold) FILTER (criterion = 'ibm_iops_per_disk_guideline') AS ibm_rule,
+           max(threshold) FILTER (criterion = 'oracle_oltp_iops_per_disk') AS oracle_rule
+    FROM qos_criteria q JOIN source_files f USING (source_id) WHERE f.status = 'ok'
+)
+SELECT p.*,
+       CASE WHEN p.tool = 'Jetstress' OR p.workload ILIKE '%jetstress%' OR p.workload ILIKE '%exchange%'
+            THEN p.iops / c.iops_per_mailbox END AS supported_mailboxes,
+       c.iops_per_mailbox,
+       p.iops_per_drive / c.ibm_rule AS x_ibm_100_iops_rule,
+       p.iops_per_drive / c.oracle_rule AS x_oracle_30_iops_rule
+FROM per_drive_iops p, c
+WHERE p.level = 'run';

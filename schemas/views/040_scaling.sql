@@ -1,0 +1,63 @@
+-- Any metric against a load axis, with linearity against the smallest load and the knee.
+--
+-- Curves (each a fixed system/workload/config, varying one load):
+--   outstanding_ios  Iometer ALL-row points (cycling runs), per access spec
+--   small_oio        ORION points with no large I/O outstanding (Large=0)
+--   large_oio        ORION points with no small I/O outstanding (Small=0)
+--   drives           runs that state their drive count (published tables), per RAID level, config,
+--                    workload and block size
+--   tiles            runs labelled with tiles (sidecars), per system and workload
+-- linearity = value / (first value x load / first load): 1.0 is perfect scaling.
+-- knee: the first point whose linearity falls below 0.8 (the curve delivers < 80 % of linear).
+CREATE OR REPLACE VIEW scaling_points AS
+SELECT m.study, m.system, m.tool, m.workload, m.config_label, m.raid_level, m.block_size_bytes,
+       'outstanding_ios' AS axis, m.outstanding_ios::DOUBLE AS load, m.metric, m.value, m.unit, m.run_id
+FROM measurements m
+WHERE m.tool = 'Iometer' AND m.scope = 'all' AND m.outstanding_ios IS NOT NULL
+  AND m.metric IN ('iops', 'mbps', 'avg_latency_ms')
+UNION ALL
+SELECT m.study, m.system, m.tool, coalesce(m.run_group, m.workload), m.config_label, m.raid_level, m.block_size_bytes,
+       'small_oio', m.small_oio, m.metric, m.value, m.unit, m.run_id
+FROM measurements m
+WHERE m.tool = 'Orion' AND m.scope = 'point' AND m.large_oio = 0 AND m.small_oio > 0
+UNION ALL
+SELECT m.study, m.system, m.tool, coalesce(m.run_group, m.workload), m.config_label, m.raid_level, m.block_size_bytes,
+       'large_oio', m.large_oio, m.metric, m.value, m.unit, m.run_id
+FROM measurements m
+WHERE m.tool = 'Orion' AND m.scope = 'point' AND m.small_oio = 0 AND m.large_oio > 0
+UNION ALL
+SELECT m.study, m.system, m.tool, m.workload, m.config_label, m.raid_level, m.block_size_bytes,
+       'drives', m.drives_stated, m.metric, m.value, m.unit, m.run_id
+FROM measurements m
+WHERE m.drives_stated IS NOT NULL AND m.metric IN ('iops', 'mbps')
+UNION ALL
+SELECT m.study, m.system, m.tool, m.workload, m.config_label, m.raid_level, m.block_size_bytes,
+       'tiles', m.tiles, m.metric, m.value, m.unit, m.run_id
+FROM measurements m
+WHERE m.tiles IS NOT NULL AND m.tool <> 'published' AND m.scope IN ('all', 'test')
+  AND m.metric IN ('iops', 'achieved_iops', 'mbps', 'max_small_iops', 'max_large_mbps');
+
+CREATE OR REPLACE VIEW scaling AS
+WITH pts AS (
+    -- one value per curve point (a cycling Iometer file can repeat a load: keep the best)
+    SELECT study, system, tool, workload, config_label, raid_level, block_size_bytes, axis, metric, unit, load,
+           CASE WHEN metric LIKE '%latency%' THEN min(value) ELSE max(value) END AS value
+    FROM scaling_points
+    GROUP BY study, system, tool, workload, config_label, raid_level, block_size_bytes, axis, metric, unit, load
+), w AS (
+    SELECT *,
+           first_value(load) OVER c AS first_load, first_value(value) OVER c AS first_value,
+           count(*) OVER (PARTITION BY study, system, tool, workload, config_label, raid_level, block_size_bytes, axis, metric) AS points
+    FROM pts
+    WINDOW c AS (PARTITION BY study, system, tool, workload, config_label, raid_level, block_size_bytes, axis, metric
+                 ORDER BY load ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)
+), l AS (
+    SELECT *, CASE WHEN metric NOT LIKE '%latency%' AND first_value > 0
+                   THEN value / (first_value * load / first_load) END AS linearity
+    FROM w
+)
+SELECT *,
+       coalesce(linearity < 0.8 AND coalesce(lag(linearity) OVER k >= 0.8, true), false) AS is_knee
+FROM l
+WHERE points > 1
+WINDOW k AS (PARTITION BY study, system, tool, workload, config_label, raid_level, block_size_bytes, axis, metric ORDER BY load);
