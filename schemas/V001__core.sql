@@ -162,3 +162,10 @@ COMMENT ON COLUMN sidecar_targets.target IS 'Target name as the tool writes it (
 COMMENT ON COLUMN sidecar_targets.volume IS 'Array volume / logical drive name it lands on.';
 COMMENT ON COLUMN sidecar_targets.drives IS 'Declared physical drive count behind the target, used when no profile is loaded.';
 COMMENT ON COLUMN sidecar_targets.array_name IS 'Storage array name as in its profile (optional).';
+COMMENT ON COLUMN runs.run_id IS 'Surrogate key of the run.';
+COMMENT ON COLUMN runs.source_id IS 'The file the run was read from (source_files).';
+COMMENT ON COLUMN samples.run_id IS 'The run the number belongs to (runs).';
+COMMENT ON COLUMN series.series_id IS 'Surrogate key of the series.';
+COMMENT ON COLUMN series.source_id IS 'The file the series was read from (source_files).';
+COMMENT ON COLUMN series_points.series_id IS 'The series the value belongs to (series).';
+COMMENT ON COLUMN sidecar_targets.source_id IS 'The file the mapping applies to.';
