@@ -42,7 +42,7 @@ WITH labels AS (
     JOIN target_volumes tv USING (run_id)
     JOIN target_throughput tt ON tt.run_id = tv.run_id AND tt.target = tv.target
 ), run_drives AS (
-    SELECT run_id, sum(drives) AS drives, string_agg(DISTINCT volume, ', ' ORDER BY volume) AS volumes,
+    SELECT run_id, sum(drives)::INTEGER AS drives, string_agg(DISTINCT volume, ', ' ORDER BY volume) AS volumes,
            string_agg(DISTINCT drives_source, ', ') AS drives_source, string_agg(DISTINCT match_rule, ', ') AS match_rule,
            string_agg(DISTINCT raid_level, ', ') AS raid_level, any_value(array_name) AS array_name
     FROM (SELECT DISTINCT run_id, volume, array_name, drives, drives_source, match_rule, raid_level
