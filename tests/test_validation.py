@@ -1,0 +1,76 @@
+"""Great Expectations suites: pass on good data, fail on planted bad rows; results stored."""
+from __future__ import annotations
+
+import pytest
+
+from ingest import batch, db
+from tests.conftest import ROOT, corpus, q
+from validation import run
+
+
+@pytest.fixture(scope="module")
+def good(tmp_path_factory):
+    path = tmp_path_factory.mktemp("v") / "v.duckdb"
+    con = db.open_db(path)
+    batch.ingest_paths(con, [ROOT / "data" / "samples"])
+    rows = run.validate(con)
+    yield con, rows, path
+    con.close()
+
+
+def failed(rows):
+    return {(r["suite"], r["expectation"], r["kwargs"].get("column")) for r in rows if not r["success"]}
+
+
+def test_suites_pass_on_the_demo_and_are_stored(good):
+    con, rows, _ = good
+    assert failed(rows) == set()
+    assert {r["suite"] for r in rows} == {"source_files", "runs", "measurements", "iometer_results",
+                                          "series_points", "per_drive_iops", "profile_drives"}
+    assert q(con, "SELECT count(*), bool_and(success) FROM validation_results") == [(len(rows), True)]
+
+
+def test_consistency_checks_are_not_vacuous(good):
+    con, _, _ = good
+    from validation import iometer_results, measurements
+
+    m = con.execute(measurements.QUERY).df()
+    assert m["rw_ratio"].notna().sum() > 500 and m["mbps_ratio"].notna().sum() > 100
+    i = con.execute(iometer_results.QUERY).df()
+    assert i["workers_ratio"].notna().sum() == 124 and i["targets_ratio"].notna().sum() == 124
+
+
+def test_planted_bad_rows_fail(tmp_path):
+    con = db.open_db(tmp_path / "bad.duckdb")
+    batch.ingest_paths(con, [corpus("iometer/sqlserverio__iometeroutput.csv"), corpus("iometer/quarch__Iometer_insttestfile.csv")])
+    run_id = q(con, "SELECT min(run_id) FROM runs")[0][0]
+    con.execute(f"""INSERT INTO samples (run_id, scope, metric, value, unit) VALUES
+        ({run_id}, 'all', 'weird', 1, 'furlongs'),
+        ({run_id}, 'all', 'avg_latency_ms', -3, 'ms'),
+        ({run_id}, 'processor', 'cpu_util_pct', 150, '%')""")
+    # a read IOPS that no longer adds up, a DISK row that no longer sums to its worker
+    con.execute(f"UPDATE samples SET value = value + 7 WHERE run_id = {run_id} AND scope = 'all' AND metric = 'write_iops'")
+    con.execute("UPDATE iometer_results SET iops = iops * 2 WHERE row_type = 'DISK' AND block_no = 3 AND ts IS NULL")
+    # a duplicated time-series sample (two values at one time stamp)
+    con.execute("INSERT INTO series_points SELECT series_id, ts, value + 1 FROM series_points LIMIT 1")
+    rows = run.validate(con)
+    f = failed(rows)
+    assert ("measurements", "expect_column_values_to_be_in_set", "unit") in f
+    assert ("measurements", "expect_column_values_to_be_between", "rw_ratio") in f
+    assert ("iometer_results", "expect_column_values_to_be_between", "targets_ratio") in f
+    assert ("series_points", "expect_column_values_to_be_between", "step_ms") in f
+    between = [r for r in rows if r["suite"] == "measurements" and not r["success"]
+               and r["expectation"] == "expect_column_values_to_be_between" and r["kwargs"]["column"] == "value"]
+    assert {r["kwargs"]["row_condition"] for r in between} == {'unit == "ms"', 'unit == "%"'}
+    assert all(r["unexpected_count"] == 1 for r in between)
+    stored = q(con, "SELECT count(*) FROM validation_results WHERE NOT success")[0][0]
+    assert stored == len([r for r in rows if not r["success"]])
+    con.close()
+
+
+def test_cli_validate_is_not_fatal(good, capsys):
+    _, _, path = good
+    from ingest.cli import main
+
+    assert main(["validate", "--db", str(path)]) == 0
+    assert "expectations" in capsys.readouterr().out

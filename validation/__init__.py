@@ -1,0 +1,1 @@
+"""Great Expectations suites, one module per table/view (named after it); run.py runs them all."""

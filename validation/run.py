@@ -1,0 +1,126 @@
+"""Run every suite in validation/ against the database; store and print the results.
+
+Each suite module names a table/view (SUITE), the SQL that pulls its frame (QUERY) and its
+expectations. Frames are pulled from DuckDB and validated as pandas frames: Great Expectations
+1.24 reading DuckDB through SQLAlchemy returns empty metrics here (see ../shared/DESIGN.md).
+Results land in validation_results (one row per expectation per run); a failed expectation is
+reported, never fatal: the exit code is 0 unless a suite could not run at all.
+"""
+from __future__ import annotations
+
+import importlib
+import json
+import logging
+import os
+import pkgutil
+import sys
+import time
+from datetime import datetime, timezone
+
+os.environ.setdefault("GX_ANALYTICS_ENABLED", "false")  # offline: no usage statistics
+os.environ.setdefault("TQDM_DISABLE", "1")
+
+from rich.console import Console  # noqa: E402
+from rich.table import Table  # noqa: E402
+
+console = Console(highlight=False)
+
+
+def suites():
+    import validation
+
+    for info in sorted(pkgutil.iter_modules(validation.__path__), key=lambda i: i.name):
+        if info.name in ("run",) or info.name.startswith("_"):
+            continue
+        m = importlib.import_module(f"validation.{info.name}")
+        if hasattr(m, "SUITE"):
+            yield m
+
+
+def _jsonable(v):
+    try:
+        return json.loads(json.dumps(v, default=str))
+    except Exception:
+        return str(v)
+
+
+def validate(con) -> list[dict]:
+    """Run all suites on ``con``; return one dict per expectation (also stored in the database)."""
+    logging.getLogger("great_expectations").setLevel(logging.ERROR)
+    import great_expectations as gx
+    import great_expectations.expectations as E
+
+    ctx = gx.get_context(mode="ephemeral")
+    try:
+        from great_expectations.data_context.types.base import ProgressBarsConfig
+
+        ctx.variables.progress_bars = ProgressBarsConfig(globally=False)
+    except Exception:
+        pass
+    ds = ctx.data_sources.add_pandas("iolab")
+    run_at = datetime.now(timezone.utc).replace(tzinfo=None)
+    run_id = con.execute("SELECT coalesce(max(run_id), 0) + 1 FROM validation_results").fetchall()[0][0]
+    rows: list[dict] = []
+    for mod in suites():
+        t0 = time.perf_counter()
+        try:
+            df = con.execute(mod.QUERY).df()
+        except Exception as e:
+            rows.append({"suite": mod.SUITE, "expectation": "suite query runs", "kwargs": {}, "success": False,
+                         "unexpected_count": None, "examples": [str(e)], "rows_validated": 0})
+            continue
+        asset = ds.add_dataframe_asset(name=mod.SUITE)
+        batch = asset.add_batch_definition_whole_dataframe("all").get_batch(batch_parameters={"dataframe": df})
+        suite = ctx.suites.add(gx.ExpectationSuite(name=mod.SUITE))
+        for exp in mod.expectations(E):
+            suite.add_expectation(exp)
+        result = batch.validate(suite, result_format={"result_format": "SUMMARY", "partial_unexpected_count": 5})
+        for r in result.results:
+            kw = {k: v for k, v in dict(r.expectation_config.kwargs).items() if k != "batch_id"}
+            res = r.result or {}
+            rows.append({"suite": mod.SUITE, "expectation": r.expectation_config.type, "kwargs": _jsonable(kw),
+                         "success": bool(r.success), "unexpected_count": res.get("unexpected_count"),
+                         "examples": _jsonable(res.get("partial_unexpected_list") or []), "rows_validated": len(df),
+                         "seconds": time.perf_counter() - t0})
+    con.execute("BEGIN")
+    for r in rows:
+        con.execute("INSERT INTO validation_results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [run_id, run_at, r["suite"], r["expectation"], json.dumps(r["kwargs"]), r["success"],
+                     r["unexpected_count"], json.dumps(r["examples"]), r["rows_validated"]])
+    con.execute("COMMIT")
+    return rows
+
+
+def main(db_path: str) -> int:
+    from ingest import db
+
+    try:
+        con = db.open_db(db_path)
+    except db.DatabaseBusy as e:
+        console.print(f"[red]Cannot validate:[/] {e}")
+        return 3
+    rows = validate(con)
+    con.close()
+    t = Table(title=f"validation of {db_path}", show_edge=False)
+    for c in ("suite", "expectations", "passed", "failed", "rows"):
+        t.add_column(c, justify="right" if c != "suite" else "left")
+    by: dict[str, list[dict]] = {}
+    for r in rows:
+        by.setdefault(r["suite"], []).append(r)
+    for suite, rs in by.items():
+        failed = sum(not r["success"] for r in rs)
+        t.add_row(suite, str(len(rs)), str(len(rs) - failed), f"[red]{failed}[/]" if failed else "0",
+                  f"{rs[0]['rows_validated']:,}")
+    console.print(t)
+    bad = [r for r in rows if not r["success"]]
+    for r in bad:
+        args = ", ".join(f"{k}={v}" for k, v in r["kwargs"].items())
+        console.print(f"[red]failed[/] {r['suite']}: {r['expectation']}({args}): "
+                      f"{r['unexpected_count']} unexpected, e.g. {r['examples'][:3]}")
+    console.print(f"{len(rows)} expectations, {len(rows) - len(bad)} met, {len(bad)} failed "
+                  "(stored in validation_results; failures are reported, not fatal)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else "data/iolab.duckdb"))

@@ -1,0 +1,19 @@
+"""runs: keys present, each run tied to an ingested file, sane times and percentages."""
+SUITE = "runs"
+QUERY = """SELECT r.*, f.status AS source_status,
+                  epoch(r.ended_at) - epoch(r.started_at) AS duration_s
+           FROM runs r LEFT JOIN source_files f USING (source_id)"""
+
+
+def expectations(E):
+    return [
+        E.ExpectColumnValuesToBeUnique(column="run_id"),
+        E.ExpectColumnValuesToNotBeNull(column="run_key"),
+        E.ExpectColumnValuesToNotBeNull(column="tool"),
+        E.ExpectColumnValuesToBeInSet(column="source_status", value_set=["ok"]),  # never rows of a rejected file
+        E.ExpectColumnValuesToBeBetween(column="duration_s", min_value=0),
+        E.ExpectColumnValuesToBeBetween(column="read_pct", min_value=0, max_value=100),
+        E.ExpectColumnValuesToBeBetween(column="random_pct", min_value=0, max_value=100),
+        E.ExpectColumnValuesToBeBetween(column="block_size_bytes", min_value=1),
+        E.ExpectColumnValuesToBeBetween(column="drives", min_value=1),
+    ]

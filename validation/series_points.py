@@ -1,0 +1,17 @@
+"""series_points: each point belongs to a series; within a series, time stamps strictly increase
+(ordered by time, no two values share a time stamp: a duplicated line or a merged file shows here)."""
+SUITE = "series_points"
+QUERY = """
+SELECT p.series_id, p.ts, p.value, s.series_id IS NOT NULL AS has_series,
+       epoch_ms(p.ts) - epoch_ms(lag(p.ts) OVER (PARTITION BY p.series_id ORDER BY p.ts, p.rowid)) AS step_ms
+FROM (SELECT *, row_number() OVER () AS rowid FROM series_points) p
+LEFT JOIN series s USING (series_id)
+"""
+
+
+def expectations(E):
+    return [
+        E.ExpectColumnValuesToBeInSet(column="has_series", value_set=[True]),
+        E.ExpectColumnValuesToNotBeNull(column="ts"),
+        E.ExpectColumnValuesToBeBetween(column="step_ms", min_value=1),
+    ]
