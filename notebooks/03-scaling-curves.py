@@ -41,7 +41,7 @@ for (axis, metric, unit), g in pts.group_by(["axis", "metric", "unit"], maintain
     )
     lines = base.mark_line(point=True)
     knees = base.transform_filter("datum.is_knee").mark_point(shape="diamond", size=140, filled=True, color="black")
-    display((lines + knees).facet(facet=alt.Facet("workload:N", title=None), columns=2).properties(
+    display((lines + knees).facet(facet=alt.Facet("workload:N", title=None), columns=2).resolve_scale(y="independent").properties(
         title=f"{metric} vs {axis.replace('_', ' ')} (diamond = knee)"))
 
 # %%

@@ -22,8 +22,9 @@ alt.data_transformers.disable_max_rows()
 CSS = """<style>
 .iolab table {border-collapse: collapse; font: 13px/1.4 system-ui, sans-serif; margin: 8px 0 18px}
 .iolab th {background: #f0f2f5; text-align: left; padding: 4px 8px; border-bottom: 2px solid #c8ccd2}
-.iolab td {padding: 3px 8px; border-bottom: 1px solid #e4e6ea}
-.iolab td.num {text-align: right; font-variant-numeric: tabular-nums}
+.iolab td {padding: 3px 8px; border-bottom: 1px solid #e4e6ea; text-align: left !important; vertical-align: top}
+.iolab th {text-align: left !important}
+.iolab td.num {text-align: right !important; font-variant-numeric: tabular-nums}
 .iolab .note {color: #555; font: 13px system-ui, sans-serif; max-width: 60em}
 .iolab .pass {color: #1a7f37; font-weight: 600} .iolab .fail {color: #b42318; font-weight: 600}
 .iolab code {font-size: 12px}
@@ -39,7 +40,7 @@ def connect(db_path: str) -> duckdb.DuckDBPyConnection:
 
 
 def query(con, sql: str, params=None) -> pl.DataFrame:
-    df = pl.from_arrow(con.execute(sql, params or []).to_arrow_table())
+    df = con.sql(sql, params=params or None).pl()
     # SUM() of integers is HUGEINT in DuckDB (Decimal/Int128 here): plain numbers for charts and tables
     return df.with_columns(pl.col(pl.Decimal).cast(pl.Float64), pl.col(pl.Int128).cast(pl.Int64))
 
