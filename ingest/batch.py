@@ -62,17 +62,30 @@ def walk(paths: list[Path]) -> Iterator[tuple[Path, Path]]:
                 yield root, Path(folder) / f
 
 
+def hash_file(path: Path, chunk: int = 8 << 20) -> tuple[str, int, bytes]:
+    """(sha256, size, first 64 KiB) read in chunks: a 1 GB capture is never held in memory."""
+    h = hashlib.sha256()
+    size = 0
+    head = b""
+    with open(path, "rb") as fh:
+        while block := fh.read(chunk):
+            if not head:
+                head = block[: registry.HEAD_BYTES]
+            h.update(block)
+            size += len(block)
+    return h.hexdigest(), size, head
+
+
 def ingest_file(con, root: Path, path: Path, sidecars: Sidecars) -> Outcome:
     shown = display_path(path)
     try:
-        data = path.read_bytes()
+        sha, size, head = hash_file(path)
     except FileNotFoundError:
         return Outcome(shown, "unreadable", reason="the file does not exist (it may have been moved or deleted during the ingest)")
     except IsADirectoryError:
         return Outcome(shown, "unreadable", reason="this is a folder, not a file")
     except OSError as e:
         return Outcome(shown, "unreadable", reason=f"cannot read it: {e.strerror or e}")
-    sha = hashlib.sha256(data).hexdigest()
     try:
         labels, targets = sidecars.labels_for(path)
     except SidecarError as e:
@@ -95,15 +108,15 @@ def ingest_file(con, root: Path, path: Path, sidecars: Sidecars) -> Outcome:
 
     def reject(reason: str, line: int | None = None, fmt=None, mod=None) -> Outcome:
         con.execute("BEGIN")
-        db.record_source(con, path=shown, sha256=sha, size=len(data), fmt=fmt,
+        db.record_source(con, path=shown, sha256=sha, size=size, fmt=fmt,
                          parser=mod.__name__ if mod else None, parser_version=getattr(mod, "VERSION", None),
                          status="rejected", error=reason, error_line=line, labels=labels)
         con.execute("COMMIT")
         return Outcome(shown, "rejected", fmt, reason, line)
 
-    if not data.strip():
+    if not head.strip():
         return reject("the file is empty")
-    candidates = registry.sniff(data, path.name)
+    candidates = registry.sniff(head, path.name)
     if not candidates:
         return reject("no iolab parser recognises this content (supported: "
                       + ", ".join(m.FORMAT for m in registry.modules()) + ")")
@@ -111,23 +124,40 @@ def ingest_file(con, root: Path, path: Path, sidecars: Sidecars) -> Outcome:
         return reject("more than one parser claims this file: " + ", ".join(m.FORMAT for m in candidates))
     mod = candidates[0]
     try:
-        result = mod.parse(data, path.name)
+        if hasattr(mod, "parse_path"):  # streams the file: large time-series captures
+            result = mod.parse_path(path, path.name)
+        else:
+            data = path.read_bytes()
+            if hashlib.sha256(data).hexdigest() != sha:
+                return Outcome(shown, "unreadable", reason="the file changed while it was being read; ingest it again")
+            result = mod.parse(data, path.name)
     except ParseError as e:
         return reject(e.reason, e.line, mod.FORMAT, mod)
     except Exception as e:  # a parser bug must not take the batch down
         return reject(f"internal error in {mod.__name__} ({type(e).__name__}: {e}); please report it with this file",
                       None, mod.FORMAT, mod)
     con.execute("BEGIN")
+    sid = None
     try:
-        sid = db.record_source(con, path=shown, sha256=sha, size=len(data), fmt=mod.FORMAT, parser=mod.__name__,
+        sid = db.record_source(con, path=shown, sha256=sha, size=size, fmt=mod.FORMAT, parser=mod.__name__,
                                parser_version=mod.VERSION, status="ok", labels=labels,
                                tool_version=result.tool_version)
         counts = db.write_result(con, sid, result)
         db.update_labels(con, sid, labels, targets)
+        if hasattr(mod, "parse_path") and hash_file(path)[0] != sha:
+            raise ParseError("the file changed while it was being read; ingest it again")
         con.execute("COMMIT")
+    except ParseError as e:  # streamed data (time series) can fail after parse() returned
+        con.execute("ROLLBACK")
+        db.drop_points(con, sid)
+        return reject(e.reason, e.line, mod.FORMAT, mod)
     except Exception as e:
         con.execute("ROLLBACK")
+        if sid is not None:
+            db.drop_points(con, sid)
         return reject(f"could not store the parsed rows ({type(e).__name__}: {e})", None, mod.FORMAT, mod)
+    if "points" in counts:
+        db.refresh_points_view(con)
     return Outcome(shown, "ingested", mod.FORMAT, counts=counts)
 
 
@@ -137,7 +167,15 @@ def ingest_paths(con, paths: list[Path], on_file: Callable[[Outcome], None] | No
     sidecars: dict[Path, Sidecars] = {}
     for root, path in files if files is not None else walk(paths):
         sc = sidecars.setdefault(root, Sidecars(root))
-        outcome = ingest_file(con, root, path, sc)
+        try:
+            outcome = ingest_file(con, root, path, sc)
+        except Exception as e:  # never let one file take the batch down
+            try:
+                con.execute("ROLLBACK")
+            except Exception:
+                pass
+            outcome = Outcome(display_path(path), "unreadable",
+                              reason=f"internal error ({type(e).__name__}: {e}); please report it with this file")
         report.outcomes.append(outcome)
         if on_file:
             on_file(outcome)

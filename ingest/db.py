@@ -102,8 +102,91 @@ def open_db(path: str | Path, **kw) -> duckdb.DuckDBPyConnection:
     con = connect(path, **kw)
     if not kw.get("read_only"):
         migrate(con)
+        clean_store(con)
+        refresh_points_view(con)  # before the view files: series_summary reads it
         create_views(con)
     return con
+
+
+# ---- the time-series store: one Parquet file per source beside the database ---------------------
+
+def store_dir(con) -> Path:
+    """<database>.points/: Parquet files of time-series values (Polars streams them there)."""
+    db_file = con.execute("SELECT path FROM duckdb_databases() WHERE database_name = current_database()").fetchall()[0][0]
+    if not db_file:
+        raise RuntimeError("the time-series store needs a database file, not an in-memory database")
+    return Path(db_file).resolve().with_name(Path(db_file).name + ".points")
+
+
+def write_points(con, source_id: int, first_series_id: int, points) -> int:
+    """Stream (series_key, sample_no, value) into <store>/<source_id>.parquet; register it.
+
+    The file is written under a temporary name and renamed into place before the caller commits;
+    a crash in between leaves a file no point_files row names, removed at the next open
+    (clean_store). A value Polars cannot read (a malformed cell deep in the file) raises ParseError.
+    """
+    import polars as pl
+
+    from .model import ParseError, polars_reason
+
+    lf = points.lazy() if isinstance(points, pl.DataFrame) else points
+    lf = lf.select((pl.col("series_key").cast(pl.Int64) + first_series_id).alias("series_id"),
+                   pl.col("sample_no").cast(pl.Int32), pl.col("value").cast(pl.Float64))
+    folder = store_dir(con)
+    folder.mkdir(parents=True, exist_ok=True)
+    final = folder / f"{source_id}.parquet"
+    tmp = folder / f".{source_id}.parquet.tmp"
+    try:
+        lf.sink_parquet(tmp, compression="zstd", compression_level=3, statistics=True)
+    except Exception as e:
+        tmp.unlink(missing_ok=True)
+        raise ParseError(polars_reason(e)) from None
+    import pyarrow.parquet as pq
+
+    n = pq.read_metadata(tmp).num_rows
+    tmp.replace(final)
+    con.execute("INSERT INTO point_files VALUES (?, ?, ?, ?)", [source_id, final.name, n, final.stat().st_size])
+    return n
+
+
+def clean_store(con) -> None:
+    """Remove Parquet files no committed source owns (a crash between write and commit)."""
+    try:
+        folder = store_dir(con)
+    except RuntimeError:
+        return
+    if not folder.is_dir():
+        return
+    owned = {f for (f,) in con.execute("SELECT file_name FROM point_files").fetchall()}
+    for f in folder.iterdir():
+        if f.name not in owned:
+            f.unlink(missing_ok=True)
+
+
+def drop_points(con, source_id: int) -> None:
+    try:
+        (store_dir(con) / f"{source_id}.parquet").unlink(missing_ok=True)
+    except RuntimeError:
+        pass
+
+
+def refresh_points_view(con) -> None:
+    """series_points = the store's files (those point_files names) joined to their sample times."""
+    try:
+        folder = store_dir(con)
+    except RuntimeError:
+        return
+    files = [str(folder / f) for (f,) in con.execute("SELECT file_name FROM point_files ORDER BY source_id").fetchall()]
+    files = [f for f in files if Path(f).exists()]
+    if files:
+        src = "read_parquet([" + ", ".join("'" + f.replace("'", "''") + "'" for f in files) + "])"
+    else:
+        src = "(SELECT NULL::BIGINT AS series_id, NULL::INTEGER AS sample_no, NULL::DOUBLE AS value WHERE false)"
+    con.execute(f"""CREATE OR REPLACE VIEW series_points AS
+        SELECT p.series_id, s.source_id, p.sample_no, smp.ts, smp.ts_text, p.value
+        FROM {src} p
+        JOIN series s USING (series_id)
+        JOIN series_samples smp ON smp.source_id = s.source_id AND smp.sample_no = p.sample_no""")
 
 
 # ---- writing one parsed file ---------------------------------------------------------------------
@@ -186,21 +269,14 @@ def write_result(con, source_id: int, result: ParseResult) -> dict[str, int]:
     if result.series:
         first = _next_id(con, "series", "series_id")
         rows = []
-        for s in result.series:
-            d = asdict(s)
+        for srs in result.series:
+            d = asdict(srs)
             d["column_no"] = d.pop("key")
-            rows.append({"series_id": first + s.key, **d})
+            rows.append({"series_id": first + srs.key, **d})
         _insert_rows(con, "series", rows, {"source_id": source_id})
         counts["series"] = len(rows)
-        if result.points is not None and result.points.num_rows:
-            con.register("_iolab_points", result.points)
-            try:
-                con.execute(
-                    "INSERT INTO series_points SELECT series_key + ?, ts, value FROM _iolab_points", [first]
-                )
-            finally:
-                con.unregister("_iolab_points")
-            counts["points"] = result.points.num_rows
+        if result.points is not None:
+            counts["points"] = write_points(con, source_id, first, result.points)
     for table, rows in result.tables.items():
         _insert_rows(con, table, rows, {"source_id": source_id})
         counts[table] = len(rows) if isinstance(rows, list) else rows.num_rows

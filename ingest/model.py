@@ -77,6 +77,9 @@ class Series:
     counter: str
     metric: str | None = None
     unit: str | None = None
+    instance_name: str | None = None
+    instance_id: str | None = None
+    sub_instance: str | None = None
 
 
 @dataclass
@@ -86,7 +89,8 @@ class ParseResult:
     # lossless tool tables: table name -> list of row dicts (or a pyarrow.Table)
     tables: dict[str, Any] = field(default_factory=dict)
     series: list[Series] = field(default_factory=list)
-    # time-series points: pyarrow.Table with columns series_key (int32), ts (timestamp), value (double)
+    # time-series points (series_key int32, sample_no int32, value float64): a polars LazyFrame or
+    # DataFrame, streamed by the writer into the Parquet store; their times go in tables["series_samples"]
     points: Any = None
     tool_version: str | None = None
 
@@ -159,3 +163,17 @@ def parse_int(text: str, what: str, line: int | None) -> int | None:
         return int(t)
     except ValueError:
         raise ParseError(f"{what}: {t!r} is not an integer", line) from None
+
+
+_POLARS_PARSE = re.compile(r"could not parse `(.*?)` as dtype `(\w+)` at column '?c?(\d+)'?")
+
+
+def polars_reason(e: Exception) -> str:
+    """A colleague's wording of a Polars CSV error (our frames name file column i 'c<i>')."""
+    msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+    m = _POLARS_PARSE.search(msg)
+    if m:
+        return f"column {int(m.group(3)) + 1} of the file holds {m.group(1)!r}, which is not a number"
+    if "more fields" in msg or "ragged" in msg.lower():
+        return f"a data row has more cells than the header ({msg})"
+    return f"a data row could not be read: {msg}"

@@ -37,4 +37,11 @@ def head_text(data: bytes) -> str:
 def sniff(data: bytes, name: str) -> list[ModuleType]:
     """Every format module that claims the content (``name`` only breaks ties a format documents)."""
     head = head_text(data)
-    return [m for m in modules() if m.sniff(head, name)]
+    claimed = []
+    for m in modules():
+        try:
+            if m.sniff(head, name):
+                claimed.append(m)
+        except Exception:  # a sniffer that chokes on odd bytes does not claim the file
+            pass
+    return claimed

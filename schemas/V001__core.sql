@@ -128,6 +128,9 @@ CREATE TABLE series (
     object        VARCHAR NOT NULL,
     instance      VARCHAR,
     counter       VARCHAR NOT NULL,
+    instance_name VARCHAR,
+    instance_id   VARCHAR,
+    sub_instance  VARCHAR,
     metric        VARCHAR,
     unit          VARCHAR
 );
@@ -138,17 +141,35 @@ COMMENT ON COLUMN series.host IS 'Host part of \\host\Object(instance)\Counter.'
 COMMENT ON COLUMN series.object IS 'Object type (Physical Disk, Vcpu, LogicalDisk, Iometer Worker, ...).';
 COMMENT ON COLUMN series.instance IS 'Instance inside the parentheses, NULL when the object has none.';
 COMMENT ON COLUMN series.counter IS 'Counter name as written.';
+COMMENT ON COLUMN series.instance_name IS 'The instance''s name part: VM or group name (gid:name), vSwitch, adapter, perfmon name without #N.';
+COMMENT ON COLUMN series.instance_id IS 'The instance''s id part: esxtop group id (gid), port id, perfmon #N index.';
+COMMENT ON COLUMN series.sub_instance IS 'The rest: Vcpu world (wid:world), Network Port client, Virtual Disk controller, disk path.';
 COMMENT ON COLUMN series.metric IS 'Canonical metric name where one applies.';
 COMMENT ON COLUMN series.unit IS 'Canonical unit where known.';
 
-CREATE TABLE series_points (
-    series_id BIGINT NOT NULL,
-    ts        TIMESTAMP NOT NULL,
-    value     DOUBLE NOT NULL
+CREATE TABLE series_samples (
+    source_id BIGINT NOT NULL,
+    sample_no INTEGER NOT NULL,
+    ts        TIMESTAMP,
+    ts_text   VARCHAR
 );
-COMMENT ON TABLE series_points IS 'Time-series values; a blank cell is absent, not zero.';
-COMMENT ON COLUMN series_points.ts IS 'Sample timestamp as written (esxtop: UTC; perfmon: local, see labels for the bias).';
-COMMENT ON COLUMN series_points.value IS 'Counter value.';
+COMMENT ON TABLE series_samples IS 'One row per sample line of a time-series file: when it was taken.';
+COMMENT ON COLUMN series_samples.source_id IS 'The file (source_files).';
+COMMENT ON COLUMN series_samples.sample_no IS '0-based sample (data line) number within the file.';
+COMMENT ON COLUMN series_samples.ts IS 'Time stamp as written (esxtop: UTC; perfmon: local time, see pdh_captures.bias_minutes); NULL when the file gives a time of day without a date.';
+COMMENT ON COLUMN series_samples.ts_text IS 'The time stamp text exactly as written.';
+
+CREATE TABLE point_files (
+    source_id BIGINT NOT NULL,
+    file_name VARCHAR NOT NULL,
+    points    BIGINT NOT NULL,
+    bytes     BIGINT NOT NULL
+);
+COMMENT ON TABLE point_files IS 'Parquet files of the time-series store (<database>.points/), one per source; series_points reads them.';
+COMMENT ON COLUMN point_files.source_id IS 'The file the points came from.';
+COMMENT ON COLUMN point_files.file_name IS 'Parquet file name inside the store folder.';
+COMMENT ON COLUMN point_files.points IS 'Values it holds.';
+COMMENT ON COLUMN point_files.bytes IS 'Its size on disk.';
 
 CREATE TABLE sidecar_targets (
     source_id BIGINT NOT NULL,
@@ -167,5 +188,4 @@ COMMENT ON COLUMN runs.source_id IS 'The file the run was read from (source_file
 COMMENT ON COLUMN samples.run_id IS 'The run the number belongs to (runs).';
 COMMENT ON COLUMN series.series_id IS 'Surrogate key of the series.';
 COMMENT ON COLUMN series.source_id IS 'The file the series was read from (source_files).';
-COMMENT ON COLUMN series_points.series_id IS 'The series the value belongs to (series).';
 COMMENT ON COLUMN sidecar_targets.source_id IS 'The file the mapping applies to.';

@@ -51,8 +51,9 @@ def test_planted_bad_rows_fail(tmp_path):
     # a read IOPS that no longer adds up, a DISK row that no longer sums to its worker
     con.execute(f"UPDATE samples SET value = value + 7 WHERE run_id = {run_id} AND scope = 'all' AND metric = 'write_iops'")
     con.execute("UPDATE iometer_results SET iops = iops * 2 WHERE row_type = 'DISK' AND block_no = 3 AND ts IS NULL")
-    # a duplicated time-series sample (two values at one time stamp)
-    con.execute("INSERT INTO series_points SELECT series_id, ts, value + 1 FROM series_points LIMIT 1")
+    # two samples of one series at the same time stamp (Worker 1's 2nd interval row stamped as its 1st)
+    con.execute("""UPDATE series_samples SET ts = (SELECT ts FROM series_samples WHERE sample_no = 0)
+                   WHERE sample_no = 4""")
     rows = run.validate(con)
     f = failed(rows)
     assert ("measurements", "expect_column_values_to_be_in_set", "unit") in f

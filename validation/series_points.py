@@ -3,8 +3,9 @@
 SUITE = "series_points"
 QUERY = """
 SELECT p.series_id, p.ts, p.value, s.series_id IS NOT NULL AS has_series,
-       epoch_ms(p.ts) - epoch_ms(lag(p.ts) OVER (PARTITION BY p.series_id ORDER BY p.ts, p.rowid)) AS step_ms
-FROM (SELECT *, row_number() OVER () AS rowid FROM series_points) p
+       epoch_ms(p.ts) - epoch_ms(lag(p.ts) OVER (PARTITION BY p.series_id ORDER BY p.ts, p.sample_no)) AS step_ms,
+       p.ts IS NOT NULL OR p.ts_text IS NOT NULL AS has_time
+FROM series_points p
 LEFT JOIN series s USING (series_id)
 """
 
@@ -12,6 +13,6 @@ LEFT JOIN series s USING (series_id)
 def expectations(E):
     return [
         E.ExpectColumnValuesToBeInSet(column="has_series", value_set=[True]),
-        E.ExpectColumnValuesToNotBeNull(column="ts"),
+        E.ExpectColumnValuesToBeInSet(column="has_time", value_set=[True]),  # ts, or its text (time-only files)
         E.ExpectColumnValuesToBeBetween(column="step_ms", min_value=1),
     ]

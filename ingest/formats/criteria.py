@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 
 from ..model import ParseError, ParseResult, decode_text, parse_float
 
@@ -18,7 +19,7 @@ COMPARATORS = {"<=", "<", ">=", ">", "=", "*"}
 
 
 def sniff(head: str, name: str) -> bool:
-    first = head.lstrip("\ufeff").split("\n", 1)[0].strip("\r")
+    first = re.split(r"\r\n|\r|\n", head.lstrip("\ufeff"), maxsplit=1)[0]
     return next(csv.reader([first]), [])[:8] == COLUMNS
 
 

@@ -7,7 +7,7 @@ rows that name the spec, and the ALL row, are the run's final results and become
 """
 from __future__ import annotations
 
-import pyarrow as pa
+import polars as pl
 
 from ..model import ParseResult, Series, decode_text, split_lines
 from . import iometer
@@ -39,10 +39,12 @@ class _InstParser(iometer._Parser):
     def finish(self) -> ParseResult:
         res = super().finish()
         series: dict[tuple[str, str], Series] = {}
-        keys, tss, vals = [], [], []
+        keys, nos, vals, samples = [], [], [], []
         for r in self.rows:
             if not r.get("interval"):
                 continue
+            sample_no = len(samples)  # each interval row is a sample (workers report at their own instant)
+            samples.append({"sample_no": sample_no, "ts": r["ts"], "ts_text": None})
             for col, metric, unit in SERIES_COLUMNS:
                 v = r.get(col)
                 if v is None:
@@ -51,13 +53,15 @@ class _InstParser(iometer._Parser):
                 if k not in series:
                     header = next(h for h, (c, _) in iometer.COLUMNS.items() if c == col)
                     series[k] = Series(len(series), f"{r['target_name']}\\{header}", r["manager_name"],
-                                       "Iometer Worker", r["target_name"], header, metric, unit)
+                                       "Iometer Worker", r["target_name"], header, metric, unit, r["target_name"])
                 keys.append(series[k].key)
-                tss.append(r["ts"])
+                nos.append(sample_no)
                 vals.append(v)
         res.series = list(series.values())
-        res.points = pa.table({"series_key": pa.array(keys, pa.int64()), "ts": pa.array(tss, pa.timestamp("us")),
-                               "value": pa.array(vals, pa.float64())})
+        res.points = pl.DataFrame({"series_key": pl.Series(keys, dtype=pl.Int32),
+                                   "sample_no": pl.Series(nos, dtype=pl.Int32),
+                                   "value": pl.Series(vals, dtype=pl.Float64)})
+        res.tables["series_samples"] = samples
         return res
 
 

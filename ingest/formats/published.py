@@ -34,7 +34,7 @@ TABLE_COLUMNS = {"iops": ("iops", "IO/s"), "mbps": ("mbps", "MB/s"), "avg_respon
 
 
 def _header(head: str) -> list[str]:
-    first = head.lstrip("\ufeff").split("\n", 1)[0].strip("\r")
+    first = re.split(r"\r\n|\r|\n", head.lstrip("\ufeff"), maxsplit=1)[0]
     return next(csv.reader([first]), [])
 
 

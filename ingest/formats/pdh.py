@@ -1,0 +1,255 @@
+"""PDH-CSV time series: VMware `esxtop -b` / `resxtop -b` batch output and Windows perfmon CSV
+(relog, Data Collector Sets, Jetstress performance logs).
+
+See ../shared/formats/esxtop-jetstress-profile.md sections 1 and 2. Header cell 0 is
+`(PDH-CSV 4.0) (<zone>)(<bias>)`; the others are `\\\\host\\Object(instance)\\Counter`. One row
+per sample. Stored as:
+  series          one row per counter column: host, object, instance (+ its parts), counter,
+                  the original name; a canonical metric/unit where one applies (values as written)
+  series_samples  one row per sample line: sample_no, time stamp (and its text)
+  points          (series_key, sample_no, value), streamed by Polars into the Parquet store;
+                  a blank cell (" " on perfmon's first sample) is absent, never zero
+
+Real-file traps handled: headers over 1 MB and 17,000+ columns (the header is read by itself,
+the data streamed with an explicit schema); a trailing comma on every line (empty last column:
+no series); the per-PCPU power section's unquoted `   -` tokens glued to the next quoted cell
+(the glued column is split: the quoted part is the named counter's value; the bare `-` column has
+no name and is skipped, reported in pdh_skipped_columns); repeated counter names; names with
+?, %, (), double spaces; cp1251/localized perfmon headers; a truncated time-zone cell; values
+near 2.4e14 (float64); spreadsheet re-saves with CR line ends, unquoted cells, minute-resolution
+or time-only stamps (a time with no date gets no invented date: ts is NULL, ts_text keeps it).
+"""
+from __future__ import annotations
+
+import csv
+import io
+import re
+from datetime import datetime
+from pathlib import Path
+
+import polars as pl
+
+from ..model import ParseError, ParseResult, Run, Series, polars_reason
+
+FORMAT = "pdh-csv"
+VERSION = "1"
+_ZONE = re.compile(r"^\(PDH-CSV 4\.0\)\s*\((?P<zone>.*?)\)\s*\((?P<bias>-?\d+)\)\s*$")
+_NAME = re.compile(r"^\\\\(?P<host>[^\\]+)\\(?P<object>[^\\(]+?)(?:\((?P<instance>.*)\))?\\(?P<counter>[^\\]+)$")
+_GLUED = re.compile(r'^\s*-"(?P<name>.*)"$')
+TS_FORMATS = [  # (polars format, has date)
+    ("%m/%d/%Y %H:%M:%S%.f", True), ("%m/%d/%Y %H:%M:%S", True), ("%m/%d/%Y %H:%M", True),
+    ("%Y-%m-%d %H:%M:%S%.f", True), ("%H:%M:%S", False), ("%H:%M", False),
+]
+# counter -> (metric, unit of the value as written); MBytes are left as esxtop prints them
+COUNTERS = {
+    "Commands/sec": ("iops", "IO/s"), "Reads/sec": ("read_iops", "IO/s"), "Writes/sec": ("write_iops", "IO/s"),
+    "MBytes Read/sec": ("mbytes_read_per_s", "MBytes/s"), "MBytes Written/sec": ("mbytes_written_per_s", "MBytes/s"),
+    "Average Device MilliSec/Command": ("davg_ms", "ms"), "Average Kernel MilliSec/Command": ("kavg_ms", "ms"),
+    "Average Guest MilliSec/Command": ("gavg_ms", "ms"), "Average Queue MilliSec/Command": ("qavg_ms", "ms"),
+    "Average Driver MilliSec/Command": ("davg_ms", "ms"),
+    "Average Device MilliSec/Read": ("davg_read_ms", "ms"), "Average Device MilliSec/Write": ("davg_write_ms", "ms"),
+    "Average Guest MilliSec/Read": ("gavg_read_ms", "ms"), "Average Guest MilliSec/Write": ("gavg_write_ms", "ms"),
+    "Average Kernel MilliSec/Read": ("kavg_read_ms", "ms"), "Average Kernel MilliSec/Write": ("kavg_write_ms", "ms"),
+    "Average Queue MilliSec/Read": ("qavg_read_ms", "ms"), "Average Queue MilliSec/Write": ("qavg_write_ms", "ms"),
+    "Average MilliSec/Read": ("avg_read_latency_ms", "ms"), "Average MilliSec/Write": ("avg_write_latency_ms", "ms"),
+    "% Used": ("cpu_used_pct", "%"), "% Ready": ("cpu_ready_pct", "%"), "% Util Time": ("cpu_util_pct", "%"),
+    "% Processor Time": ("cpu_processor_time_pct", "%"),
+    # perfmon LogicalDisk / PhysicalDisk
+    "Disk Transfers/sec": ("iops", "IO/s"), "Disk Reads/sec": ("read_iops", "IO/s"),
+    "Disk Writes/sec": ("write_iops", "IO/s"), "Avg. Disk sec/Read": ("avg_read_latency_s", "s"),
+    "Avg. Disk sec/Write": ("avg_write_latency_s", "s"), "Avg. Disk sec/Transfer": ("avg_latency_s", "s"),
+    "Disk Read Bytes/sec": ("read_bytes_per_s", "bytes/s"), "Disk Write Bytes/sec": ("write_bytes_per_s", "bytes/s"),
+    "Current Disk Queue Length": ("queue_length", "count"),
+}
+HEADER_LIMIT = 64 * 1024 * 1024
+
+
+def _first_cell(line: str) -> str:
+    return next(csv.reader([line[:200]]), [""])[0] if line else ""
+
+
+def sniff(head: str, name: str) -> bool:
+    lines = re.split(r"\r\n|\r|\n", head[:200_000], maxsplit=2)
+    return any(_first_cell(l).startswith("(PDH-CSV 4.0)") for l in lines[:2])
+
+
+def _decode_header(raw: bytes) -> str:
+    """UTF-8 (BOM or not); else an ANSI code page: cp1251 when the non-ASCII letters read as
+    Cyrillic words (Russian perfmon), cp1252 otherwise."""
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    high = sum(b >= 0x80 for b in raw)
+    letters = sum(c.isascii() and c.isalpha() for c in raw.decode("latin-1"))
+    return raw.decode("cp1251" if high > 0.3 * max(letters, 1) else "cp1252", errors="strict")
+
+
+def _header_and_layout(head: bytes) -> tuple[str, int, str, int]:
+    """(header text, 0-based line index of the header, eol char, byte offset where data begins)."""
+    m = re.search(rb"\r\n|\r|\n", head)
+    if not m:
+        raise ParseError("no line end in the first 64 MiB: not a PDH-CSV file, or a header line that never ends")
+    eol = m.group(0)
+    first = head[: m.start()]
+    if _first_cell(_decode_header(first[:400]) if first else "").startswith("(PDH-CSV 4.0)"):
+        return _decode_header(first), 0, eol.decode(), m.end()
+    m2 = re.search(re.escape(eol), head[m.end():])  # resxtop: one junk line before the header
+    if not m2:
+        raise ParseError("the (PDH-CSV 4.0) header is missing", 1)
+    second = head[m.end(): m.end() + m2.start()]
+    if not _first_cell(_decode_header(second[:400])).startswith("(PDH-CSV 4.0)"):
+        raise ParseError("neither line 1 nor line 2 is a (PDH-CSV 4.0) header", 1)
+    return _decode_header(second), 1, eol.decode(), m.end() + m2.end()
+
+
+def split_name(name: str) -> dict | None:
+    m = _NAME.match(name)
+    if not m:
+        return None
+    obj, inst = m.group("object").strip(), m.group("instance")
+    d = {"host": m.group("host"), "object": obj, "instance": inst, "counter": m.group("counter"),
+         "instance_name": inst, "instance_id": None, "sub_instance": None}
+    if inst is None:
+        return d
+    parts = inst.split(":")
+    if obj == "Vcpu" and len(parts) >= 4:  # gid:group name:world id:world name
+        d.update(instance_id=parts[0], instance_name=parts[1], sub_instance=":".join(parts[2:]))
+    elif obj in ("Group Cpu", "Group Memory") and len(parts) >= 2 and parts[0].isdigit():  # gid:name
+        d.update(instance_id=parts[0], instance_name=":".join(parts[1:]))
+    elif obj == "Network Port" and len(parts) >= 3:  # vSwitch:port id:client
+        d.update(instance_name=parts[0], instance_id=parts[1], sub_instance=":".join(parts[2:]))
+    elif obj in ("Virtual Disk", "Interrupt Cookie") and len(parts) >= 2:  # vm:scsi0:0
+        d.update(instance_name=parts[0], sub_instance=":".join(parts[1:]))
+    elif obj == "Physical Disk" and len(parts) >= 2:  # adapter:path
+        d.update(instance_name=parts[0], sub_instance=":".join(parts[1:]))
+    elif "#" in inst and inst.rsplit("#", 1)[1].isdigit():  # perfmon duplicate instances: svchost#85
+        name_, idx = inst.rsplit("#", 1)
+        d.update(instance_name=name_, instance_id=idx)
+    return d
+
+
+def _columns(header: str, line_no: int) -> tuple[list[dict], list[dict], str | None, int | None, list[str]]:
+    cells = next(csv.reader([header]))
+    zone = _ZONE.match(cells[0])
+    tz_name = zone.group("zone") if zone else cells[0][len("(PDH-CSV 4.0)"):].strip().removeprefix("(") or None
+    bias = int(zone.group("bias")) if zone else None
+    series, skipped, kinds = [], [], ["ts"]
+    for i, cell in enumerate(cells[1:], start=1):
+        glued = _GLUED.match(cell)
+        name = glued.group("name") if glued else cell
+        if name.strip() in ("", "-"):
+            skipped.append({"column_no": i, "header_text": cell,
+                            "reason": "no counter name (trailing comma)" if not cell.strip()
+                            else "unquoted '-' token of esxtop's PCPU power section: no counter name"})
+            kinds.append("skip")
+            continue
+        parts = split_name(name)
+        if parts is None:
+            raise ParseError(f"column {i + 1}: {name[:80]!r} is not \\\\host\\Object(instance)\\Counter", line_no)
+        metric, unit = COUNTERS.get(parts["counter"], (None, None))
+        series.append({"key": len(series), "column_no": i, "original_name": name, **parts, "metric": metric,
+                       "unit": unit})
+        kinds.append("glued" if glued else "value")
+    return series, skipped, tz_name, bias, kinds
+
+
+def _frame(source, kinds: list[str], skip: int, eol: str) -> pl.LazyFrame:
+    schema = {f"c{i}": (pl.Float64 if k == "value" else pl.String) for i, k in enumerate(kinds)}
+    opts = dict(has_header=False, skip_rows=skip, schema=schema, quote_char='"', null_values=[" ", ""],
+                eol_char="\r" if eol == "\r" else "\n", truncate_ragged_lines=False, encoding="utf8")
+    if isinstance(source, (bytes, bytearray)):
+        return pl.read_csv(io.BytesIO(source), **opts).lazy()
+    return pl.scan_csv(source, **{k: v for k, v in opts.items() if k != "encoding"}, low_memory=True)
+
+
+def _ts_expr(sample: list[str]) -> tuple[pl.Expr, bool, str]:
+    probe = next((s for s in sample if s and s.strip()), None)
+    if probe is None:
+        raise ParseError("no time stamps in the first data rows", 2)
+    for fmt, has_date in TS_FORMATS:
+        try:
+            datetime.strptime(probe.strip(), fmt.replace("%.f", ".%f"))
+        except ValueError:
+            continue
+        return pl.col("c0").str.strip_chars().str.strptime(pl.Datetime("ms"), fmt, strict=False), has_date, fmt
+    raise ParseError(f"time stamp {probe!r} is in no known format (MM/DD/YYYY HH:MM:SS[.mmm])", 2)
+
+
+def _polars_error(e: Exception, header_line: int) -> ParseError:
+    return ParseError(polars_reason(e))
+
+
+def parse_source(source: bytes | Path, name: str) -> ParseResult:
+    if isinstance(source, (bytes, bytearray)):
+        head = bytes(source[:HEADER_LIMIT])
+    else:
+        with open(source, "rb") as fh:
+            head = fh.read(HEADER_LIMIT)
+    header, hline, eol, data_start = _header_and_layout(head)
+    series, skipped, tz_name, bias, kinds = _columns(header, hline + 1)
+    if not series:
+        raise ParseError("the header names no counters", hline + 1)
+    esxtop = (tz_name == "UTC" and bias == 0)
+    tool = "esxtop" if esxtop else "perfmon"
+    lf = _frame(source, kinds, hline + 1, eol)
+    try:
+        first = lf.select("c0").head(5).collect()["c0"].to_list()
+    except Exception as e:
+        raise _polars_error(e, hline + 1) from None
+    if not first:
+        raise ParseError("the header has no data rows under it (a cut file?)")
+    ts, has_date, ts_fmt = _ts_expr(first)
+    lf = lf.with_row_index("sample_no")
+    value_cols = []
+    for s, (i, k) in zip(series, [(i, k) for i, k in enumerate(kinds) if k in ("value", "glued")]):
+        c = f"c{i}"
+        if k == "glued":  # `    73.1"8.93"`: the quoted part is this counter's value
+            lf = lf.with_columns(pl.col(c).str.extract(r'"([^"]*)"\s*$').str.strip_chars()
+                                 .replace("", None).cast(pl.Float64, strict=True).alias(c))
+        value_cols.append(c)
+    samples = lf.select("sample_no", pl.col("c0").alias("ts_text"), ts.alias("ts"))
+    key_of = {c: int(c[1:]) for c in value_cols}  # series key = the column number
+    points = (lf.select(["sample_no", *value_cols])
+              .unpivot(index="sample_no", on=value_cols, variable_name="col", value_name="value")
+              .drop_nulls("value")
+              .select(pl.col("col").replace_strict(key_of, return_dtype=pl.Int32).alias("series_key"),
+                      pl.col("sample_no").cast(pl.Int32), "value"))
+    try:
+        smp = samples.collect()
+    except Exception as e:
+        raise _polars_error(e, hline + 1) from None
+    if smp.height == 0:
+        raise ParseError("the header has no data rows under it")
+    if smp["ts"].null_count():
+        bad = smp.filter(pl.col("ts").is_null())["ts_text"][0]
+        raise ParseError(f"time stamp {bad!r} does not match the file's format {ts_fmt}")
+    smp = smp.with_columns(pl.col("sample_no").cast(pl.Int32))
+    if not has_date:
+        smp = smp.with_columns(pl.lit(None, pl.Datetime("ms")).alias("ts"))
+    res = ParseResult(tool_version=None)
+    start = smp["ts"].min() if has_date else None
+    end = smp["ts"].max() if has_date else None
+    hosts = sorted({s["host"] for s in series})
+    res.runs.append(Run(key="capture", tool=tool, started_at=start, ended_at=end, workload=f"{tool} capture",
+                        description=f"{len(series)} counters x {smp.height} samples from {', '.join(hosts)[:200]}",
+                        status="complete", test_type="time series"))
+    res.series = [Series(s["column_no"], s["original_name"], s["host"], s["object"], s["instance"], s["counter"],
+                         s["metric"], s["unit"], s["instance_name"], s["instance_id"], s["sub_instance"]) for s in series]
+    res.tables["series_samples"] = smp.select("sample_no", "ts", "ts_text").to_arrow()
+    res.tables["pdh_captures"] = [{"tool": tool, "time_zone": tz_name, "bias_minutes": bias, "columns": len(kinds),
+                                   "series": len(series), "samples": smp.height, "has_date": has_date,
+                                   "header_line": hline + 1, "hosts": hosts}]
+    res.tables["pdh_skipped_columns"] = skipped
+    res.points = points  # a LazyFrame: the writer streams it into the store
+    return res
+
+
+def parse(data: bytes, name: str) -> ParseResult:
+    return parse_source(data, name)
+
+
+def parse_path(path: Path, name: str) -> ParseResult:
+    return parse_source(path, name)
