@@ -46,7 +46,7 @@ test: setup ## run the test suite
 	$(BIN)/pytest
 
 fuzz: setup ## long pollution run over every corpus file: prints outcome counts per format
-	$(BIN)/python -m tests.fuzz --cases 2000
+	$(BIN)/python -m tests.fuzz --cases 1000
 
 bench: setup ## esxtop ingest throughput/memory against Polars' own baseline
 	$(BIN)/python -m tests.bench

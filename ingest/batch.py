@@ -62,6 +62,11 @@ def walk(paths: list[Path]) -> Iterator[tuple[Path, Path]]:
                 yield root, Path(folder) / f
 
 
+def _stamp(path: Path) -> tuple[int, int]:
+    st = path.stat()
+    return st.st_size, st.st_mtime_ns
+
+
 def hash_file(path: Path, chunk: int = 8 << 20) -> tuple[str, int, bytes]:
     """(sha256, size, first 64 KiB) read in chunks: a 1 GB capture is never held in memory."""
     h = hashlib.sha256()
@@ -79,6 +84,7 @@ def hash_file(path: Path, chunk: int = 8 << 20) -> tuple[str, int, bytes]:
 def ingest_file(con, root: Path, path: Path, sidecars: Sidecars) -> Outcome:
     shown = display_path(path)
     try:
+        stamp = _stamp(path)
         sha, size, head = hash_file(path)
     except FileNotFoundError:
         return Outcome(shown, "unreadable", reason="the file does not exist (it may have been moved or deleted during the ingest)")
@@ -144,7 +150,7 @@ def ingest_file(con, root: Path, path: Path, sidecars: Sidecars) -> Outcome:
                                tool_version=result.tool_version)
         counts = db.write_result(con, sid, result)
         db.update_labels(con, sid, labels, targets)
-        if hasattr(mod, "parse_path") and hash_file(path)[0] != sha:
+        if hasattr(mod, "parse_path") and _stamp(path) != stamp:
             raise ParseError("the file changed while it was being read; ingest it again")
         con.execute("COMMIT")
     except ParseError as e:  # streamed data (time series) can fail after parse() returned

@@ -130,7 +130,7 @@ def write_points(con, source_id: int, first_series_id: int, points) -> int:
     from .model import ParseError, polars_reason
 
     lf = points.lazy() if isinstance(points, pl.DataFrame) else points
-    lf = lf.select((pl.col("series_key").cast(pl.Int64) + first_series_id).alias("series_id"),
+    lf = lf.select((pl.col("series_key").cast(pl.Int32) + first_series_id).alias("series_id"),
                    pl.col("sample_no").cast(pl.Int32), pl.col("value").cast(pl.Float64))
     folder = store_dir(con)
     folder.mkdir(parents=True, exist_ok=True)

@@ -195,3 +195,18 @@ def test_python_dash_m_ingest(tmp_path):
                          cwd=ROOT, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert "1 ingested" in out.stdout
+
+
+def test_file_changing_during_ingest_is_reported(con, tmp_path, monkeypatch):
+    f = tmp_path / "moving.csv"
+    shutil.copy(corpus(ADI), f)
+    real_read = type(f).read_bytes
+
+    def read_then_change(self):
+        data = real_read(self)
+        return data.replace(b"3364.250468", b"9999.999999", 1)  # what a writer appending mid-read would cause
+
+    monkeypatch.setattr(type(f), "read_bytes", read_then_change)
+    out = ingest(con, f).outcomes[0]
+    assert out.status == "unreadable" and "changed while it was being read" in out.reason
+    assert q(con, "SELECT count(*) FROM runs") == [(0,)]

@@ -165,6 +165,32 @@ def _frame(source, kinds: list[str], skip: int, eol: str) -> pl.LazyFrame:
     return pl.scan_csv(source, **{k: v for k, v in opts.items() if k != "encoding"}, low_memory=True)
 
 
+def _first_cells(source, start: int, eol: str) -> list[str]:
+    """The time-stamp cell of every data line, read as raw bytes (no CSV parse of the wide rows)."""
+    sep = eol.encode()
+    out: list[str] = []
+
+    def take(line: bytes) -> None:
+        if line.strip():
+            cell = line.split(b",", 1)[0].strip()
+            out.append(cell.strip(b'"').decode("ascii", errors="replace"))
+
+    if isinstance(source, (bytes, bytearray)):
+        for line in bytes(source[start:]).split(sep):
+            take(line.rstrip(b"\r"))
+        return out
+    with open(source, "rb") as fh:
+        fh.seek(start)
+        rest = b""
+        while block := fh.read(8 << 20):
+            lines = (rest + block).split(sep)
+            rest = lines.pop()
+            for line in lines:
+                take(line.rstrip(b"\r"))
+        take(rest.rstrip(b"\r"))
+    return out
+
+
 def _ts_expr(sample: list[str]) -> tuple[pl.Expr, bool, str]:
     probe = next((s for s in sample if s and s.strip()), None)
     if probe is None:
@@ -195,37 +221,31 @@ def parse_source(source: bytes | Path, name: str) -> ParseResult:
     esxtop = (tz_name == "UTC" and bias == 0)
     tool = "esxtop" if esxtop else "perfmon"
     lf = _frame(source, kinds, hline + 1, eol)
-    try:
-        first = lf.select("c0").head(5).collect()["c0"].to_list()
-    except Exception as e:
-        raise _polars_error(e, hline + 1) from None
-    if not first:
+    stamps = _first_cells(source, data_start, eol)
+    if not stamps:
         raise ParseError("the header has no data rows under it (a cut file?)")
-    ts, has_date, ts_fmt = _ts_expr(first)
+    ts, has_date, ts_fmt = _ts_expr(stamps[:5])
     lf = lf.with_row_index("sample_no")
     value_cols = []
-    for s, (i, k) in zip(series, [(i, k) for i, k in enumerate(kinds) if k in ("value", "glued")]):
+    for i, k in enumerate(kinds):
         c = f"c{i}"
         if k == "glued":  # `    73.1"8.93"`: the quoted part is this counter's value
             lf = lf.with_columns(pl.col(c).str.extract(r'"([^"]*)"\s*$').str.strip_chars()
                                  .replace("", None).cast(pl.Float64, strict=True).alias(c))
-        value_cols.append(c)
-    samples = lf.select("sample_no", pl.col("c0").alias("ts_text"), ts.alias("ts"))
-    key_of = {c: int(c[1:]) for c in value_cols}  # series key = the column number
+        if k in ("value", "glued"):
+            value_cols.append(c)
+    # one streaming pass: the series key is the column number, read back from the name "c<i>"
     points = (lf.select(["sample_no", *value_cols])
               .unpivot(index="sample_no", on=value_cols, variable_name="col", value_name="value")
               .drop_nulls("value")
-              .select(pl.col("col").replace_strict(key_of, return_dtype=pl.Int32).alias("series_key"),
+              .select(pl.col("col").str.slice(1).cast(pl.Int32).alias("series_key"),
                       pl.col("sample_no").cast(pl.Int32), "value"))
-    try:
-        smp = samples.collect()
-    except Exception as e:
-        raise _polars_error(e, hline + 1) from None
-    if smp.height == 0:
-        raise ParseError("the header has no data rows under it")
+    smp = pl.DataFrame({"ts_text": stamps}).with_row_index("sample_no").with_columns(
+        pl.col("ts_text").alias("c0")).with_columns(ts.alias("ts")).drop("c0")
     if smp["ts"].null_count():
         bad = smp.filter(pl.col("ts").is_null())["ts_text"][0]
-        raise ParseError(f"time stamp {bad!r} does not match the file's format {ts_fmt}")
+        raise ParseError(f"time stamp {bad!r} does not match the file's format {ts_fmt}",
+                         hline + 2 + smp.filter(pl.col("ts").is_null())["sample_no"][0])
     smp = smp.with_columns(pl.col("sample_no").cast(pl.Int32))
     if not has_date:
         smp = smp.with_columns(pl.lit(None, pl.Datetime("ms")).alias("ts"))

@@ -1,0 +1,154 @@
+"""esxtop ingest benchmark: throughput, memory and size against Polars' own baseline, same run.
+
+    make bench            (python -m tests.bench [--gb 1.0] [--keep])
+
+Generates esxtop-shaped files (5,000 quoted columns, `"MM/DD/YYYY HH:MM:SS"` stamps, two-decimal
+values; the generator is this file, the data is not committed) of 100 MB and 1 GB, then runs, each
+in its own process so peak RSS is its own:
+  baseline  Polars scan_csv (explicit schema) -> unpivot -> sink_parquet
+  iolab     `iolab ingest <file>` into a fresh database (sniff, hash, parse, store, commit)
+and prints throughput ratios (iolab / baseline), peak RSS, time linearity 100 MB -> 1 GB, and stored
+size / CSV size. Last, the real 7,632-column corpus capture's ingest time (in-process, interpreter
+start excluded). The bars (issue 4): ratio >= 0.8, RSS < 1.5 GB, stored <= 1/3 of the CSV.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+COLUMNS = 5000
+REAL = ROOT.parent / "shared" / "corpus" / "esxtop" / "rachsharp__small-esxtop-data.csv"
+
+
+def _real() -> tuple[list[str], np.ndarray]:
+    """Header cells and values (3 samples) of the real 7,632-column capture."""
+    import csv
+
+    rows = list(csv.reader(open(REAL, newline="")))
+    names = [h for h in rows[0][1:] if h]
+    vals = np.array([[float(v) for v in r[1:len(names) + 1]] for r in rows[1:]])
+    return names, vals
+
+
+def header() -> str:
+    names, _ = _real()
+    return ",".join(['"(PDH-CSV 4.0) (UTC)(0)"'] + [f'"{n}"' for n in names[:COLUMNS]])
+
+
+def generate(path: Path, size_bytes: int, seed: int = 7) -> None:
+    """esxtop-shaped: the real capture's first 5,000 counters, each row resampled from that
+    counter's real values with +-5 % noise (zeros stay zero, two decimals, every cell quoted)."""
+    rng = np.random.default_rng(seed)
+    _, vals = _real()
+    base = vals[:, :COLUMNS]
+    with open(path, "w", newline="\n") as fh:
+        fh.write(header() + "\n")
+        t0 = 1_524_566_952  # 04/24/2018 10:49:12 UTC
+        row = 0
+        while fh.tell() < size_bytes:
+            pick = base[rng.integers(0, base.shape[0], size=200)]
+            block = np.round(pick * (1 + rng.normal(0, 0.05, size=pick.shape)), 2)
+            for r in block:
+                ts = time.strftime("%m/%d/%Y %H:%M:%S", time.gmtime(t0 + 5 * row))
+                fh.write(f'"{ts}",' + ",".join(f'"{v:.2f}"' for v in r) + "\n")
+                row += 1
+
+
+BASELINE = """
+import sys, polars as pl
+src, out = sys.argv[1], sys.argv[2]
+with open(src) as fh:
+    n = fh.readline().count('","') + 1
+schema = {"ts": pl.String, **{f"c{i}": pl.Float64 for i in range(1, n)}}
+lf = pl.scan_csv(src, has_header=False, skip_rows=1, schema=schema, quote_char='"')
+lf.unpivot(index="ts").sink_parquet(out)
+"""
+
+
+def measure(cmd: list[str], cwd: Path | None = None) -> tuple[float, int]:
+    """(wall seconds, peak RSS bytes) of a child process."""
+    t = time.perf_counter()
+    p = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - t
+    if status != 0:
+        raise SystemExit(f"{cmd[:3]} failed: {p.stderr.read().decode()[-2000:]}")
+    return wall, usage.ru_maxrss * 1024
+
+
+def run_pair(csv: Path, work: Path) -> dict:
+    out = work / "baseline.parquet"
+    b_wall, b_rss = measure([sys.executable, "-c", BASELINE, str(csv), str(out)])
+    db = work / "bench.duckdb"
+    i_wall, i_rss = measure([str(ROOT / ".venv" / "bin" / "iolab"), "ingest", str(csv), "--db", str(db)], cwd=ROOT)
+    stored = db.stat().st_size + sum(f.stat().st_size for f in (work / "bench.duckdb.points").glob("*.parquet"))
+    result = {"csv_mb": csv.stat().st_size / 1e6, "baseline_s": b_wall, "baseline_rss_mb": b_rss / 2**20,
+              "iolab_s": i_wall, "iolab_rss_mb": i_rss / 2**20, "ratio": b_wall / i_wall,
+              "stored_mb": stored / 1e6, "stored_share": stored / csv.stat().st_size,
+              "baseline_parquet_mb": out.stat().st_size / 1e6}
+    for f in (out, db, work / "bench.duckdb.wal"):
+        f.unlink(missing_ok=True)
+    shutil.rmtree(work / "bench.duckdb.points", ignore_errors=True)
+    return result
+
+
+def corpus_file_seconds() -> float:
+    sys.path.insert(0, str(ROOT))
+    from ingest import batch, db
+
+    real = ROOT.parent / "shared" / "corpus" / "esxtop" / "rachsharp__small-esxtop-data.csv"
+    with tempfile.TemporaryDirectory() as d:
+        con = db.open_db(Path(d) / "c.duckdb")
+        t = time.perf_counter()
+        rep = batch.ingest_paths(con, [real])
+        took = time.perf_counter() - t
+        assert rep.outcomes[0].status == "ingested", rep.outcomes[0].reason
+        con.close()
+    return took
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--gb", type=float, default=1.0, help="size of the large file (default 1 GB)")
+    ap.add_argument("--cache", default=os.environ.get("IOLAB_BENCH_DIR", "/tmp/iolab-bench"),
+                    help="where generated files are kept between runs")
+    a = ap.parse_args(argv)
+    cache = Path(a.cache)
+    cache.mkdir(parents=True, exist_ok=True)
+    sizes = {"100MB": 100_000_000, f"{a.gb:g}GB": int(a.gb * 1e9)}
+    results = {}
+    for label, size in sizes.items():
+        f = cache / f"esxtop-{COLUMNS}col-{label}.csv"
+        if not f.exists() or f.stat().st_size < size:
+            print(f"generating {f} ...", flush=True)
+            t = time.perf_counter()
+            generate(f, size)
+            print(f"  {f.stat().st_size / 1e6:.0f} MB in {time.perf_counter() - t:.0f} s", flush=True)
+        with tempfile.TemporaryDirectory(dir=cache) as work:
+            results[label] = r = run_pair(f, Path(work))
+        print(f"{label:>6}: csv {r['csv_mb']:.0f} MB | baseline {r['baseline_s']:.1f} s, {r['baseline_rss_mb']:.0f} MiB RSS"
+              f" | iolab {r['iolab_s']:.1f} s, {r['iolab_rss_mb']:.0f} MiB RSS | throughput ratio iolab/baseline "
+              f"{r['ratio']:.2f} | stored {r['stored_mb']:.0f} MB = {r['stored_share']:.2f} of the CSV", flush=True)
+    small, large = results["100MB"], results[f"{a.gb:g}GB"]
+    per_mb = [r["iolab_s"] / r["csv_mb"] for r in (small, large)]
+    print(f"linearity: {large['csv_mb'] / small['csv_mb']:.1f}x the data took {large['iolab_s'] / small['iolab_s']:.1f}x"
+          f" the time (s/MB {per_mb[0]:.4f} -> {per_mb[1]:.4f})")
+    real = corpus_file_seconds()
+    print(f"real 7,632-column corpus capture: {real:.2f} s in-process")
+    bars = {"ratio >= 0.8": large["ratio"] >= 0.8, "RSS < 1.5 GB": large["iolab_rss_mb"] < 1536,
+            "stored <= 1/3": large["stored_share"] <= 1 / 3, "corpus file < 2 s": real < 2.0}
+    print("bars: " + ", ".join(f"{k}: {'met' if v else 'NOT met'}" for k, v in bars.items()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,224 @@
+"""Pollution harness: mutate every real corpus file many ways and ingest the results.
+
+    make fuzz                  (python -m tests.fuzz --cases 1000: cases per format)
+
+Each case writes one mutated file and ingests it into a shared database. The outcome must be one of:
+  loaded    every stored number traces to the line it claims to come from (a numeric token on that
+            line, times one of the documented unit factors); for mutations that keep the meaning
+            (line ends, UTF-16 with BOM, cp1252 re-encoding) the numbers equal the original file's
+  rejected  with a reason, and no row anywhere references the file
+Anything else is a violation: an uncaught exception, a reason-less rejection, a number that the
+file does not say, or rows left behind by a rejected file. Prints counts per format and outcome.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from ingest import batch, db  # noqa: E402
+from ingest.model import MB_PER_MIB  # noqa: E402
+
+CORPUS = ROOT.parent / "shared" / "corpus"
+FILES = sorted(p for p in CORPUS.rglob("*") if p.is_file() and p.name != "MANIFEST.tsv")
+FACTORS = (1.0, 1000.0, 0.001, MB_PER_MIB, 1 / MB_PER_MIB, 2.0**30, 2.0**40, 1000.0 * 1000)
+_PLAIN = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")  # 1196.489673, 1e+007
+_GROUPED = re.compile(r"\d{1,3}(?:[,\u00a0 ]\d{3})+(?:[.,]\d+)?")  # 1,863.016 / 1 207,172
+_DECIMAL_COMMA = re.compile(r"\d+,\d+")  # 279,397 (French profiles)
+PRESERVING = {"crlf", "lf", "utf16", "cp1252"}
+
+
+def numbers(line: str) -> list[float]:
+    cands = _PLAIN.findall(line) + [re.sub(r"[,\u00a0 ]", "", t) for t in _GROUPED.findall(line)]
+    cands += [re.sub(r"[\u00a0 ]", "", t).replace(",", ".") for t in _GROUPED.findall(line)]
+    cands += [t.replace(",", ".") for t in _DECIMAL_COMMA.findall(line)]
+    out = []
+    for t in cands:
+        try:
+            out.append(float(t))
+        except ValueError:
+            pass
+    return out
+
+
+def traceable(v: float, line: str) -> bool:
+    for t in numbers(line):
+        for f in FACTORS:
+            if abs(v - t * f) <= 1e-9 * max(1.0, abs(v)) or (t and abs(v / f - t) <= 1e-9 * max(1.0, abs(t))):
+                return True
+    return v in (0.0, 1.0)  # verdict flags (test_passed) and empty-is-zero-free booleans
+
+
+def mutate(data: bytes, rng: random.Random) -> tuple[str, bytes]:
+    lines = data.splitlines(keepends=True) or [data]
+    kind = rng.choice(["truncate", "delete_line", "dup_line", "garbage", "flip", "utf16", "cp1252", "crlf", "lf",
+                       "cr", "mixed_eol", "decimal_comma", "extra_col", "missing_col", "empty", "huge", "swap_lines"])
+    if kind == "truncate":
+        return kind, data[: rng.randrange(0, max(1, len(data)))]
+    if kind == "delete_line" and len(lines) > 1:
+        i = rng.randrange(len(lines))
+        return kind, b"".join(lines[:i] + lines[i + 1:])
+    if kind == "dup_line":
+        i = rng.randrange(len(lines))
+        return kind, b"".join(lines[: i + 1] + [lines[i]] + lines[i + 1:])
+    if kind == "swap_lines" and len(lines) > 2:
+        i = rng.randrange(len(lines) - 1)
+        lines[i], lines[i + 1] = lines[i + 1], lines[i]
+        return kind, b"".join(lines)
+    if kind == "garbage":
+        i = rng.randrange(len(data) + 1)
+        return kind, data[:i] + bytes(rng.randrange(256) for _ in range(rng.randint(1, 40))) + data[i:]
+    if kind == "flip":
+        b = bytearray(data)
+        for _ in range(rng.randint(1, 5)):
+            if b:
+                b[rng.randrange(len(b))] ^= 1 << rng.randrange(8)
+        return kind, bytes(b)
+    if kind == "utf16":
+        try:
+            return kind, data.decode("utf-8").encode("utf-16")
+        except UnicodeDecodeError:
+            return "utf16-skip", data
+    if kind == "cp1252":
+        try:
+            return kind, data.decode("utf-8").encode("cp1252")
+        except (UnicodeDecodeError, UnicodeEncodeError):
+            return "cp1252-skip", data
+    if kind in ("crlf", "lf", "cr"):
+        eol = {"crlf": b"\r\n", "lf": b"\n", "cr": b"\r"}[kind]
+        return kind, eol.join(data.splitlines()) + eol
+    if kind == "mixed_eol":
+        return kind, b"".join(l.rstrip(b"\r\n") + rng.choice([b"\n", b"\r\n", b"\r"]) for l in lines)
+    if kind == "decimal_comma":
+        return kind, re.sub(rb"(\d)\.(\d)", rb"\1,\2", data, count=rng.randint(1, 50))
+    if kind in ("extra_col", "missing_col"):
+        i = rng.randrange(len(lines))
+        body = lines[i].rstrip(b"\r\n")
+        end = lines[i][len(body):]
+        body = body + b",x" if kind == "extra_col" else body.rsplit(b",", 1)[0]
+        return kind, b"".join(lines[:i] + [body + end] + lines[i + 1:])
+    if kind == "empty":
+        return kind, b""
+    if kind == "huge":
+        return kind, data * rng.randint(2, 6)
+    return "noop", data
+
+
+def fingerprint(con, sid: int) -> Counter:
+    rows = con.execute("""SELECT s.scope, coalesce(s.target, ''), s.metric, round(s.value, 9) FROM samples s
+                          JOIN runs r USING (run_id) WHERE r.source_id = ?""", [sid]).fetchall()
+    return Counter(rows)
+
+
+def source_tables(con) -> list[str]:
+    return [t for (t,) in con.execute("""SELECT DISTINCT table_name FROM duckdb_columns()
+                                         WHERE column_name = 'source_id' AND table_name <> 'source_files'
+                                         AND table_name IN (SELECT table_name FROM duckdb_tables())""").fetchall()]
+
+
+def run(cases_per_format: int, seed: int = 1, verbose: bool = False) -> tuple[dict, list[str]]:
+    rng = random.Random(seed)
+    stats: dict[str, Counter] = defaultdict(Counter)
+    violations: list[str] = []
+    with tempfile.TemporaryDirectory() as d:
+        work = Path(d)
+        con = db.open_db(work / "fuzz.duckdb")
+        # the originals, for meaning-preserving mutations
+        originals = {}
+        for f in FILES:
+            rep = batch.ingest_paths(con, [f])
+            o = rep.outcomes[0]
+            sid = con.execute("SELECT max(source_id) FROM source_files WHERE status = 'ok'").fetchall()[0][0]
+            originals[f] = (o.format, fingerprint(con, sid) if o.status == "ingested" else None)
+        by_format = defaultdict(list)
+        for f in FILES:
+            by_format[originals[f][0] or "(not a supported format)"].append(f)
+        tables = source_tables(con)
+        n = 0
+        for fmt, files in sorted(by_format.items(), key=lambda kv: str(kv[0])):
+            for _ in range(cases_per_format):
+                src = rng.choice(files)
+                kind, data = mutate(src.read_bytes(), rng)
+                n += 1
+                case = work / f"case{n}_{src.name}"
+                case.write_bytes(data)
+                t = time.perf_counter()
+                try:
+                    o = batch.ingest_paths(con, [case]).outcomes[0]
+                except Exception as e:  # the harness' whole point: this must never happen
+                    violations.append(f"{src.name} {kind}: uncaught {type(e).__name__}: {e}")
+                    stats[fmt]["crash"] += 1
+                    continue
+                took = time.perf_counter() - t
+                if took > 30:
+                    violations.append(f"{src.name} {kind}: took {took:.0f} s")
+                stats[fmt][o.status] += 1
+                if o.status in ("rejected", "unreadable"):
+                    if not o.reason:
+                        violations.append(f"{src.name} {kind}: rejected without a reason")
+                    sids = [s for (s,) in con.execute("SELECT source_id FROM source_files WHERE path = ? AND status = 'rejected'",
+                                                        [o.path]).fetchall()]
+                    for tname in tables:
+                        left = con.execute(f"SELECT count(*) FROM {tname} WHERE source_id IN (SELECT unnest(?::BIGINT[]))",
+                                           [sids]).fetchall()[0][0]
+                        if left:
+                            violations.append(f"{src.name} {kind}: {left} rows left in {tname} by a rejected file")
+                elif o.status == "ingested":
+                    sid = con.execute("SELECT source_id FROM source_files WHERE path = ? AND status = 'ok'",
+                                      [o.path]).fetchall()[0][0]
+                    violations += check_loaded(con, sid, data, kind, src, originals)
+                case.unlink()
+        con.close()
+    return {k: dict(v) for k, v in stats.items()}, violations
+
+
+def check_loaded(con, sid: int, data: bytes, kind: str, src: Path, originals) -> list[str]:
+    out = []
+    base_kind = kind.split("-")[0]
+    if base_kind in PRESERVING and originals[src][1] is not None and not kind.endswith("skip"):
+        if fingerprint(con, sid) != originals[src][1]:
+            out.append(f"{src.name} {kind}: loaded values differ from the original file's")
+    try:
+        from ingest.model import decode_text, split_lines
+
+        lines = split_lines(decode_text(data))
+    except Exception:
+        lines = split_lines(data.decode("latin-1"))
+    rows = con.execute("""SELECT s.metric, s.value, s.line_no FROM samples s JOIN runs r USING (run_id)
+                          WHERE r.source_id = ? AND s.line_no IS NOT NULL""", [sid]).fetchall()
+    for metric, value, line_no in rows:
+        if not 1 <= line_no <= len(lines) or not traceable(value, lines[line_no - 1]):
+            text = lines[line_no - 1][:80] if 1 <= line_no <= len(lines) else "<no such line>"
+            out.append(f"{src.name} {kind}: {metric}={value} not on line {line_no}: {text!r}")
+            break
+    return out
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--cases", type=int, default=1000, help="cases per format")
+    ap.add_argument("--seed", type=int, default=1)
+    a = ap.parse_args(argv)
+    t = time.perf_counter()
+    stats, violations = run(a.cases, a.seed)
+    print(f"{'format':<28} {'ingested':>9} {'rejected':>9} {'unreadable':>10} {'unchanged':>9} {'duplicate':>9} {'crash':>6}")
+    for fmt, c in stats.items():
+        print(f"{str(fmt):<28} {c.get('ingested', 0):>9} {c.get('rejected', 0):>9} {c.get('unreadable', 0):>10} "
+              f"{c.get('unchanged', 0):>9} {c.get('duplicate', 0):>9} {c.get('crash', 0):>6}")
+    total = sum(sum(c.values()) for c in stats.values())
+    print(f"{total} cases in {time.perf_counter() - t:.0f} s; {len(violations)} violations")
+    for v in violations[:50]:
+        print("VIOLATION", v)
+    return 1 if violations else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

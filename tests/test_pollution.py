@@ -1,0 +1,94 @@
+"""Bad input and faults: the pollution harness (short run), crash safety, concurrent ingests."""
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+from ingest import batch, db
+from tests import fuzz
+from tests.conftest import ROOT, corpus, q
+
+
+def test_pollution_harness_short_run():
+    """~15 mutated files per format (make fuzz runs 1,000): loaded exactly, or rejected cleanly."""
+    stats, violations = fuzz.run(cases_per_format=15, seed=20261122)
+    assert violations == []
+    assert all(c.get("crash", 0) == 0 for c in stats.values())
+    real = {k: v for k, v in stats.items() if k != "(not a supported format)"}
+    assert len(real) == 7
+    assert all(c.get("rejected", 0) > 0 for c in real.values())  # the mutations do bite
+    assert sum(c.get("ingested", 0) for c in real.values()) > 20
+
+
+def test_traceable_oracle_can_fail():
+    assert fuzz.traceable(1196.489673, "ALL,All,x,1,1,1,1196.489673,0.000000")
+    assert fuzz.traceable(9.801643851776, "9.347576")  # MiB/s -> MB/s
+    assert not fuzz.traceable(1196.48967, "ALL,All,x,1,1,1,1196.489673")
+
+
+def _batch_dir(tmp_path, n=40):
+    d = tmp_path / "batch"
+    d.mkdir()
+    src = corpus("iometer/sqlserverio__iometeroutput.csv").read_bytes()
+    for i in range(n):  # distinct contents: one changed description each
+        (d / f"run{i:02d}.csv").write_bytes(src.replace(b"SQL Server Non-mixed workload test", f"copy {i}".encode(), 1))
+    return d
+
+
+def test_sigkill_mid_batch_leaves_whole_files_and_rerun_completes(tmp_path):
+    d = _batch_dir(tmp_path)
+    dbf = tmp_path / "k.duckdb"
+    p = subprocess.Popen([sys.executable, "-m", "ingest", "ingest", str(d), "--db", str(dbf)], cwd=ROOT,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(4.0)
+    p.send_signal(signal.SIGKILL)
+    p.wait()
+    con = db.open_db(dbf)  # opens after the kill
+    done = q(con, "SELECT count(*) FROM source_files WHERE status = 'ok'")[0][0]
+    assert done < 40, "the batch finished before the kill; make it bigger"
+    # every stored file is whole: 64 runs and 10,496 samples each, nothing else
+    per = q(con, """SELECT f.source_id, count(DISTINCT r.run_id), count(s.run_id) FROM source_files f
+                    LEFT JOIN runs r USING (source_id) LEFT JOIN samples s USING (run_id) GROUP BY 1""")
+    assert all(r[1:] == (64, 10496) for r in per)
+    assert q(con, "SELECT count(*) FROM runs WHERE source_id NOT IN (SELECT source_id FROM source_files)") == [(0,)]
+    rep = batch.ingest_paths(con, [d])
+    assert sorted({o.status for o in rep.outcomes}) == (["ingested", "unchanged"] if done else ["ingested"])
+    assert q(con, "SELECT count(*), count(DISTINCT sha256) FROM source_files WHERE status = 'ok'") == [(40, 40)]
+    con.close()
+
+
+def test_sigkill_during_time_series_store_leaves_no_orphans(tmp_path):
+    dbf = tmp_path / "s.duckdb"
+    con = db.open_db(dbf)
+    store = db.store_dir(con)
+    store.mkdir(parents=True, exist_ok=True)
+    (store / ".9.parquet.tmp").write_bytes(b"half written")  # what a kill mid-sink leaves
+    (store / "9.parquet").write_bytes(b"renamed but never committed")
+    con.close()
+    con = db.open_db(dbf)
+    assert list(store.iterdir()) == []
+    batch.ingest_paths(con, [corpus("esxtop/rachsharp__small-esxtop-data.csv")])
+    assert q(con, "SELECT count(*) FROM series_points") == [(7630 * 3,)]
+    con.close()
+
+
+def test_two_ingests_at_once_second_waits(tmp_path):
+    d = _batch_dir(tmp_path, n=12)
+    dbf = tmp_path / "c.duckdb"
+    cmd = [sys.executable, "-m", "ingest", "ingest", str(d), "--db", str(dbf)]
+    a = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(1.0)
+    b = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    out_a, _ = a.communicate(timeout=120)
+    out_b, err_b = b.communicate(timeout=120)
+    assert a.returncode == 0 and "12 ingested" in out_a
+    # the second waited for the lock (or found everything done): never an error, never duplicates
+    assert b.returncode == 0, out_b + err_b
+    assert "12 unchanged" in out_b or "ingested" in out_b
+    con = db.open_db(dbf)
+    assert q(con, "SELECT count(*) FROM source_files") == [(12,)]
+    con.close()
