@@ -115,3 +115,11 @@ def test_every_view_and_table_column_is_documented(demo):
                          AND table_name NOT IN ('schema_history') AND column_name NOT IN ('source_id', 'line_no')
                          AND table_name IN ('source_files', 'runs', 'samples', 'series', 'series_points')""")
     assert missing == []
+
+
+def test_data_dictionary_names_every_metric_and_unit(demo):
+    text = (ROOT / "schemas" / "README.md").read_text()
+    metrics = {m for (m,) in q(demo, "SELECT DISTINCT metric FROM measurements UNION SELECT DISTINCT metric FROM series WHERE metric IS NOT NULL")}
+    assert sorted(m for m in metrics if f"`{m}`" not in text) == []
+    units = {u for (u,) in q(demo, "SELECT DISTINCT unit FROM measurements")}
+    assert all(f"`{u}`" in text for u in units)
