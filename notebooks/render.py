@@ -24,7 +24,16 @@ from nbconvert import HTMLExporter
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from jupyter_client.manager import AsyncKernelManager
+from traitlets import CaselessStrEnum
+
 HERE = Path(__file__).resolve().parent
+
+
+class IPCKernelManager(AsyncKernelManager):
+    """Kernels on local IPC sockets: nothing listens on TCP, and ipykernel stops warning about it."""
+
+    transport = CaselessStrEnum(["tcp", "ipc"], default_value="ipc", config=True)
 ROOT = HERE.parent
 console = Console()
 
@@ -74,7 +83,8 @@ def render_one(db: Path, out: Path, study: str, nb: str, exporter: HTMLExporter)
     work.parent.mkdir(parents=True, exist_ok=True)
     nbformat.write(src, work)
     papermill.execute_notebook(str(work), str(work), parameters={"db_path": str(db.resolve()), "study": study},
-                               cwd=str(HERE), kernel_name="python3", progress_bar=False, log_output=False)
+                               cwd=str(HERE), kernel_name="python3", progress_bar=False, log_output=False,
+                               kernel_manager_class="notebooks.render.IPCKernelManager")
     executed = nbformat.read(work, as_version=4)
     body, _ = exporter.from_notebook_node(executed, resources={"metadata": {"name": f"{study}: {TITLES[nb]}"}})
     target = out / study / f"{nb}.html"
