@@ -177,3 +177,38 @@ def polars_reason(e: Exception) -> str:
     if "more fields" in msg or "ragged" in msg.lower():
         return f"a data row has more cells than the header ({msg})"
     return f"a data row could not be read: {msg}"
+
+
+def csv_header(head: str) -> list[str]:
+    """The first row of a CSV text (for sniffers: any line end, BOM dropped, never raises on odd text)."""
+    import csv
+
+    first = _LINE_END.split(head.lstrip("\ufeff"), maxsplit=1)[0]
+    return next(csv.reader([first]), [])
+
+
+def csv_records(data: bytes) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
+    """(header, [(line number, row dict)]) of a small RFC 4180 CSV; blank rows skipped.
+
+    A row whose field count differs from the header's is an error naming its line.
+    """
+    import csv
+    import io
+
+    try:
+        rows = list(csv.reader(io.StringIO(decode_text(data).lstrip("\ufeff"))))
+    except csv.Error as e:
+        raise ParseError(f"not readable as CSV ({e})") from None
+    if not rows:
+        raise ParseError("empty file")
+    header = rows[0]
+    if len(set(header)) != len(header):
+        raise ParseError("duplicate column names in the header", 1)
+    out = []
+    for ln, cells in enumerate(rows[1:], start=2):
+        if not any(c.strip() for c in cells):
+            continue
+        if len(cells) != len(header):
+            raise ParseError(f"row has {len(cells)} fields, the header has {len(header)} (an unquoted comma?)", ln)
+        out.append((ln, dict(zip(header, cells))))
+    return header, out

@@ -6,11 +6,7 @@ qos_verdicts view maps the known criterion ids). Rows land in qos_criteria; no s
 """
 from __future__ import annotations
 
-import csv
-import io
-import re
-
-from ..model import ParseError, ParseResult, decode_text, parse_float
+from ..model import ParseError, ParseResult, csv_header, csv_records, parse_float
 
 FORMAT = "criteria-csv"
 VERSION = "1"
@@ -19,20 +15,13 @@ COMPARATORS = {"<=", "<", ">=", ">", "=", "*"}
 
 
 def sniff(head: str, name: str) -> bool:
-    first = re.split(r"\r\n|\r|\n", head.lstrip("\ufeff"), maxsplit=1)[0]
-    return next(csv.reader([first]), [])[:8] == COLUMNS
+    return csv_header(head)[:8] == COLUMNS
 
 
 def parse(data: bytes, name: str) -> ParseResult:
-    rows = list(csv.reader(io.StringIO(decode_text(data).lstrip("\ufeff"))))
-    header = rows[0]
+    _, records = csv_records(data)
     out, seen = [], set()
-    for ln, cells in enumerate(rows[1:], start=2):
-        if not any(c.strip() for c in cells):
-            continue
-        if len(cells) != len(header):
-            raise ParseError(f"row has {len(cells)} fields, the header has {len(header)}", ln)
-        r = dict(zip(header, cells))
+    for ln, r in records:
         if r["comparator"] not in COMPARATORS:
             raise ParseError(f"comparator {r['comparator']!r} is not one of {sorted(COMPARATORS)}", ln)
         if r["criterion"] in seen:

@@ -15,11 +15,9 @@ drive count and config; numbers become samples in canonical units. A value that 
 """
 from __future__ import annotations
 
-import csv
-import io
 import re
 
-from ..model import ParseError, ParseResult, Run, decode_text, parse_float
+from ..model import ParseError, ParseResult, Run, csv_header, csv_records, parse_float
 
 FORMAT = "published-results-csv"
 VERSION = "1"
@@ -33,13 +31,8 @@ METRICS = {"db_iops": "iops", "small_iops": "iops", "large_mbps": "mbps", "small
 TABLE_COLUMNS = {"iops": ("iops", "IO/s"), "mbps": ("mbps", "MB/s"), "avg_response_ms": ("avg_latency_ms", "ms")}
 
 
-def _header(head: str) -> list[str]:
-    first = re.split(r"\r\n|\r|\n", head.lstrip("\ufeff"), maxsplit=1)[0]
-    return next(csv.reader([first]), [])
-
-
 def sniff(head: str, name: str) -> bool:
-    h = set(_header(head))
+    h = set(csv_header(head))
     return ({"metric", "value", "unit", "source"} <= h) or ({"iops", "mbps", "avg_response_ms", "source_table"} <= h)
 
 
@@ -49,22 +42,11 @@ def block_bytes(text: str | None) -> int | None:
 
 
 def parse(data: bytes, name: str) -> ParseResult:
-    text = decode_text(data)
-    rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
-    if not rows:
-        raise ParseError("empty file")
-    header = rows[0]
-    if len(set(header)) != len(header):
-        raise ParseError("duplicate column names in the header", 1)
+    header, records = csv_records(data)
     long_form = {"metric", "value", "unit", "source"} <= set(header)
     res = ParseResult()
     kept = []
-    for ln, cells in enumerate(rows[1:], start=2):
-        if not any(c.strip() for c in cells):
-            continue
-        if len(cells) != len(header):
-            raise ParseError(f"row has {len(cells)} fields, the header has {len(header)} (an unquoted comma?)", ln)
-        r = dict(zip(header, cells))
+    for ln, r in records:
         citation = r.get("source") or r.get("source_table")
         if not citation:
             raise ParseError("every published number needs its citation (source / source_table column)", ln)
