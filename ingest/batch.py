@@ -123,6 +123,8 @@ def ingest_file(con, root: Path, path: Path, sidecars: Sidecars) -> Outcome:
     if not head.strip():
         return reject("the file is empty")
     candidates = registry.sniff(head, path.name)
+    if not candidates and registry.unsupported_hint(path.name):
+        return reject(registry.unsupported_hint(path.name))
     if not candidates:
         return reject("no iolab parser recognises this content (supported: "
                       + ", ".join(m.FORMAT for m in registry.modules()) + ")")

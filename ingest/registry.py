@@ -45,3 +45,16 @@ def sniff(data: bytes, name: str) -> list[ModuleType]:
         except Exception:  # a sniffer that chokes on odd bytes does not claim the file
             pass
     return claimed
+
+
+# Files we know of but whose shape no public example shows: say so instead of "not recognised".
+KNOWN_UNSUPPORTED = {
+    "_hist.txt": "ORION latency histograms (_hist.txt): no public example of this file was found, so iolab "
+                 "does not read it yet; the 12c+ summary's histogram lines are read (orion_histograms)",
+    "_trace.txt": "ORION trace (_trace.txt): no public example of this file was found, so iolab does not read it yet",
+    ".blg": "binary perfmon log (.blg): convert it with `relog file.blg -f csv -o file.csv` and ingest the CSV",
+}
+
+
+def unsupported_hint(name: str) -> str | None:
+    return next((why for suffix, why in KNOWN_UNSUPPORTED.items() if name.lower().endswith(suffix)), None)

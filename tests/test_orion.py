@@ -134,3 +134,12 @@ def test_bad_matrices(text, reason):
 def test_matrix_name_must_say_its_metric():
     with pytest.raises(ParseError, match="_iops.csv"):
         orion_matrix.parse(b"Large/Small,      1\n          0,   1\n", "matrix.csv")
+
+
+def test_hist_and_trace_files_are_rejected_with_the_reason(con, tmp_path):
+    for name in ("t_20200101_1200_hist.txt", "t_20200101_1200_trace.txt"):
+        (tmp_path / name).write_text("whatever ORION wrote\n")  # hand-made: no real example exists
+    out = {o.path.rsplit("/", 1)[-1]: o for o in ingest(con, tmp_path).outcomes}
+    assert out["t_20200101_1200_hist.txt"].status == "rejected"
+    assert "no public example" in out["t_20200101_1200_hist.txt"].reason
+    assert "no public example" in out["t_20200101_1200_trace.txt"].reason
