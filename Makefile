@@ -40,7 +40,7 @@ check-reports: setup ## screenshot every report in headless Chromium (installs D
 
 lab: setup ## JupyterLab on the notebooks, with the demo database ready
 	test -f $(DB) || $(MAKE) --no-print-directory demo
-	cd notebooks && IOLAB_DB=$(abspath $(DB)) ../$(BIN)/jupyter lab --allow-root --no-browser
+	cd notebooks && ../$(BIN)/jupyter lab --allow-root --no-browser --ServerApp.ip=127.0.0.1
 
 test: setup ## run the test suite
 	$(BIN)/pytest
