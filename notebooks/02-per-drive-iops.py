@@ -41,7 +41,7 @@ if runs.height:
             color=alt.Color("drives:O", title="drives"),
             row=alt.Row("tool:N", title=None),
             tooltip=["workload", "drives", "iops", "iops_per_drive", "config_label", "raid_level"],
-        ).properties(width=560, title="IO/s per physical drive"))
+        ).resolve_scale(y="independent").properties(width=560, title="IO/s per physical drive"))
 
 # %%
 targets = r.query(con, """SELECT tool, workload, run_key, target, volume, array_name, raid_level, drives,

@@ -4,6 +4,7 @@ The analysis itself lives in schemas/views/*.sql; notebooks query those views an
 """
 from __future__ import annotations
 
+import datetime as dt
 import html
 import os
 from pathlib import Path
@@ -42,7 +43,13 @@ def connect(db_path: str) -> duckdb.DuckDBPyConnection:
 def query(con, sql: str, params=None) -> pl.DataFrame:
     df = con.sql(sql, params=params or None).pl()
     # SUM() of integers is HUGEINT in DuckDB (Decimal/Int128 here): plain numbers for charts and tables
-    return df.with_columns(pl.col(pl.Decimal).cast(pl.Float64), pl.col(pl.Int128).cast(pl.Int64))
+    fix = []
+    for name, dtype in df.schema.items():
+        if isinstance(dtype, pl.Decimal):
+            fix.append(pl.col(name).cast(pl.Int64 if (dtype.scale or 0) == 0 else pl.Float64))
+        elif dtype == pl.Int128:
+            fix.append(pl.col(name).cast(pl.Int64))
+    return df.with_columns(fix) if fix else df
 
 
 def _fmt(v, col: str) -> tuple[str, bool]:
@@ -53,6 +60,8 @@ def _fmt(v, col: str) -> tuple[str, bool]:
         return f'<span class="{cls}">{"pass" if v else "FAIL"}</span>', False
     if isinstance(v, int):
         return f"{v:,}", True
+    if isinstance(v, dt.datetime):
+        return v.strftime("%Y-%m-%d %H:%M:%S"), False
     if isinstance(v, float):
         if col.startswith("pct") or col.endswith("_pct"):
             return f"{v:,.1f} %", True
