@@ -12,7 +12,9 @@ from rich.table import Table
 from . import __version__, batch, db
 
 DEFAULT_DB = "data/iolab.duckdb"
-console = Console(stderr=False, highlight=False)
+console = Console(highlight=False)
+if not console.is_terminal:  # logs and CI: wide lines rather than wrapped tables
+    console = Console(highlight=False, width=160)
 
 
 def cmd_ingest(args) -> int:
@@ -51,7 +53,11 @@ def print_report(report: batch.Report, db_path: str) -> None:
         for c in ("file", "format", "rows"):
             t.add_column(c)
         for o in ok:
-            t.add_row(o.path, o.format, ", ".join(f"{v} {k}" for k, v in o.counts.items()))
+            c = o.counts
+            main = [f"{c[k]:,} {label}" for k, label in (("runs", "runs"), ("samples", "numbers"),
+                                                          ("series", "series"), ("points", "points")) if c.get(k)]
+            tool = sum(v for k, v in c.items() if k not in ("runs", "samples", "series", "points"))
+            t.add_row(o.path, o.format, ", ".join(main + ([f"{tool:,} tool-table rows"] if tool else [])))
         console.print(t)
     bad = report.by_status("rejected") + report.by_status("unreadable")
     for o in bad:
