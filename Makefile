@@ -52,4 +52,4 @@ bench: setup ## esxtop ingest throughput/memory against Polars' own baseline
 	$(BIN)/python -m tests.bench
 
 clean: ## remove the database and the rendered reports (raw data stays)
-	rm -rf $(DB) $(DB).wal reports
+	rm -rf $(DB) $(DB).wal $(DB).points reports
