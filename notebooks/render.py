@@ -45,10 +45,11 @@ NOTEBOOKS = {
     "04-efficiency-qos": "SELECT (SELECT count(*) FROM qos_verdicts WHERE study = ?) + "
                          "(SELECT count(*) FROM efficiency WHERE study = ? AND (price_usd IS NOT NULL OR watts IS NOT NULL))",
     "05-cross-generation": "SELECT count(*) FROM generation_comparison WHERE study = ?",
+    "06-time-series": "SELECT count(*) FROM pdh_captures c JOIN source_files f USING (source_id) WHERE f.study = ?",
 }
 TITLES = {"01-overview": "Overview and provenance", "02-per-drive-iops": "IOPS per drive and sizing",
           "03-scaling-curves": "Scaling curves", "04-efficiency-qos": "QoS verdicts and efficiency",
-          "05-cross-generation": "Cross-generation comparison"}
+          "05-cross-generation": "Cross-generation comparison", "06-time-series": "esxtop / perfmon time series"}
 _REMOTE = re.compile(r"<script[^>]+src=[\"']https?://[^>]*>\s*</script>|<link[^>]+href=[\"']https?://[^>]*>", re.I)
 _SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.I | re.S)
 # what a browser would fetch: src/href attributes, CSS url(...), @import and JS import() of http(s) URLs
@@ -95,8 +96,10 @@ def render_one(db: Path, out: Path, study: str, nb: str, exporter: HTMLExporter)
 
 def index(out: Path, db: Path, done: list[tuple[str, str, Path]]) -> Path:
     con = duckdb.connect(str(db), read_only=True)
-    meta = {s: (sys_ or "", n) for s, sys_, n in con.execute(
-        "SELECT study, any_value(system), count(*) FROM source_files WHERE status = 'ok' GROUP BY study").fetchall()}
+    meta = {s: (sys_ or "", n) for s, sys_, n in con.execute("""
+        SELECT f.study, coalesce(any_value(f.system), (SELECT string_agg(DISTINCT m.system, '; ' ORDER BY m.system)
+                                                       FROM measurements m WHERE m.study = f.study)), count(*)
+        FROM source_files f WHERE f.status = 'ok' GROUP BY f.study""").fetchall()}
     con.close()
     rows = []
     for study in sorted({s for s, _, _ in done}):

@@ -56,8 +56,9 @@ def _fmt(v, col: str) -> tuple[str, bool]:
     if v is None:
         return "", False
     if isinstance(v, bool):
-        cls = "pass" if v else "fail"
-        return f'<span class="{cls}">{"pass" if v else "FAIL"}</span>', False
+        if col in ("passed", "success", "all_passed"):  # verdicts
+            return f'<span class="{"pass" if v else "fail"}">{"pass" if v else "FAIL"}</span>', False
+        return ("yes" if v else "no"), False
     if isinstance(v, int):
         return f"{v:,}", True
     if isinstance(v, dt.datetime):

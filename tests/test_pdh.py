@@ -138,3 +138,10 @@ def test_device_and_cpu_views(con):
     got = q(con, """SELECT avg, max, samples FROM cpu_usage WHERE object = 'Physical Cpu' AND instance = '0'
                     AND metric = 'cpu_util_pct'""")
     assert got == [(pytest.approx(sum(vals) / 3), max(vals), 3)]
+
+
+def test_device_io_one_row_per_device(con):
+    ingest(con, corpus("perfmon/narmadha6790__DataCollector01.csv"))
+    rows = q(con, "SELECT instance, queue_length_avg FROM device_io ORDER BY instance")
+    assert [r[0] for r in rows] == ["C:", "D:", "HarddiskVolume2", "_Total"]  # the first sample's blanks split nothing
+    assert all(r[1] == 0.0 for r in rows)

@@ -19,11 +19,12 @@ def rendered(tmp_path_factory):
     dbf = d / "r.duckdb"
     con = db.open_db(dbf)
     batch.ingest_paths(con, [ROOT / "data" / "samples" / s for s in
-                             ("ds4300-vs-fastt200-2004", "iomark-vm-hp4335-2014", "criteria")])
+                             ("ds4300-vs-fastt200-2004", "iomark-vm-hp4335-2014", "criteria", "esxtop-perfmon-samples")])
     vrun.validate(con)
     con.close()
     assert render.main(["--db", str(dbf), "--out", str(d / "out"),
-                        "--study", "ds4300-vs-fastt200-2004", "--study", "iomark-vm-hp4335-2014"]) == 0
+                        "--study", "ds4300-vs-fastt200-2004", "--study", "iomark-vm-hp4335-2014",
+                        "--study", "esxtop-perfmon-samples"]) == 0
     return d / "out"
 
 
@@ -54,6 +55,8 @@ def test_reproduced_figures_are_in_the_reports(rendered):
     assert "227.1 %" in gen and "3,780" in gen and "13,600" in gen  # RAID-5 8K random reads, corrected
     eff = text(rendered / "iomark-vm-hp4335-2014" / "04-efficiency-qos.html")
     assert "542" in eff and "82,418" in eff  # $/VM
+    ts = text(rendered / "esxtop-perfmon-samples" / "06-time-series.html")
+    assert "7,630" in ts and "India Standard Time" in ts and "vmhba0" in ts
     ov = text(rendered / "ds4300-vs-fastt200-2004" / "01-overview.html")
     assert "all expectations met" in ov and "e4ee479f96b6b380" in ov  # validation + sha256 provenance
 

@@ -14,7 +14,7 @@ GROUP BY ALL;
 -- Per device / adapter / path / virtual disk / logical disk: IOPS, MB/s and latencies side by side.
 -- esxtop MBytes are kept as esxtop prints them (it does not say 10^6 or 2^20); perfmon seconds -> ms.
 CREATE OR REPLACE VIEW device_io AS
-SELECT source_id, study, host, object, instance, first_ts, last_ts,
+SELECT source_id, study, host, object, instance, min(first_ts) AS first_ts, max(last_ts) AS last_ts,
        max(avg) FILTER (metric = 'iops') AS iops_avg, max(p95) FILTER (metric = 'iops') AS iops_p95,
        max(max) FILTER (metric = 'iops') AS iops_max,
        max(avg) FILTER (metric = 'read_iops') AS read_iops_avg, max(avg) FILTER (metric = 'write_iops') AS write_iops_avg,
@@ -33,7 +33,7 @@ FROM series_summary
 WHERE object IN ('Physical Disk', 'Physical Disk Adapter', 'Physical Disk Path', 'Physical Disk SCSI Device',
                  'Physical Disk Per-Device-Per-World', 'Physical Disk Partition', 'Physical Disk NFS Volume',
                  'Virtual Disk', 'LogicalDisk', 'PhysicalDisk')
-GROUP BY ALL;
+GROUP BY source_id, study, host, object, instance;
 
 -- CPU: utilisation per physical CPU, used/ready per VM group and vCPU.
 CREATE OR REPLACE VIEW cpu_usage AS
