@@ -141,7 +141,9 @@ def ingest_file(con, root: Path, path: Path, sidecars: Sidecars) -> Outcome:
             result = mod.parse(data, path.name)
     except ParseError as e:
         return reject(e.reason, e.line, mod.FORMAT, mod)
-    except Exception as e:  # a parser bug must not take the batch down
+    except BaseException as e:  # a parser bug (or a library panic) must not take the batch down
+        if isinstance(e, (KeyboardInterrupt, SystemExit)):
+            raise
         return reject(f"internal error in {mod.__name__} ({type(e).__name__}: {e}); please report it with this file",
                       None, mod.FORMAT, mod)
     con.execute("BEGIN")
@@ -159,7 +161,9 @@ def ingest_file(con, root: Path, path: Path, sidecars: Sidecars) -> Outcome:
         con.execute("ROLLBACK")
         db.drop_points(con, sid)
         return reject(e.reason, e.line, mod.FORMAT, mod)
-    except Exception as e:
+    except BaseException as e:
+        if isinstance(e, (KeyboardInterrupt, SystemExit)):
+            raise
         con.execute("ROLLBACK")
         if sid is not None:
             db.drop_points(con, sid)
@@ -177,7 +181,9 @@ def ingest_paths(con, paths: list[Path], on_file: Callable[[Outcome], None] | No
         sc = sidecars.setdefault(root, Sidecars(root))
         try:
             outcome = ingest_file(con, root, path, sc)
-        except Exception as e:  # never let one file take the batch down
+        except BaseException as e:  # never let one file take the batch down (Rust panics included)
+            if isinstance(e, (KeyboardInterrupt, SystemExit)):
+                raise
             try:
                 con.execute("ROLLBACK")
             except Exception:

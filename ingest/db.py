@@ -138,7 +138,9 @@ def write_points(con, source_id: int, first_series_id: int, points) -> int:
     tmp = folder / f".{source_id}.parquet.tmp"
     try:
         lf.sink_parquet(tmp, compression="zstd", compression_level=3, statistics=True)
-    except Exception as e:
+    except BaseException as e:  # Polars can also panic (a Rust PanicException is not an Exception)
+        if isinstance(e, (KeyboardInterrupt, SystemExit)):
+            raise
         tmp.unlink(missing_ok=True)
         raise ParseError(polars_reason(e)) from None
     import pyarrow.parquet as pq

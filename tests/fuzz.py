@@ -153,7 +153,10 @@ def run(cases_per_format: int, seed: int = 1, verbose: bool = False) -> tuple[di
                 t = time.perf_counter()
                 try:
                     o = batch.ingest_paths(con, [case]).outcomes[0]
-                except Exception as e:  # the harness' whole point: this must never happen
+                except BaseException as e:  # the harness' whole point: this must never happen
+                    if isinstance(e, KeyboardInterrupt):
+                        raise
+                    (Path(tempfile.gettempdir()) / f"iolab-fuzz-crash-{n}-{src.name}").write_bytes(data)
                     violations.append(f"{src.name} {kind}: uncaught {type(e).__name__}: {e}")
                     stats[fmt]["crash"] += 1
                     continue

@@ -115,6 +115,8 @@ def test_resxtop_junk_line_before_header(con, tmp_path):
     (lambda t: t.replace('"0.78"', '"0.7x8"', 1), "is not a number"),
     (lambda t: t.replace('"04/26/2018 14:06:32"', '"yesterday"', 1), "time stamp"),
     (lambda t: t.split("\n", 1)[0] + "\n", "no data rows"),
+    (lambda t: t.rstrip("\n")[:-40] + ',"', "cut"),  # found by make fuzz: Polars panicked on this
+    (lambda t: t.rstrip("\n").rsplit(",", 30)[0], "cut"),
 ])
 def test_bad_cells_reject_the_whole_file(con, tmp_path, mutate, reason):
     f = tmp_path / "bad.csv"

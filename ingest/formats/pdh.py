@@ -64,8 +64,19 @@ COUNTERS = {
 HEADER_LIMIT = 64 * 1024 * 1024
 
 
+def _cells(line: str, line_no: int | None = None) -> list[str]:
+    try:
+        return next(csv.reader([line]), [])
+    except csv.Error:
+        raise ParseError("a bare carriage return inside a line: the file mixes line ends (CR within LF lines)",
+                         line_no) from None
+
+
 def _first_cell(line: str) -> str:
-    return next(csv.reader([line[:200]]), [""])[0] if line else ""
+    try:
+        return next(csv.reader([line[:200]]), [""])[0] if line else ""
+    except csv.Error:
+        return ""
 
 
 def sniff(head: str, name: str) -> bool:
@@ -132,7 +143,7 @@ def split_name(name: str) -> dict | None:
 
 
 def _columns(header: str, line_no: int) -> tuple[list[dict], list[dict], str | None, int | None, list[str]]:
-    cells = next(csv.reader([header]))
+    cells = _cells(header, line_no)
     zone = _ZONE.match(cells[0])
     tz_name = zone.group("zone") if zone else cells[0][len("(PDH-CSV 4.0)"):].strip().removeprefix("(") or None
     bias = int(zone.group("bias")) if zone else None
@@ -163,6 +174,29 @@ def _frame(source, kinds: list[str], skip: int, eol: str) -> pl.LazyFrame:
     if isinstance(source, (bytes, bytearray)):
         return pl.read_csv(io.BytesIO(source), **opts).lazy()
     return pl.scan_csv(source, **{k: v for k, v in opts.items() if k != "encoding"}, low_memory=True)
+
+
+def _check_tail(source, n_cells: int, eol: str) -> None:
+    """A last line without its line end must still be whole: a cut inside a quoted cell or a row
+    with fewer cells than the header is rejected here (Polars' reader would panic or misread)."""
+    if isinstance(source, (bytes, bytearray)):
+        tail = bytes(source[-(1 << 20):])
+    else:
+        with open(source, "rb") as fh:
+            fh.seek(0, 2)
+            fh.seek(max(0, fh.tell() - (1 << 20)))
+            tail = fh.read()
+    if tail.endswith(eol.encode()) or tail.endswith(b"\n"):
+        return
+    last = tail.rsplit(eol.encode(), 1)[-1].rstrip(b"\r")
+    if not last.strip():
+        return
+    text = last.decode("utf-8", errors="replace")
+    if text.count('"') % 2:
+        raise ParseError("the file ends inside a quoted cell: it was cut")
+    cells = len(_cells(text))
+    if cells < n_cells:
+        raise ParseError(f"the last line has {cells} of the header's {n_cells} cells: the file was cut")
 
 
 def _first_cells(source, start: int, eol: str) -> list[str]:
@@ -220,6 +254,7 @@ def parse_source(source: bytes | Path, name: str) -> ParseResult:
         raise ParseError("the header names no counters", hline + 1)
     esxtop = (tz_name == "UTC" and bias == 0)
     tool = "esxtop" if esxtop else "perfmon"
+    _check_tail(source, len(kinds), eol)
     lf = _frame(source, kinds, hline + 1, eol)
     stamps = _first_cells(source, data_start, eol)
     if not stamps:
