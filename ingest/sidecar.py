@@ -45,7 +45,7 @@ def _load(path: Path) -> dict[str, Any]:
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise SidecarError(f"{path}: not valid TOML ({e})") from None
     for k, t in TYPES.items():
-        if k in data and not isinstance(data[k], t) or (k in data and isinstance(data[k], bool)):
+        if k in data and (isinstance(data[k], bool) or not isinstance(data[k], t)):  # TOML true is not a number
             raise SidecarError(f"{path}: '{k}' should be {getattr(t, '__name__', 'a number')}, got {data[k]!r}")
     for t in data.get("targets", []):
         if not isinstance(t, dict) or "target" not in t:

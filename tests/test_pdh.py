@@ -125,7 +125,8 @@ def test_bad_cells_reject_the_whole_file(con, tmp_path, mutate, reason):
     assert out.status == "rejected" and reason in out.reason
     assert q(con, "SELECT count(*) FROM series") == [(0,)]
     assert q(con, "SELECT count(*) FROM series_samples") == [(0,)]
-    assert not any(db.store_dir(con).glob("*.parquet")) if db.store_dir(con).exists() else True
+    store = db.store_dir(con)
+    assert not store.exists() or not any(store.glob("*.parquet"))
 
 
 def test_device_and_cpu_views(con):

@@ -228,7 +228,7 @@ class _Parser:
                 pass
             elif line.startswith("'Test Type"):
                 if session:
-                    self.close_session(session, block_rows, "unterminated")
+                    session["status"] = "unterminated"
                     block_rows = []
                 val, vln = self.next_value_line("'Test Type")
                 tt, _, desc = val.partition(",")
@@ -297,13 +297,13 @@ class _Parser:
                 if block_rows:
                     session["blocks"].append((block_no, block_rows, session["last_ts"], None))
                     block_rows = []
-                self.close_session(session, [], "complete")
+                session["status"] = "complete"
                 session = None
             elif s == "Aborted test":
                 if block_rows:
                     session["blocks"].append((block_no, block_rows, session["last_ts"], None))
                     block_rows = []
-                self.close_session(session, [], "aborted")
+                session["status"] = "aborted"
                 session = None
             elif line.startswith("'"):
                 raise ParseError(f"unknown section marker {line[:40]!r}", ln)
@@ -317,7 +317,7 @@ class _Parser:
         if session:
             if block_rows:
                 session["blocks"].append((block_no, block_rows, session["last_ts"], None))
-            self.close_session(session, [], "unterminated")
+            session["status"] = "unterminated"
         if not any(s["blocks"] for s in self.sessions):
             raise ParseError("the file has no results rows (empty session or truncated file)")
         return self.finish()
@@ -369,10 +369,10 @@ class _Parser:
             mgr = wkr = None
         row["manager_name"] = mgr if row_type != "ALL" else None
         row["worker_name"] = wkr if row_type in ("WORKER", "DISK", "NETWORK", "UNKNOWN") else None
-        for (label, lo, hi), text in zip(h.bins, bins):
+        for bin_no, ((label, lo, hi), text) in enumerate(zip(h.bins, bins), start=1):
             v = _typed("i", text, label, ln)
             if v is not None:
-                self.bins.append({"line_no": ln, "bin_no": h.bins.index((label, lo, hi)) + 1, "bin_label": label.strip(),
+                self.bins.append({"line_no": ln, "bin_no": bin_no, "bin_label": label.strip(),
                                   "lower_us": lo, "upper_us": hi, "io_count": v})
         return row
 
@@ -396,9 +396,6 @@ class _Parser:
             raise ParseError(f"{row_type} row has {len(cells)} fields; the header has {width} "
                              "(a cut line, or a name containing a comma that cannot be told apart)", ln)
         return cells
-
-    def close_session(self, session: dict, _rows, status: str) -> None:
-        session["status"] = status
 
     # -- output
     def spec_for(self, session_no: int, name: str | None) -> dict | None:
