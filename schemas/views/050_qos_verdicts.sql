@@ -6,7 +6,7 @@
 --   jetstress_log_write_latency log_write_latency_ms, worst log volume/instance
 --   ds4300_measurement_point    avg_latency_ms of the run (Iometer ALL row / published)
 --   oracle_io_latency_target    ORION small-I/O latency (min_small_latency_ms, small_latency_ms points)
---   iomark_vm_response          pct_ios_within_30ms, from Iometer 1.1.0 latency bins (ALL row)
+--   iomark_vm_response          pct_ios_within_30ms, from Iometer 1.1.0 latency bins (ALL row) or vscsiStats
 --   vmmark_app_latency          app_latency_ms (no format records it yet: no verdicts)
 CREATE OR REPLACE VIEW latency_bin_shares AS
 SELECT r.run_id, 'all' AS scope, NULL AS target, 'pct_ios_within_30ms' AS metric,
@@ -34,6 +34,7 @@ WITH crit AS (
     SELECT run_id, metric, max(value) AS worst_high, min(value) AS worst_low
     FROM (SELECT run_id, metric, value FROM samples
           WHERE scope IN ('all', 'test', 'volume', 'instance')
+             OR (scope = 'target' AND metric = 'pct_ios_within_30ms')  -- vscsiStats, per virtual disk
           UNION ALL SELECT run_id, metric, value FROM latency_bin_shares)
     GROUP BY ALL
 )
