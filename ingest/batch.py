@@ -81,7 +81,7 @@ def hash_file(path: Path, chunk: int = 8 << 20) -> tuple[str, int, bytes]:
     return h.hexdigest(), size, head
 
 
-def ingest_file(con, root: Path, path: Path, sidecars: Sidecars) -> Outcome:
+def ingest_file(con, path: Path, sidecars: Sidecars) -> Outcome:
     shown = display_path(path)
     try:
         stamp = _stamp(path)
@@ -180,7 +180,7 @@ def ingest_paths(con, paths: list[Path], on_file: Callable[[Outcome], None] | No
     for root, path in files if files is not None else walk(paths):
         sc = sidecars.setdefault(root, Sidecars(root))
         try:
-            outcome = ingest_file(con, root, path, sc)
+            outcome = ingest_file(con, path, sc)
         except BaseException as e:  # never let one file take the batch down (Rust panics included)
             if isinstance(e, (KeyboardInterrupt, SystemExit)):
                 raise

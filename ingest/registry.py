@@ -4,6 +4,7 @@ Adding a format = adding one module (and its fixtures); nothing here changes.
 """
 from __future__ import annotations
 
+import functools
 import importlib
 import pkgutil
 from types import ModuleType
@@ -14,7 +15,8 @@ from .model import decode_text
 HEAD_BYTES = 64 * 1024
 
 
-def modules() -> list[ModuleType]:
+@functools.cache  # the package's modules do not change while a process runs
+def modules() -> tuple[ModuleType, ...]:
     found = []
     for info in sorted(pkgutil.iter_modules(formats.__path__), key=lambda i: i.name):
         if info.name.startswith("_"):
@@ -22,7 +24,7 @@ def modules() -> list[ModuleType]:
         m = importlib.import_module(f"{formats.__name__}.{info.name}")
         if all(hasattr(m, a) for a in ("FORMAT", "VERSION", "sniff", "parse")):
             found.append(m)
-    return found
+    return tuple(found)
 
 
 def head_text(data: bytes) -> str:

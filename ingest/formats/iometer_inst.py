@@ -27,7 +27,7 @@ def sniff(head: str, name: str) -> bool:
 
 class _InstParser(iometer._Parser):
     def data_row(self, line, ln, h, session_no, block_no, prev):
-        interval = line.split(",")[3:4] == [""] if len(line.split(",")) > 3 else False
+        interval = line.split(",")[3:4] == [""]  # no access-spec name: a per-interval sample
         row = super().data_row(line, ln, h, session_no, block_no, prev)
         row["interval"] = interval and row["row_type"] == "WORKER"
         return row

@@ -29,7 +29,7 @@ from pathlib import Path
 
 import polars as pl
 
-from ..model import ParseError, ParseResult, Run, Series, polars_reason
+from ..model import ParseError, ParseResult, Run, Series
 
 FORMAT = "pdh-csv"
 VERSION = "1"
@@ -236,10 +236,6 @@ def _ts_expr(sample: list[str]) -> tuple[pl.Expr, bool, str]:
             continue
         return pl.col("c0").str.strip_chars().str.strptime(pl.Datetime("ms"), fmt, strict=False), has_date, fmt
     raise ParseError(f"time stamp {probe!r} is in no known format (MM/DD/YYYY HH:MM:SS[.mmm])", 2)
-
-
-def _polars_error(e: Exception, header_line: int) -> ParseError:
-    return ParseError(polars_reason(e))
 
 
 def parse_source(source: bytes | Path, name: str) -> ParseResult:

@@ -38,10 +38,8 @@ def parse(data: bytes, name: str) -> ParseResult:
     hists: list[dict] = []
     buckets: list[dict] = []
     cur = None
-    i = 0
-    while i < len(lines):
-        line, ln = lines[i].strip(), i + 1
-        i += 1
+    for ln, raw in enumerate(lines, start=1):
+        line = raw.strip()
         if not line:
             continue
         m = _HEAD.match(line)
