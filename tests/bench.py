@@ -26,7 +26,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 COLUMNS = 5000
-REAL = ROOT.parent / "shared" / "corpus" / "esxtop" / "rachsharp__small-esxtop-data.csv"
+REAL = ROOT / "tests" / "corpus" / "esxtop" / "rachsharp__small-esxtop-data.csv"
 
 
 def _real() -> tuple[list[str], np.ndarray]:
@@ -105,7 +105,7 @@ def corpus_file_seconds() -> float:
     sys.path.insert(0, str(ROOT))
     from ingest import batch, db
 
-    real = ROOT.parent / "shared" / "corpus" / "esxtop" / "rachsharp__small-esxtop-data.csv"
+    real = ROOT / "tests" / "corpus" / "esxtop" / "rachsharp__small-esxtop-data.csv"
     with tempfile.TemporaryDirectory() as d:
         con = db.open_db(Path(d) / "c.duckdb")
         t = time.perf_counter()

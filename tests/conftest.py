@@ -7,14 +7,15 @@ import pytest
 from ingest import batch, db
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = (ROOT.parent / "shared" / "corpus").resolve()
+CORPUS = ROOT / "tests" / "corpus"  # real files from the wild, provenance in MANIFEST.tsv
+REFERENCE = ROOT / "docs" / "reference"  # published figures of the bundled studies
 FIXTURES = ROOT / "tests" / "fixtures"
 
 
 def corpus(rel: str) -> Path:
     p = CORPUS / rel
     if not p.exists():
-        pytest.fail(f"corpus file missing: {p} (CI must have ../shared beside the checkout)")
+        pytest.fail(f"corpus file missing: {p} (see tests/corpus/MANIFEST.tsv)")
     return p
 
 

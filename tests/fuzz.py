@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 from ingest import batch, db  # noqa: E402
 from ingest.model import MB_PER_MIB  # noqa: E402
 
-CORPUS = ROOT.parent / "shared" / "corpus"
+CORPUS = ROOT / "tests" / "corpus"
 FILES = sorted(p for p in CORPUS.rglob("*") if p.is_file() and p.name != "MANIFEST.tsv")
 FACTORS = (1.0, 1000.0, 0.001, MB_PER_MIB, 1 / MB_PER_MIB, 2.0**30, 2.0**40, 1000.0 * 1000)
 _PLAIN = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")  # 1196.489673, 1e+007

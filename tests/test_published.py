@@ -1,13 +1,13 @@
-"""Published-results and criteria CSVs (the shapes of ../shared/reference)."""
+"""Published-results and criteria CSVs (the shapes of docs/reference)."""
 from __future__ import annotations
 
 import pytest
 
 from ingest.formats import criteria, published
 from ingest.model import ParseError
-from tests.conftest import CORPUS
+from tests.conftest import CORPUS, REFERENCE
 
-REF = CORPUS.parent / "reference"
+REF = REFERENCE
 
 
 def test_ds4300_table():

@@ -5,9 +5,9 @@ import shutil
 
 import pytest
 
-from tests.conftest import CORPUS, ROOT, corpus, ingest, q
+from tests.conftest import CORPUS, REFERENCE, ROOT, corpus, ingest, q
 
-REF = CORPUS.parent / "reference"
+REF = REFERENCE
 
 
 def test_per_drive_iops_joins_iometer_to_a_profile(con, tmp_path):

@@ -1,5 +1,5 @@
 """vscsiStats -c histograms. No real file is in the corpus: the fixture is hand-made in the
-documented shape (../shared/formats/esxtop-jetstress-profile.md section 1.4) and says so."""
+documented shape (docs/formats/esxtop-jetstress-profile.md section 1.4) and says so."""
 from __future__ import annotations
 
 import pytest

@@ -2,7 +2,7 @@
 
 Each suite module names a table/view (SUITE), the SQL that pulls its frame (QUERY) and its
 expectations. Frames are pulled from DuckDB and validated as pandas frames: Great Expectations
-1.24 reading DuckDB through SQLAlchemy returns empty metrics here (see ../shared/DESIGN.md).
+1.24 reading DuckDB through SQLAlchemy returns empty metrics here (see docs/DESIGN.md).
 Results land in validation_results (one row per expectation per run); a failed expectation is
 reported, never fatal: the exit code is 0 unless a suite could not run at all.
 """

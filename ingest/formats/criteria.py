@@ -1,6 +1,6 @@
 """QoS and sizing criteria as data: `criterion,tool,metric,comparator,threshold,unit,scope,source`.
 
-The shape of ../shared/reference/criteria.csv. Users add their own file of the same shape (an
+The shape of docs/reference/criteria.csv. Users add their own file of the same shape (an
 optional `iolab_metric` column names the canonical metric a criterion tests; without it the
 qos_verdicts view maps the known criterion ids). Rows land in qos_criteria; no samples.
 """

@@ -1,6 +1,6 @@
 """Iometer results CSV (2001 -> 1.1.0), including multi-session files and cycling runs.
 
-See ../shared/formats/iometer-orion.md. The file is not CSV in the RFC sense: Iometer joins fields
+See docs/formats/iometer-orion.md. The file is not CSV in the RFC sense: Iometer joins fields
 with commas and never quotes, so a double quote in a disk name (`1: "( ATP ENG SAMPLE SSD`) is
 just a character. Lines starting with `'` are section markers; everything else is data.
 

@@ -1,6 +1,6 @@
 """Microsoft Exchange Jetstress HTML result reports (Performance, Stress, DatabaseBackup, SoftRecovery).
 
-See ../shared/formats/esxtop-jetstress-profile.md section 3. Reports are `<fieldset>` sections with
+See docs/formats/esxtop-jetstress-profile.md section 3. Reports are `<fieldset>` sections with
 a `<legend>`; label/value tables put the label in `<td class="grid_row_header">` and the value in
 the next cell; grid tables have a header row and one row per volume (2007: "Disk Subsystem
 Performance", LogicalDisk rows, seconds) or per database instance (2010+: "Transactional I/O

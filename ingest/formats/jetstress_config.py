@@ -1,6 +1,6 @@
 """JetstressConfig.xml, the test definition Jetstress writes beside its reports.
 
-See ../shared/formats/esxtop-jetstress-profile.md section 3.3. Holds parameters, not results: every
+See docs/formats/esxtop-jetstress-profile.md section 3.3. Holds parameters, not results: every
 element and attribute lands in jetstress_config (path, value) and the latency thresholds in
 jetstress_thresholds (milliseconds); no samples.
 """

@@ -1,6 +1,6 @@
 """Oracle ORION `<test>_<date>_summary.txt` (10.2 -> 19c), and console output of the same shape.
 
-See ../shared/formats/iometer-orion.md section 2.3. The summary holds the command line, the test
+See docs/formats/iometer-orion.md section 2.3. The summary holds the command line, the test
 parameters it maps to, the LUNs, and the headline results with the point where each was reached.
 Latency: no unit in 10.2/11.1 (milliseconds); `usecs`/`us` from 12c on. Stored in milliseconds.
 ORION does not say whether its MBPS is 10^6 or 2^20 bytes/s: the number is stored as written.

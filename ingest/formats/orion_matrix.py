@@ -1,6 +1,6 @@
 """Oracle ORION result matrices `<test>_<date>_iops.csv`, `_mbps.csv`, `_lat.csv`.
 
-See ../shared/formats/iometer-orion.md section 2.2. Corner cell `Large/Small`, header = small-I/O
+See docs/formats/iometer-orion.md section 2.2. Corner cell `Large/Small`, header = small-I/O
 outstanding counts, first field of each row = large-I/O outstanding count; fixed-width padding;
 ragged rows (a point that was not run is absent, never zero).
 

@@ -1,7 +1,7 @@
 """PDH-CSV time series: VMware `esxtop -b` / `resxtop -b` batch output and Windows perfmon CSV
 (relog, Data Collector Sets, Jetstress performance logs).
 
-See ../shared/formats/esxtop-jetstress-profile.md sections 1 and 2. Header cell 0 is
+See docs/formats/esxtop-jetstress-profile.md sections 1 and 2. Header cell 0 is
 `(PDH-CSV 4.0) (<zone>)(<bias>)`; the others are `\\\\host\\Object(instance)\\Counter`. One row
 per sample. Stored as:
   series          one row per counter column: host, object, instance (+ its parts), counter,

@@ -1,7 +1,7 @@
 """Storage Manager "profile" dumps: IBM DS3000/4000/5000 ("PROFILE FOR STORAGE SUBSYSTEM") and
 LSI/Engenio/NetApp E-Series SANtricity ("PROFILE FOR STORAGE ARRAY"), firmware 6.x to 7.8x.
 
-See ../shared/formats/esxtop-jetstress-profile.md section 4. Sections are UPPERCASE names followed
+See docs/formats/esxtop-jetstress-profile.md section 4. Sections are UPPERCASE names followed
 by a run of dashes (indentation varies; the ESG transcription uses typeset dashes). Inside them:
 key/value lines (the first ':' ends the key) and fixed-width tables whose columns overflow, so rows
 are read with patterns anchored on the values' shapes (tray/slot pairs, capacities), not offsets.

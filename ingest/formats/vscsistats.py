@@ -1,6 +1,6 @@
 """VMware `vscsiStats -p all -c` histogram output (per virtual disk of a VM).
 
-See ../shared/formats/esxtop-jetstress-profile.md section 1.4. Sections of
+See docs/formats/esxtop-jetstress-profile.md section 1.4. Sections of
 `Histogram: <title>,virtual machine worldGroupID,<id>,virtual disk handleID,<id> (scsi0:0)`, then
 `min,<v>`, `max,<v>`, `mean,<v>`, `count,<v>`, `Frequency,Histogram Bucket Limit`, then
 `<count>,<upper bound>` rows. The last bucket limit is written twice: the second row is the
