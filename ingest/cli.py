@@ -86,7 +86,14 @@ def cmd_validate(args) -> int:
     return vrun.main(args.db)
 
 
+# Commands that live in their own modules: each has ``register(subparsers)``, which adds its parser
+# and sets ``func``. Keep heavy imports inside the command functions (cold start).
+COMMAND_MODULES: list[str] = []
+
+
 def main(argv: list[str] | None = None) -> int:
+    import importlib
+
     p = argparse.ArgumentParser(prog="iolab", description="Storage benchmark results database.")
     p.add_argument("--version", action="version", version=f"iolab {__version__}")
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -100,6 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     pv = sub.add_parser("validate", help="run the Great Expectations suites and store the results")
     pv.add_argument("--db", default=DEFAULT_DB)
     pv.set_defaults(func=cmd_validate)
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(sub)
     args = p.parse_args(argv)
     return args.func(args)
 

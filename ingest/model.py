@@ -47,6 +47,10 @@ class Run:
     raid_level: str | None = None
     drives: int | None = None
     tiles: int | None = None
+    # the load, as the tool states it (see schemas/V010__workload_signature.sql)
+    queue_depth: int | None = None  # per worker/job/thread: fio iodepth, DiskSpd -o
+    workers: int | None = None  # fio numjobs, DiskSpd threads x targets, vdbench threads
+    outstanding_ios: int | None = None  # total in flight: the load axis every tool maps to
 
 
 @dataclass
