@@ -1,0 +1,277 @@
+"""fio `--output-format=json` and `json+` captures, fio 2.1 to 3.x.
+
+A capture is what fio wrote to stdout/stderr: one JSON document per report, with text around it.
+Seen in real files (tests/corpus/fio-json, MANIFEST.tsv): `fio:` warning/error lines before the
+JSON, `fio: terminating on signal N`, a stray `>` before `{` (a paste), several documents in one
+file (`--status-interval`, appended runs), trailing blank lines, and a `.json` file holding only
+fio's error text (rejected, quoting it). fio prints duplicate keys (`"filename"` twice in `global
+options`, `"0.00"` placeholder percentiles): options keep every value (object_pairs_hook).
+
+Units by version (fio stat.c):
+* 2.x: `slat`/`clat`/`lat` in usec; `io_bytes` is in KiB (`io_bytes >> 10`), `bw` KiB/s.
+* 3.x: `slat_ns`/`clat_ns`/`lat_ns` in ns; `io_bytes` in bytes beside `io_kbytes`; from 3.x
+  (3.12 here) `bw_bytes` in bytes/s beside `bw` (KiB/s).
+Percentile values and json+ `bins` keys are in the unit of their statistic (usec or ns).
+
+One run per job entry (key: document, job index and jobname); under group_reporting the entry is
+the group's aggregate, so workers = numjobs; otherwise each entry is one job (workers = 1).
+`timestamp` is when fio wrote the report (the end of the run): it becomes ended_at. `error` is an
+errno: the run's status says it (and the `fio:` lines before the document go in its description);
+`total_err` (continue_on_error) is the error count. Disk utilisation is per document: target
+samples only when the document has one job (else the tool table alone).
+"""
+from __future__ import annotations
+
+import json
+import re
+from datetime import datetime, timezone
+from typing import Any
+
+from ..model import ParseError, ParseResult, Run, decode_text
+from . import _fio
+from ._fio import Direction
+
+FORMAT = "fio-json"
+VERSION = "1"
+_TERSE = re.compile(r"^\d;fio-", re.M)
+
+
+class _Obj(dict):
+    """A JSON object that also remembers every (key, value) pair, duplicates included, in order."""
+
+    def __init__(self, pairs: list[tuple[str, Any]]):
+        super().__init__(pairs)
+        self.pairs = pairs
+
+
+def sniff(head: str, name: str) -> bool:
+    if '"fio version"' in head:
+        return True
+    # fio's own error text and nothing else (a run that failed before writing JSON)
+    lines = [x.strip() for x in head.splitlines() if x.strip()]
+    return bool(lines) and lines[0].startswith("fio: ") and "{" not in head and not _TERSE.search(head)
+
+
+def split_documents(text: str) -> tuple[list[tuple[int, _Obj]], list[tuple[int, str]]]:
+    """([(line, document)], [(line, text line)]): every JSON object and every other non-blank line."""
+    decoder = json.JSONDecoder(object_pairs_hook=_Obj)
+    docs, other = [], []
+    pos, line = 0, 1
+    while pos < len(text):
+        eol = text.find("\n", pos)
+        eol = len(text) if eol < 0 else eol
+        raw = text[pos:eol]
+        brace = raw.find("{")
+        starts = brace >= 0 and (raw[:brace].strip() == "" or raw[brace + 1:].strip() == "")
+        if not starts:
+            if raw.strip():
+                other.append((line, raw.strip()))
+            pos, line = eol + 1, line + 1
+            continue
+        if raw[:brace].strip():
+            other.append((line, raw[:brace].strip()))  # a stray prefix such as '>'
+        try:
+            doc, end = decoder.raw_decode(text, pos + brace)
+        except json.JSONDecodeError as e:
+            raise ParseError(f"the JSON document that starts on line {line} is cut or malformed ({e.msg})", e.lineno) from None
+        docs.append((line, doc))
+        line += text.count("\n", pos, end)
+        pos = end
+    return docs, other
+
+
+def _num(v: Any) -> float | None:
+    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
+def _stat(obj: Any, scale: float) -> dict[str, float | None]:
+    if not isinstance(obj, dict):
+        return {}
+    return {p: (None if _num(obj.get(k)) is None else _num(obj.get(k)) * scale)
+            for p, k in (("min", "min"), ("max", "max"), ("avg", "mean"), ("stddev", "stddev"))}
+
+
+def _percentiles(obj: dict) -> list[tuple[float, float]]:
+    """(percentile, value as written); fio's `"0.00": 0` placeholders (unused slots) are dropped."""
+    out = []
+    for k, v in getattr(obj, "pairs", obj.items()):
+        try:
+            p = float(k)
+        except ValueError:
+            continue
+        if p > 0 and _num(v) is not None:
+            out.append((p, _num(v)))
+    return out
+
+
+def _direction(name: str, d: dict, rows: dict[str, list], ids: dict) -> Direction:
+    new_units = "io_kbytes" in d or any(k.endswith("_ns") for k in d)
+    io_bytes = _num(d.get("io_bytes"))
+    if io_bytes is not None and not new_units:
+        io_bytes *= 1024  # fio 2.x wrote KiB under the name io_bytes
+    bw = _num(d.get("bw_bytes"))
+    if bw is None and _num(d.get("bw")) is not None:
+        bw = _num(d["bw"]) * 1024  # KiB/s
+    out = Direction(name, ios=_num(d.get("total_ios")), io_bytes=io_bytes, bw_bytes_per_s=bw,
+                    iops=_num(d.get("iops")), runtime_ms=_num(d.get("runtime")))
+    for stat in ("slat", "clat", "lat"):
+        key, unit, scale = (f"{stat}_ns", "ns", 1e-6) if f"{stat}_ns" in d else (stat, "us", 1e-3)
+        obj = d.get(key)
+        if not isinstance(obj, dict):
+            continue
+        out.lat[stat] = _stat(obj, scale)
+        pcts = _percentiles(obj.get("percentile", {})) if isinstance(obj.get("percentile"), dict) else []
+        if pcts:
+            out.percentiles[stat] = {p: v * scale for p, v in pcts}
+        rows["fio_percentiles"] += [{**ids, "ddir": name, "stat": stat, "percentile": p, "value": v, "unit": unit}
+                                    for p, v in pcts]
+        if isinstance(obj.get("bins"), dict):
+            rows["fio_latency_bins"] += [{**ids, "ddir": name, "stat": stat, "bin_value": float(k), "unit": unit,
+                                          "count": _num(v)} for k, v in obj["bins"].pairs]
+    return out
+
+
+def _flatten(prefix: str, obj: Any, out: list[tuple[str, Any]]) -> None:
+    if isinstance(obj, dict):
+        for k, v in getattr(obj, "pairs", obj.items()):
+            if k in ("job options", "percentile", "bins"):
+                continue  # their own tables
+            _flatten(f"{prefix}.{k}" if prefix else k, v, out)
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            _flatten(f"{prefix}[{i}]", v, out)
+    else:
+        out.append((prefix, obj))
+
+
+def _value_rows(job: dict, ids: dict) -> list[dict]:
+    flat: list[tuple[str, Any]] = []
+    _flatten("", job, flat)
+    return [{**ids, "path": p, "value": None if v is None else (v if isinstance(v, str) else json.dumps(v)),
+             "value_num": _num(v)} for p, v in flat]
+
+
+def _option_rows(section: str, obj: Any, ids: dict) -> list[dict]:
+    pairs = getattr(obj, "pairs", []) if isinstance(obj, dict) else []
+    return [{**ids, "section": section, "key": k, "value": v if isinstance(v, str) else json.dumps(v), "ordinal": i}
+            for i, (k, v) in enumerate(pairs, start=1)]
+
+
+def _job_lines(text: str, doc_line: int, n: int) -> list[int]:
+    """Line of each job's `"jobname"` key in a pretty-printed document (else the document's line)."""
+    out, pos = [], 0
+    for _ in range(n):
+        pos = text.find('"jobname"', pos)
+        if pos < 0:
+            return [doc_line] * n
+        out.append(doc_line + text.count("\n", 0, pos))
+        pos += 1
+    return out
+
+
+def _run(doc_no: int, job_no: int, job: dict, doc: dict, opts: dict[str, str], known: bool) -> Run:
+    kb_base = _fio.parse_size(opts.get("kb_base")) or 1024
+    grouped = _fio.flag(opts, "group_reporting")
+    qd = _fio.parse_size(opts.get("iodepth", "1")) if known else None
+    workers = (_fio.parse_size(opts.get("numjobs", "1")) if grouped else 1) if known else None
+    read, random = _fio.read_random_pct(opts)
+    ts = _num(doc.get("timestamp"))
+    name = job.get("jobname")
+    return Run(key=f"{doc_no}:{job_no}:{name}", tool="fio", tool_version=doc.get("fio version"),
+               ended_at=datetime.fromtimestamp(ts, timezone.utc).replace(tzinfo=None) if ts else None,
+               workload=name or None, test_type=opts.get("rw", opts.get("readwrite")),
+               block_size_bytes=_fio.block_size(opts.get("bs", opts.get("blocksize")), kb_base),
+               read_pct=read, random_pct=random, queue_depth=qd, workers=workers,
+               outstanding_ios=qd * workers if qd is not None and workers is not None else None)
+
+
+def _document(res: ParseResult, rows: dict[str, list], doc_no: int, line: int, doc: Any, text: str,
+              before: list[str]) -> None:
+    if not isinstance(doc, dict) or not isinstance(doc.get("jobs"), list):
+        raise ParseError("this JSON document is not fio output (it has no 'jobs' list)", line)
+    glob = doc.get("global options") if isinstance(doc.get("global options"), dict) else {}
+    rows["fio_options"] += _option_rows("global", glob, {"doc_no": doc_no, "job_no": None})
+    job_lines = _job_lines(text, line, len(doc["jobs"]))
+    signal = next((m.group(1) for t in before if (m := re.search(r"terminating on signal (\d+)", t))), None)
+    for job_no, (job, ln) in enumerate(zip(doc["jobs"], job_lines), start=1):
+        if not isinstance(job, dict):
+            raise ParseError(f"job {job_no} of this document is not a JSON object", line)
+        ids = {"doc_no": doc_no, "job_no": job_no}
+        jopts = job.get("job options") if isinstance(job.get("job options"), dict) else {}
+        rows["fio_options"] += _option_rows("job", jopts, ids)
+        opts = {**{k: str(v) for k, v in glob.items()}, **{k: str(v) for k, v in jopts.items()}}
+        run = _run(doc_no, job_no, job, doc, opts, "job options" in job or bool(glob))
+        err = job.get("error")
+        run.status = f"error {err}" if err else ("aborted" if signal else "complete")
+        if err or signal:
+            run.description = " | ".join(before) or None
+        res.runs.append(run)
+        rows["fio_jobs"].append({**ids, "run_key": run.key, "jobname": job.get("jobname"), "groupid": job.get("groupid"),
+                                 "error": err, "fio_version": doc.get("fio version"), "line_no": ln})
+        rows["fio_job_values"] += _value_rows(job, ids)
+        dirs = [_direction(d, job[d], rows, {**ids, "line_no": ln}) for d in (*_fio.DIRECTIONS, "mixed")
+                if isinstance(job.get(d), dict)]
+        for d in dirs:
+            _fio.add_direction(res, run.key, d, ln)
+        _fio.add_totals(res, run.key, dirs, ln)
+        _job_samples(res, run.key, job, dirs, ln)
+    _disk_util(res, rows, doc_no, doc, line, res.runs[-1].key if len(doc["jobs"]) == 1 else None)
+
+
+def _job_samples(res: ParseResult, key: str, job: dict, dirs: list[Direction], ln: int) -> None:
+    runtime = _num(job.get("job_runtime"))
+    if runtime is None:  # before fio 3.x: the longest direction, as fio's own 'run=' line
+        runtime = max((d.runtime_ms for d in dirs if d.runtime_ms is not None), default=None)
+    res.add(key, "all", "runtime_s", None if runtime is None else runtime / 1000, "s", line_no=ln)
+    res.add(key, "all", "errors", _num(job.get("total_err")), "count", line_no=ln)
+    res.add(key, "all", "cpu_user_pct", _num(job.get("usr_cpu")), "%", line_no=ln)
+    res.add(key, "all", "cpu_privileged_pct", _num(job.get("sys_cpu")), "%", line_no=ln)
+
+
+DISK_FIELDS = ("read_ios", "write_ios", "read_merges", "write_merges", "read_ticks", "write_ticks", "in_queue", "util",
+               "aggr_read_ios", "aggr_write_ios", "aggr_read_merges", "aggr_write_merges", "aggr_read_ticks",
+               "aggr_write_ticks", "aggr_in_queue", "aggr_util")
+
+
+def _disk_util(res: ParseResult, rows: dict[str, list], doc_no: int, doc: dict, line: int, key: str | None) -> None:
+    for du in doc.get("disk_util") or []:
+        if not isinstance(du, dict):
+            continue
+        du = {("aggr_write_merges" if k == "aggr_write_merge" else k): v for k, v in du.items()}  # fio's spelling
+        rows["fio_disk_util"].append({"doc_no": doc_no, "name": du.get("name"), "line_no": line,
+                                      **{f: _num(du.get(f)) for f in DISK_FIELDS}})
+        if key is not None:
+            res.add(key, "target", "disk_util_pct", _num(du.get("util")), "%", target=du.get("name"), line_no=line)
+
+
+TABLES = ("fio_jobs", "fio_options", "fio_job_values", "fio_percentiles", "fio_latency_bins", "fio_disk_util",
+          "fio_messages")
+
+
+def parse(data: bytes, name: str) -> ParseResult:
+    text = decode_text(data)
+    docs, other = split_documents(text)
+    if not docs:
+        said = " | ".join(t for _, t in other[:5])
+        raise ParseError("no fio JSON document in the file" + (f"; fio wrote: {said}" if said else ""))
+    res = ParseResult(tool_version=docs[0][1].get("fio version") if isinstance(docs[0][1], dict) else None)
+    rows: dict[str, list] = {t: [] for t in TABLES}
+    starts = [ln for ln, _ in docs]
+    for doc_no, (ln, doc) in enumerate(docs, start=1):
+        prev = starts[doc_no - 2] if doc_no > 1 else 0
+        before = [t for tl, t in other if prev < tl <= ln]
+        end = text_span(text, ln, starts[doc_no] if doc_no < len(starts) else None)
+        _document(res, rows, doc_no, ln, doc, end, before)
+    # each text line belongs to the document after it (None: after the last one)
+    rows["fio_messages"] = [{"doc_no": next((i for i, s in enumerate(starts, 1) if s >= tl), None), "line_no": tl,
+                             "text": t} for tl, t in other]
+    if not res.runs:
+        raise ParseError("the fio JSON has no jobs (an empty 'jobs' list)", docs[0][0])
+    res.tables = {t: r for t, r in rows.items() if r}
+    return res
+
+
+def text_span(text: str, start_line: int, end_line: int | None) -> str:
+    """The text from line ``start_line`` up to (not including) ``end_line``."""
+    lines = text.split("\n")
+    return "\n".join(lines[start_line - 1:(end_line - 1) if end_line else None])
