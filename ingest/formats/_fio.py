@@ -140,14 +140,15 @@ def add_direction(res: ParseResult, key: str, d: Direction, line_no: int | None)
                         line_no=line_no)
 
 
-def add_totals(res: ParseResult, key: str, dirs: list[Direction], line_no: int | None) -> None:
-    """Run totals (`iops`, `mbps`): the sum of the directions fio reports separately."""
+def add_totals(res: ParseResult, key: str, dirs: list[Direction]) -> None:
+    """Run totals (`iops`, `mbps`): the sum of the directions fio reports separately (derived, so no
+    line of the file holds them: line_no is left empty)."""
     if any(d.name == "mixed" for d in dirs):
         return  # unified_rw_reporting: fio states the totals itself
     for m, attr, unit, scale in (("iops", "iops", "IO/s", 1.0), ("mbps", "bw_bytes_per_s", "MB/s", 1e-6)):
         vals = [getattr(d, attr) for d in dirs if getattr(d, attr) is not None]
         if vals:
-            res.add(key, "all", m, sum(vals) * scale, unit, line_no=line_no)
+            res.add(key, "all", m, sum(vals) * scale, unit)
 
 
 def plat_idx_to_val(idx: int, bits: int = 6) -> int:

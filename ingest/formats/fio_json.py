@@ -211,14 +211,14 @@ def _document(res: ParseResult, rows: dict[str, list], doc_no: int, line: int, d
         rows["fio_job_values"] += _value_rows(job, ids)
         dirs = [_direction(d, job[d], rows, {**ids, "line_no": ln}) for d in (*_fio.DIRECTIONS, "mixed")
                 if isinstance(job.get(d), dict)]
-        for d in dirs:
-            _fio.add_direction(res, run.key, d, ln)
-        _fio.add_totals(res, run.key, dirs, ln)
-        _job_samples(res, run.key, job, dirs, ln)
+        for d in dirs:  # a JSON number's own line is not tracked: samples carry no line_no (fio_jobs has the job's)
+            _fio.add_direction(res, run.key, d, None)
+        _fio.add_totals(res, run.key, dirs)
+        _job_samples(res, run.key, job, dirs, None)
     _disk_util(res, rows, doc_no, doc, line, res.runs[-1].key if len(doc["jobs"]) == 1 else None)
 
 
-def _job_samples(res: ParseResult, key: str, job: dict, dirs: list[Direction], ln: int) -> None:
+def _job_samples(res: ParseResult, key: str, job: dict, dirs: list[Direction], ln: int | None) -> None:
     runtime = _num(job.get("job_runtime"))
     if runtime is None:  # before fio 3.x: the longest direction, as fio's own 'run=' line
         runtime = max((d.runtime_ms for d in dirs if d.runtime_ms is not None), default=None)
@@ -241,7 +241,7 @@ def _disk_util(res: ParseResult, rows: dict[str, list], doc_no: int, doc: dict, 
         rows["fio_disk_util"].append({"doc_no": doc_no, "name": du.get("name"), "line_no": line,
                                       **{f: _num(du.get(f)) for f in DISK_FIELDS}})
         if key is not None:
-            res.add(key, "target", "disk_util_pct", _num(du.get("util")), "%", target=du.get("name"), line_no=line)
+            res.add(key, "target", "disk_util_pct", _num(du.get("util")), "%", target=du.get("name"))
 
 
 TABLES = ("fio_jobs", "fio_options", "fio_job_values", "fio_percentiles", "fio_latency_bins", "fio_disk_util",

@@ -112,7 +112,7 @@ def _line(res: ParseResult, rows: dict, doc_no: int, ln: int, line: str) -> None
     rows["fio_disk_util"] += disks
     for d in dirs:
         _fio.add_direction(res, key, d, ln)
-    _fio.add_totals(res, key, dirs, ln)
+    _fio.add_totals(res, key, dirs)
     res.add(key, "all", "runtime_s", max((d.runtime_ms or 0) for d in dirs) / 1000, "s", line_no=ln)
     res.add(key, "all", "errors", errors, "count", line_no=ln)
     res.add(key, "all", "cpu_user_pct", _num(tail["cpu_user"], "cpu user", ln), "%", line_no=ln)
