@@ -98,7 +98,7 @@ class _Run:
             elif section == "results" and s.startswith("actual test time:"):
                 self.test_time = _num(s.split(":", 1)[1].rstrip("s"), "actual test time", ln)
             elif section == "results" and s.startswith("thread count:"):
-                self.thread_count = int(_num(s.split(":", 1)[1], "thread count", ln))
+                self.thread_count = _whole(s.split(":", 1)[1], "thread count", ln)
             elif s.startswith("CPU |") or re.match(r"^Core\s*\|\s*CPU", s):
                 i = self.cpu_table(i)
                 continue
@@ -146,9 +146,9 @@ class _Run:
         if key == "block size":
             t["block"] = size_bytes(value, ln)
         elif key.startswith("number of outstanding I/O operations"):
-            t["qd"] = int(_num(value, key, ln))
+            t["qd"] = _whole(value, key, ln)
         elif key == "threads per file":
-            t["threads"] = int(_num(value, key, ln))
+            t["threads"] = _whole(value, key, ln)
         elif key.startswith("performing"):
             m = re.search(r"read/write ratio: (\d+)/(\d+)", whole)
             t["read"] = 100.0 if "read test" in key else 0.0 if "write test" in key else float(m.group(1)) if m else None
@@ -300,6 +300,13 @@ def _int(text: str | None, ln: int | None = None) -> int | None:
         return int(text.strip())
     except ValueError:
         raise ParseError(f"{text.strip()!r} is not a whole number", ln) from None
+
+
+def _whole(text: str, what: str, ln: int) -> int:
+    v = _int(text, ln)
+    if v is None:
+        raise ParseError(f"{what}: no number", ln)
+    return v
 
 
 def _file_cell(cell: str) -> tuple[str | None, str | None]:
