@@ -163,6 +163,7 @@ class _Run:
     # ---- tables -------------------------------------------------------------------------------
     def cpu_table(self, i: int) -> int:
         header = [h.strip().lower() for h in self.lines[i].split("|")]
+        _require(header, ("cpu", "usage", "user", "kernel", "idle"), "CPU table", i + 1)
         i += 1
         rows = self.res.tables.setdefault("diskspd_cpu", [])
         while i < self.end:
@@ -197,6 +198,7 @@ class _Run:
         if i >= self.end or not self.lines[i].lstrip().startswith("thread"):
             raise ParseError(f"'{kind.title()} IO' is not followed by its column header", i + 1)
         header = [h.strip() for h in self.lines[i].split("|")]
+        _require(header, ("thread", "bytes", "I/Os", "I/O per s"), f"'{kind.title()} IO' table", i + 1)
         i += 1
         rows = self.res.tables.setdefault("diskspd_threads", [])
         while i < self.end:
@@ -248,7 +250,8 @@ class _Run:
         return row
 
     def percentiles(self, i: int) -> int:
-        header = [h.strip().split()[0].lower() for h in self.lines[i].split("|")]
+        header = [(h.strip().split() or [""])[0].lower() for h in self.lines[i].split("|")]
+        _require(header, ("read", "write", "total"), "latency percentile table", i + 1)
         rows = self.res.tables.setdefault("diskspd_latency_percentiles", [])
         i += 1
         while i < self.end:
@@ -302,6 +305,19 @@ def _int(text: str | None, ln: int | None = None) -> int | None:
         raise ParseError(f"{text.strip()!r} is not a whole number", ln) from None
 
 
+def _require(header: list[str], names: tuple[str, ...], what: str, ln: int) -> None:
+    missing = [n for n in names if n not in header]
+    if missing:
+        raise ParseError(f"{what} header lacks the column(s) {', '.join(missing)}", ln)
+
+
+def decode(data: bytes) -> str:
+    try:
+        return decode_text(data).lstrip("\ufeff")
+    except UnicodeDecodeError as e:
+        raise ParseError(f"not text: byte {e.object[e.start]:#04x} at offset {e.start} is neither UTF-8 nor Windows-1252") from None
+
+
 def _whole(text: str, what: str, ln: int) -> int:
     v = _int(text, ln)
     if v is None:
@@ -315,7 +331,7 @@ def _file_cell(cell: str) -> tuple[str | None, str | None]:
 
 
 def parse(data: bytes, name: str) -> ParseResult:
-    text = decode_text(data).lstrip("\ufeff")
+    text = decode(data)
     lines = split_lines(text)
     if lines and "|" in lines[-1] and not text.endswith(("\n", "\r")):
         raise ParseError("the file ends inside a table row, with no line end: it is cut short", len(lines))

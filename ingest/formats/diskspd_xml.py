@@ -20,8 +20,8 @@ import re
 import xml.etree.ElementTree as ET
 from datetime import datetime
 
-from ..model import ParseError, ParseResult, Run, decode_text
-from .diskspd_text import TOOL
+from ..model import ParseError, ParseResult, Run
+from .diskspd_text import TOOL, decode
 
 FORMAT = "diskspd-xml"
 VERSION = "1"
@@ -51,8 +51,15 @@ def _num(el: ET.Element | None, tag: str) -> float | None:
         raise ParseError(f"<{tag}> holds {t!r}, which is not a number") from None
 
 
+def _id(el: ET.Element) -> int:
+    v = _num(el, "Id")
+    if v is None or v != int(v):
+        raise ParseError(f"a <{el.tag}> has no whole-number <Id>")
+    return int(v)
+
+
 def _load(data: bytes) -> ET.Element:
-    text = decode_text(data).lstrip("\ufeff")
+    text = decode(data)
     if re.search(r"<!(DOCTYPE|ENTITY)", text, re.I):
         raise ParseError("the XML declares a DTD or entities, which DiskSpd never writes: refused")
     text = re.sub(r"^\s*<\?xml[^>]*\?>", "", text)  # the declaration may name an encoding we already decoded
@@ -128,7 +135,7 @@ def _cpu(res: ParseResult, key: str, ts: ET.Element) -> None:
     cpus = [(c, "processor") for c in ts.findall("CpuUtilization/CPU")]
     cpus += [(c, "all") for c in ts.findall("CpuUtilization/Average")]
     for c, scope in cpus:
-        row = {"run_key": key, "core": None, "cpu": None if scope == "all" else int(_num(c, "Id")),
+        row = {"run_key": key, "core": None, "cpu": None if scope == "all" else _id(c),
                "usage_pct": _num(c, "UsagePercent"), "user_pct": _num(c, "UserPercent"),
                "kernel_pct": _num(c, "KernelPercent"), "idle_pct": _num(c, "IdlePercent"), "line_no": None}
         rows.append(row)
@@ -143,7 +150,7 @@ def _threads(res: ParseResult, key: str, ts: ET.Element, seconds: float) -> None
     totals = {"total": [0, 0], "read": [0, 0], "write": [0, 0]}  # bytes, ios
     per_target: dict[str, list[int]] = {}
     for th in ts.findall("Thread"):
-        tid = int(_num(th, "Id"))
+        tid = _id(th)
         for tg in th.findall("Target"):
             path = _text(tg, "Path")
             counts = {"total": (_num(tg, "BytesCount"), _num(tg, "IOCount")),
