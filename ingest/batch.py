@@ -17,7 +17,7 @@ IGNORED_SUFFIXES = {".duckdb", ".wal", ".md", ".ipynb", ".png", ".tmp"}
 @dataclass
 class Outcome:
     path: str
-    status: str  # ingested, unchanged, duplicate, rejected, unreadable
+    status: str  # ingested, unchanged, relabelled, placed (known content, new place), rejected, unreadable
     format: str | None = None
     reason: str | None = None
     line: int | None = None
@@ -81,6 +81,32 @@ def hash_file(path: Path, chunk: int = 8 << 20) -> tuple[str, int, bytes]:
     return h.hexdigest(), size, head
 
 
+def _known_place(con, sha: str, shown: str, size: int, labels: dict, targets: list[dict]) -> Outcome | None:
+    """Content already parsed: this place keeps (or gets) its own labels; nothing is parsed again.
+
+    The same bytes found at another path (a copy in a second study) become a new place that reads
+    the first place's rows, so each study sees the file under its own labels and neither relabels
+    the other.
+    """
+    rows = con.execute(
+        """SELECT source_id, content_id, path, format, parser, parser_version, tool_version FROM source_files
+           WHERE sha256 = ? AND status = 'ok' ORDER BY path = ? DESC, source_id""", [sha, shown]).fetchall()
+    if not rows:
+        return None
+    sid, content_id, ppath, fmt, parser, parser_version, tool_version = rows[0]
+    con.execute("BEGIN")
+    if ppath == shown:
+        changed = db.update_labels(con, sid, labels, targets)
+        con.execute("COMMIT")
+        return Outcome(shown, "relabelled" if changed else "unchanged")
+    place = db.record_source(con, path=shown, sha256=sha, size=size, fmt=fmt, parser=parser,
+                             parser_version=parser_version, status="ok", labels=labels,
+                             tool_version=tool_version, content_id=content_id)
+    db.update_labels(con, place, labels, targets)
+    con.execute("COMMIT")
+    return Outcome(shown, "placed", fmt, reason=f"same content as {ppath}: stored once, labelled here too")
+
+
 def ingest_file(con, path: Path, sidecars: Sidecars) -> Outcome:
     shown = display_path(path)
     try:
@@ -97,18 +123,9 @@ def ingest_file(con, path: Path, sidecars: Sidecars) -> Outcome:
     except SidecarError as e:
         return Outcome(shown, "unreadable", reason=f"its sidecar is broken: {e}")
 
-    prior = con.execute(
-        "SELECT source_id, path, status FROM source_files WHERE sha256 = ? ORDER BY status = 'ok' DESC, path = ? DESC",
-        [sha, shown],
-    ).fetchall()
-    for sid, ppath, pstatus in prior:
-        if pstatus == "ok":
-            con.execute("BEGIN")
-            db.update_labels(con, sid, labels, targets)
-            con.execute("COMMIT")
-            if ppath == shown:
-                return Outcome(shown, "unchanged")
-            return Outcome(shown, "duplicate", reason=f"same content as {ppath}, already ingested")
+    known = _known_place(con, sha, shown, size, labels, targets)
+    if known is not None:
+        return known
     # a file rejected before is tried again (the parser may have improved); its old record goes
     con.execute("DELETE FROM source_files WHERE sha256 = ? AND path = ? AND status = 'rejected'", [sha, shown])
 

@@ -44,7 +44,8 @@ def print_report(report: batch.Report, db_path: str) -> None:
     ok = report.by_status("ingested")
     console.print(
         f"{n} files seen: [green]{len(ok)} ingested[/], {len(report.by_status('unchanged'))} unchanged (skipped), "
-        f"{len(report.by_status('duplicate'))} duplicate content (skipped), "
+        f"{len(report.by_status('relabelled'))} relabelled, "
+        f"{len(report.by_status('placed'))} known content in a new place (labelled, not stored again), "
         f"[red]{len(report.by_status('rejected'))} rejected[/], {len(report.by_status('unreadable'))} unreadable"
         f"  -> {db_path}"
     )

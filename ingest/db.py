@@ -224,25 +224,37 @@ def _label_values(labels: dict[str, Any]) -> list[Any]:
 def record_source(con, *, path: str, sha256: str, size: int, fmt: str | None, parser: str | None,
                   parser_version: str | None, status: str, error: str | None = None,
                   error_line: int | None = None, labels: dict | None = None,
-                  tool_version: str | None = None) -> int:
+                  tool_version: str | None = None, content_id: int | None = None) -> int:
+    """A place where a file was found. ``content_id``: the place whose parsed rows this content has
+    (another place of the same bytes); None for a first place, which owns its rows itself."""
     sid = _next_id(con, "source_files", "source_id")
     con.execute(
-        f"""INSERT INTO source_files (source_id, path, sha256, size_bytes, format, parser, parser_version,
+        f"""INSERT INTO source_files (source_id, content_id, path, sha256, size_bytes, format, parser, parser_version,
                 tool_version, ingested_at, status, error, error_line, {", ".join(LABEL_COLUMNS)}, labels)
-            VALUES ({", ".join(["?"] * (12 + len(LABEL_COLUMNS) + 1))})""",
-        [sid, path, sha256, size, fmt, parser, parser_version, tool_version,
-         datetime.now(timezone.utc).replace(tzinfo=None), status, error, error_line,
+            VALUES ({", ".join(["?"] * (13 + len(LABEL_COLUMNS) + 1))})""",
+        [sid, content_id if content_id is not None else sid, path, sha256, size, fmt, parser, parser_version,
+         tool_version, datetime.now(timezone.utc).replace(tzinfo=None), status, error, error_line,
          *_label_values(labels or {})],
     )
     return sid
 
 
-def update_labels(con, source_id: int, labels: dict, targets: list[dict]) -> None:
-    """Sidecars can change after a file was ingested: refresh its labels and target map."""
+def update_labels(con, source_id: int, labels: dict, targets: list[dict]) -> bool:
+    """Sidecars can change after a file was ingested: refresh this place's labels and target map.
+
+    Returns whether anything changed; nothing is written when nothing did."""
+    old = con.execute("SELECT labels FROM source_files WHERE source_id = ?", [source_id]).fetchall()
+    old_targets = con.execute("SELECT target, volume, drives, array_name FROM sidecar_targets WHERE source_id = ? "
+                              "ORDER BY ALL", [source_id]).fetchall()
+    new_targets = sorted((t["target"], t.get("volume"), t.get("drives"), t.get("array_name")) for t in targets)
+    if old and json.loads(old[0][0] or "{}") == json.loads(_label_values(labels)[-1]) and \
+            sorted(old_targets, key=repr) == sorted(new_targets, key=repr):
+        return False
     sets = ", ".join(f"{k} = ?" for k in LABEL_COLUMNS) + ", labels = ?"
     con.execute(f"UPDATE source_files SET {sets} WHERE source_id = ?", [*_label_values(labels), source_id])
     con.execute("DELETE FROM sidecar_targets WHERE source_id = ?", [source_id])
     _insert_rows(con, "sidecar_targets", [dict(t) for t in targets], {"source_id": source_id})
+    return True
 
 
 def write_result(con, source_id: int, result: ParseResult) -> dict[str, int]:

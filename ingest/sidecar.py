@@ -80,12 +80,12 @@ class Sidecars:
             folder = folder.parent
         labels: dict[str, Any] = {}
         targets: list[dict] = []
+        # default study: the folder directly under the ingest root, or the root itself for its own files
         try:
             rel = file.relative_to(self.root)
-            if len(rel.parts) > 1:
-                labels["study"] = rel.parts[0]
+            labels["study"] = rel.parts[0] if len(rel.parts) > 1 else self.root.name
         except ValueError:
-            pass
+            labels["study"] = file.parent.name
         for folder in reversed(chain):
             data = self._at(folder)
             if not data:

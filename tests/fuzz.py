@@ -212,10 +212,10 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     t = time.perf_counter()
     stats, violations = run(a.cases, a.seed)
-    print(f"{'format':<28} {'ingested':>9} {'rejected':>9} {'unreadable':>10} {'unchanged':>9} {'duplicate':>9} {'crash':>6}")
+    print(f"{'format':<28} {'ingested':>9} {'rejected':>9} {'unreadable':>10} {'unchanged':>9} {'placed':>9} {'crash':>6}")
     for fmt, c in stats.items():
         print(f"{str(fmt):<28} {c.get('ingested', 0):>9} {c.get('rejected', 0):>9} {c.get('unreadable', 0):>10} "
-              f"{c.get('unchanged', 0):>9} {c.get('duplicate', 0):>9} {c.get('crash', 0):>6}")
+              f"{c.get('unchanged', 0):>9} {c.get('placed', 0):>9} {c.get('crash', 0):>6}")
     total = sum(sum(c.values()) for c in stats.values())
     print(f"{total} cases in {time.perf_counter() - t:.0f} s; {len(violations)} violations")
     for v in violations[:50]:

@@ -10,6 +10,8 @@ import pytest
 
 from ingest import batch, db
 from ingest.cli import main
+from pathlib import Path
+
 from tests.conftest import ROOT, corpus, ingest, q
 
 SQLIO = "iometer/sqlserverio__iometeroutput.csv"
@@ -41,15 +43,15 @@ def test_reingest_adds_nothing_and_changed_file_is_new_source(con, tmp_path):
     rep = ingest(con, f)
     assert [o.status for o in rep.outcomes] == ["unchanged"]
     assert counts(con) == before
-    # same content elsewhere: skipped as a duplicate
+    # same content elsewhere: a new place with its own labels, nothing parsed or stored again
     g = tmp_path / "copy.csv"
     shutil.copy(f, g)
-    assert [o.status for o in ingest(con, g).outcomes] == ["duplicate"]
-    assert counts(con) == before
+    assert [o.status for o in ingest(con, g).outcomes] == ["placed"]
+    assert counts(con)[1:] == before[1:] and counts(con)[0] == before[0] + 1
     # changed content at the same path: a new source, old one kept
     f.write_bytes(f.read_bytes().replace(b"3364.250468,0.000000,3364.250468", b"3364.250469,0.000000,3364.250469", 1))
     assert [o.status for o in ingest(con, f).outcomes] == ["ingested"]
-    assert q(con, "SELECT count(*) FROM source_files WHERE status='ok'") == [(2,)]
+    assert q(con, "SELECT count(*) FROM source_files WHERE status='ok'") == [(3,)]
     assert q(con, "SELECT count(DISTINCT value) FROM measurements WHERE scope='all' AND metric='iops'") == [(2,)]
 
 
@@ -122,7 +124,7 @@ def test_sidecar_labels_nest_and_refresh(con, tmp_path):
     assert q(con, "SELECT DISTINCT system, tiles FROM measurements") == [("Array X", 4)]
     # editing the sidecar relabels without re-parsing
     (study / "iolab.toml").write_text("tiles = 2\n")
-    assert [o.status for o in ingest(con, root).outcomes] == ["unchanged"]
+    assert [o.status for o in ingest(con, root).outcomes] == ["relabelled"]
     assert q(con, "SELECT tiles, vms FROM source_files") == [(2, None)]
 
 
@@ -210,3 +212,33 @@ def test_file_changing_during_ingest_is_reported(con, tmp_path, monkeypatch):
     out = ingest(con, f).outcomes[0]
     assert out.status == "unreadable" and "changed while it was being read" in out.reason
     assert q(con, "SELECT count(*) FROM runs") == [(0,)]
+
+
+def _study(root: Path, name: str, system: str, files: dict[str, Path]) -> Path:
+    d = root / name
+    d.mkdir(parents=True)
+    (d / "iolab.toml").write_text(f'system = "{system}"\n[[targets]]\ntarget = "*"\nvolume = "v-{name}"\ndrives = 4\n')
+    for dest, src in files.items():
+        shutil.copy(src, d / dest)
+    return d
+
+
+def test_a_copy_in_a_second_study_keeps_both_studies_labels(con, tmp_path):
+    root = tmp_path / "data"
+    _study(root, "first", "Acme X1", {"r.csv": corpus(ADI)})
+    ingest(con, root / "first")
+    before = q(con, "SELECT study, system, value FROM measurements WHERE scope = 'all' AND metric = 'iops'")
+    assert before and {(s, y) for s, y, _ in before} == {("first", "Acme X1")}
+    _study(root, "second", "Zeta Z9", {"copy.csv": corpus(ADI)})
+    # ingesting the parent again walks both studies: the first keeps its labels, the second gets its own
+    outcomes = sorted(o.status for o in ingest(con, root).outcomes)
+    assert outcomes == ["placed", "unchanged"]
+    got = q(con, "SELECT study, system, value FROM measurements WHERE scope = 'all' AND metric = 'iops' ORDER BY 1")
+    assert [(s, y) for s, y, _ in got] == [("first", "Acme X1"), ("second", "Zeta Z9")]
+    assert got[0][2] == got[1][2] == before[0][2]
+    # each place keeps its own target map, so per-drive numbers follow each study's sidecar
+    vols = q(con, "SELECT study, volume, drives FROM per_drive_iops WHERE level = 'target' ORDER BY 1")
+    assert vols == [("first", "v-first", 4), ("second", "v-second", 4)]
+    # re-ingesting the first study alone never touches the second's labels
+    assert [o.status for o in ingest(con, root / "first").outcomes] == ["unchanged"]
+    assert q(con, "SELECT count(DISTINCT study) FROM measurements") == [(2,)]

@@ -4,14 +4,14 @@
 CREATE OR REPLACE VIEW orion_latency_points AS
 WITH summaries AS (
     SELECT r.run_group, regexp_replace(f.path, '[^/]*$', '') AS folder, any_value(r.tool_version) AS version
-    FROM runs r JOIN source_files f USING (source_id)
+    FROM runs r JOIN source_files f ON f.content_id = r.source_id
     WHERE r.tool = 'Orion' AND r.tool_version IS NOT NULL AND f.status = 'ok'
     GROUP BY ALL
 ), points AS (
-    SELECT m.*, r.run_id,
+    SELECT m.*, r.run_id, f.source_id AS place_id,
            coalesce(s.version, f.labels->>'orion_version') AS orion_version
     FROM orion_matrix m
-    JOIN source_files f USING (source_id)
+    JOIN source_files f ON f.content_id = m.source_id
     JOIN runs r ON r.source_id = m.source_id AND r.run_key = m.run_group
     LEFT JOIN summaries s ON s.run_group = m.run_group AND s.folder = regexp_replace(f.path, '[^/]*$', '')
     WHERE m.kind = 'lat' AND f.status = 'ok'

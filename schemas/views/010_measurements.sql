@@ -3,10 +3,10 @@
 -- matrix points whose unit could be resolved (005_orion_latency_points.sql).
 CREATE OR REPLACE VIEW measurements AS
 WITH numbers AS (
-    SELECT run_id, scope, target, metric, value, unit, outstanding_ios, small_oio, large_oio, line_no
+    SELECT run_id, NULL::BIGINT AS place_id, scope, target, metric, value, unit, outstanding_ios, small_oio, large_oio, line_no
     FROM samples
     UNION ALL
-    SELECT run_id, 'point', NULL, 'small_latency_ms', latency_ms, 'ms', NULL, small_oio, large_oio, line_no
+    SELECT run_id, place_id, 'point', NULL, 'small_latency_ms', latency_ms, 'ms', NULL, small_oio, large_oio, line_no
     FROM orion_latency_points
     WHERE latency_ms IS NOT NULL
 )
@@ -50,8 +50,10 @@ SELECT
     f.watts,
     f.tags,
     f.source_id,
+    f.content_id,
     s.line_no
 FROM numbers s
 JOIN runs r USING (run_id)
-JOIN source_files f ON f.source_id = r.source_id
+-- one row per place the file was found (the same content in two studies counts in both)
+JOIN source_files f ON f.content_id = r.source_id AND (s.place_id IS NULL OR s.place_id = f.source_id)
 WHERE f.status = 'ok';

@@ -32,24 +32,25 @@ WITH labels AS (
     SELECT r.run_id, r.run_key, r.tool, r.workload, r.block_size_bytes, r.read_pct, r.random_pct, r.started_at,
            f.study, coalesce(r.system, f.system) AS system, coalesce(r.generation, f.generation) AS generation,
            coalesce(r.tiles, f.tiles) AS tiles, f.vms, coalesce(r.config_label, f.config_label) AS config_label,
-           r.raid_level AS raid_level_stated, r.drives AS drives_stated, f.path AS source_path, f.sha256 AS source_sha256
-    FROM runs r JOIN source_files f USING (source_id)
+           r.raid_level AS raid_level_stated, r.drives AS drives_stated, f.path AS source_path, f.sha256 AS source_sha256,
+           f.source_id AS place_id
+    FROM runs r JOIN source_files f ON f.content_id = r.source_id
     WHERE f.status = 'ok'
 ), target_level AS (
     SELECT l.*, 'target' AS level, tv.target, tv.volume, tv.array_name, tv.match_rule, tv.raid_level,
            tv.drives, tv.drives_source, tt.iops, tt.mbps
     FROM labels l
-    JOIN target_volumes tv USING (run_id)
+    JOIN target_volumes tv ON tv.run_id = l.run_id AND tv.source_id = l.place_id
     JOIN target_throughput tt ON tt.run_id = tv.run_id AND tt.target = tv.target
 ), run_drives AS (
-    SELECT run_id, sum(drives)::INTEGER AS drives, string_agg(DISTINCT volume, ', ' ORDER BY volume) AS volumes,
+    SELECT run_id, source_id AS place_id, sum(drives)::INTEGER AS drives, string_agg(DISTINCT volume, ', ' ORDER BY volume) AS volumes,
            string_agg(DISTINCT drives_source, ', ') AS drives_source, string_agg(DISTINCT match_rule, ', ') AS match_rule,
            string_agg(DISTINCT raid_level, ', ') AS raid_level, any_value(array_name) AS array_name
-    FROM (SELECT DISTINCT run_id, volume, array_name, drives, drives_source, match_rule, raid_level
+    FROM (SELECT DISTINCT run_id, source_id, volume, array_name, drives, drives_source, match_rule, raid_level
           FROM target_volumes WHERE drives IS NOT NULL
           -- a Jetstress log volume carries no transactional database I/O: it does not count
           AND NOT (target LIKE 'Log (%'))
-    GROUP BY run_id
+    GROUP BY run_id, source_id
 ), run_level AS (
     SELECT l.*, 'run' AS level, NULL AS target, rd.volumes AS volume, rd.array_name,
            coalesce(rd.match_rule, CASE WHEN l.drives_stated IS NOT NULL THEN 'stated' END) AS match_rule,
@@ -59,7 +60,7 @@ WITH labels AS (
            rt.iops, rt.mbps
     FROM labels l
     JOIN run_throughput rt USING (run_id)
-    LEFT JOIN run_drives rd USING (run_id)
+    LEFT JOIN run_drives rd USING (run_id, place_id)
     WHERE rt.iops IS NOT NULL OR rt.mbps IS NOT NULL
 )
 SELECT * EXCLUDE (raid_level_stated, drives_stated),
@@ -74,7 +75,7 @@ WITH c AS (
     SELECT max(threshold) FILTER (criterion = 'exchange_iops_per_mailbox') AS iops_per_mailbox,
            max(threshold) FILTER (criterion = 'ibm_iops_per_disk_guideline') AS ibm_rule,
            max(threshold) FILTER (criterion = 'oracle_oltp_iops_per_disk') AS oracle_rule
-    FROM qos_criteria q JOIN source_files f USING (source_id) WHERE f.status = 'ok'
+    FROM qos_criteria q JOIN source_files f ON f.content_id = q.source_id WHERE f.status = 'ok'
 )
 SELECT p.*,
        CASE WHEN p.tool = 'Jetstress' OR p.workload ILIKE '%jetstress%' OR p.workload ILIKE '%exchange%'

@@ -21,7 +21,7 @@ WITH crit AS (
     SELECT q.criterion, q.comparator, q.threshold, q.unit, q.citation,
            coalesce(q.iolab_metric, m.metric) AS metric, m.pick
     FROM qos_criteria q
-    JOIN source_files f USING (source_id)
+    JOIN source_files f ON f.content_id = q.source_id
     LEFT JOIN (VALUES ('jetstress_db_read_latency', 'db_read_latency_ms', 'max'),
                       ('jetstress_log_write_latency', 'log_write_latency_ms', 'max'),
                       ('ds4300_measurement_point', 'avg_latency_ms', 'max'),
@@ -49,7 +49,7 @@ JOIN vals v ON v.metric = c.metric
 JOIN (SELECT DISTINCT run_id, study, system, tool, workload, block_size_bytes, tiles, started_at FROM per_drive_iops
       UNION SELECT r.run_id, f.study, coalesce(r.system, f.system), r.tool, r.workload, r.block_size_bytes,
                    coalesce(r.tiles, f.tiles), r.started_at
-            FROM runs r JOIN source_files f USING (source_id) WHERE f.status = 'ok') p ON p.run_id = v.run_id;
+            FROM runs r JOIN source_files f ON f.content_id = r.source_id WHERE f.status = 'ok') p ON p.run_id = v.run_id;
 
 -- Saturation: along each outstanding-I/O or tiles curve, the largest load whose run passes every
 -- criterion that applies to it.

@@ -17,7 +17,7 @@ WITH orders AS (
     FROM source_files WHERE status = 'ok' AND (labels->'generation_order') IS NOT NULL
 ), corr AS (
     SELECT max(threshold) AS correction, any_value(citation) AS correction_source
-    FROM qos_criteria q JOIN source_files f USING (source_id)
+    FROM qos_criteria q JOIN source_files f ON f.content_id = q.source_id
     WHERE f.status = 'ok' AND criterion = 'drive_generation_correction'
 ), pts AS (
     SELECT m.study, m.system, m.generation, m.workload, m.raid_level, m.config_label, m.drives_stated AS drives,
@@ -25,7 +25,7 @@ WITH orders AS (
            o.rank
     FROM measurements m
     JOIN orders o ON o.study = m.study AND o.generation = m.generation
-    LEFT JOIN published_results pr ON pr.source_id = m.source_id AND 'row' || pr.line_no = m.run_key
+    LEFT JOIN published_results pr ON pr.source_id = m.content_id AND 'row' || pr.line_no = m.run_key
                                   AND pr.metric = CASE m.metric WHEN 'avg_latency_ms' THEN 'avg_response_ms' ELSE m.metric END
     WHERE m.metric IN ('iops', 'mbps') AND m.scope IN ('all', 'test')
 ), pairs AS (
@@ -39,7 +39,7 @@ WITH orders AS (
                    ELSE '; config: ' || coalesce(n.config_label, 'none') || ' for ' || coalesce(o.config_label, 'none') END
            AS match_rule,
            row_number() OVER (
-               PARTITION BY o.run_id, o.metric, n.generation
+               PARTITION BY o.study, o.run_id, o.metric, n.generation
                ORDER BY n.drives IS NOT DISTINCT FROM o.drives DESC,
                         abs(coalesce(n.drives, 0) - coalesce(o.drives, 0)) ASC, n.drives ASC,
                         n.config_label IS NOT DISTINCT FROM o.config_label DESC,

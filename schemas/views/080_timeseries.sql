@@ -7,7 +7,7 @@ SELECT s.series_id, s.source_id, f.study, s.host, s.object, s.instance, s.instan
        count(p.value) AS samples, avg(p.value) AS avg, quantile_cont(p.value, 0.95) AS p95, max(p.value) AS max,
        min(p.value) AS min, min(p.ts) AS first_ts, max(p.ts) AS last_ts
 FROM series s
-JOIN source_files f ON f.source_id = s.source_id AND f.status = 'ok'
+JOIN source_files f ON f.content_id = s.source_id AND f.status = 'ok'
 LEFT JOIN series_points p ON p.series_id = s.series_id
 GROUP BY ALL;
 
