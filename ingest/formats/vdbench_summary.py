@@ -1,0 +1,229 @@
+"""vdbench `summary.html` and `totals.html` (same table layout; totals keeps only the avg lines).
+
+Seen: vdbench50401 (SD/raw: `interval i/o rate MB/sec 1024**2 ...` two-line header whose words
+stack in right-aligned columns), 50406/50407 (FSD/file system: dotted group header
+`.Interval. .ReqstdOps... ...cpu%... read ....read.....` over `rate resp total sys pct ...`).
+Column names are the two header lines joined by position ("i/o rate", "ReqstdOps resp").
+Each `Starting RD=...` line starts a run; its `name=value` settings and `For loops:` values
+(threads=, xfersize=, rdpct=, seekpct=) are kept and give the signature. Per-interval lines
+(`time  N  values`) and the `avg_N-M` line per RD go to `vdbench_values`; the avg line gives the
+run's scope 'all' samples. An RD with no avg line (run killed) is a run with status
+'unterminated' and no samples. vdbench MB/sec is 2^20 bytes per second (the header says
+`1024**2`; the flatfile's comment block says `MB=1024*1024`): stored as MB/s x 1.048576.
+
+Signature: block size = xfersize= (else the avg line's bytes/xfer size), read % = rdpct= (else
+the observed read pct only when it is 0 or 100, which cannot differ from the request), random %
+= seekpct= (random = 100, sequential/seq = 0); vdbench threads each keep one I/O in flight:
+workers = threads=, queue depth 1, outstanding I/Os = threads.
+"""
+from __future__ import annotations
+
+import re
+
+from ..model import MB_PER_MIB, ParseError, ParseResult, Run, split_lines
+from .diskspd_text import decode, size_bytes
+
+FORMAT = "vdbench-summary"
+VERSION = "1"
+TOOL = "vdbench"
+
+# column (lower case, header words joined) -> (metric, unit, factor)
+METRICS = {
+    "i/o rate": ("iops", "IO/s", 1), "reqstdops rate": ("iops", "IO/s", 1),
+    "mb/sec 1024**2": ("mbps", "MB/s", MB_PER_MIB), "mb/sec total": ("mbps", "MB/s", MB_PER_MIB),
+    "mb/sec read": ("read_mbps", "MB/s", MB_PER_MIB), "mb/sec write": ("write_mbps", "MB/s", MB_PER_MIB),
+    "bytes i/o": ("avg_io_bytes", "bytes", 1), "xfer size": ("avg_io_bytes", "bytes", 1),
+    "read pct": ("read_pct", "%", 1),
+    "resp time": ("avg_latency_ms", "ms", 1), "reqstdops resp": ("avg_latency_ms", "ms", 1),
+    "read rate": ("read_iops", "IO/s", 1), "write rate": ("write_iops", "IO/s", 1),
+    "read resp": ("avg_read_latency_ms", "ms", 1), "write resp": ("avg_write_latency_ms", "ms", 1),
+    "resp max": ("max_latency_ms", "ms", 1), "read max": ("max_read_latency_ms", "ms", 1),
+    "write max": ("max_write_latency_ms", "ms", 1), "resp stddev": ("stddev_latency_ms", "ms", 1),
+    "read stddev": ("stddev_read_latency_ms", "ms", 1), "write stddev": ("stddev_write_latency_ms", "ms", 1),
+    "queue depth": ("avg_queue_depth", "count", 1),
+    "cpu% sys+u": ("cpu_util_pct", "%", 1), "cpu% total": ("cpu_util_pct", "%", 1),
+    "cpu% sys": ("cpu_privileged_pct", "%", 1),
+}
+_HEADER = re.compile(r"^[A-Z][a-z]{2} \d\d, \d{4} ")
+_TIME = re.compile(r"^\d\d:\d\d:\d\d\.\d{3}$")
+_INTERVAL = re.compile(r"^(\d+|avg_\d+-\d+)$")
+_RD = re.compile(r"Starting RD=([^;<\s]+)(.*?)(?:</b>|$)")
+
+
+def sniff(head: str, name: str) -> bool:
+    return ("Vdbench summary report" in head or head.lstrip().startswith(("<pre>\nRun totals", "<pre>\r\nRun totals"))
+            or bool(re.search(r"<pre>\s*Run totals", head[:300]))) and "Starting RD=" in head
+
+
+def header_columns(l1: str, l2: str, ln: int) -> list[str]:
+    """Join a two-line vdbench header by position: each word of line 2 belongs to the line-1 word
+    above it; a line-1 word with nothing under it is a column by itself. The date is skipped."""
+    top = [(m.start(), m.end(), m.group()) for m in re.finditer(r"\S+", l1)][3:]
+    under: dict[int, list[str]] = {i: [] for i in range(len(top))}
+    for m in re.finditer(r"\S+", l2):
+        overlaps = [(min(e, m.end()) - max(s, m.start()), i) for i, (s, e, _) in enumerate(top)]
+        best = max(overlaps, default=(0, None))
+        if best[0] <= 0:
+            raise ParseError(f"header word {m.group()!r} sits under no word of the line above", ln + 1)
+        under[best[1]].append(m.group())
+    cols = []
+    for i, (_, _, word) in enumerate(top):
+        name = word.strip(".")
+        cols += [f"{name} {w}" for w in under[i]] or [name]
+    return cols
+
+
+def rd_settings(text: str) -> dict[str, str]:
+    """`; I/O rate: 50; elapsed=60; For loops: threads=2 xfersize=4k` -> {'I/O rate': '50', ...}."""
+    out = {}
+    main, _, loops = text.partition("For loops:")
+    for part in main.split(";"):
+        k, sep, v = part.partition("=") if "=" in part else part.partition(":")
+        if sep and k.strip():
+            out[k.strip()] = v.strip().rstrip(".")
+    for k, v in re.findall(r"(\w+)=(\S+)", loops):
+        out[k] = v
+    return out
+
+
+class _Parser:
+    def __init__(self, lines: list[str], kind: str):
+        self.lines, self.kind = lines, kind
+        self.res = ParseResult()
+        self.rows: list[dict] = []
+        self.cols: list[str] | None = None
+        self.run: Run | None = None
+        self.settings: dict[str, str] = {}
+        self.has_avg: set[str] = set()
+        self.date: str | None = None
+
+    def parse(self) -> ParseResult:
+        for i, line in enumerate(self.lines):
+            ln = i + 1
+            m = _RD.search(line)
+            if m:
+                self.start_run(m.group(1), m.group(2), line, ln)
+            elif _HEADER.match(line):
+                if i + 1 >= len(self.lines):
+                    raise ParseError("the column header's second line is missing: the file is cut short", ln)
+                self.cols = header_columns(line, self.lines[i + 1], ln)
+                self.date = line[:12]
+            else:
+                tok = line.split()
+                if len(tok) >= 2 and _TIME.match(tok[0]) and _INTERVAL.match(tok[1]):
+                    self.data_row(tok, ln)
+        self.finish_run()
+        if not any(r["interval"] != "(settings)" for r in self.rows):
+            raise ParseError("no interval or avg_ lines: the run was stopped before its first interval")
+        self.res.tables["vdbench_values"] = self.rows
+        return self.res
+
+    def start_run(self, name: str, rest: str, line: str, ln: int) -> None:
+        self.finish_run()
+        self.settings = rd_settings(rest)
+        key = f"run{len(self.res.runs) + 1}"
+        self.run = Run(key, TOOL, workload=name, description=re.sub(r"<[^>]+>", "", line).strip(), status="unterminated")
+        s = self.settings
+        try:
+            if "xfersize" in s:
+                self.run.block_size_bytes = size_bytes(s["xfersize"], ln)
+        except ParseError:
+            pass  # a list or distribution of sizes: no single block size
+        self.run.read_pct = _pct(s.get("rdpct"))
+        self.run.random_pct = {"random": 100.0, "sequential": 0.0, "seq": 0.0, "eof": 0.0}.get(
+            s.get("seekpct", ""), _pct(s.get("seekpct")))
+        if s.get("threads", "").isdigit():
+            self.run.workers = int(s["threads"])
+            self.run.queue_depth, self.run.outstanding_ios = 1, self.run.workers
+        self.res.runs.append(self.run)
+        for k, v in s.items():
+            self.rows.append(self.value_row("(settings)", None, k, None, v, ln))
+
+    def finish_run(self) -> None:
+        r = self.run
+        if r is not None and r.key in self.has_avg:
+            r.status = "complete"
+
+    def value_row(self, interval, tod, column, value, text, ln) -> dict:
+        return {"file_kind": self.kind, "run_key": self.run.key if self.run else None,
+                "rd": self.run.workload if self.run else None, "interval": interval, "tod": tod,
+                "column_name": column, "value": value, "text": text, "line_no": ln}
+
+    def data_row(self, tok: list[str], ln: int) -> None:
+        if self.run is None or self.cols is None:
+            raise ParseError("a data line comes before any 'Starting RD=' line or column header", ln)
+        if len(tok) != len(self.cols) + 1:
+            raise ParseError(f"data line has {len(tok) - 1} values after the time, the header names "
+                             f"{len(self.cols)} columns", ln)
+        values = {}
+        for col, t in zip(self.cols[1:], tok[2:]):
+            v = _number(t, col, ln)
+            values[col.lower()] = v
+            self.rows.append(self.value_row(tok[1], tok[0], col, v, None if v is not None else t, ln))
+        if tok[1].startswith("avg_"):
+            self.avg(values, ln)
+
+    def avg(self, values: dict[str, float | None], ln: int) -> None:
+        r = self.run
+        if r.key in self.has_avg:
+            raise ParseError(f"a second avg_ line for RD {r.workload}", ln)
+        self.has_avg.add(r.key)
+        add_samples(self.res, r.key, "all", values, METRICS, ln)
+        size = values.get("bytes i/o", values.get("xfer size"))
+        if r.block_size_bytes is None and size and size % 512 == 0:
+            r.block_size_bytes = int(size)  # an average that is a whole number of sectors: a fixed xfersize
+        if r.read_pct is None and values.get("read pct") in (0.0, 100.0) and _did_io(values):
+            r.read_pct = values["read pct"]
+
+
+def _first(values: dict[str, float | None], *cols: str) -> float | None:
+    return next((values[c] for c in cols if values.get(c) is not None), None)
+
+
+def _did_io(values: dict[str, float | None]) -> bool:
+    return bool(_first(values, "i/o rate", "reqstdops rate", "rate"))
+
+
+def add_samples(res: ParseResult, key: str, scope: str, values: dict[str, float | None], metrics: dict, ln: int) -> None:
+    """The mapped columns of one line as samples. Latencies of a direction without I/O (vdbench
+    prints 0.000 for them) and the read % of a line without I/O are no value."""
+    pct = _first(values, "read pct", "read%")
+    no_reads = _first(values, "read rate", "read_rate") == 0 or pct == 0
+    no_writes = _first(values, "write rate", "write_rate") == 0 or pct == 100
+    idle = not _did_io(values)
+    for col, v in values.items():
+        if col not in metrics or v is None:
+            continue
+        metric, unit, factor = metrics[col]
+        if metric is None:
+            continue
+        if unit == "ms" and (idle or no_reads and "_read_" in metric or no_writes and "_write_" in metric):
+            continue
+        if idle and metric == "read_pct":
+            continue
+        res.add(key, scope, metric, v * factor, unit, line_no=ln)
+
+
+def _pct(text: str | None) -> float | None:
+    try:
+        return float(text) if text is not None else None
+    except ValueError:
+        return None
+
+
+def _number(t: str, col: str, ln: int) -> float | None:
+    if t.lower() == "n/a":
+        return None
+    try:
+        v = float(t)
+    except ValueError:
+        raise ParseError(f"column {col!r}: {t!r} is not a number", ln) from None
+    if v != v or v in (float("inf"), float("-inf")):
+        raise ParseError(f"column {col!r}: {t!r} is not a finite number", ln)
+    return v
+
+
+def parse(data: bytes, name: str) -> ParseResult:
+    text = decode(data)
+    kind = "totals" if re.search(r"<pre>\s*Run totals", text[:300]) else "summary"
+    return _Parser(split_lines(text), kind).parse()

@@ -1,0 +1,165 @@
+"""DiskSpd text and XML output: every corpus file, values checked by hand against the raw text."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from ingest import registry
+from ingest.formats import diskspd_text, diskspd_xml
+from ingest.model import MB_PER_MIB, ParseError
+from tests.conftest import CORPUS, corpus, ingest, q
+
+OLD = "diskspd-text/BasilKisel__trying-out-diskspd__2.0.x_azure_2runs.txt"
+NEW = "diskspd-text/microsoft__VirtualClient__v2.2.0_singlegroup.txt"
+XML = "diskspd-xml/GoogleCloudPlatform__PerfKitBenchmarker__2.0.21a.xml"
+
+
+def values(res, run_key, scope="all", target=None):
+    return {s.metric: s.value for s in res.samples if s.run_key == run_key and s.scope == scope and s.target == target}
+
+
+def parse(rel):
+    mod = diskspd_xml if rel.endswith(".xml") else diskspd_text
+    return mod.parse(corpus(rel).read_bytes(), rel)
+
+
+def signature(run):
+    return (run.block_size_bytes, run.read_pct, run.random_pct, run.queue_depth, run.workers, run.outstanding_ios)
+
+
+def test_old_layout_two_runs_in_a_console_capture():
+    res = parse(OLD)
+    assert [r.key for r in res.runs] == ["run1", "run2"]
+    # -w50 -b4K -F2 -o32 -r: 2 threads (-F) x 1 target, 32 each
+    assert [signature(r) for r in res.runs] == [(4096, 50.0, 100.0, 32, 2, 64)] * 2
+    assert res.runs[1].description == "D:\\testfile.foo"
+    a = values(res, "run1")
+    assert a["iops"] == 393.40 and a["avg_latency_ms"] == 162.684 and a["stddev_latency_ms"] == 114.403
+    assert a["mbps"] == pytest.approx(1.54 * 1.048576)
+    assert a["read_iops"] == 197.44 and a["write_iops"] == 195.97 and a["bytes_read"] == 485220352
+    assert a["p99_read_latency_ms"] == 276.565 and a["p99_9_latency_ms"] == 679.989
+    assert a["p99_99_write_latency_ms"] == 3211.912 and a["max_latency_ms"] == 3221.106
+    assert a["min_read_latency_ms"] == 0.057 and a["cpu_util_pct"] == 0.71 and a["test_time_s"] == 600.0
+    assert "iops_stddev" not in a  # no IopsStdDev column in 2.0
+    b = values(res, "run2")
+    assert b["iops"] == 50445.24 and b["p50_latency_ms"] == 0.466 and b["cpu_privileged_pct"] == 31.85
+    assert values(res, "run2", "worker", "thread 1: D:\\testfile.foo")["iops"] == 25215.51
+    assert values(res, "run2", "target", "D:\\testfile.foo")["iops"] == pytest.approx(25229.72 + 25215.51)
+    assert values(res, "run1", "processor", "0")["cpu_idle_pct"] == 99.30
+
+
+def test_old_layout_mb_is_mebibytes():
+    """2.0 prints 'MB/s' but divides by 2^20: 966832128 bytes in 600 s = 1.54 MiB/s (1.61 10^6 B/s)."""
+    assert round(966832128 / 600 / 2**20, 2) == 1.54 and round(966832128 / 600 / 1e6, 2) != 1.54
+    assert round(123975102464 / 600 / 2**20, 2) == 197.05  # run 2, same check
+    a = values(parse(OLD), "run2")
+    assert a["mbps"] == pytest.approx(197.05 * MB_PER_MIB) and a["mbps"] == pytest.approx(123975102464 / 600 / 1e6, rel=1e-4)
+
+
+def test_new_layout_single_run():
+    res = parse(NEW)
+    (run,) = res.runs
+    assert signature(run) == (4096, 0.0, 100.0, 16, 4, 64)  # -w100 -t4 -o16 -r4K
+    assert run.started_at.isoformat() == "2026-06-22T22:16:45"
+    a = values(res, "run1")
+    assert a["iops"] == 508.09 and a["mbps"] == pytest.approx(1.98 * 1.048576) and a["iops_stddev"] == 1.62
+    assert a["write_iops"] == 508.09 and a["read_iops"] == 0.0
+    assert "avg_read_latency_ms" not in a and "stddev_read_latency_ms" not in a  # 0 I/Os, LatStdDev N/A
+    assert "p50_read_latency_ms" not in a and a["p50_write_latency_ms"] == 140.008  # N/A is missing
+    assert a["p99_9999999_latency_ms"] == 164.312 and a["min_latency_ms"] == 86.700
+    assert a["cpu_util_pct"] == 1.13
+    assert values(res, "run1", "worker", "thread 3: C:\\diskspd-test.dat")["iops_stddev"] == 2.20
+    assert {s.target for s in res.samples if s.scope == "processor"} == {"0", "1", "2", "3"}
+    cpu = [r for r in res.tables["diskspd_cpu"] if r["cpu"] == 2][0]
+    assert (cpu["core"], cpu["usage_pct"], cpu["kernel_pct"]) == (1, 0.94, 0.62)
+    assert len(res.tables["diskspd_latency_percentiles"]) == 15
+    assert res.tables["diskspd_threads"][0]["target_size"] == "1GiB"
+
+
+def test_xml_counts_become_rates():
+    res = parse(XML)
+    (run,) = res.runs
+    assert res.tool_version == "2.0.21a" and run.started_at.isoformat() == "2018-10-18T21:39:04"
+    assert signature(run) == (65536, 100.0, 0.0, 2, 4, 8)  # WriteRatio 0, sequential, RequestCount 2, 4 per file
+    a = values(res, "timespan1")
+    total_bytes = 1484062720 + 1482620928 + 1477705728 + 1517420544
+    assert a["ios"] == 22645 + 22623 + 22548 + 23154 == 90970
+    assert a["iops"] == pytest.approx(90970 / 30.02) and a["mbps"] == pytest.approx(total_bytes / 30.02 / 1e6)
+    assert a["cpu_util_pct"] == 3.20 and a["write_iops"] == 0
+    assert "avg_latency_ms" not in a  # MeasureLatency false: no <Latency>
+    assert values(res, "timespan1", "processor", "0:3")["cpu_privileged_pct"] == 6.61
+    assert values(res, "timespan1", "worker", "thread 2: C:\\scratch\\testfile.dat")["ios"] == 22548
+
+
+def test_xml_with_declaration_and_latency_buckets():
+    """Latency element shape from XmlResultParser.cpp; the rest is the real file (this is an edit of it)."""
+    text = corpus(XML).read_text()
+    lat = ("<Latency><AverageReadMilliseconds>1.250</AverageReadMilliseconds><ReadLatencyStdev>0.500</ReadLatencyStdev>"
+           "<AverageTotalMilliseconds>1.250</AverageTotalMilliseconds>"
+           "<Bucket><Percentile>0</Percentile><ReadMilliseconds>0.100</ReadMilliseconds></Bucket>"
+           "<Bucket><Percentile>99</Percentile><ReadMilliseconds>4.000</ReadMilliseconds></Bucket>"
+           "<Bucket><Percentile>99.99</Percentile><ReadMilliseconds>9.000</ReadMilliseconds></Bucket></Latency>")
+    edited = '<?xml version="1.0" encoding="UTF-8"?>\r\n' + text.replace("<Thread>", lat + "<Thread>", 1)
+    a = values(diskspd_xml.parse(edited.encode(), "x.xml"), "timespan1")
+    assert (a["avg_read_latency_ms"], a["min_read_latency_ms"], a["p99_read_latency_ms"], a["p99_99_read_latency_ms"]) == (
+        1.25, 0.1, 4.0, 9.0)
+
+
+@pytest.mark.parametrize("mutate, reason", [
+    (lambda t: '<!DOCTYPE r [<!ENTITY a "b">]>' + t, "DTD"),
+    (lambda t: t[: t.index("<Thread>")], "not well-formed"),
+    (lambda t: t.replace("<TestTimeSeconds>30.02</TestTimeSeconds>", ""), "TestTimeSeconds"),
+    (lambda t: t.replace("<IOCount>22645</IOCount>", "<IOCount>lots</IOCount>"), "not a number"),
+])
+def test_xml_rejections(mutate, reason):
+    with pytest.raises(ParseError, match=reason):
+        diskspd_xml.parse(mutate(corpus(XML).read_text()).encode(), "x.xml")
+
+
+@pytest.mark.parametrize("mutate, reason", [
+    (lambda t: t[: t.index("total:          20819968")], "no 'total:' line"),
+    (lambda t: t[: t.index("5-nines")], "before its 'max' row"),
+    (lambda t: t[: t.index("Results for timespan")], "no 'Total IO' totals"),
+    (lambda t: t.replace("508.09", "5o8.09", 1), "not a number"),
+])
+def test_text_rejections(mutate, reason):
+    with pytest.raises(ParseError, match=reason):
+        diskspd_text.parse(mutate(corpus(NEW).read_text()).encode(), "x.txt")
+
+
+def test_sniffers_claim_only_their_own_files():
+    for p in sorted(CORPUS.rglob("*")):
+        if not p.is_file() or p.name == "MANIFEST.tsv":
+            continue
+        got = {m.FORMAT for m in registry.sniff(p.read_bytes(), p.name)} & {"diskspd-text", "diskspd-xml"}
+        expected = {"diskspd-text"} if p.parent.name == "diskspd-text" else {"diskspd-xml"} if p.parent.name == "diskspd-xml" else set()
+        assert got == expected, p
+
+
+def test_ingest_end_to_end(con):
+    ingest(con, corpus(OLD), corpus(XML))
+    got = q(con, """SELECT m.run_key, m.value, r.outstanding_ios FROM measurements m JOIN runs r USING (run_id)
+                    WHERE m.metric = 'iops' AND m.scope = 'all' ORDER BY m.value""")
+    assert [(k, round(v, 2), o) for k, v, o in got] == [("run1", 393.40, 64), ("timespan1", 3030.31, 8), ("run2", 50445.24, 64)]
+    assert q(con, "SELECT count(*) FROM diskspd_latency_percentiles")[0][0] == 30
+
+
+@settings(max_examples=40, deadline=None)
+@given(eol=st.sampled_from(["\n", "\r\n", "\r"]), pad=st.sampled_from(["", " ", "\t"]), bom=st.booleans(),
+       cut=st.floats(0, 1))
+def test_property_line_ends_padding_and_truncation(eol, pad, bom, cut):
+    """Any line ends, trailing blanks and a BOM give the same numbers; a cut file is rejected or
+    keeps only the whole runs before the cut."""
+    text = corpus(OLD).read_text()
+    want = {(s.run_key, s.scope, s.target, s.metric, s.value) for s in parse(OLD).samples}
+    varied = ("\ufeff" if bom else "") + eol.join(line + pad for line in text.split("\n"))
+    got = diskspd_text.parse(varied.encode(), "x.txt")
+    assert {(s.run_key, s.scope, s.target, s.metric, s.value) for s in got.samples} == want
+    head = text[: int(len(text) * cut)]
+    try:
+        part = diskspd_text.parse(head.encode(), "x.txt")
+    except ParseError:
+        return
+    kept = {(s.run_key, s.scope, s.target, s.metric, s.value) for s in part.samples}
+    assert kept <= want and all(r.status == "complete" for r in part.runs)
+    assert {s.run_key for s in part.samples} == {r.key for r in part.runs}

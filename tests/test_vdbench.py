@@ -1,0 +1,158 @@
+"""vdbench summary.html, totals.html and flatfile.html: every corpus file, values checked by hand."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from ingest import registry
+from ingest.formats import vdbench_flatfile, vdbench_summary
+from ingest.model import MB_PER_MIB, ParseError
+from tests.conftest import CORPUS, corpus, ingest, q
+
+SUM_SD = "vdbench-summary/TheOtherOtherOperation__vdbconvert__50401_sd_3rd.summary.html"
+SUM_FSD = "vdbench-summary/hero0906__jiaoben__50406_fsd.summary.html"
+TOT_SD = "vdbench-totals/TheOtherOtherOperation__vdbconvert__50401_sd_3rd.totals.html"
+TOT_CUT = "vdbench-totals/hero0906__jiaoben__50406_fsd_truncated.totals.html"
+TOT_FSD = "vdbench-totals/masakioui__vdb__50407_fsd.totals.html"
+FF_SD = "vdbench-flatfile/TheOtherOtherOperation__vdbconvert__50401_sd.flatfile.html"
+FF_FSD = "vdbench-flatfile/hero0906__jiaoben__50406_fsd.flatfile.html"
+FF_SD7 = "vdbench-flatfile/masakioui__vdb__50407_sd.flatfile.html"
+FF_ABORTED = "vdbench-flatfile/masakioui__vdb__50407_aborted_empty.flatfile.html"
+
+
+def parse(rel):
+    mod = vdbench_flatfile if "flatfile" in rel else vdbench_summary
+    return mod.parse(corpus(rel).read_bytes(), rel)
+
+
+def values(res, key):
+    return {s.metric: s.value for s in res.samples if s.run_key == key and s.scope == "all"}
+
+
+def signature(run):
+    return (run.block_size_bytes, run.read_pct, run.random_pct, run.queue_depth, run.workers, run.outstanding_ios)
+
+
+@pytest.mark.parametrize("rel", [SUM_SD, TOT_SD])
+def test_sd_summary_and_totals_agree(rel):
+    res = parse(rel)
+    assert [(r.workload, r.status) for r in res.runs] == [("rd1", "complete"), ("rd2", "complete"), ("rd3", "complete")]
+    # For loops: threads=2; bytes i/o 4096; no rdpct/seekpct setting and observed read pct 75.91: unknown
+    assert [signature(r) for r in res.runs] == [(4096, None, None, 1, 2, 2)] * 3
+    a = values(res, "run1")  # 13:50:00.270  avg_2-60  50.02  0.20  4096  75.91  5.395  6.944  0.516  96.066  10.097  0.3  1.2  0.2
+    assert (a["iops"], a["read_pct"], a["avg_latency_ms"], a["avg_read_latency_ms"], a["avg_write_latency_ms"]) == (
+        50.02, 75.91, 5.395, 6.944, 0.516)
+    assert (a["max_latency_ms"], a["stddev_latency_ms"], a["avg_queue_depth"], a["cpu_util_pct"], a["cpu_privileged_pct"]) == (
+        96.066, 10.097, 0.3, 1.2, 0.2)
+    assert a["mbps"] == pytest.approx(0.20 * 1.048576)
+    assert values(res, "run3")["iops"] == 310.05 and values(res, "run2")["max_latency_ms"] == 209.282
+    settings_rows = [r for r in res.tables["vdbench_values"] if r["interval"] == "(settings)" and r["run_key"] == "run1"]
+    assert {r["column_name"]: r["text"] for r in settings_rows} == {"I/O rate": "50", "elapsed": "60", "threads": "2"}
+
+
+def test_summary_keeps_every_interval():
+    rows = parse(SUM_SD).tables["vdbench_values"]
+    iv = [r for r in rows if r["run_key"] == "run1" and r["interval"] == "7"]
+    assert {r["column_name"]: r["value"] for r in iv}["resp time"] == 10.093  # 13:49:07.121  7  46.00 ... 10.093
+    assert len({(r["run_key"], r["interval"]) for r in rows if r["interval"] != "(settings)"}) == 3 * 61
+
+
+def test_mb_is_mebibytes():
+    """The header says 1024**2; 50407 FSD totals: 1104872 ops/s x 4093 bytes = 4313 MiB/s, not 4522 MB."""
+    assert round(1104872 * 4093 / 2**20) == 4313
+    a = values(parse(TOT_FSD), "run1")
+    assert a["read_mbps"] == pytest.approx(4313 * MB_PER_MIB) and a["mbps"] == pytest.approx(4313.7 * 1.048576)
+    assert (a["iops"], a["read_iops"], a["avg_read_latency_ms"], a["read_pct"], a["cpu_util_pct"]) == (
+        1104872, 1104872, 0.115, 100.0, 1.3)
+    assert "avg_write_latency_ms" not in a  # write rate 0.0: its 0.000 response time is no value
+
+
+def test_fsd_run_killed_before_its_avg_line():
+    for rel in (SUM_FSD, TOT_CUT):
+        res = parse(rel)
+        assert [(r.workload, r.status) for r in res.runs] == [("format_for_rd1", "complete"), ("rd1", "unterminated")]
+        assert {s.run_key for s in res.samples} == {"run1"}
+        assert "avg_latency_ms" not in values(res, "run1")  # format RD: no I/O, 0.000 is no value
+        assert values(res, "run1")["cpu_util_pct"] == 2.6
+    rows = parse(SUM_FSD).tables["vdbench_values"]
+    last = {r["column_name"]: r["value"] for r in rows if r["interval"] == "287"}
+    assert (last["ReqstdOps rate"], last["mb/sec total"], last["open resp"]) == (99.2, 19.38, 112.80)
+
+
+def test_flatfile_sd_runs_and_series():
+    res = parse(FF_SD)
+    assert [signature(r) for r in res.runs] == [(4096, 75.0, 100.0, 1, 2, 2)] * 3
+    a = values(res, "run1")  # 13:50:00.278  rd1  avg_2-60  50.0000  50.0169  0.1954 ...
+    assert a["iops"] == 50.0169 and a["mbps"] == pytest.approx(0.1954 * MB_PER_MIB) and a["read_pct"] == 75.9065
+    assert len(res.tables["series_samples"]) == 180  # 3 RDs x 60 intervals; avg lines are not points
+    rate = next(s for s in res.series if s.instance == "run1 rd1" and s.counter == "rate")
+    pts = res.points.filter(res.points["series_key"] == rate.key)["value"].to_list()
+    assert pts[:3] == [30.0, 46.0, 66.0] and len(pts) == 60 and rate.metric == "iops"
+    mb = next(s for s in res.series if s.instance == "run1 rd1" and s.counter == "mb/sec")
+    assert res.points.filter(res.points["series_key"] == mb.key)["value"][0] == pytest.approx(0.1172 * MB_PER_MIB)
+
+
+def test_flatfile_50407_single_space_and_fsd():
+    res = parse(FF_SD7)
+    (run,) = res.runs
+    assert signature(run) == (512, 0.0, 100.0, 1, 8, 8)  # xfersize 512, rdpct 0, seekpct 100, threads 8
+    a = values(res, "run1")
+    assert a["iops"] == 15773.1017 and a["max_write_latency_ms"] == 860.022 and a["avg_queue_depth"] == 15.921
+    assert "avg_read_latency_ms" not in a  # read% 0
+    assert res.tables["series_samples"][0]["ts"].isoformat() == "2019-03-08T18:11:39"
+    fsd = parse(FF_FSD)
+    assert [(r.workload, r.status) for r in fsd.runs] == [("format_for_rd1", "complete"), ("rd1", "unterminated")]
+    assert len(fsd.tables["series_samples"]) == 1 + 287
+
+
+def test_aborted_flatfile_is_rejected():
+    with pytest.raises(ParseError, match="aborted run: flatfile has no data"):
+        parse(FF_ABORTED)
+
+
+@pytest.mark.parametrize("rel, mutate, reason", [
+    (TOT_SD, lambda t: t.replace("  50.02 ", "  5O.02 ", 1), "not a number"),
+    (TOT_SD, lambda t: t.replace("   0.3   1.2   0.2", "   0.3   1.2", 1), "header names"),
+    (TOT_SD, lambda t: t[: t.index("Apr 08")], "no interval or avg_ lines"),
+    (FF_SD, lambda t: t.replace("rd1          7 ", "rd1          7 8 ", 1), "values, the header"),
+    (FF_SD, lambda t: t.replace("rd1   avg_2-60", "rd1   xvg_2-60", 1), "neither a number"),
+])
+def test_bad_files(rel, mutate, reason):
+    with pytest.raises(ParseError, match=reason):
+        (vdbench_flatfile if "flatfile" in rel else vdbench_summary).parse(mutate(corpus(rel).read_text()).encode(), "x")
+
+
+def test_sniffers_claim_only_their_own_files():
+    mine = {"vdbench-summary", "vdbench-flatfile"}
+    own = {"vdbench-summary": "vdbench-summary", "vdbench-totals": "vdbench-summary", "vdbench-flatfile": "vdbench-flatfile"}
+    for p in sorted(CORPUS.rglob("*")):
+        if p.is_file() and p.name != "MANIFEST.tsv":
+            got = {m.FORMAT for m in registry.sniff(p.read_bytes(), p.name)} & mine
+            assert got == ({own[p.parent.name]} if p.parent.name in own else set()), p
+
+
+def test_ingest_end_to_end(con):
+    ingest(con, corpus(TOT_SD), corpus(FF_SD7))
+    got = q(con, """SELECT m.format, round(m.value, 4), r.outstanding_ios FROM measurements m JOIN runs r USING (run_id)
+                    WHERE m.metric = 'iops' AND m.scope = 'all' ORDER BY m.value""")
+    assert got == [("vdbench-summary", 50.02, 2), ("vdbench-summary", 212.42, 2), ("vdbench-summary", 310.05, 2),
+                   ("vdbench-flatfile", 15773.1017, 8)]
+    assert q(con, "SELECT count(*) FROM series_points")[0][0] == parse(FF_SD7).points.height
+
+
+@settings(max_examples=30, deadline=None)
+@given(eol=st.sampled_from(["\n", "\r\n", "\r"]), rel=st.sampled_from([SUM_SD, TOT_FSD, FF_SD, FF_SD7]),
+       cut=st.floats(0, 1))
+def test_property_line_ends_and_truncation(eol, rel, cut):
+    """Line ends do not change the numbers; a cut file is rejected, or its last run says it has no avg line."""
+    mod = vdbench_flatfile if "flatfile" in rel else vdbench_summary
+    text = corpus(rel).read_text()
+    want = {(s.run_key, s.metric, s.value) for s in parse(rel).samples}
+    assert {(s.run_key, s.metric, s.value) for s in mod.parse(eol.join(text.split("\n")).encode(), "x").samples} == want
+    head = "\n".join(text.split("\n")[: int(text.count("\n") * cut)]) + "\n"  # whole lines
+    try:
+        part = mod.parse(head.encode(), "x")
+    except ParseError:
+        return
+    assert {(s.run_key, s.metric, s.value) for s in part.samples} <= want
+    assert all(r.status == "complete" or not any(s.run_key == r.key for s in part.samples) for r in part.runs)
