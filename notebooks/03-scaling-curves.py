@@ -47,7 +47,7 @@ for (axis, metric, unit), g in pts.group_by(["axis", "metric", "unit"], maintain
         detail="configuration:N",
         tooltip=["system", "workload", "configuration", "load", "value", "linearity"],
     )
-    knees = base.transform_filter("datum.is_knee").mark_point(shape="diamond", size=120, filled=True, color="black")
+    knees = base.transform_filter("datum.is_knee").mark_point(shape="diamond", size=260, filled=True, color="black", opacity=1)
     r.show((base.mark_line(point=True) + knees).properties(width=300, height=200).facet(
         facet=alt.Facet("workload:N", title=None, header=alt.Header(labelLimit=300)), columns=2
     ).resolve_scale(y="independent").properties(

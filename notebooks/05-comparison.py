@@ -34,11 +34,10 @@ if corr.height:
 
 # %%
 HEADLINE = ["iops", "mbps", "avg_latency_ms"]
-c = r.query(con, """SELECT system, metric, unit, direction, workload_label AS workload, scope, baseline_config, config,
-                           baseline_drives, drives, baseline_value, value, ratio, correction, pct_better,
-                           pct_better_uncorrected, match_rule
+c = r.query(con, """SELECT metric, unit, direction, system, workload_label AS workload, baseline_config, config,
+                           baseline_drives, drives, baseline_value, value, ratio, correction, pct_better, match_rule
                     FROM comparison WHERE study = ? AND metric IN (SELECT unnest(?::VARCHAR[]))
-                    ORDER BY metric, system, block_size_bytes, read_pct, random_pct, load, workload""", [study, HEADLINE])
+                    ORDER BY list_position(?::VARCHAR[], metric), system, block_size_bytes, read_pct, random_pct, load, workload""", [study, HEADLINE, HEADLINE])
 for (metric, unit, direction), g in c.group_by(["metric", "unit", "direction"], maintain_order=True):
     d = g.to_pandas()
     d["point"] = d["workload"] + d["config"].fillna("").map(lambda x: f" · {x}" if x else "")
@@ -51,7 +50,7 @@ for (metric, unit, direction), g in c.group_by(["metric", "unit", "direction"], 
         tooltip=["system", "workload", "config", "baseline_value", "value", "ratio", "pct_better", "match_rule"],
     ).properties(width=480, title=f"{metric} ({unit}): % better per matched point"
                  + (f" (first 60 of {len(d)})" if len(d) > 60 else "")))
-    r.table(g, f"Matched points: {metric} ({unit}, {direction} is better)")
+    r.table(g.drop(["metric", "unit", "direction"]), f"Matched points: {metric} ({unit}, {direction} is better)")
 if c.is_empty():
     r.note("No point of another system matches a baseline point at the headline metrics.")
 
