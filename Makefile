@@ -32,15 +32,16 @@ validate: setup ## run the Great Expectations suites, store and print the result
 	$(BIN)/iolab validate --db $(DB)
 
 reports: setup ## execute the notebooks per study and render reports/<study>/*.html + reports/index.html
-	$(BIN)/python -m notebooks.render --db $(DB) --out reports
+	$(BIN)/iolab report --db $(DB) --out reports
 
 check-reports: setup ## screenshot every report in headless Chromium (installs Debian's chromium if missing)
 	command -v chromium >/dev/null || (apt-get update -q && apt-get install -y -q chromium)
-	$(BIN)/python -m notebooks.check_reports reports
+	$(BIN)/python -m ingest.reports.check reports
 
-lab: setup ## JupyterLab on the notebooks, with the demo database ready
+lab: setup ## JupyterLab at the repository root (notebooks/, data/, reports/), the demo database ready
 	test -f $(DB) || $(MAKE) --no-print-directory demo
-	cd notebooks && ../$(BIN)/jupyter lab --allow-root --no-browser --ServerApp.ip=127.0.0.1
+	IOLAB_ROOT=$(CURDIR) $(BIN)/jupyter lab --allow-root --no-browser --ServerApp.ip=127.0.0.1 \
+		--ServerApp.root_dir=$(CURDIR) --ServerApp.default_url=/lab/tree/notebooks
 
 test: setup ## run the test suite
 	$(BIN)/pytest

@@ -16,39 +16,40 @@ study = "esg-ds5020-2009"
 
 # %%
 import altair as alt
-from IPython.display import Markdown, display
 
-import report as r
+from ingest.reports import page as r
 
 con = r.connect(db_path)
-display(Markdown(f"# {study}: overview"))
-labels = r.query(con, """SELECT any_value(system) AS system, any_value(generation) AS generation,
-                                any_value(tiles) AS tiles, any_value(vms) AS vms, any_value(config_label) AS config,
-                                count(*) AS files, sum(size_bytes) AS bytes
-                         FROM source_files WHERE study = ? AND status = 'ok'""", [study])
-r.table(labels, "System under test (from the iolab.toml sidecar)")
+r.heading(study, "overview")
+systems = r.systems_block(con, study)
+colors = r.system_colors(systems["system"])
 
 # %%
-runs = r.query(con, """SELECT r.tool, r.tool_version, count(*) AS runs, min(r.started_at) AS first_start,
-                              max(coalesce(r.ended_at, r.started_at)) AS last_end,
-                              count(DISTINCT r.workload) AS workloads
-                       FROM runs r JOIN source_files f USING (source_id)
-                       WHERE f.study = ? AND f.status = 'ok' GROUP BY ALL ORDER BY 1""", [study])
-r.table(runs, "Runs by tool")
-metrics = r.query(con, """SELECT tool, scope, metric, unit, count(*) AS numbers, min(value) AS min, max(value) AS max
-                          FROM measurements WHERE study = ? GROUP BY ALL ORDER BY tool, scope, metric""", [study])
-r.table(metrics, "What was measured (measurements view)")
+runs = r.query(con, """SELECT coalesce(system, '(no system label)') AS system, tool, tool_version,
+                              count(DISTINCT run_id) AS runs, count(DISTINCT workload_label) AS workloads,
+                              min(started_at) AS first_start, max(coalesce(ended_at, started_at)) AS last_end
+                       FROM measurements WHERE study = ? GROUP BY ALL ORDER BY 1, 2""", [study])
+r.table(runs, "Runs by system and tool")
+metrics = r.query(con, """SELECT coalesce(system, '(no system label)') AS system, scope, metric, unit, count(*) AS numbers,
+                                 min(value) AS min, max(value) AS max
+                          FROM measurements WHERE study = ? GROUP BY ALL ORDER BY system, scope, metric""", [study])
+r.table(metrics, "What was measured, per system (measurements view)")
 
 # %%
-headline = r.query(con, """SELECT p.tool, p.workload, p.run_key, p.iops, p.mbps FROM per_drive_iops p
-                           WHERE p.study = ? AND p.level = 'run' AND p.iops IS NOT NULL
-                           ORDER BY p.iops DESC LIMIT 40""", [study])
-if headline.height:
-    chart = alt.Chart(headline.to_pandas()).mark_bar().encode(
-        x=alt.X("iops:Q", title="IO/s"), y=alt.Y("run_key:N", sort="-x", title="run"),
-        color=alt.Color("tool:N"), tooltip=["workload", "iops", "mbps"],
-    ).properties(title=f"{study}: headline IO/s per run (top 40)", width=640)
-    display(chart)
+# Headline IO/s: the busiest workloads, one bar per system side by side (never stacked)
+head = r.query(con, """WITH p AS (SELECT coalesce(system, '(no system label)') AS system, workload_label, max(iops) AS iops
+                                  FROM per_drive_iops WHERE study = ? AND level = 'run' AND iops IS NOT NULL GROUP BY ALL),
+                            top AS (SELECT workload_label FROM p GROUP BY ALL ORDER BY max(iops) DESC LIMIT 12)
+                       SELECT p.* FROM p JOIN top USING (workload_label) ORDER BY iops DESC""", [study])
+if head.height:
+    r.show(alt.Chart(head.to_pandas()).mark_bar().encode(
+        y=alt.Y("workload_label:N", sort="-x", title=None, axis=alt.Axis(labelLimit=360)),
+        yOffset=alt.YOffset("system:N"),
+        x=alt.X("iops:Q", title="IO/s (best run at this workload)"),
+        color=alt.Color("system:N", scale=colors, legend=alt.Legend(orient="bottom", columns=1, title="system")),
+        tooltip=["system", "workload_label", alt.Tooltip("iops:Q", format=",.0f")],
+    ).properties(width=560, title="Headline IO/s per workload and system (12 busiest workloads)"))
+    r.table(head, "Headline IO/s per workload and system")
 else:
     r.note("No run of this study reports IO/s.")
 
@@ -56,7 +57,7 @@ else:
 profiles = r.query(con, """SELECT a.array_name, a.profile_kind, a.firmware, a.controllers, a.controller_model,
                                   a.cache_mb_per_controller, a.stated_drives, a.stated_groups, a.stated_volumes,
                                   a.stated_hot_spares
-                           FROM profile_arrays a JOIN source_files f USING (source_id) WHERE f.study = ?""", [study])
+                           FROM profile_arrays a JOIN source_files f ON f.content_id = a.source_id WHERE f.study = ?""", [study])
 if profiles.height:
     r.table(profiles, "Array configuration (storage array profiles)")
 rejected = r.query(con, """SELECT path, error, error_line FROM source_files WHERE study = ? AND status = 'rejected'""", [study])

@@ -16,33 +16,44 @@ study = "iomark-vm-hp4335-2014"
 
 # %%
 import altair as alt
-from IPython.display import Markdown, display
 
-import report as r
+from ingest.reports import page as r
 
 con = r.connect(db_path)
-display(Markdown(f"# {study}: QoS verdicts and efficiency"))
-r.note("Criteria are data (criteria.csv, table qos_criteria): each applies to the runs that record its metric.")
+r.heading(study, "QoS verdicts and efficiency")
+systems = r.systems_block(con, study)
+declared = r.query(con, """SELECT kind, criterion, description, comparator, threshold, unit, iolab_metric AS metric,
+                                  defined, citation
+                           FROM study_declarations WHERE study = ? ORDER BY kind, criterion""", [study])
+if declared.height:
+    r.table(declared, "Criteria and corrections this study declares (its iolab.toml)")
+else:
+    r.note("This study declares no QoS criterion: add criteria = [\"<id>\", ...] naming rows of a criteria file "
+           "to its iolab.toml.")
 
 # %%
-v = r.query(con, """SELECT tool, workload, criterion, metric, value, comparator, threshold, unit, passed, citation
-                    FROM qos_verdicts WHERE study = ? ORDER BY passed, criterion, workload""", [study])
-summary = r.query(con, """SELECT criterion, count(*) AS runs, sum(passed::INT) AS passed,
-                                 count(*) - sum(passed::INT) AS failed
-                          FROM qos_verdicts WHERE study = ? GROUP BY ALL ORDER BY criterion""", [study])
-r.table(summary, "Verdicts by criterion")
+summary = r.query(con, """SELECT coalesce(system, '(no system label)') AS system, criterion, count(*) AS runs,
+                                 sum(passed::INT) AS passed, count(*) - sum(passed::INT) AS failed
+                          FROM qos_verdicts WHERE study = ? GROUP BY ALL ORDER BY criterion, system""", [study])
 if summary.height:
-    display(alt.Chart(summary.unpivot(index="criterion", on=["passed", "failed"]).to_pandas()).mark_bar().encode(
-        x=alt.X("value:Q", title="runs"), y=alt.Y("criterion:N", title=None),
+    d = summary.unpivot(index=["system", "criterion"], on=["passed", "failed"]).to_pandas()
+    r.show(alt.Chart(d).mark_bar().encode(
+        x=alt.X("value:Q", title="runs", stack="zero"), y=alt.Y("system:N", title=None, axis=alt.Axis(labelLimit=360)),
+        row=alt.Row("criterion:N", title=None, header=alt.Header(labelAngle=0, labelAlign="left")),
         color=alt.Color("variable:N", scale=alt.Scale(domain=["passed", "failed"], range=["#1a7f37", "#b42318"]),
-                        title=None)).properties(width=520, title="QoS verdicts"))
-r.table(v, "Every verdict (failures first)", max_rows=60)
+                        title="verdict"),
+        tooltip=["system", "criterion", "variable", "value"]).properties(width=480, title="QoS verdicts per system (runs)"))
+r.table(summary, "Verdicts by criterion and system")
+v = r.query(con, """SELECT coalesce(system, '(no system label)') AS system, workload_label AS workload, config_label,
+                           criterion, metric, value, comparator, threshold, unit, passed, citation
+                    FROM qos_verdicts WHERE study = ? ORDER BY passed, criterion, system, workload""", [study])
+r.table(v, "Every verdict (failures first)")
 
 # %%
-e = r.query(con, """SELECT system, price_usd, price_source, watts, vms, score, best_iops, best_iops_per_drive,
-                           usd_per_vm, usd_per_iops, iops_per_watt, score_per_kw
-                    FROM efficiency WHERE study = ?""", [study])
-r.table(e, "Efficiency ($ from the sidecar or published figures)")
+e = r.query(con, """SELECT coalesce(system, '(no system label)') AS system, price_usd, price_source, watts, vms, score,
+                           best_iops, best_iops_per_drive, usd_per_vm, usd_per_iops, iops_per_watt, score_per_kw
+                    FROM efficiency WHERE study = ? ORDER BY system""", [study])
+r.table(e, "Efficiency per system ($ from the sidecar or published figures)")
 
 # %%
 r.provenance(con, study)

@@ -16,18 +16,17 @@ study = "esxtop-perfmon-samples"
 
 # %%
 import altair as alt
-from IPython.display import Markdown, display
 
-import report as r
+from ingest.reports import page as r
 
 con = r.connect(db_path)
-display(Markdown(f"# {study}: esxtop and perfmon time series"))
+r.heading(study, "esxtop and perfmon time series")
 r.note("Counters from esxtop batch output and Windows perfmon logs, summarised per capture (views series_summary, "
        "device_io, cpu_usage): join them to benchmark runs by host and time window (first/last sample).")
-caps = r.query(con, """SELECT f.path AS capture, c.tool, c.time_zone, c.bias_minutes, c.series, c.samples,
+caps = r.query(con, """SELECT f.path AS capture, f.system, c.tool, c.time_zone, c.bias_minutes, c.series, c.samples,
                               c.has_date, min(smp.ts) AS first_sample, max(smp.ts) AS last_sample
-                       FROM pdh_captures c JOIN source_files f USING (source_id)
-                       LEFT JOIN series_samples smp USING (source_id)
+                       FROM pdh_captures c JOIN source_files f ON f.content_id = c.source_id
+                       LEFT JOIN series_samples smp ON smp.source_id = c.source_id
                        WHERE f.study = ? GROUP BY ALL ORDER BY capture""", [study])
 r.table(caps, "Captures")
 
@@ -35,25 +34,38 @@ r.table(caps, "Captures")
 dev = r.query(con, """SELECT host, object, instance, iops_avg, iops_p95, iops_max, read_iops_avg, write_iops_avg,
                              davg_ms_avg, kavg_ms_avg, gavg_ms_avg, qavg_ms_avg, read_latency_ms_avg,
                              write_latency_ms_avg, queue_length_avg
-                      FROM device_io WHERE study = ? ORDER BY host, object, instance""", [study])
-r.table(dev, "Storage devices, adapters, paths, virtual and logical disks (avg / p95 / max over the capture)", max_rows=60)
+                      FROM device_io WHERE study = ? ORDER BY iops_avg DESC NULLS LAST, host, object, instance""", [study])
+r.table(dev, "Storage devices, adapters, paths, virtual and logical disks (avg / p95 / max over the capture)")
 cpu = r.query(con, """SELECT host, object, instance, counter, samples, avg, p95, max FROM cpu_usage
-                      WHERE study = ? AND (object IN ('Physical Cpu', 'Processor') OR metric = 'cpu_ready_pct')
-                      ORDER BY metric, avg DESC""", [study])
-r.table(cpu, "CPU: utilisation per physical CPU, ready time per VM group (highest first)", max_rows=40)
+                      WHERE study = ? ORDER BY metric, avg DESC""", [study])
+r.table(cpu, "CPU: utilisation per physical CPU, ready time per VM group (highest first)")
 
 # %%
-pts = r.query(con, """SELECT s.host || ' ' || s.object || coalesce('(' || s.instance || ')', '') || ' ' || s.counter AS series,
-                             p.ts, p.sample_no, p.value, s.unit
-                      FROM series_points p JOIN series s USING (series_id) JOIN source_files f ON f.source_id = s.source_id
-                      WHERE f.study = ? AND s.metric IN ('cpu_util_pct', 'queue_length', 'iops')
-                      ORDER BY series, p.sample_no""", [study])
-if pts.height:
-    d = pts.to_pandas()
-    x = alt.X("ts:T", title="time") if d["ts"].notna().all() else alt.X("sample_no:Q", title="sample")
-    display(alt.Chart(d).mark_line(point=True).encode(
-        x=x, y=alt.Y("value:Q", title=None), color=alt.Color("series:N", legend=alt.Legend(orient="bottom", columns=1, labelLimit=600)),
-        tooltip=["series", "ts", "value"]).properties(width=720, height=260, title="CPU utilisation, queue lengths, IO/s over time"))
+# One panel per unit, on the real time axis; the TOP series by mean load are drawn, the rest summarised
+TOP = 8
+pts = r.query(con, """WITH s AS (SELECT ss.series_id, ss.unit, ss.metric, ss.avg,
+                                       ss.host || ' ' || ss.object || coalesce(' (' || ss.instance || ')', '') || ' ' || ss.counter AS series,
+                                       row_number() OVER (PARTITION BY ss.unit ORDER BY ss.avg DESC NULLS LAST) AS rank,
+                                       count(*) OVER (PARTITION BY ss.unit) AS of_unit
+                                FROM series_summary ss WHERE ss.study = ? AND ss.unit IS NOT NULL
+                                AND ss.metric IN ('cpu_util_pct', 'cpu_used_pct', 'cpu_ready_pct', 'queue_length', 'iops',
+                                                  'read_iops', 'write_iops', 'davg_ms', 'gavg_ms'))
+                      SELECT s.unit, s.series, s.rank, s.of_unit, p.ts, p.value
+                      FROM s JOIN series_points p USING (series_id)
+                      WHERE s.rank <= ? AND p.ts IS NOT NULL ORDER BY s.unit, s.series, p.ts""", [study, TOP])
+for unit, g in pts.group_by("unit", maintain_order=True):
+    d = g.to_pandas()
+    unit = unit[0] if isinstance(unit, tuple) else unit
+    of_unit = int(d["of_unit"].max())
+    r.show(alt.Chart(d).mark_line().encode(
+        x=alt.X("ts:T", title="time (as the capture wrote it)"), y=alt.Y("value:Q", title=unit),
+        color=alt.Color("series:N", legend=alt.Legend(orient="bottom", columns=1, labelLimit=600), title=None),
+        tooltip=["series", "ts", "value"]).properties(
+        width=720, height=220,
+        title=f"{unit}: top {min(TOP, of_unit)} of {of_unit} series by mean" + (" (the rest in the table below)" if of_unit > TOP else "")))
+rest = r.query(con, """SELECT unit, host, object, instance, counter, samples, avg, p95, max, first_ts, last_ts
+                       FROM series_summary WHERE study = ? ORDER BY unit, avg DESC NULLS LAST""", [study])
+r.table(rest, "Every series, summarised (avg / p95 / max)")
 
 # %%
 r.provenance(con, study)

@@ -54,9 +54,10 @@ def test_demo_ingests_cleanly(demo):
 
 
 def test_esg_per_drive_and_mailboxes(demo):
+    # the mailbox rule applies because the study's sidecar declares it (criteria = [...])
     rows = {r[0]: r[1:] for r in q(demo, """
-        SELECT workload, iops, drives, iops_per_drive, supported_mailboxes FROM sizing
-        WHERE study = 'esg-ds5020-2009' AND iops IS NOT NULL""")}
+        SELECT workload, iops, drives, iops_per_drive, multiple FROM sizing
+        WHERE study = 'esg-ds5020-2009' AND iops IS NOT NULL AND criterion = 'exchange_iops_per_mailbox'""")}
     pub = rows["Jetstress (Exchange e-mail)"]  # four tiles, as published: 4127 IO/s behind 32 drives
     assert pub == (4127.0, 32, 4127 / 32, 4127 / 0.5)
     js01 = rows["Jetstress Performance"]  # the JS-01 report: 1101.114 IO/s on JS_01 (8 drives declared)
@@ -84,7 +85,8 @@ def test_qos_and_saturation(demo):
     assert v == {"jetstress_db_read_latency": True, "jetstress_log_write_latency": True}
     # Pliant SSD, 64k random writes: 20 ms is first exceeded above 32 outstanding I/Os
     sat = q(demo, """SELECT saturation_load, max_load_tested FROM saturation
-                     WHERE workload = '64k 0% Read; 100% Random 64k' AND axis = 'outstanding_ios'""")
+                     WHERE workload = '64 KiB random write' AND axis = 'outstanding_ios'
+                     AND study = 'sqlserverio-pliant-ssd-2010'""")
     over = q(demo, """SELECT min(m.outstanding_ios) FROM measurements m
                       WHERE m.workload = '64k 0% Read; 100% Random 64k' AND m.scope = 'all'
                       AND m.metric = 'avg_latency_ms' AND m.value > 20""")[0][0]

@@ -25,8 +25,10 @@ def test_latency_samples_and_iomark_criterion(con, tmp_path):
     d = tmp_path / "vm"
     d.mkdir()
     (d / FIX.name).write_bytes(FIX.read_bytes())
-    (d / "criteria.csv").write_text("criterion,tool,metric,comparator,threshold,unit,scope,source\n"
-                                    "iomark_vm_response,IOmark-VM,share within 30 ms,>=,70,%,per set,hand-made test\n")
+    (d / "criteria.csv").write_text("criterion,tool,metric,comparator,threshold,unit,scope,source,iolab_metric\n"
+                                    "iomark_vm_response,IOmark-VM,share within 30 ms,>=,70,%,per set,hand-made test,"
+                                    "pct_ios_within_30ms\n")
+    (d / "iolab.toml").write_text('criteria = ["iomark_vm_response"]\n')  # a criterion applies where declared
     ingest(con, d)
     got = dict(q(con, "SELECT metric, value FROM measurements WHERE tool = 'vscsiStats'"))
     assert got == {"ios": 100.0, "avg_latency_ms": 2.38, "pct_ios_within_30ms": 99.0}  # (10+30+40+12+5+2)/100

@@ -44,8 +44,12 @@ def _jsonable(v):
         return str(v)
 
 
-def validate(con) -> list[dict]:
-    """Run all suites on ``con``; return one dict per expectation (also stored in the database)."""
+def validate(con, keep=None, store: bool = True) -> list[dict]:
+    """Run all suites on ``con``; return one dict per expectation (also stored in the database).
+
+    ``keep(con, frame) -> frame`` narrows each suite's frame first (the reports validate one
+    study's rows); ``store=False`` leaves the database untouched (read-only snapshots).
+    """
     logging.getLogger("great_expectations").setLevel(logging.ERROR)
     import great_expectations as gx
     import great_expectations.expectations as E
@@ -59,12 +63,13 @@ def validate(con) -> list[dict]:
         pass
     ds = ctx.data_sources.add_pandas("iolab")
     run_at = datetime.now(timezone.utc).replace(tzinfo=None)
-    run_id = con.execute("SELECT coalesce(max(run_id), 0) + 1 FROM validation_results").fetchall()[0][0]
     rows: list[dict] = []
     for mod in suites():
         t0 = time.perf_counter()
         try:
             df = con.execute(mod.QUERY).df()
+            if keep is not None:
+                df = keep(con, df)
         except Exception as e:
             rows.append({"suite": mod.SUITE, "expectation": "suite query runs", "kwargs": {}, "success": False,
                          "unexpected_count": None, "examples": [str(e)], "rows_validated": 0})
@@ -81,7 +86,10 @@ def validate(con) -> list[dict]:
             rows.append({"suite": mod.SUITE, "expectation": r.expectation_config.type, "kwargs": _jsonable(kw),
                          "success": bool(r.success), "unexpected_count": res.get("unexpected_count"),
                          "examples": _jsonable(res.get("partial_unexpected_list") or []), "rows_validated": len(df),
-                         "seconds": time.perf_counter() - t0})
+                         "seconds": time.perf_counter() - t0, "run_at": run_at})
+    if not store:
+        return rows
+    run_id = con.execute("SELECT coalesce(max(run_id), 0) + 1 FROM validation_results").fetchall()[0][0]
     con.execute("BEGIN")
     for r in rows:
         con.execute("INSERT INTO validation_results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",

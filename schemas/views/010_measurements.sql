@@ -23,6 +23,8 @@ SELECT
     s.scope,
     s.target,
     r.workload,
+    workload_label(r.block_size_bytes, r.read_pct, r.random_pct, coalesce(s.outstanding_ios, r.outstanding_ios), r.workload)
+                      AS workload_label,
     s.metric,
     s.value,
     s.unit,

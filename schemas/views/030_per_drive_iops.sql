@@ -2,8 +2,9 @@
 --
 -- Target level: the target's IOPS ('iops', else the sum of its read/write IOPS, e.g. Jetstress
 -- database reads + writes) over the drives behind its volume (target_volumes).
--- Run level: the run's headline IOPS (Iometer ALL row, Jetstress achieved, ORION maximum small
--- IOPS, published iops) over the drives behind all of its distinct volumes; where no target is
+-- Run level: the run's headline IOPS (by metric and scope, whatever the tool: iops of scope
+-- all/test, else achieved_iops, else max_small_iops) over the drives behind all of its distinct
+-- volumes; where no target is
 -- mapped, the drive count the run states (published tables: HDDs / drives behind).
 CREATE OR REPLACE VIEW target_throughput AS
 SELECT s.run_id, s.target,
@@ -17,19 +18,19 @@ GROUP BY ALL;
 
 CREATE OR REPLACE VIEW run_throughput AS
 SELECT r.run_id,
-       coalesce(max(s.value) FILTER (s.scope = 'all' AND s.metric = 'iops'),
+       coalesce(max(s.value) FILTER (s.scope IN ('all', 'test') AND s.metric = 'iops'),
                 max(s.value) FILTER (s.metric = 'achieved_iops'),
-                max(s.value) FILTER (s.metric = 'max_small_iops'),
-                max(s.value) FILTER (s.scope = 'test' AND s.metric = 'iops')) AS iops,
-       coalesce(max(s.value) FILTER (s.scope = 'all' AND s.metric = 'mbps'),
-                max(s.value) FILTER (s.metric = 'max_large_mbps'),
-                max(s.value) FILTER (s.scope = 'test' AND s.metric = 'mbps')) AS mbps
+                max(s.value) FILTER (s.metric = 'max_small_iops')) AS iops,
+       coalesce(max(s.value) FILTER (s.scope IN ('all', 'test') AND s.metric = 'mbps'),
+                max(s.value) FILTER (s.metric = 'max_large_mbps')) AS mbps
 FROM runs r LEFT JOIN samples s USING (run_id)
 GROUP BY ALL;
 
 CREATE OR REPLACE VIEW per_drive_iops AS
 WITH labels AS (
-    SELECT r.run_id, r.run_key, r.tool, r.workload, r.block_size_bytes, r.read_pct, r.random_pct, r.started_at,
+    SELECT r.run_id, r.run_key, r.tool, r.workload,
+           workload_label(r.block_size_bytes, r.read_pct, r.random_pct, r.outstanding_ios, r.workload) AS workload_label,
+           r.outstanding_ios, r.block_size_bytes, r.read_pct, r.random_pct, r.started_at,
            f.study, coalesce(r.system, f.system) AS system, coalesce(r.generation, f.generation) AS generation,
            coalesce(r.tiles, f.tiles) AS tiles, f.vms, coalesce(r.config_label, f.config_label) AS config_label,
            r.raid_level AS raid_level_stated, r.drives AS drives_stated, f.path AS source_path, f.sha256 AS source_sha256,
@@ -68,20 +69,18 @@ SELECT * EXCLUDE (raid_level_stated, drives_stated),
        mbps / nullif(drives, 0) AS mbps_per_drive
 FROM (SELECT * FROM run_level UNION ALL BY NAME SELECT * FROM target_level);
 
--- Sizing helpers next to it: Exchange mailboxes at the very-heavy profile and the planning rules
--- of thumb, all taken from qos_criteria (criteria.csv) so users can change them.
+-- Sizing: every sizing rule a study declares (sidecar `criteria = [...]`) against each run.
+-- A rule is a qos_criteria row whose iolab_metric is a column of per_drive_iops (iops, mbps,
+-- iops_per_drive, mbps_per_drive). multiple = that value / the rule's threshold: for a '=' rule
+-- (e.g. 0.5 IO/s per Exchange mailbox) the number of units the run supports, for a '>=' rule
+-- (e.g. 100 IO/s per disk) how many times the rule the run delivers.
 CREATE OR REPLACE VIEW sizing AS
-WITH c AS (
-    SELECT max(threshold) FILTER (criterion = 'exchange_iops_per_mailbox') AS iops_per_mailbox,
-           max(threshold) FILTER (criterion = 'ibm_iops_per_disk_guideline') AS ibm_rule,
-           max(threshold) FILTER (criterion = 'oracle_oltp_iops_per_disk') AS oracle_rule
-    FROM qos_criteria q JOIN source_files f ON f.content_id = q.source_id WHERE f.status = 'ok'
-)
-SELECT p.*,
-       CASE WHEN p.tool = 'Jetstress' OR p.workload ILIKE '%jetstress%' OR p.workload ILIKE '%exchange%'
-            THEN p.iops / c.iops_per_mailbox END AS supported_mailboxes,
-       c.iops_per_mailbox,
-       p.iops_per_drive / c.ibm_rule AS x_ibm_100_iops_rule,
-       p.iops_per_drive / c.oracle_rule AS x_oracle_30_iops_rule
-FROM per_drive_iops p, c
+SELECT p.*, d.criterion, d.description AS rule, d.comparator, d.threshold, d.unit AS threshold_unit,
+       d.iolab_metric AS rule_metric,
+       CASE d.iolab_metric WHEN 'iops' THEN p.iops WHEN 'mbps' THEN p.mbps
+            WHEN 'iops_per_drive' THEN p.iops_per_drive WHEN 'mbps_per_drive' THEN p.mbps_per_drive END
+       / nullif(d.threshold, 0) AS multiple
+FROM per_drive_iops p
+JOIN study_declarations d ON d.study = p.study AND d.kind = 'criterion' AND d.defined
+                         AND d.iolab_metric IN ('iops', 'mbps', 'iops_per_drive', 'mbps_per_drive')
 WHERE p.level = 'run';

@@ -1,40 +1,42 @@
 -- Any metric against a load axis, with linearity against the smallest load and the knee.
 --
 -- Curves (each a fixed system/workload/config, varying one load):
---   outstanding_ios  Iometer ALL-row points (cycling runs), per access spec
---   small_oio        ORION points with no large I/O outstanding (Large=0)
---   large_oio        ORION points with no small I/O outstanding (Small=0)
+--   outstanding_ios  run totals (scope 'all') that record their outstanding I/Os, any tool (Iometer
+--                    cycling runs, fio/DiskSpd/... sweeps), per workload signature (workload_label)
+--   small_oio        matrix points (scope 'point') with no large I/O outstanding (ORION Large=0)
+--   large_oio        matrix points with no small I/O outstanding (ORION Small=0)
 --   drives           runs that state their drive count (published tables), per RAID level, config,
 --                    workload and block size
 --   tiles            runs labelled with tiles (sidecars), per system and workload
 -- linearity = value / (first value x load / first load): 1.0 is perfect scaling.
 -- knee: the first point whose linearity falls below 0.8 (the curve delivers < 80 % of linear).
 CREATE OR REPLACE VIEW scaling_points AS
-SELECT m.study, m.system, m.tool, m.workload, m.config_label, m.raid_level, m.block_size_bytes,
+SELECT m.study, m.system, m.tool, workload_label(m.block_size_bytes, m.read_pct, m.random_pct, NULL, m.workload) AS workload, m.config_label, m.raid_level, m.block_size_bytes,
        'outstanding_ios' AS axis, m.outstanding_ios::DOUBLE AS load, m.metric, m.value, m.unit, m.run_id
 FROM measurements m
-WHERE m.tool = 'Iometer' AND m.scope = 'all' AND m.outstanding_ios IS NOT NULL
+WHERE m.scope = 'all' AND m.outstanding_ios IS NOT NULL
   AND m.metric IN ('iops', 'mbps', 'avg_latency_ms')
 UNION ALL
 SELECT m.study, m.system, m.tool, coalesce(m.run_group, m.workload), m.config_label, m.raid_level, m.block_size_bytes,
        'small_oio', m.small_oio, m.metric, m.value, m.unit, m.run_id
 FROM measurements m
-WHERE m.tool = 'Orion' AND m.scope = 'point' AND m.large_oio = 0 AND m.small_oio > 0
+WHERE m.scope = 'point' AND m.large_oio = 0 AND m.small_oio > 0
 UNION ALL
 SELECT m.study, m.system, m.tool, coalesce(m.run_group, m.workload), m.config_label, m.raid_level, m.block_size_bytes,
        'large_oio', m.large_oio, m.metric, m.value, m.unit, m.run_id
 FROM measurements m
-WHERE m.tool = 'Orion' AND m.scope = 'point' AND m.small_oio = 0 AND m.large_oio > 0
+WHERE m.scope = 'point' AND m.small_oio = 0 AND m.large_oio > 0
 UNION ALL
 SELECT m.study, m.system, m.tool, m.workload, m.config_label, m.raid_level, m.block_size_bytes,
        'drives', m.drives_stated, m.metric, m.value, m.unit, m.run_id
 FROM measurements m
 WHERE m.drives_stated IS NOT NULL AND m.metric IN ('iops', 'mbps')
 UNION ALL
+-- tiles: the run's own headline numbers (a run that also states its drives is a drive curve)
 SELECT m.study, m.system, m.tool, m.workload, m.config_label, m.raid_level, m.block_size_bytes,
        'tiles', m.tiles, m.metric, m.value, m.unit, m.run_id
 FROM measurements m
-WHERE m.tiles IS NOT NULL AND m.tool <> 'published' AND m.scope IN ('all', 'test')
+WHERE m.tiles IS NOT NULL AND m.drives_stated IS NULL AND m.scope IN ('all', 'test')
   AND m.metric IN ('iops', 'achieved_iops', 'mbps', 'max_small_iops', 'max_large_mbps');
 
 CREATE OR REPLACE VIEW scaling AS

@@ -1,13 +1,12 @@
--- QoS verdicts: every applicable criterion of qos_criteria (criteria.csv, extensible) against the
--- runs, and the saturation point (the largest load that still meets every criterion).
+-- QoS verdicts: every criterion a study declares (sidecar `criteria = [...]`, defined in a
+-- criteria file such as criteria.csv, table qos_criteria) against the runs of that study, and the
+-- saturation point (the largest load that still meets every criterion).
 --
--- Criterion -> metric it tests (when the criteria file has no iolab_metric column):
---   jetstress_db_read_latency   db_read_latency_ms, worst database volume/instance of the run
---   jetstress_log_write_latency log_write_latency_ms, worst log volume/instance
---   ds4300_measurement_point    avg_latency_ms of the run (Iometer ALL row / published)
---   oracle_io_latency_target    ORION small-I/O latency (min_small_latency_ms, small_latency_ms points)
---   iomark_vm_response          pct_ios_within_30ms, from Iometer 1.1.0 latency bins (ALL row) or vscsiStats
---   vmmark_app_latency          app_latency_ms (no format records it yet: no verdicts)
+-- The criterion's iolab_metric column names the metric it tests; the worst value of the run is
+-- judged: the highest for an upper bound (<=, <), the lowest for a lower bound (>=, >), over the
+-- run's totals (scopes all/test), volumes and instances, and per-target shares of I/Os within a
+-- latency (vscsiStats per virtual disk). pct_ios_within_30ms also comes from latency histogram
+-- bins (latency_bin_shares). A criterion no study declares judges nothing.
 CREATE OR REPLACE VIEW latency_bin_shares AS
 SELECT r.run_id, 'all' AS scope, NULL AS target, 'pct_ios_within_30ms' AS metric,
        100.0 * sum(b.io_count) FILTER (b.upper_us IS NOT NULL AND b.upper_us <= 30000) / nullif(sum(b.io_count), 0) AS value
@@ -18,38 +17,33 @@ GROUP BY r.run_id;
 
 CREATE OR REPLACE VIEW qos_verdicts AS
 WITH crit AS (
-    SELECT q.criterion, q.comparator, q.threshold, q.unit, q.citation,
-           coalesce(q.iolab_metric, m.metric) AS metric, m.pick
-    FROM qos_criteria q
-    JOIN source_files f ON f.content_id = q.source_id
-    LEFT JOIN (VALUES ('jetstress_db_read_latency', 'db_read_latency_ms', 'max'),
-                      ('jetstress_log_write_latency', 'log_write_latency_ms', 'max'),
-                      ('ds4300_measurement_point', 'avg_latency_ms', 'max'),
-                      ('oracle_io_latency_target', 'min_small_latency_ms', 'min'),
-                      ('iomark_vm_response', 'pct_ios_within_30ms', 'min'),
-                      ('vmmark_app_latency', 'app_latency_ms', 'max')) m(criterion, metric, pick)
-           ON m.criterion = q.criterion
-    WHERE f.status = 'ok' AND q.comparator IN ('<=', '<', '>=', '>')
+    SELECT study, criterion, comparator, threshold, unit, citation, iolab_metric AS metric,
+           CASE WHEN comparator IN ('>=', '>') THEN 'min' ELSE 'max' END AS pick
+    FROM study_declarations
+    WHERE kind = 'criterion' AND defined AND comparator IN ('<=', '<', '>=', '>') AND iolab_metric IS NOT NULL
 ), vals AS (
     SELECT run_id, metric, max(value) AS worst_high, min(value) AS worst_low
     FROM (SELECT run_id, metric, value FROM samples
           WHERE scope IN ('all', 'test', 'volume', 'instance')
-             OR (scope = 'target' AND metric = 'pct_ios_within_30ms')  -- vscsiStats, per virtual disk
+             OR (scope = 'target' AND metric LIKE 'pct_ios_within_%')  -- per virtual disk
           UNION ALL SELECT run_id, metric, value FROM latency_bin_shares)
     GROUP BY ALL
+), run_labels AS (
+    SELECT DISTINCT r.run_id, f.study, coalesce(r.system, f.system) AS system, r.tool, r.workload,
+           workload_label(r.block_size_bytes, r.read_pct, r.random_pct, r.outstanding_ios, r.workload) AS workload_label,
+           r.block_size_bytes, coalesce(r.config_label, f.config_label) AS config_label,
+           coalesce(r.tiles, f.tiles) AS tiles, r.started_at
+    FROM runs r JOIN source_files f ON f.content_id = r.source_id WHERE f.status = 'ok'
 )
-SELECT p.run_id, p.study, p.system, p.tool, p.workload, p.block_size_bytes, p.tiles, p.started_at,
-       c.criterion, c.metric, CASE WHEN c.pick = 'min' THEN v.worst_low ELSE v.worst_high END AS value,
+SELECT p.run_id, p.study, p.system, p.tool, p.workload, p.workload_label, p.block_size_bytes, p.config_label, p.tiles,
+       p.started_at, c.criterion, c.metric, CASE WHEN c.pick = 'min' THEN v.worst_low ELSE v.worst_high END AS value,
        c.comparator, c.threshold, c.unit, c.citation,
        CASE c.comparator
             WHEN '<=' THEN value <= c.threshold WHEN '<' THEN value < c.threshold
             WHEN '>=' THEN value >= c.threshold WHEN '>' THEN value > c.threshold END AS passed
 FROM crit c
-JOIN vals v ON v.metric = c.metric
-JOIN (SELECT DISTINCT run_id, study, system, tool, workload, block_size_bytes, tiles, started_at FROM per_drive_iops
-      UNION SELECT r.run_id, f.study, coalesce(r.system, f.system), r.tool, r.workload, r.block_size_bytes,
-                   coalesce(r.tiles, f.tiles), r.started_at
-            FROM runs r JOIN source_files f ON f.content_id = r.source_id WHERE f.status = 'ok') p ON p.run_id = v.run_id;
+JOIN run_labels p ON p.study = c.study
+JOIN vals v ON v.run_id = p.run_id AND v.metric = c.metric;
 
 -- Saturation: along each outstanding-I/O or tiles curve, the largest load whose run passes every
 -- criterion that applies to it.

@@ -6,19 +6,17 @@
 -- block size, RAID level and metric, then, in this order of preference:
 --   drives   equal drive count; else the nearest drive count (ties: the smaller); a point that
 --            states no drive count matches points that state none
---   config   the same config label; where the old point has none, "Write Cache Enabled" first
---            (the curve the DS4300/FAStT200 paper's text compares with), then any
--- correction: qos_criteria 'drive_generation_correction' (criteria.csv: older drive technology
--- boosted by 10 %), applied to the old value; pct_better = (new / (old x correction) - 1) x 100.
+--   config   the same config label; where the old point states none, the new system's best
+--            configuration at that point (the highest value: how vendors compare with an older
+--            system whose settings are not stated; match_rule says which configuration was used)
+-- correction: the factor(s) the study declares (sidecar `corrections = [...]`, defined in a
+-- criteria file with comparator '*', view study_corrections), applied to the old value;
+-- pct_better = (new / (old x correction) - 1) x 100. No declared correction: factor 1.
 CREATE OR REPLACE VIEW generation_comparison AS
 WITH orders AS (
     SELECT DISTINCT study, unnest(from_json((labels->'generation_order'), '["VARCHAR"]')) AS generation,
            generate_subscripts(from_json((labels->'generation_order'), '["VARCHAR"]'), 1) AS rank
     FROM source_files WHERE status = 'ok' AND (labels->'generation_order') IS NOT NULL
-), corr AS (
-    SELECT max(threshold) AS correction, any_value(citation) AS correction_source
-    FROM qos_criteria q JOIN source_files f ON f.content_id = q.source_id
-    WHERE f.status = 'ok' AND criterion = 'drive_generation_correction'
 ), pts AS (
     SELECT m.study, m.system, m.generation, m.workload, m.raid_level, m.config_label, m.drives_stated AS drives,
            coalesce(pr.block_size_text, m.block_size_bytes::VARCHAR) AS block_size, m.metric, m.value, m.run_id,
@@ -43,7 +41,7 @@ WITH orders AS (
                ORDER BY n.drives IS NOT DISTINCT FROM o.drives DESC,
                         abs(coalesce(n.drives, 0) - coalesce(o.drives, 0)) ASC, n.drives ASC,
                         n.config_label IS NOT DISTINCT FROM o.config_label DESC,
-                        (o.config_label IS NULL AND n.config_label = 'Write Cache Enabled') DESC,
+                        CASE WHEN o.config_label IS NULL THEN n.value END DESC NULLS LAST,
                         n.config_label) AS pick
     FROM pts o
     JOIN pts n ON n.study = o.study AND n.rank > o.rank AND n.workload = o.workload
@@ -51,8 +49,8 @@ WITH orders AS (
               AND n.metric = o.metric
               AND ((n.drives IS NULL) = (o.drives IS NULL))
 )
-SELECT p.* EXCLUDE (pick), c.correction, c.correction_source,
-       (p.new_value / (p.old_value * c.correction) - 1) * 100 AS pct_better,
+SELECT p.* EXCLUDE (pick), coalesce(c.correction, 1.0) AS correction, c.correction_source,
+       (p.new_value / (p.old_value * coalesce(c.correction, 1.0)) - 1) * 100 AS pct_better,
        (p.new_value / p.old_value - 1) * 100 AS pct_better_uncorrected
-FROM pairs p, corr c
+FROM pairs p LEFT JOIN study_corrections c USING (study)
 WHERE p.pick = 1;

@@ -1,6 +1,6 @@
 """Open every rendered report in headless Chromium with the network cut, screenshot it, count charts.
 
-    python -m notebooks.check_reports reports
+    python -m ingest.reports.check reports
 
 For each page: the DOM Chromium rendered (charts are inline SVG: every chart must be there with
 its marks), and a PNG screenshot next to the page (reports/<study>/<name>.png) for a person to

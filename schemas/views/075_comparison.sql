@@ -1,0 +1,130 @@
+-- Every system of a study against the study's baseline, at matched points, whatever the tools.
+--
+-- Baseline: study_baseline (the sidecar's baseline = "<system>", else the alphabetically first
+-- system of the study; baseline_source says which).
+-- Points (comparison_points): run-level numbers (no target) averaged per system, configuration,
+-- RAID level, stated drive count and match key. Match key, independent of the tool:
+--   block_size_bytes, read_pct, random_pct, load (total outstanding I/Os: runs.outstanding_ios or
+--   the sample's own), small_oio / large_oio (matrix points), scope, metric; a run without a
+--   read/random mix (published tables) matches on its workload as written (workload_key).
+-- Pairing: each baseline point gets, per other system, one point with the same match key: the
+-- same RAID level where both state one, then equal or else the nearest drive count, then the same
+-- configuration; where the baseline states no configuration, the system's best one at that point.
+-- match_rule says how. Points that found no partner are in comparison_unmatched.
+-- direction: 'lower' for latencies and times (lower_is_better), else 'higher'.
+-- correction: the study's declared factor (study_corrections; 1 without one), applied to the
+-- baseline: x factor where higher is better, / factor where lower is better.
+-- pct_better = (value / corrected baseline - 1) x 100 (higher) or (corrected baseline / value - 1)
+-- x 100 (lower): positive means the system beats the baseline. ratio = value / baseline_value.
+CREATE OR REPLACE VIEW comparison_points AS
+SELECT study, system, config_label, raid_level, drives_stated AS drives,
+       CASE WHEN read_pct IS NULL AND random_pct IS NULL THEN workload END AS workload_key,
+       block_size_bytes, read_pct, random_pct, outstanding_ios AS load, small_oio, large_oio, scope, metric, unit,
+       any_value(workload_label) AS workload_label, avg(value) AS value, count(*) AS runs,
+       list(DISTINCT tool ORDER BY tool) AS tools
+FROM measurements
+WHERE target IS NULL AND value IS NOT NULL AND system IS NOT NULL AND study IS NOT NULL
+GROUP BY study, system, config_label, raid_level, drives_stated, workload_key, block_size_bytes, read_pct,
+         random_pct, outstanding_ios, small_oio, large_oio, scope, metric, unit;
+
+CREATE OR REPLACE VIEW comparison_candidates AS
+SELECT o.study, o.metric, o.unit, b.baseline_system, b.baseline_source, s.system,
+       o.workload_label, o.workload_key, o.block_size_bytes, o.read_pct, o.random_pct, o.load, o.small_oio,
+       o.large_oio, o.scope,
+       o.config_label AS baseline_config, s.config_label AS config, o.raid_level AS baseline_raid_level,
+       s.raid_level, o.drives AS baseline_drives, s.drives, o.value AS baseline_value, s.value,
+       o.runs AS baseline_runs, s.runs, o.tools AS baseline_tools, s.tools,
+       CASE WHEN o.drives IS NOT DISTINCT FROM s.drives THEN 'drives: equal'
+            ELSE 'drives: nearest (' || s.drives || ' for ' || o.drives || ')' END
+       || CASE WHEN o.config_label IS NOT DISTINCT FROM s.config_label THEN '; config: equal'
+               WHEN o.config_label IS NULL THEN '; config: best of the system (' || s.config_label || '), baseline states none'
+               ELSE '; config: ' || coalesce(s.config_label, 'none') || ' for ' || o.config_label END AS match_rule,
+       row_number() OVER (
+           PARTITION BY o.study, s.system, o.config_label, o.raid_level, o.drives, o.workload_key, o.block_size_bytes,
+                        o.read_pct, o.random_pct, o.load, o.small_oio, o.large_oio, o.scope, o.metric, o.unit
+           ORDER BY o.raid_level IS NOT DISTINCT FROM s.raid_level DESC,
+                    o.drives IS NOT DISTINCT FROM s.drives DESC,
+                    abs(coalesce(s.drives, 0) - coalesce(o.drives, 0)) ASC, s.drives ASC,
+                    o.config_label IS NOT DISTINCT FROM s.config_label DESC,
+                    CASE WHEN o.config_label IS NULL THEN
+                         CASE WHEN lower_is_better(o.metric, o.unit) THEN -s.value ELSE s.value END END DESC NULLS LAST,
+                    s.config_label) AS pick
+FROM comparison_points o
+JOIN study_baseline b ON b.study = o.study AND o.system = b.baseline_system
+JOIN comparison_points s
+  ON s.study = o.study AND s.system <> o.system AND s.metric = o.metric AND s.scope = o.scope
+ AND s.unit IS NOT DISTINCT FROM o.unit
+ AND s.workload_key IS NOT DISTINCT FROM o.workload_key AND s.block_size_bytes IS NOT DISTINCT FROM o.block_size_bytes
+ AND s.read_pct IS NOT DISTINCT FROM o.read_pct AND s.random_pct IS NOT DISTINCT FROM o.random_pct
+ AND s.load IS NOT DISTINCT FROM o.load AND s.small_oio IS NOT DISTINCT FROM o.small_oio
+ AND s.large_oio IS NOT DISTINCT FROM o.large_oio
+ AND (s.raid_level IS NOT DISTINCT FROM o.raid_level OR s.raid_level IS NULL OR o.raid_level IS NULL)
+ AND ((s.drives IS NULL) = (o.drives IS NULL));
+
+CREATE OR REPLACE VIEW comparison AS
+WITH p AS (
+    SELECT c.* EXCLUDE (pick),
+           CASE WHEN lower_is_better(c.metric, c.unit) THEN 'lower' ELSE 'higher' END AS direction,
+           coalesce(k.correction, 1.0) AS correction, k.correction_source
+    FROM comparison_candidates c LEFT JOIN study_corrections k USING (study)
+    WHERE c.pick = 1
+)
+SELECT *,
+       value / nullif(baseline_value, 0) AS ratio,
+       CASE direction WHEN 'higher' THEN (value / nullif(baseline_value * correction, 0) - 1) * 100
+                      ELSE (baseline_value / correction / nullif(value, 0) - 1) * 100 END AS pct_better,
+       CASE direction WHEN 'higher' THEN (value / nullif(baseline_value, 0) - 1) * 100
+                      ELSE (baseline_value / nullif(value, 0) - 1) * 100 END AS pct_better_uncorrected
+FROM p;
+
+-- Points the comparison could not use, each with the reason in words: never dropped silently.
+CREATE OR REPLACE VIEW comparison_unmatched AS
+WITH b AS (SELECT * FROM study_baseline WHERE systems > 1),
+others AS (
+    SELECT DISTINCT p.study, p.system FROM comparison_points p JOIN b USING (study) WHERE p.system <> b.baseline_system
+), base_missing AS (
+    -- a baseline point that some other system has no point for
+    SELECT o.*, x.system AS other_system, 'baseline' AS side,
+           x.system || ' has no point at this workload, load, scope and metric' AS reason
+    FROM comparison_points o JOIN b ON b.study = o.study AND o.system = b.baseline_system
+    JOIN others x ON x.study = o.study
+    WHERE NOT EXISTS (SELECT 1 FROM comparison_candidates c
+                      WHERE c.study = o.study AND c.system = x.system AND c.metric = o.metric AND c.scope = o.scope
+                        AND c.baseline_config IS NOT DISTINCT FROM o.config_label
+                        AND c.baseline_raid_level IS NOT DISTINCT FROM o.raid_level
+                        AND c.baseline_drives IS NOT DISTINCT FROM o.drives
+                        AND c.workload_key IS NOT DISTINCT FROM o.workload_key
+                        AND c.block_size_bytes IS NOT DISTINCT FROM o.block_size_bytes
+                        AND c.read_pct IS NOT DISTINCT FROM o.read_pct AND c.random_pct IS NOT DISTINCT FROM o.random_pct
+                        AND c.load IS NOT DISTINCT FROM o.load AND c.small_oio IS NOT DISTINCT FROM o.small_oio
+                        AND c.large_oio IS NOT DISTINCT FROM o.large_oio)
+), sys_missing AS (
+    -- a system point never compared: no baseline point, or another configuration was paired
+    SELECT s.*, b.baseline_system AS other_system, 'system' AS side,
+           CASE WHEN EXISTS (SELECT 1 FROM comparison_candidates c
+                             WHERE c.study = s.study AND c.system = s.system AND c.metric = s.metric AND c.scope = s.scope
+                               AND c.config IS NOT DISTINCT FROM s.config_label AND c.raid_level IS NOT DISTINCT FROM s.raid_level
+                               AND c.drives IS NOT DISTINCT FROM s.drives AND c.workload_key IS NOT DISTINCT FROM s.workload_key
+                               AND c.block_size_bytes IS NOT DISTINCT FROM s.block_size_bytes
+                               AND c.read_pct IS NOT DISTINCT FROM s.read_pct AND c.random_pct IS NOT DISTINCT FROM s.random_pct
+                               AND c.load IS NOT DISTINCT FROM s.load AND c.small_oio IS NOT DISTINCT FROM s.small_oio
+                               AND c.large_oio IS NOT DISTINCT FROM s.large_oio)
+                THEN 'another configuration or drive count of ' || s.system || ' was compared at this point'
+                ELSE 'the baseline (' || b.baseline_system || ') has no point at this workload, load, scope and metric' END AS reason
+    FROM comparison_points s JOIN b ON b.study = s.study AND s.system <> b.baseline_system
+    WHERE NOT EXISTS (SELECT 1 FROM comparison c
+                      WHERE c.study = s.study AND c.system = s.system AND c.metric = s.metric AND c.scope = s.scope
+                        AND c.config IS NOT DISTINCT FROM s.config_label AND c.raid_level IS NOT DISTINCT FROM s.raid_level
+                        AND c.drives IS NOT DISTINCT FROM s.drives AND c.workload_key IS NOT DISTINCT FROM s.workload_key
+                        AND c.block_size_bytes IS NOT DISTINCT FROM s.block_size_bytes
+                        AND c.read_pct IS NOT DISTINCT FROM s.read_pct AND c.random_pct IS NOT DISTINCT FROM s.random_pct
+                        AND c.load IS NOT DISTINCT FROM s.load AND c.small_oio IS NOT DISTINCT FROM s.small_oio
+                        AND c.large_oio IS NOT DISTINCT FROM s.large_oio)
+)
+SELECT study, side, system, other_system, workload_label, workload_key, block_size_bytes, read_pct, random_pct, load,
+       small_oio, large_oio, scope, metric, unit, config_label AS config, raid_level, drives, value, runs, reason
+FROM base_missing
+UNION ALL
+SELECT study, side, system, other_system, workload_label, workload_key, block_size_bytes, read_pct, random_pct, load,
+       small_oio, large_oio, scope, metric, unit, config_label, raid_level, drives, value, runs, reason
+FROM sys_missing;
