@@ -1,0 +1,47 @@
+"""Validation of one study's data: the Great Expectations suites of validation/, each frame
+narrowed to the rows that belong to the study (by study, source file, run or series)."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+
+def keep_study(study: str):
+    """A frame filter for validation.run.validate: the rows of ``study`` only."""
+
+    def keep(con, df):
+        ids = lambda sql: {r[0] for r in con.execute(sql.replace("?", "$1"), [study]).fetchall()}  # noqa: E731
+        if "study" in df.columns:
+            return df[df["study"] == study]
+        if "source_sha256" in df.columns:
+            return df[df["source_sha256"].isin(ids("SELECT sha256 FROM source_files WHERE study = ?"))]
+        if "run_id" in df.columns:
+            return df[df["run_id"].isin(ids(
+                "SELECT r.run_id FROM runs r JOIN source_files f ON f.content_id = r.source_id WHERE f.study = ?"))]
+        if "series_id" in df.columns:
+            return df[df["series_id"].isin(ids(
+                "SELECT s.series_id FROM series s JOIN source_files f ON f.content_id = s.source_id WHERE f.study = ?"))]
+        if "source_id" in df.columns:
+            return df[df["source_id"].isin(ids(
+                "SELECT content_id FROM source_files WHERE study = ? UNION SELECT source_id FROM source_files WHERE study = ?"))]
+        return df.iloc[0:0]
+
+    return keep
+
+
+def study_results(con, study: str) -> list[dict]:
+    """One dict per expectation run on the study's rows (suites with no such row are left out)."""
+    from validation import run as vrun
+
+    rows = vrun.validate(con, keep=keep_study(study), store=False)
+    return [r for r in rows if r.get("rows_validated") or not r["success"]]
+
+
+def store_all(con, studies: list[str]) -> None:
+    """Results for every study into report_validation (a render snapshot, never the user's file)."""
+    con.execute("""CREATE OR REPLACE TABLE report_validation (study VARCHAR, suite VARCHAR, expectation VARCHAR,
+                   success BOOLEAN, unexpected_count BIGINT, rows_validated BIGINT, run_at TIMESTAMP)""")
+    for s in studies:
+        for r in study_results(con, s):
+            con.execute("INSERT INTO report_validation VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        [s, r["suite"], r["expectation"], r["success"], r["unexpected_count"], r["rows_validated"],
+                         r.get("run_at") or datetime.now(timezone.utc).replace(tzinfo=None)])
