@@ -343,3 +343,8 @@ def test_demo_study_queue_depth_sweep(con):
     assert [row[0] for row in lat] == [1, 2, 4, 8, 16, 32, 64]
     assert all(abs(derived - read) < 1e-12 for _, derived, read in lat)
     assert round(lat[-1][1], 4) == 1.4294  # randread-64-1.json: read.lat_ns.mean 1429416.26 ns
+    # every percentile fio states is a row of latency_percentiles (randread-64-1.json clat_ns 99.900000: 3162112)
+    pct = q(con, """SELECT direction, kind, percentile, latency_ms FROM latency_percentiles
+                    WHERE study = 'fio-intel-d3-s4610-qd-sweep' AND load = 64 ORDER BY percentile""")
+    assert len(pct) == 8
+    assert pct[5] == ("read", "latency", 99.9, 3.162112)

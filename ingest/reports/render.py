@@ -58,11 +58,12 @@ NOTEBOOKS = {
                      "(SELECT count(*) FROM comparison_unmatched WHERE study = ?)",
     "06-time-series": "SELECT count(*) FROM pdh_captures c JOIN source_files f USING (source_id) WHERE f.study = ?",
     "07-latency-histograms": "SELECT count(*) FROM latency_histograms WHERE study = ?",
+    "08-latency-percentiles": "SELECT count(*) FROM latency_percentiles WHERE study = ?",
 }
 TITLES = {"01-overview": "Overview and provenance", "02-per-drive-iops": "IOPS per drive and sizing",
           "03-scaling-curves": "Scaling curves", "04-efficiency-qos": "QoS verdicts and efficiency",
           "05-comparison": "Systems compared at matched points", "06-time-series": "esxtop / perfmon time series",
-          "07-latency-histograms": "Latency histograms"}
+          "07-latency-histograms": "Latency histograms", "08-latency-percentiles": "Latency percentiles"}
 _REMOTE = re.compile(r"<script[^>]+src=[\"']https?://[^>]*>\s*</script>|<link[^>]+href=[\"']https?://[^>]*>", re.I)
 _SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.I | re.S)
 # what a browser would fetch: src/href attributes, CSS url(...), @import and JS import() of http(s) URLs
