@@ -36,12 +36,12 @@ FORMAT = "array-perf-stats"
 VERSION = "1"
 KB_PER_S_TO_MBPS = 1024 / 1_000_000  # SANtricity/MDSM KB = 2^10 bytes; MB/s = 10^6 bytes/s
 
-_TITLE = re.compile(r"^Performance Monitor Statistics for Storage (?:Array|Subsystem):\s*(.*?)\s*$", re.I)
+_TITLE = re.compile(r"^Performance Monitor Statistics for Storage (?:Array|Subsystem):\s*(.*?)\s*$", re.IGNORECASE)
 _SLOT = re.compile(r"^(.+?),\s*(Slot \w+)\s*$")
-_COUNTER_HEAD = re.compile(r"^(virtual disk|volume|logical drive)\s*,\s*Time\s*,\s*Total Requests Serviced", re.I)
-_OBJECT = re.compile(r"^(Virtual Disk|Logical Drive|Volume)\s+(.+?)\s*$", re.I)
-_CONTROLLER = re.compile(r"^CONTROLLER IN SLOT\s+(\w+)\s*$", re.I)
-_TOTALS = re.compile(r"^STORAGE (ARRAY|SUBSYSTEM) TOTALS\s*$", re.I)
+_COUNTER_HEAD = re.compile(r"^(virtual disk|volume|logical drive)\s*,\s*Time\s*,\s*Total Requests Serviced", re.IGNORECASE)
+_OBJECT = re.compile(r"^(Virtual Disk|Logical Drive|Volume)\s+(.+?)\s*$", re.IGNORECASE)
+_CONTROLLER = re.compile(r"^CONTROLLER IN SLOT\s+(\w+)\s*$", re.IGNORECASE)
+_TOTALS = re.compile(r"^STORAGE (ARRAY|SUBSYSTEM) TOTALS\s*$", re.IGNORECASE)
 MONITOR_COLUMNS = ["Total IOs", "Read Percentage", "Cache Hit Percentage", "Current KB/second", "Maximum KB/second",
                    "Current IO/second", "Maximum IO/second"]
 _MONITOR_METRICS = [("ios", "count", 1.0), ("read_pct", "%", 1.0), ("cache_hit_pct", "%", 1.0),

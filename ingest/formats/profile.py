@@ -40,14 +40,14 @@ _GROUP_HEAD = [
     re.compile(r"^\s*Volume Group (\S+) \(RAID (\S+)\)\s*$"),  # SANtricity 6.x
 ]
 _TRAY_SLOT_ROW = re.compile(r"^\s*(\d+)\s+(\d+)(?:\s+\[.*\])?\s*$")
-_DRIVE_AT = re.compile(r"(?:Drive|Physical Disk) at (?:Tray|Enclosure) (\d+), Slot (\d+)", re.I)
+_DRIVE_AT = re.compile(r"(?:Drive|Physical Disk) at (?:Tray|Enclosure) (\d+), Slot (\d+)", re.IGNORECASE)
 _BASIC_ROW = re.compile(rf"^\s*(\d+),\s*(\d+)\s+(\S+)\s+({_CAP})(?:\s+(.*?))?\s*$")
 _VOL_ROW = re.compile(rf"^\s*(\S+)\s+(\S+)\s+({_CAP})\s+(\S+)\s+(\S+)")
 _MAP_ROW = re.compile(r"^\s*(.+?)\s+(\d+)\s+([AB01](?:,[AB01])?|None)\s+(.+?)\s+(\S+)\s*$")  # MD: slots 0/1
 # MDSM 10.8x adds "Virtual Disk Capacity" (empty for the access virtual disk) and "Type" columns
 _MAP_ROW_TYPED = re.compile(rf"^\s*(.+?)\s+(\d+)\s+([AB01](?:,[AB01])?|None)\s+(.+?)\s+(\S+)\s+(?:({_CAP})\s+)?(\S+)\s*$")
 UNITS = {"KB": 2**10, "MB": 2**20, "GB": 2**30, "TB": 2**40}
-FRENCH = re.compile(r"\b(janvier|f[ée]vrier|mars|avril|mai|juin|juillet|ao[uû]t|septembre|octobre|novembre|d[ée]cembre)\b", re.I)
+FRENCH = re.compile(r"\b(janvier|f[ée]vrier|mars|avril|mai|juin|juillet|ao[uû]t|septembre|octobre|novembre|d[ée]cembre)\b", re.IGNORECASE)
 
 
 def sniff(head: str, name: str) -> bool:
@@ -327,7 +327,7 @@ def _drive_row(d: dict, num: _Num) -> dict:
             "hot_spare": bool(d.get("mode") and "hot spare" in d["mode"].lower()), "line_no": d["line_no"]}
 
 
-_MAP_HEAD = re.compile(r"^(Logical Drive Name|VOLUME NAME|LOGICAL DRIVE NAME|Virtual Disk Name)\b", re.I)
+_MAP_HEAD = re.compile(r"^(Logical Drive Name|VOLUME NAME|LOGICAL DRIVE NAME|Virtual Disk Name)\b", re.IGNORECASE)
 
 
 def _mappings(secs: list[_Section]) -> list[dict]:
