@@ -25,9 +25,9 @@ def test_md3200i_counters_golden():
     s = samples(res)
     k = ("counters", "volume", "FAXQBServer")
     assert (s[k + ("ios",)], s[k + ("read_ios",)], s[k + ("write_ios",)], s[k + ("read_pct",)]) == (4957613, 4103145, 854468, 82)
-    assert s[k + ("cache_hit_pct",)] == pytest.approx(3567163 / 4103145 * 100)
+    assert k + ("cache_hit_pct",) not in s  # a ratio the file does not print: left to queries over the tool table
     assert s[("counters", "volume", "NexGenSQLDB", "ios")] == 103578445  # owned by Slot 1
-    assert s[("counters", "volume", "FAXServer", "ios")] == 0 and ("counters", "volume", "FAXServer", "cache_hit_pct") not in s
+    assert s[("counters", "volume", "FAXServer", "ios")] == 0
     assert len({t for _, _, t, _ in s}) == 14  # the profile's 14 virtual disks
     v = res.tables["array_perf_values"]
     wrapped = next(r for r in v if r["object_name"] == "NextgenImageServerBackup" and r["column_name"] == "Total Read Blocks Requested")
@@ -40,7 +40,8 @@ def test_md3000i_counters_and_the_idle_controller():
     res = array_perf.parse(corpus(MD3000I).read_bytes(), "x.csv")
     s = samples(res)
     assert s[("counters", "volume", "Xenstorage", "ios")] == 87765414
-    assert s[("counters", "volume", "Xenstorage", "cache_hit_pct")] == pytest.approx(42058842 / 54301841 * 100)
+    hits = {r["column_name"]: r["value_text"] for r in res.tables["array_perf_values"] if r["object_name"] == "Xenstorage"}
+    assert (hits["Total Cache Read Checks"], hits["Total Cache Read Check Hits"]) == ("54301841", "42058842")
     note = [r for r in res.tables["array_perf_values"] if r["column_name"] == "note"]
     assert [(r["controller"], r["value_text"]) for r in note] == [("Slot 1", "No Performance data to gather")]
 

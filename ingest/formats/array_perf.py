@@ -21,7 +21,8 @@ Two dialects, both CSV, both one block per controller then a row per volume:
 Every cell is kept in array_perf_values (long form: one row per object and column, as written).
 Samples (scope 'volume', target = the volume's name; the array totals as scope 'all'): monitor ``ios``,
 ``read_pct``, ``cache_hit_pct``, ``iops``, ``max_iops``, ``mbps``, ``max_mbps``; counters ``ios``,
-``read_ios``, ``write_ios``, ``read_pct``, ``cache_hit_pct`` (read cache check hits / checks x 100).
+``read_ios``, ``write_ios``, ``read_pct`` (a sample is a number the file prints: the read cache hit
+ratio, Total Cache Read Check Hits / Total Cache Read Checks, is left to queries over array_perf_values).
 KB/second: Storage Manager's KB is 2^10 bytes, so MB/s (10^6 B/s) = KB/s x 1024 / 10^6 = x 0.001024.
 Controller rows stay in the tool table only (no controller scope in samples).
 """
@@ -221,10 +222,8 @@ def _counter_row(res: ParseResult, row: dict, header: list[str], controller: str
         v = parse_float(row.get(col, ""), col, ln)
         return v if v is not None and v >= 0 else None  # negative: a wrapped signed 32-bit counter
 
-    checks, hits = count("Total Cache Read Checks"), count("Total Cache Read Check Hits")
     for metric, unit, v in [("ios", "count", count("Total Requests Serviced")),
                             ("read_ios", "count", count("Total Read Requests")),
                             ("write_ios", "count", count("Total Write Requests")),
-                            ("read_pct", "%", count("Total Percent Read Requests")),
-                            ("cache_hit_pct", "%", hits / checks * 100 if checks and hits is not None else None)]:
+                            ("read_pct", "%", count("Total Percent Read Requests"))]:
         res.add("counters", "volume", metric, v, unit, target=name, line_no=ln)
