@@ -5,7 +5,7 @@ CREATE TABLE elbencho_values (
 );
 COMMENT ON TABLE elbencho_values IS 'Every cell of an elbencho result: one row per phase and column of the --csvfile CSV, per result line and column (first/last done, min/avg/max, percentiles) of the --resfile text, plus the text''s ISO DATE and COMMAND LINE. Numbers as written (MiB/s, us, ms).';
 COMMENT ON COLUMN elbencho_values.source_id IS 'The file (source_files).';
-COMMENT ON COLUMN elbencho_values.file_kind IS 'csv (--csvfile) or text (--resfile).';
+COMMENT ON COLUMN elbencho_values.file_kind IS 'csv (--csvfile), live (--livecsv: its non-empty text cells, Label and Service; the numbers are time series) or text (--resfile).';
 COMMENT ON COLUMN elbencho_values.run_key IS 'The run within the file (runs.run_key): one per phase row (csv) or phase block (text).';
 COMMENT ON COLUMN elbencho_values.phase IS 'The phase (operation) as elbencho names it: WRITE, READ, RWMIX70, MIX-T, MKDIRS, SYNC, RMFILES...; NULL for the text header lines.';
 COMMENT ON COLUMN elbencho_values.column_name IS 'The CSV header name (IOPS [last], IO lat us [avg], command) or, for text, the result type and column (IOPS [last], IO latency [avg], IO lat % us [99%], ISO DATE).';

@@ -29,7 +29,8 @@ host); outstanding I/Os = IO depth x threads x hosts.
 Live CSV (`--livecsv`, seen 2.1-0): `Label,Phase,RuntimeMS,Rank,MixType,Done%,DoneBytes,MiB/s,IOPS,
 Entries,Entries/s,Active,CPU,Service,` with a trailing comma on every line; one line per interval
 and rank (`Total`, or a thread/host rank with --livecsvex). Stored as time series (one series per
-rank, mix type and column; time = `<phase> <RuntimeMS> ms`, no wall clock), MiB/s as MB/s.
+rank, mix type and column; time = `<phase> <RuntimeMS> ms`, no wall clock), MiB/s as MB/s; the
+non-empty text cells (Label, Service) go to `elbencho_values` (file_kind 'live').
 """
 from __future__ import annotations
 
@@ -219,7 +220,7 @@ def _live(lines: list[str]) -> ParseResult:
             raise ParseError(f"the live CSV header has no {col!r} column", 1)
     res = ParseResult()
     series: dict[tuple[str, str, str], Series] = {}
-    keys, nos, vals, samples = [], [], [], []
+    keys, nos, vals, samples, rows = [], [], [], [], []
     for ln, line in enumerate(lines[1:], start=2):
         if not line.strip():
             continue
@@ -234,6 +235,11 @@ def _live(lines: list[str]) -> ParseResult:
             raise ParseError("a live row needs its Phase and RuntimeMS", ln)
         no = len(samples)
         samples.append({"sample_no": no, "ts": None, "ts_text": f"{row['Phase'].strip()} {row['RuntimeMS'].strip()} ms"})
+        for col, text in row.items():  # Label, Service and columns newer versions add: kept as written
+            if col not in _LIVE and col not in ("Phase", "RuntimeMS", "Rank", "MixType") and text.strip():
+                rows.append({"file_kind": "live", "run_key": "live", "phase": row["Phase"].strip(),
+                             "column_name": f"{col} [{row['Rank'].strip()} {row['RuntimeMS'].strip()} ms]",
+                             "value": None, "text": text, "line_no": ln})
         for col, (metric, unit, factor) in _LIVE.items():
             v = parse_float(row.get(col, ""), f"column {col!r}", ln)
             if v is None:
@@ -252,6 +258,8 @@ def _live(lines: list[str]) -> ParseResult:
     res.points = pl.DataFrame({"series_key": pl.Series(keys, dtype=pl.Int32), "sample_no": pl.Series(nos, dtype=pl.Int32),
                                "value": pl.Series(vals, dtype=pl.Float64)})
     res.tables["series_samples"] = samples
+    if rows:
+        res.tables["elbencho_values"] = rows
     return res
 
 
