@@ -16,6 +16,7 @@ from tests.conftest import CORPUS, FIXTURES, corpus, ingest, q
 CSV = "elbencho-csv/glennklockwood__elbencho-test__2.1-0_cgpu_08threads.csv"
 LIVE = "elbencho-csv/glennklockwood__elbencho-test__2.1-0_cgpu_08threads.live.csv"
 TEXT = "elbencho-text/glennklockwood__elbencho-test__2.1-0_cgpu_08threads.out"
+CLEANUP = "elbencho-text/glennklockwood__elbencho-test__2.1-0_coribb_08threads.cleanup.out"
 MIX_TEXT = FIXTURES / "elbencho-text" / "handmade-3x_rwmix_latency.txt"
 MIX_CSV = FIXTURES / "elbencho-csv" / "handmade-2.1_rwmix.csv"
 
@@ -110,6 +111,18 @@ def test_text_agrees_with_the_csv_of_the_same_run():
     rows = text.tables["elbencho_values"]
     assert {r["column_name"]: r["value"] for r in rows if r["run_key"] == "1-2-MKDIRS"}["Dirs/s [first]"] == 14492
     assert rows[1]["column_name"] == "COMMAND LINE" and rows[1]["text"].endswith('"/vast/glock"')
+
+
+def test_text_without_header_files_phases():
+    """The cleanup invocation's result file: the table alone (no ISO DATE / COMMAND LINE), RMFILES and RMDIRS."""
+    res = parse(CLEANUP)
+    assert [(r.key, r.workload, r.started_at, r.block_size_bytes) for r in res.runs] == [
+        ("1-1-RMFILES", "RMFILES", None, None), ("1-2-RMDIRS", "RMDIRS", None, None)]
+    # RMFILES Elapsed ms 0 3 / Files/s 14209 8866 / Files total 8 32; RMDIRS Elapsed ms 0 1 / Dirs/s 30888 19925
+    assert values(res, "1-1-RMFILES") == {"runtime_s": 0.003, "entries_per_s": 8866, "entries": 32}
+    assert values(res, "1-2-RMDIRS") == {"runtime_s": 0.001, "entries_per_s": 19925, "entries": 32}
+    cells = {(r["run_key"], r["column_name"]): r["value"] for r in res.tables["elbencho_values"]}
+    assert cells[("1-1-RMFILES", "Files/s [first]")] == 14209 and cells[("1-2-RMDIRS", "Dirs total [first]")] == 8
 
 
 def test_handmade_rwmix_text_3x_wording():
