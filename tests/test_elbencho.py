@@ -152,6 +152,25 @@ def test_handmade_rwmix_csv_sums_the_two_parts():
     assert total.line_no is None  # derived: no line of the file holds it
 
 
+def test_handmade_1x_latency_wording():
+    """elbencho 1.8 printed `IO latency us : [ min=91 avg=120 max=1583 ]` (as quoted in a public README; hand-typed here)."""
+    text = b"""OPERATION RESULT TYPE        FIRST DONE  LAST DONE
+========= ================   ==========  =========
+READ      Elapsed ms       :       6001       6001
+          IOPS             :       8219       8219
+          Throughput MiB/s :         32         32
+          Total MiB        :        192        192
+          IO latency us    : [ min=91 avg=120 max=1583 ]
+---
+"""
+    res = elbencho_text.parse(text, "handmade.txt")
+    v = values(res, "1-1-READ")
+    assert (v["read_iops"], v["min_read_latency_ms"], v["avg_latency_ms"], v["max_latency_ms"]) == (8219, 0.091, 0.12, 1.583)
+    assert v["bytes_read"] == 192 * 2**20 and res.runs[0].read_pct == 100.0
+    # no COMMAND LINE: no block size, threads or depth (that run used -b 4K: defaults would have said 1M)
+    assert signature(res.runs[0]) == (None, 100.0, None, None, None, None)
+
+
 @given(st.integers(0, 3_599_999))
 def test_elapsed_human_strings_read_back(ms):
     """UnitTk::elapsedMSToHumanStr, as elbencho 3.x prints 'Elapsed time'."""

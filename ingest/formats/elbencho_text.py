@@ -24,7 +24,8 @@ The text does not repeat the parameters, so the signature comes from COMMAND LIN
 -b/--block, default 1M, sizes in powers of 2; threads -t/--threads, default 1; --iodepth, default 1;
 --rand; --hosts list, or --numhosts) and the phase name (READ 100 % read, WRITE 0 %, RWMIXnn nn %):
 workers = threads x hosts, outstanding I/Os = iodepth x workers; with --hostsfile the host count
-is not in the file and workers/outstanding I/Os are left empty.
+is not in the file and workers/outstanding I/Os are left empty; a table without COMMAND LINE
+(console capture, --resfile of an older or cleanup invocation) gives only the read % of its phases.
 """
 from __future__ import annotations
 
