@@ -171,6 +171,27 @@ READ      Elapsed ms       :       6001       6001
     assert signature(res.runs[0]) == (None, 100.0, None, None, None, None)
 
 
+def test_handmade_mix_threads_files_per_direction():
+    """MIX-T (--rwmixthr): separate reader threads, entries per direction (wording from Statistics.cpp)."""
+    text = b"""OPERATION RESULT TYPE        FIRST DONE  LAST DONE
+========= ================   ==========  =========
+MIX-T     Elapsed ms       :       1000       1000
+          Files/s write    :         10         10
+          Files/s read     :         30         30
+          Files/s total    :         40         40
+          IOPS write       :        100        100
+          IOPS read        :        300        300
+          IOPS total       :        400        400
+---
+"""
+    res = elbencho_text.parse(text, "handmade.txt")
+    v = values(res, "1-1-MIX-T")
+    assert (v["write_entries_per_s"], v["read_entries_per_s"], v["entries_per_s"]) == (10, 30, 40)
+    assert (v["write_iops"], v["read_iops"], v["iops"]) == (100, 300, 400)
+    assert len(res.samples) == len({s.metric for s in res.samples})  # no metric twice
+    assert res.runs[0].read_pct is None  # reader threads, not a stated read %
+
+
 @given(st.integers(0, 3_599_999))
 def test_elapsed_human_strings_read_back(ms):
     """UnitTk::elapsedMSToHumanStr, as elbencho 3.x prints 'Elapsed time'."""
@@ -232,3 +253,10 @@ def test_ingest_into_the_database(con):
                      WHERE tool = 'elbencho' AND metric = 'mbps' ORDER BY 1""") == [(5065.670656, 32, 1048576, 0.0)] * 2
     assert q(con, "SELECT count(*) FROM series WHERE object = 'elbencho live'") == [(8,)]
     assert q(con, "SELECT count(*) FROM elbencho_values WHERE file_kind = 'csv'") == [(4 * 55,)]
+
+
+@pytest.mark.parametrize("rel", [CSV, TEXT, CLEANUP])
+def test_no_metric_twice_per_run(rel):
+    res = parse(rel)
+    keys = [(s.run_key, s.scope, s.target, s.metric) for s in res.samples]
+    assert len(keys) == len(set(keys))

@@ -209,7 +209,7 @@ class _Parser:
             if bd:
                 add({"write_": "bytes_written", "read_": "bytes_read"}[bd], v * MIB, "bytes", ln, plain_too=False)
         elif self.is_entry(words[0].removesuffix("/s")):
-            dd = d if self.run.read_pct is not None and self.mixed() else ""
+            dd = d if self.mixed() else ""
             add(f"{dd}entries_per_s" if words[0].endswith("/s") else f"{dd}entries",
                 v, "1/s" if words[0].endswith("/s") else "count", ln, plain_too=False)
 
