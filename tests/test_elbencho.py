@@ -6,7 +6,8 @@ import io
 from datetime import datetime
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ingest import registry
 from ingest.formats import elbencho_csv, elbencho_text

@@ -34,12 +34,23 @@ non-empty text cells (Label, Service) go to `elbencho_values` (file_kind 'live')
 """
 from __future__ import annotations
 
+import math
 import re
 from datetime import datetime
 
 import polars as pl
 
-from ..model import MB_PER_MIB, MIB, ParseError, ParseResult, Run, Series, decode_text, parse_float, split_lines
+from ..model import (
+    MB_PER_MIB,
+    MIB,
+    ParseError,
+    ParseResult,
+    Run,
+    Series,
+    decode_text,
+    parse_float,
+    split_lines,
+)
 
 FORMAT = "elbencho-csv"
 VERSION = "1"
@@ -168,7 +179,7 @@ def _cells(run: Run, cells: dict[str, str], ln: int) -> list[dict]:
             v = float(text) if col not in ("label", "version", "command") and text.strip() else None
         except ValueError:
             v = None
-        if v is not None and v != v:
+        if v is not None and not math.isfinite(v):
             v = None
         out.append({"file_kind": "csv", "run_key": run.key, "phase": run.workload, "column_name": col,
                     "value": v, "text": None if v is not None or not text.strip() else text, "line_no": ln})

@@ -29,9 +29,18 @@ is not in the file and workers/outstanding I/Os are left empty; a table without 
 """
 from __future__ import annotations
 
+import math
 import re
 
-from ..model import MB_PER_MIB, MIB, ParseError, ParseResult, Run, decode_text, split_lines
+from ..model import (
+    MB_PER_MIB,
+    MIB,
+    ParseError,
+    ParseResult,
+    Run,
+    decode_text,
+    split_lines,
+)
 from .elbencho_csv import IO_PHASES, TOOL, iso_date
 
 FORMAT = "elbencho-text"
@@ -39,7 +48,7 @@ VERSION = "1"
 _HEADER = re.compile(r"^OPERATION\s+RESULT TYPE\s+FIRST DONE\s+LAST DONE\s*$")
 _ROW = re.compile(r"^(?P<phase>\S*)\s+(?P<type>\S.*?)\s*:\s(?P<rest>.*)$")
 _HUMAN = re.compile(r"^(?:(\d+)h)?(?:(\d+)m(?!s))?(?:(\d+(?:\.\d+)?)(us|ms|s))?$")
-_SIZE = re.compile(r"^(\d+(?:\.\d+)?)([kmgtp]?)i?b?$", re.I)
+_SIZE = re.compile(r"^(\d+(?:\.\d+)?)([kmgtp]?)i?b?$", re.IGNORECASE)
 _BRACKET = re.compile(r"^\[\s*(.*?)\s*\]$")
 _DIR = {"write": "write_", "wr": "write_", "read": "read_", "rd": "read_", "total": ""}
 
@@ -274,7 +283,7 @@ def _plain(t: str) -> float | None:
         v = float(t)
     except ValueError:
         return None
-    return v if v == v and abs(v) != float("inf") else None
+    return v if math.isfinite(v) else None
 
 
 def parse(data: bytes, name: str) -> ParseResult:
