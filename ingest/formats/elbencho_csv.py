@@ -204,10 +204,10 @@ def _samples(res: ParseResult, run: Run, cells: dict[str, str], ln: int) -> None
         if d in _BYTES and mib is not None:
             res.add(run.key, "all", _BYTES[d], mib * MIB, "bytes", line_no=ln)
     if rwmix:  # the phase totals: write part + read part
-        for m in ("iops", "mbps"):
-            vals = [s.value for s in res.samples if s.run_key == run.key and s.metric in (f"read_{m}", f"write_{m}")]
-            if len(vals) == 2:
-                res.add(run.key, "all", m, sum(vals), "IO/s" if m == "iops" else "MB/s")
+        for col, (stem, unit, factor) in (("IOPS [last]", _LAST["IOPS [last]"]), ("MiB/s [last]", _LAST["MiB/s [last]"])):
+            w, r = _num(cells, col, ln), _num(cells, "rwmix read " + col, ln)
+            if w is not None and r is not None:
+                res.add(run.key, "all", stem.format(d=""), (w + r) * factor, unit)
     for col, metric, unit, factor in (("time ms [last]", "runtime_s", "s", 1e-3), ("CPU% [last]", "cpu_util_pct", "%", 1.0)):
         v = _num(cells, col, ln)
         if v is not None:
