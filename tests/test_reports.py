@@ -176,3 +176,20 @@ def test_pages_share_one_kernel_but_never_each_others_names():
     assert len(first.cells) == 1  # the reset cell is gone again
     assert second.cells[0].outputs[0]["text"].strip() == "False"
     assert third.cells[2].outputs[0]["text"].strip() == repr(hostile)  # one string literal, braces and all
+
+
+def test_unchanged_pages_are_kept_and_force_renders_them_again(tmp_path):
+    make_study(tmp_path / "data", name="again")
+    dbf = tmp_path / "a.duckdb"
+    con = db.open_db(dbf)
+    batch.ingest_paths(con, [tmp_path / "data"])
+    con.close()
+    out = tmp_path / "out"
+    assert render.main(["--db", str(dbf), "--out", str(out), "--study", "again"]) == 0
+    pages = sorted((out / "again").glob("*.html"))
+    first = {p.name: p.stat().st_mtime_ns for p in pages}
+    assert "05-comparison.html" in first
+    assert render.main(["--db", str(dbf), "--out", str(out), "--study", "again"]) == 0
+    assert {p.name: p.stat().st_mtime_ns for p in pages} == first  # nothing changed, nothing rendered
+    assert render.main(["--db", str(dbf), "--out", str(out), "--study", "again", "--force"]) == 0
+    assert all(p.stat().st_mtime_ns > first[p.name] for p in pages)

@@ -17,6 +17,7 @@ import argparse
 import datetime as dt
 import hashlib
 import html
+import json
 import os
 import re
 import shutil
@@ -97,15 +98,29 @@ def inside(out: Path, path: Path) -> Path:
     return path
 
 
-def snapshot(db: Path, into: Path, only: list[str] | None = None) -> Path:
-    """Copy the database and its .points store while a read-only connection holds the file.
-
-    DuckDB lets no writer in while a reader has the file open, so the copy is one consistent state
-    (ingest waits for it, as it waits for any other holder). The copy gets the studies' validation.
-    """
+def validate(snap: Path, studies: set[str]) -> None:
+    """Run the studies' validation on the snapshot, so each page reports its own study's data now."""
     from ingest import db as dbm
 
     from .validation import store_all
+
+    if not studies:
+        return
+    con = dbm.connect(snap)
+    try:
+        store_all(con, sorted(studies))
+        con.execute("CHECKPOINT")
+    finally:
+        con.close()
+
+
+def snapshot(db: Path, into: Path) -> Path:
+    """Copy the database and its .points store while a read-only connection holds the file.
+
+    DuckDB lets no writer in while a reader has the file open, so the copy is one consistent state
+    (ingest waits for it, as it waits for any other holder).
+    """
+    from ingest import db as dbm
 
     target = into / "snapshot.duckdb"
     holder = dbm.connect(db, read_only=True)  # waits while an ingest writes
@@ -122,13 +137,47 @@ def snapshot(db: Path, into: Path, only: list[str] | None = None) -> Path:
     con = dbm.connect(target)
     try:
         dbm.refresh_points_view(con)  # the copy reads its own Parquet store
-        studies = [s for (s,) in con.execute(
-            "SELECT DISTINCT study FROM source_files WHERE status = 'ok' AND study IS NOT NULL ORDER BY 1").fetchall()]
-        store_all(con, [s for s in studies if not only or s in only])
         con.execute("CHECKPOINT")
     finally:
         con.close()
     return target
+
+
+CODE = [NOTEBOOK_DIR, ROOT / "ingest" / "reports", ROOT / "schemas" / "views"]
+
+
+def fingerprints(db: Path, jobs: list[tuple[str, str]]) -> dict[tuple[str, str], str]:
+    """What a page depends on: its notebook, the page helpers, the views, and its study's files and labels.
+
+    A page whose fingerprint matches the one stored beside it last time is not rendered again.
+    """
+    from ingest import __version__
+
+    code = hashlib.sha256(__version__.encode())
+    for folder in CODE:
+        for f in sorted(folder.glob("*.py")) + sorted(folder.glob("*.sql")):
+            code.update(f.name.encode() + f.read_bytes())
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        data = {s: "".join(map(str, rows)) for s, rows in con.execute("""
+            SELECT study, list((path, sha256, status, system, labels) ORDER BY path, sha256)
+            FROM source_files GROUP BY study""").fetchall()}
+    finally:
+        con.close()
+    return {(s, nb): hashlib.sha256(f"{code.hexdigest()}|{nb}|{s}|{data.get(s, '')}".encode()).hexdigest()
+            for s, nb in jobs}
+
+
+def stored_prints(out: Path, study: str) -> dict[str, str]:
+    f = out / slug(study) / ".iolab-render.json"
+    try:
+        return json.loads(f.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def store_prints(out: Path, study: str, prints: dict[str, str]) -> None:
+    inside(out, out / slug(study) / ".iolab-render.json").write_text(json.dumps(prints, sort_keys=True), encoding="utf-8")
 
 
 def plan(db: Path) -> list[tuple[str, str]]:
@@ -245,8 +294,12 @@ rendered {dt.datetime.now().strftime('%Y-%m-%d %H:%M')} from one snapshot of it.
     return target
 
 
-def render(db: Path, out: Path, studies: list[str] | None = None) -> int:
-    """Render every report (or those of ``studies``) of ``db`` into ``out``; 0 when all rendered."""
+def render(db: Path, out: Path, studies: list[str] | None = None, force: bool = False) -> int:
+    """Render every report (or those of ``studies``) of ``db`` into ``out``; 0 when all rendered.
+
+    A page whose notebook, helpers, views and study data are unchanged since its last render is kept
+    as it is, unless ``force``.
+    """
     if not db.is_file():
         console.print(f"[red]No database at {escape(str(db))}[/]: run `make demo` (or `iolab ingest DATA --db FILE`) first.")
         return 2
@@ -254,9 +307,18 @@ def render(db: Path, out: Path, studies: list[str] | None = None) -> int:
     exporter = HTMLExporter(template_name="lab", exclude_input=True, exclude_input_prompt=True,
                             exclude_output_prompt=True)
     with tempfile.TemporaryDirectory(prefix="iolab-report-") as tmp:
-        snap = snapshot(db, Path(tmp), studies)
-        jobs = [j for j in plan(snap) if not studies or j[0] in studies]
-        done, failed = [], []
+        snap = snapshot(db, Path(tmp))
+        every = plan(snap)
+        jobs = [j for j in every if not studies or j[0] in studies]
+        prints = fingerprints(snap, jobs)
+        old = {s: stored_prints(out, s) for s in {s for s, _ in jobs}}
+        done, failed, kept = [], [], []
+        for study, nb in list(jobs):
+            page = out / slug(study) / f"{nb}.html"
+            if not force and page.is_file() and old[study].get(nb) == prints[(study, nb)]:
+                jobs.remove((study, nb))
+                kept.append((study, nb, page))
+        validate(snap, {s for s, _ in jobs})
         with Progress(TextColumn("[bold]reports[/]"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       TextColumn("{task.description}"), console=console, transient=True,
                       disable=not console.is_terminal) as progress:
@@ -266,11 +328,17 @@ def render(db: Path, out: Path, studies: list[str] | None = None) -> int:
                     progress.update(task, description=escape(f"{study} / {nb}"))
                     try:
                         done.append((study, nb, render_one(snap, out, study, nb, exporter, pages)))
+                        old[study][nb] = prints[(study, nb)]
+                        store_prints(out, study, old[study])
                     except Exception as e:  # one broken report must not hide the others
                         failed.append((study, nb, e))
                     progress.advance(task)
-        idx = index(out, snap, done, db)
-    console.print(f"{len(done)} reports for {len({s for s, _, _ in done})} studies -> {escape(str(idx))}")
+        # the index links every page of the database that exists, also those of studies not asked for now
+        shown = [(s, nb, out / slug(s) / f"{nb}.html") for s, nb in every]
+        idx = index(out, snap, [p for p in shown if p[2].is_file()], db)
+    pages = done + kept
+    console.print(f"{len(pages)} reports for {len({s for s, _, _ in pages})} studies -> {escape(str(idx))}"
+                  + (f" ({len(kept)} unchanged since the last render, kept; --force renders them again)" if kept else ""))
     for study, nb, e in failed:
         msg = str(e).strip().splitlines()[-1] if str(e).strip() else repr(e)
         console.print(f"[red]failed[/] {escape(study)} / {nb}: {escape(msg)}")
@@ -282,8 +350,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--db", default="data/iolab.duckdb")
     p.add_argument("--out", default="reports")
     p.add_argument("--study", action="append", help="only these studies")
+    p.add_argument("--force", action="store_true", help="render every page, even those unchanged since the last run")
     a = p.parse_args(argv)
-    return render(Path(a.db), Path(a.out), a.study)
+    return render(Path(a.db), Path(a.out), a.study, a.force)
 
 
 if __name__ == "__main__":
