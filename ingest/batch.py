@@ -3,13 +3,14 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator
 
 from . import db, registry
 from .model import ParseError
-from .sidecar import NAME as SIDECAR, SidecarError, Sidecars
+from .sidecar import NAME as SIDECAR
+from .sidecar import SidecarError, Sidecars
 
 IGNORED_SUFFIXES = {".duckdb", ".wal", ".md", ".ipynb", ".png", ".tmp"}
 
@@ -140,11 +141,12 @@ def ingest_file(con, path: Path, sidecars: Sidecars) -> Outcome:
     if not head.strip():
         return reject("the file is empty")
     candidates = registry.sniff(head, path.name)
-    if not candidates and registry.unsupported_hint(path.name):
-        return reject(registry.unsupported_hint(path.name))
+    if not candidates and (hint := registry.unsupported_hint(path.name, head)):
+        return reject(hint)
     if not candidates:
         return reject("no iolab parser recognises this content (supported: "
-                      + ", ".join(m.FORMAT for m in registry.modules()) + ")")
+                      + ", ".join(m.FORMAT for m in registry.modules()) + "); if it is a result file of a "
+                      "tool iolab does not read yet, see CONTRIBUTING.md 'Add a format'")
     if len(candidates) > 1:
         return reject("more than one parser claims this file: " + ", ".join(m.FORMAT for m in candidates))
     mod = candidates[0]
@@ -176,7 +178,8 @@ def ingest_file(con, path: Path, sidecars: Sidecars) -> Outcome:
         con.execute("COMMIT")
     except ParseError as e:  # streamed data (time series) can fail after parse() returned
         con.execute("ROLLBACK")
-        db.drop_points(con, sid)
+        if sid is not None:
+            db.drop_points(con, sid)
         return reject(e.reason, e.line, mod.FORMAT, mod)
     except BaseException as e:
         if isinstance(e, (KeyboardInterrupt, SystemExit)):

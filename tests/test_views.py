@@ -5,7 +5,7 @@ import shutil
 
 import pytest
 
-from tests.conftest import CORPUS, REFERENCE, ROOT, corpus, ingest, q
+from tests.conftest import REFERENCE, ROOT, corpus, ingest, q
 
 REF = REFERENCE
 

@@ -1,6 +1,6 @@
 """Execute the notebooks per study and render self-contained, offline HTML reports.
 
-    iolab report --db data/iolab.duckdb --out reports [--study S]
+    iolab report [--db data/iolab.duckdb] [--out reports] [--study S]
 
 First a consistent snapshot: the database (and its .points store) is copied while a read-only
 connection holds it, so an ingest cannot write in between and every page of one render sees the
@@ -27,16 +27,16 @@ import duckdb
 import jupytext
 import nbformat
 import papermill
+from jupyter_client.manager import AsyncKernelManager
 from nbconvert import HTMLExporter
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-from jupyter_client.manager import AsyncKernelManager
 from traitlets import CaselessStrEnum
 
-ROOT = Path(__file__).resolve().parent.parent.parent
-NOTEBOOK_DIR = ROOT / "notebooks"
+from ingest.config import NOTEBOOKS as NOTEBOOK_DIR
+from ingest.config import REPO as ROOT
+from ingest.config import REPORTS_DEFAULT, default_db
 
 
 class IPCKernelManager(AsyncKernelManager):
@@ -211,16 +211,16 @@ def render(db: Path, out: Path, studies: list[str] | None = None) -> int:
                 progress.advance(task)
         idx = index(out, snap, done, db)
     console.print(f"{len(done)} reports for {len({s for s, _, _ in done})} studies -> {escape(str(idx))}")
-    for study, nb, e in failed:
-        msg = str(e).strip().splitlines()[-1] if str(e).strip() else repr(e)
+    for study, nb, err in failed:
+        msg = str(err).strip().splitlines()[-1] if str(err).strip() else repr(err)
         console.print(f"[red]failed[/] {escape(study)} / {nb}: {escape(msg)}")
     return 1 if failed else 0
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--db", default="data/iolab.duckdb")
-    p.add_argument("--out", default="reports")
+    p.add_argument("--db", default=default_db())
+    p.add_argument("--out", default=REPORTS_DEFAULT)
     p.add_argument("--study", action="append", help="only these studies")
     a = p.parse_args(argv)
     return render(Path(a.db), Path(a.out), a.study)
