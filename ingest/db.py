@@ -12,9 +12,8 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
-from .model import ParseResult
-
 from .config import LOCK_WAIT_S, SCHEMAS, VIEWS
+from .model import ParseResult
 
 
 class DatabaseBusy(Exception):

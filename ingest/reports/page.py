@@ -10,7 +10,6 @@ from __future__ import annotations
 import base64
 import datetime as dt
 import html
-import os
 from pathlib import Path
 
 import altair as alt
