@@ -6,6 +6,9 @@ import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
+
+from duckdb import DuckDBPyConnection
 
 from . import db, registry
 from .model import ParseError
@@ -82,7 +85,7 @@ def hash_file(path: Path, chunk: int = 8 << 20) -> tuple[str, int, bytes]:
     return h.hexdigest(), size, head
 
 
-def _known_place(con, sha: str, shown: str, size: int, labels: dict, targets: list[dict]) -> Outcome | None:
+def _known_place(con: DuckDBPyConnection, sha: str, shown: str, size: int, labels: dict, targets: list[dict]) -> Outcome | None:
     """Content already parsed: this place keeps (or gets) its own labels; nothing is parsed again.
 
     The same bytes found at another path (a copy in a second study) become a new place that reads
@@ -108,7 +111,7 @@ def _known_place(con, sha: str, shown: str, size: int, labels: dict, targets: li
     return Outcome(shown, "placed", fmt, reason=f"same content as {ppath}: stored once, labelled here too")
 
 
-def ingest_file(con, path: Path, sidecars: Sidecars) -> Outcome:
+def ingest_file(con: DuckDBPyConnection, path: Path, sidecars: Sidecars) -> Outcome:
     shown = display_path(path)
     try:
         stamp = _stamp(path)
@@ -130,7 +133,8 @@ def ingest_file(con, path: Path, sidecars: Sidecars) -> Outcome:
     # a file rejected before is tried again (the parser may have improved); its old record goes
     con.execute("DELETE FROM source_files WHERE sha256 = ? AND path = ? AND status = 'rejected'", [sha, shown])
 
-    def reject(reason: str, line: int | None = None, fmt=None, mod=None) -> Outcome:
+    def reject(reason: str, line: int | None = None, fmt: str | None = None,
+               mod: ModuleType | None = None) -> Outcome:
         con.execute("BEGIN")
         db.record_source(con, path=shown, sha256=sha, size=size, fmt=fmt,
                          parser=mod.__name__ if mod else None, parser_version=getattr(mod, "VERSION", None),
@@ -193,7 +197,7 @@ def ingest_file(con, path: Path, sidecars: Sidecars) -> Outcome:
     return Outcome(shown, "ingested", mod.FORMAT, counts=counts)
 
 
-def ingest_paths(con, paths: list[Path], on_file: Callable[[Outcome], None] | None = None,
+def ingest_paths(con: DuckDBPyConnection, paths: list[Path], on_file: Callable[[Outcome], None] | None = None,
                  files: list[tuple[Path, Path]] | None = None) -> Report:
     report = Report()
     sidecars: dict[Path, Sidecars] = {}

@@ -11,6 +11,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -112,7 +113,7 @@ def print_report(report: batch.Report, db_path: str, *, table: bool = True, fail
                       "a format iolab does not read yet: see CONTRIBUTING.md, 'Add a format'.")
 
 
-def cmd_info(args) -> int:
+def cmd_info(args: argparse.Namespace) -> int:
     con = db.open_db(args.db)
     rows = con.execute(
         """SELECT format, status, count(*) FROM source_files GROUP BY ALL ORDER BY ALL"""
@@ -127,7 +128,7 @@ def cmd_info(args) -> int:
     return 0
 
 
-def cmd_validate(args) -> int:
+def cmd_validate(args: argparse.Namespace) -> int:
     from validation import run as vrun
 
     return vrun.main(args.db)
@@ -150,7 +151,7 @@ class _Formatter(argparse.ArgumentDefaultsHelpFormatter):
 class _Parser(argparse.ArgumentParser):
     """Every (sub)command shows each option's default in its help."""
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", _Formatter)
         super().__init__(*args, **kwargs)
 
