@@ -32,6 +32,7 @@ NS_TO_MS = 1e-6  # fio 3.x ns -> ms
 S_TO_MS = 1000.0  # Jetstress 2007 / perfmon sec/Read -> ms
 MS_TO_S = 1e-3  # fio runtime ms -> s
 KIB_BYTES = 1024.0  # fio 2.x io_bytes in KiB -> bytes
+MIB_BYTES = 2.0**20  # elbencho MiB -> bytes
 GIB_BYTES = 2.0**30  # array profiles' GB -> bytes
 TIB_BYTES = 2.0**40  # array profiles' TB -> bytes
 GB_S_TO_MB_S = 1000.0  # published GB/s -> MB/s
@@ -40,7 +41,7 @@ GB_S_TO_MB_S = 1000.0  # published GB/s -> MB/s
 FACTORS: dict[str, float] = {
     "MiB/s -> MB/s": MB_PER_MIB, "KiB/s -> MB/s": KIB_S_TO_MB_S, "B/s -> MB/s": BYTES_S_TO_MB_S,
     "us -> ms": US_TO_MS, "ns -> ms": NS_TO_MS, "s -> ms": S_TO_MS, "ms -> s": MS_TO_S,
-    "KiB -> bytes": KIB_BYTES, "GiB -> bytes": GIB_BYTES, "TiB -> bytes": TIB_BYTES, "GB/s -> MB/s": GB_S_TO_MB_S,
+    "KiB -> bytes": KIB_BYTES, "MiB -> bytes": MIB_BYTES, "GiB -> bytes": GIB_BYTES, "TiB -> bytes": TIB_BYTES, "GB/s -> MB/s": GB_S_TO_MB_S,
 }
 
 # ---- scopes ----------------------------------------------------------------------------------------
