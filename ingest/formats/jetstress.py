@@ -106,6 +106,9 @@ class _Html(HTMLParser):
                     self.sections[-1]["text"].append((line + k, part.strip()))
 
 
+SNIFF_RULE = 'HTML that names Jetstress and has <fieldset> or grid_row_header cells'
+
+
 def sniff(head: str, name: str) -> bool:
     low = head[:20000].lower()
     starts_as_html = low.lstrip("\ufeff \t\r\n").startswith(("<!doctype html", "<html"))

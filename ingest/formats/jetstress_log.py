@@ -26,7 +26,6 @@ from ..model import ParseError, ParseResult, Run, decode_text, split_lines
 
 FORMAT = "jetstress-log"
 VERSION = "1"
-VERSIONS_SEEN = ["Jetstress 2013 Core Engine 15.00.0995.000 (start-up only)"]
 
 _LINE = re.compile(r"^(\d{1,2}/\d{1,2}/\d{4} \d{1,2}:\d{2}:\d{2}(?: ?[AP]M)?) -- (.*)$")
 _ENGINE = re.compile(r"Microsoft Exchange Jetstress(?: (\d{4}))?(?: Core Engine)? \(version: ([^)]+)\) (?:was )?detected")
@@ -58,6 +57,9 @@ PHASES = ("Preparing for testing", "Attaching databases", "Preparations for test
           "Starting transaction dispatch", "Dispatching transactions ends", "Shutting down databases",
           "Creating test report", "Performance logging has ended", "Performance logging ends",
           "Verifying database checksums", "Verifying log checksums", "Creating databases", "Initializing databases")
+
+
+SNIFF_RULE = "'M/D/YYYY h:mm:ss AM -- ' lines naming the Jetstress engine, or a test report's latency lines"
 
 
 def sniff(head: str, name: str) -> bool:

@@ -40,6 +40,9 @@ PARAMS = {
 }
 
 
+SNIFF_RULE = "'This maps to this test:' with an 'ORION VERSION' or 'Commandline:' line"
+
+
 def sniff(head: str, name: str) -> bool:
     lines = [l.strip() for l in split_lines(head[:8192])]
     return "This maps to this test:" in lines and any(_VERSION.match(l) or l == "Commandline:" for l in lines)

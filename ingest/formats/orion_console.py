@@ -25,7 +25,6 @@ from .orion import NO_RESULTS, Results
 
 FORMAT = "orion-console"
 VERSION = "1"
-VERSIONS_SEEN = ["RDBMS_19.3.0.0.0DBRU_LINUX.X64_190417", "11.1.0.7.0 (banner and estimate only)"]
 UNSUPPORTED = ["ORION -verbose per-point progress lines (no public example)"]
 
 _BANNER = re.compile(r"^ORION: ORacle IO Numbers -- Version\s*(\S+)\s*$")
@@ -33,6 +32,9 @@ _STAMP = re.compile(r"^(\S+?)_(\d{8})_(\d{4})$")
 _ESTIMATE = re.compile(r"^(?:Calibration|Test) will take approximately (\d+) minutes\.?$")
 _CHATTER = ("Using a large value for -cache_size may take longer", "Larger caches may take longer", "Setting ")
 _COMMAND = re.compile(r"\borion\S*\s.*-run\s+(\S+)")
+
+
+SNIFF_RULE = "the 'ORION: ORacle IO Numbers -- Version' banner without the summary's 'This maps to this test:'"
 
 
 def sniff(head: str, name: str) -> bool:
