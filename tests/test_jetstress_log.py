@@ -4,7 +4,8 @@ from __future__ import annotations
 from datetime import datetime
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ingest import registry
 from ingest.formats import jetstress, jetstress_log
@@ -108,3 +109,11 @@ def test_property_any_prefix_loads_exactly_or_is_rejected(eol, cut):
         assert e.reason
         return
     assert res.samples and all(s.line_no <= cut for s in res.samples)
+
+
+def test_utf16_console_redirect_reads_the_same():
+    """PowerShell's `> out.txt` writes UTF-16 with a byte-order mark."""
+    text = HANDMADE.read_text().replace("\n", "\r\n")
+    res = jetstress_log.parse(b"\xff\xfe" + text.encode("utf-16-le"), "out.txt")
+    assert [m.FORMAT for m in registry.sniff(b"\xff\xfe" + text.encode("utf-16-le"), "out.txt")] == ["jetstress-log"]
+    assert {s.metric: s.value for s in res.samples if s.scope == "test"}["achieved_iops"] == 1023.456

@@ -209,8 +209,8 @@ def _verdict(kv: dict[str, tuple[str, int]]) -> tuple[str, int]:
 
 
 def _test_row(kv: dict[str, tuple[str, int]], report_type: str, verdict: str) -> dict:
-    get = lambda k: kv.get(k, ("", None))[0] or None  # noqa: E731
-    when = lambda k: _when(*kv[k]) if k in kv else None  # noqa: E731
+    get = lambda k: kv.get(k, ("", None))[0] or None
+    when = lambda k: _when(*kv[k]) if k in kv else None
     return {"report_type": report_type, "verdict": verdict, "machine_name": get("Machine Name"),
             "test_description": get("Test Description"), "started_at": when("Test Start Time"),
             "ended_at": when("Test End Time"), "jetstress_version": get("Jetstress Version"),

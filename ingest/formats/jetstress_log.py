@@ -139,7 +139,7 @@ def _number(text: str, line: int) -> float:
 def _values(e: dict) -> list[dict]:
     """Every number a known line states: (name, target, value, unit) as written."""
     msg, ln = e["message"], e["line_no"]
-    row = lambda name, v, unit, target=None: {  # noqa: E731
+    row = lambda name, v, unit, target=None: {
         "line_no": ln, "name": name, "target": target, "value": _number(v, ln), "unit": unit, "value_text": v}
     if m := _HAS.match(msg):
         return [row(m.group(3), m.group(2), None, m.group(1))]
