@@ -5,9 +5,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 DB ?= data/iolab.duckdb
 SAMPLES := data/samples
+LAKE ?= data/lake
+LAB_MB ?= 20
+RUNS ?= 200
 
 .DEFAULT_GOAL := help
-.PHONY: help setup demo ingest validate reports check-reports lab test fuzz bench clean
+.PHONY: help setup demo ingest validate reports check-reports lab test fuzz bench bench-lake lake clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
@@ -15,7 +18,7 @@ help: ## list the targets
 $(BIN)/.installed: pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[dev]'
+	$(BIN)/pip install -q -e '.[dev,lake]'
 	touch $@
 
 setup: $(BIN)/.installed ## create .venv with every dependency (pyproject.toml)
@@ -43,7 +46,8 @@ lab: setup ## JupyterLab at the repository root (notebooks/, data/, reports/), t
 	IOLAB_ROOT=$(CURDIR) $(BIN)/jupyter lab --allow-root --no-browser --ServerApp.ip=127.0.0.1 \
 		--ServerApp.root_dir=$(CURDIR) --ServerApp.default_url=/lab/tree/notebooks
 
-test: setup ## run the test suite
+test: setup ## run the test suite (installs Debian's Java 17 when missing: Spark's JVM for tests/test_lake.py)
+	command -v java >/dev/null || (apt-get update -q && apt-get install -y -q openjdk-17-jre-headless)
 	$(BIN)/pytest
 
 fuzz: setup ## long pollution run over every corpus file: prints outcome counts per format
@@ -52,5 +56,12 @@ fuzz: setup ## long pollution run over every corpus file: prints outcome counts 
 bench: setup ## esxtop ingest throughput/memory against Polars' own baseline
 	$(BIN)/python -m tests.bench
 
+lake: setup ## export $(DB) to the Parquet lake $(LAKE) and compute every view there with Spark (local)
+	$(BIN)/iolab lake export --db $(DB) --to $(LAKE)
+	$(BIN)/iolab lake views --engine spark --lake $(LAKE)
+
+bench-lake: setup ## lake export + Spark views on a generated lab against Spark's plain Parquet scan (LAB_MB=, RUNS=)
+	$(BIN)/python -m tests.bench --lake --lab-mb $(LAB_MB) --runs $(RUNS)
+
 clean: ## remove the database and the rendered reports (raw data stays)
-	rm -rf $(DB) $(DB).wal $(DB).points reports
+	rm -rf $(DB) $(DB).wal $(DB).points $(LAKE) reports

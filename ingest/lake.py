@@ -240,7 +240,7 @@ SPARK_FORMS = {
     "quantile_cont": "PERCENTILE(X, P)",
     # string_agg(DISTINCT x, sep ORDER BY x): the sorted distinct values joined (Spark's listagg with
     # DISTINCT and WITHIN GROUP fails when written: ClassCastException ... SortOrder)
-    "string_agg_distinct": "ARRAY_JOIN(ARRAY_SORT(COLLECT_SET(X)), P)",
+    "string_agg_distinct": "CASE WHEN COUNT(X) > 0 THEN ARRAY_JOIN(ARRAY_SORT(COLLECT_SET(X)), P) END",
     # GLOB patterns (* and ?) as LIKE patterns, with % and _ of the pattern taken literally
     "glob": "X LIKE REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(P, '!', '!!'), '%', '!%'), '_', '!_'), '*', '%'), "
             "'?', '_') ESCAPE '!'",
@@ -340,10 +340,11 @@ def views(lake: str | Path, engine: str = "duckdb", master: str | None = None, o
         # built on it do not compute it again
         for name, sql in spark_statements():
             try:
-                spark.sql(sql).write.mode("overwrite").parquet(str(out / name))
+                df = spark.sql(sql)
+                df.write.mode("overwrite").parquet(str(out / name))
             except Exception as e:
                 raise RuntimeError(f"Spark could not compute view {name}: {str(e).splitlines()[0]}") from e
-            spark.read.parquet(str(out / name)).createOrReplaceTempView(name)
+            spark.read.schema(df.schema).parquet(str(out / name)).createOrReplaceTempView(name)
             counts[name] = parquet_rows(out / name)
     finally:
         if own:
@@ -368,8 +369,11 @@ def spark_session(master: str | None = None, app: str = "iolab lake"):
     elif not _in_spark_submit():
         b = b.master("local[*]")
     if not master or master.startswith("local"):  # one machine, small data: few shuffle partitions
-        b = b.config("spark.sql.shuffle.partitions", "4").config("spark.ui.enabled", "false")
+        b = b.config("spark.sql.shuffle.partitions", "2").config("spark.ui.enabled", "false")
+    import tempfile
+
     return (b.config("spark.ui.showConsoleProgress", "false")
+             .config("spark.sql.warehouse.dir", str(Path(tempfile.gettempdir()) / "iolab-spark-warehouse"))
              .config("spark.sql.session.timeZone", "UTC")
              .config("spark.sql.ansi.enabled", "false")  # DuckDB semantics: NULL, not an error, on a bad cast
              # Spark 4 keeps a UNION's partitioning; with the target_volumes plan that ends in "Can't zip
@@ -425,6 +429,8 @@ def cmd_views(args) -> int:
     return 0
 
 
+# ---- reading a lake (notebooks) -------------------------------------------------------------------
+
 def read_view(lake: str | Path, name: str):
     """A view from DIR/views/<name>/ as a Polars DataFrame (whichever engine wrote it)."""
     import polars as pl
@@ -433,3 +439,23 @@ def read_view(lake: str | Path, name: str):
     if not files:
         raise FileNotFoundError(f"no view {name} in {lake}/views: run `iolab lake views --lake {lake}`")
     return pl.read_parquet(files)
+
+
+def lake_connection(lake: str | Path):
+    """An in-memory DuckDB connection whose views and tables are the lake's, read with Polars: the
+    computed views (DIR/views/) first, then the exported tables (not the time-series points)."""
+    import duckdb
+    import polars as pl
+
+    lake = Path(lake)
+    if not (lake / "views").is_dir():
+        raise FileNotFoundError(f"no views in {lake}: run `iolab lake views --lake {lake}` first")
+    con = duckdb.connect(config={"autoinstall_known_extensions": False, "autoload_known_extensions": False})
+    for d in sorted((lake / "views").iterdir()):
+        if any(d.glob("*.parquet")):
+            con.register(d.name, read_view(lake, d.name))
+    done = {d.name for d in (lake / "views").iterdir()}
+    for t in lake_tables(lake):
+        if t not in done and t != "points":
+            con.register(t, pl.read_parquet(sorted((lake / t).glob("part-*.parquet"))))
+    return con

@@ -6,7 +6,8 @@ from tests.conftest import ROOT
 
 def test_environment_yml_mirrors_pyproject():
     p = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    wanted = set(p["project"]["dependencies"]) | set(p["project"]["optional-dependencies"]["dev"])
+    extras = p["project"]["optional-dependencies"]
+    wanted = set(p["project"]["dependencies"]) | set(extras["dev"]) | set(extras["lake"])
     lines = (ROOT / "environment.yml").read_text().splitlines()
     listed = {l.strip()[2:] for l in lines if l.startswith("      - ") and "==" in l}
     assert listed == wanted

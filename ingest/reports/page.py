@@ -44,10 +44,21 @@ def esc(v) -> str:
     return html.escape("" if v is None else str(v), quote=True)
 
 
-def connect(db_path: str) -> duckdb.DuckDBPyConnection:
-    """Open the database read-only (waiting while an ingest holds it); never create one."""
+def connect(db_path: str, lake: str = "") -> duckdb.DuckDBPyConnection:
+    """Open the database read-only (waiting while an ingest holds it); never create one.
+
+    ``lake``: a Parquet lake directory (`iolab lake export` + `iolab lake views`) to read instead:
+    its views (DIR/views/<view>/, whichever engine computed them) and tables, read with Polars,
+    answer the same SQL the notebooks send to the database."""
     from ingest import db
 
+    if lake:
+        from ingest.lake import lake_connection
+
+        lake_path = Path(lake)
+        if not lake_path.is_absolute():
+            lake_path = Path(os.environ.get("IOLAB_ROOT", ROOT)) / lake_path
+        return lake_connection(lake_path)
     path = Path(db_path)
     if not path.is_absolute():
         path = Path(os.environ.get("IOLAB_ROOT", ROOT)) / path
