@@ -71,8 +71,10 @@ def main(lab_mb: float, runs: int, cache: Path) -> int:
         m = lake.export(work / "lab.duckdb", work / "lake")
         export_s = time.perf_counter() - t
         size = _size(work / "lake")
-        print(f"export: {size / 1e6:.1f} MB of Parquet ({m['row_counts']['measurements']:,} measurements, "
-              f"{m['row_counts']['points']:,} points) in {export_s:.1f} s = {size / 1e6 / export_s:.1f} MB/s")
+        rows = sum(m["row_counts"].values())
+        print(f"export: {size / 1e6:.1f} MB of Parquet, {rows:,} rows ({m['row_counts']['measurements']:,} "
+              f"measurements, {m['row_counts']['points']:,} points) in {export_s:.1f} s = "
+              f"{rows / export_s:,.0f} rows/s, {size / 1e6 / export_s:.1f} MB/s")
         spark = lake.spark_session(app="iolab bench")
         spark.sparkContext.setLogLevel("ERROR")
         try:
@@ -85,7 +87,8 @@ def main(lab_mb: float, runs: int, cache: Path) -> int:
             views_s = time.perf_counter() - t
         finally:
             spark.stop()
-    print(f"spark baseline (plain scan of every table): {scan_s:.1f} s = {size / 1e6 / scan_s:.1f} MB/s")
-    print(f"spark views ({len(counts)} views): {views_s:.1f} s = {size / 1e6 / views_s:.1f} MB/s; "
-          f"throughput ratio views/baseline {scan_s / views_s:.2f}")
+    print(f"spark baseline (plain scan of every table): {scan_s:.1f} s = {rows / scan_s:,.0f} rows/s, "
+          f"{size / 1e6 / scan_s:.2f} MB/s")
+    print(f"spark views ({len(counts)} views): {views_s:.1f} s = {rows / views_s:,.0f} rows/s, "
+          f"{size / 1e6 / views_s:.2f} MB/s; throughput ratio views/baseline {scan_s / views_s:.2f}")
     return 0

@@ -199,3 +199,21 @@ def test_relabelled_source_rewrites_its_batch(tmp_path):
     systems = set(ds.dataset(out / "measurements", format="parquet").to_table(columns=["system"])
                   .column("system").to_pylist())
     assert systems and all(s.startswith("renamed ") for s in systems)
+
+
+def test_notebook_helper_reads_a_lake(demo, exported):
+    """page.connect(db_path, lake): the notebooks' SQL answered from DIR/views/ and the tables."""
+    from ingest.reports import page
+
+    lake_dir, _ = exported
+    lake.views(lake_dir, "duckdb")
+    con = page.connect("no-such.duckdb", str(lake_dir))
+    got = page.query(con, "SELECT study, count(*) AS n FROM comparison GROUP BY study ORDER BY study")
+    d = db.connect(demo, read_only=True)
+    try:
+        want = q(d, "SELECT study, count(*) FROM comparison GROUP BY study ORDER BY study")
+    finally:
+        d.close()
+    assert [tuple(r) for r in got.iter_rows()] == want and want
+    assert page.query(con, "SELECT count(*) AS n FROM source_files")["n"][0] == len(json.loads(
+        (lake_dir / lake.MANIFEST).read_text())["sources"])
