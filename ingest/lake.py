@@ -81,10 +81,8 @@ def _write_batch(con, lake: Path, tables: dict[str, list[str]], batch: int, ids:
     for t, cols in {**tables, "measurements": []}.items():
         dest = lake / t / name
         dest.unlink(missing_ok=True)
-        if t in CATALOGUE or not ids:
-            continue
         where = _batch_where(t, cols, ", ".join(str(i) for i in ids))
-        if where is None:
+        if t in CATALOGUE or where is None or not ids:
             continue
         sql = f'SELECT * FROM "{t}" WHERE {where}'
         if con.execute(f"SELECT count(*) FROM ({sql})").fetchall()[0][0]:
@@ -106,8 +104,8 @@ def export(db_path: str | Path, lake: str | Path) -> dict[str, Any]:
         # schema files: every table and the contract, so empty ones still have columns
         for t in [*tables, "measurements"]:
             _copy(con, f'SELECT * FROM "{t}" LIMIT 0', lake / t / SCHEMA_FILE)
-        for t in CATALOGUE:
-            if t in tables:
+        for t, cols in tables.items():  # the catalogue, and any table no source owns rows of
+            if t in CATALOGUE or _batch_where(t, cols, "0") is None:
                 _copy(con, f'SELECT * FROM "{t}"', lake / t / "part-all.parquet")
         # batches whose sources changed or vanished are written again, with the sources still there
         batches: dict[str, list[int]] = {b: ids for b, ids in old["batches"].items()}
@@ -130,7 +128,8 @@ def export(db_path: str | Path, lake: str | Path) -> dict[str, Any]:
         history = con.execute("SELECT version, script, checksum FROM schema_history ORDER BY version").fetchall()
     finally:
         con.close()
-    sources = {s: {**v, "batch": next(int(b) for b, ids in batches.items() if int(s) in ids)} for s, v in now.items()}
+    batch_of = {str(i): int(b) for b, ids in batches.items() for i in ids}
+    sources = {s: {**v, "batch": batch_of[s]} for s, v in now.items()}
     manifest = {
         "lake_format": LAKE_FORMAT,
         "exported_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
@@ -175,7 +174,10 @@ def _copy_points(con, lake: Path) -> dict[int, int]:
 
 # ---- the views, from the lake alone --------------------------------------------------------------
 
-VIEW_FILES = lambda: sorted((Path(__file__).resolve().parent.parent / "schemas" / "views").glob("*.sql"))  # noqa: E731
+def view_files() -> list[Path]:
+    from .db import VIEWS
+
+    return sorted(VIEWS.glob("*.sql"))
 
 # db.refresh_points_view's series_points, over the lake's points/ folder
 SERIES_POINTS = """SELECT p.series_id, s.source_id, p.sample_no, smp.ts, smp.ts_text, p.value
@@ -194,12 +196,12 @@ def view_statements() -> list[tuple[str, str, str]]:
     from sqlglot import exp
 
     out = [("view", "series_points", SERIES_POINTS)]
-    for f in VIEW_FILES():
+    for f in view_files():
         for stmt in sqlglot.parse(f.read_text(), read="duckdb"):
             if stmt is None:
                 continue
             if not isinstance(stmt, exp.Create):
-                raise ValueError(f"{f.name}: only CREATE VIEW / CREATE MACRO statements are expected")
+                raise TypeError(f"{f.name}: only CREATE VIEW / CREATE MACRO statements are expected")
             kind = str(stmt.args.get("kind")).lower()
             name = stmt.this.this.name if kind == "macro" else stmt.this.name
             out.append((kind, name, stmt.sql(dialect="duckdb")))
@@ -306,7 +308,7 @@ def _duckdb_views(lake: Path):
         if t != "views":
             con.execute(f'CREATE VIEW "{t}" AS SELECT * FROM read_parquet({_q(lake / t / "part-*.parquet")})')
     con.execute(f"CREATE VIEW series_points AS {SERIES_POINTS}")
-    for f in VIEW_FILES():  # as written: DuckDB is the dialect they are written in
+    for f in view_files():  # as written: DuckDB is the dialect they are written in
         con.execute(f.read_text())
     return con, [name for kind, name, _ in view_statements() if kind == "view"]
 
