@@ -53,8 +53,9 @@ test: setup ## run the test suite (installs Debian's Java 17 when missing: Spark
 fuzz: setup ## long pollution run over every corpus file: prints outcome counts per format
 	$(BIN)/python -m tests.fuzz --cases 1000
 
-bench: setup ## esxtop ingest throughput/memory against Polars' own baseline
+bench: setup ## ingest, query, report and start-up figures, each against its own floor in the same run
 	$(BIN)/python -m tests.bench
+	$(BIN)/python -m tests.bench_views
 
 lake: setup ## export $(DB) to the Parquet lake $(LAKE) and compute every view there with Spark (local)
 	$(BIN)/iolab lake export --db $(DB) --to $(LAKE)

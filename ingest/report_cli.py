@@ -21,6 +21,8 @@ def register(sub) -> None:
     p.add_argument("--db", default=DEFAULT_DB)
     p.add_argument("--out", default="reports")
     p.add_argument("--study", action="append", help="only this study (repeatable)")
+    p.add_argument("--force", action="store_true",
+                   help="render every page, even those whose notebook, views and data are unchanged since the last render")
     p.set_defaults(func=cmd_report)
     p = sub.add_parser("compare", help="every system of a study against its baseline, at matched points")
     p.add_argument("--db", default=DEFAULT_DB)
@@ -63,7 +65,7 @@ def open_read_only(path: str):
 def cmd_report(args) -> int:
     from .reports import render
 
-    return render.render(Path(args.db), Path(args.out), args.study)
+    return render.render(Path(args.db), Path(args.out), args.study, args.force)
 
 
 def comparison_rows(con, study: str, baseline: str | None, metrics: list[str] | None):

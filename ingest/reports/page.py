@@ -173,6 +173,24 @@ def system_colors(names) -> alt.Scale:
     return alt.Scale(domain=domain, range=[palette[i % len(palette)] for i in range(len(domain))])
 
 
+def point_label(row) -> str:
+    """A matched point in words: workload, then the baseline's RAID level, drives and configuration where
+    stated, so two points that differ only there never share (and stack into) one bar."""
+    parts = [str(row["workload"])]
+    raid = row.get("baseline_raid_level")
+    if raid is not None and raid == raid:  # pandas gives NaN for a missing value
+        parts.append(str(raid) if str(raid).upper().startswith("RAID") else f"RAID {raid}")
+    drives = row.get("baseline_drives")
+    if drives is not None and drives == drives:
+        parts.append(f"{int(drives)} drives")
+    for key in ("baseline_config", "config"):
+        v = row.get(key)
+        if v is not None and v == v and v != "":
+            parts.append(str(v))
+            break
+    return " · ".join(parts)
+
+
 def show(chart) -> None:
     display(chart.configure_axis(labelFontSize=11, titleFontSize=12).configure_legend(labelLimit=320))
 
