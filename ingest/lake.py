@@ -179,11 +179,15 @@ def view_files() -> list[Path]:
 
     return sorted(VIEWS.glob("*.sql"))
 
-# db.refresh_points_view's series_points, over the lake's points/ folder
-SERIES_POINTS = """SELECT p.series_id, s.source_id, p.sample_no, smp.ts, smp.ts_text, p.value
-    FROM points p
-    JOIN series s USING (series_id)
-    JOIN series_samples smp ON smp.source_id = s.source_id AND smp.sample_no = p.sample_no"""
+# db.refresh_points_view's series_values and series_points, over the lake's points/ folder (its
+# files are the store's own: series_id, sample_no, value; the source comes from series)
+POINT_VIEWS = [
+    ("series_values", """SELECT p.series_id, s.source_id, p.sample_no, p.value
+        FROM points p JOIN series s ON s.series_id = p.series_id"""),
+    ("series_points", """SELECT p.series_id, p.source_id, p.sample_no, smp.ts, smp.ts_text, p.value
+        FROM series_values p
+        JOIN series_samples smp ON smp.source_id = p.source_id AND smp.sample_no = p.sample_no"""),
+]
 
 
 def lake_tables(lake: Path) -> list[str]:
@@ -195,7 +199,7 @@ def view_statements() -> list[tuple[str, str, str]]:
     import sqlglot
     from sqlglot import exp
 
-    out = [("view", "series_points", SERIES_POINTS)]
+    out = [("view", name, sql) for name, sql in POINT_VIEWS]
     for f in view_files():
         for stmt in sqlglot.parse(f.read_text(), read="duckdb"):
             if stmt is None:
@@ -307,7 +311,8 @@ def _duckdb_views(lake: Path):
     for t in lake_tables(lake):
         if t != "views":
             con.execute(f'CREATE VIEW "{t}" AS SELECT * FROM read_parquet({_q(lake / t / "part-*.parquet")})')
-    con.execute(f"CREATE VIEW series_points AS {SERIES_POINTS}")
+    for name, sql in POINT_VIEWS:
+        con.execute(f"CREATE VIEW {name} AS {sql}")
     for f in view_files():  # as written: DuckDB is the dialect they are written in
         con.execute(f.read_text())
     return con, [name for kind, name, _ in view_statements() if kind == "view"]

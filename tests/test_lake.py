@@ -82,9 +82,10 @@ def test_spark_views_equal_duckdb_views(exported, spark, tmp_path):
     by_duckdb = lake.views(lake_dir, "duckdb", out=tmp_path / "duckdb")
     by_spark = lake.views(lake_dir, "spark", out=tmp_path / "spark", spark=spark)
     assert set(by_spark) == set(by_duckdb)
-    # every view of schemas/views/*.sql is there (plus series_points, made by ingest/db.py)
+    # every view of schemas/views/*.sql is there (plus series_points, and series_values, made by ingest/db.py)
     assert {"measurements", "per_drive_iops", "comparison", "comparison_unmatched", "generation_comparison",
-            "target_volumes", "study_declarations", "series_summary", "series_points"} <= set(by_spark)
+            "target_volumes", "study_declarations", "series_summary", "series_points", "series_values",
+            "latency_percentiles"} <= set(by_spark)
     differ = {}
     for name in sorted(by_duckdb):
         cols_d, rows_d = _rows(tmp_path / "duckdb" / name)
