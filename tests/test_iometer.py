@@ -196,3 +196,64 @@ def test_sniffers_tell_results_from_instantaneous():
     inst_head = corpus("iometer/quarch__Iometer_insttestfile.csv").read_text()[:65536]
     assert iometer.sniff(res_head, "a") and not iometer_inst.sniff(res_head, "a")
     assert iometer_inst.sniff(inst_head, "a") and not iometer.sniff(inst_head, "a")
+
+
+# -- issue 12: Iometer's not-applicable sentinels (-1, 2^64-1) are missing values, never rejections
+
+def test_real_sentinel_is_null_and_kept_as_written(con):
+    # adisireesha results.csv line 15 (ALL row, Iometer 1.1.0): '...,12111305,0,-1,,,...,0,0,32,...'
+    # Transactions per Connection = -1 (not applicable), Queue Depth = 32
+    ingest(con, corpus("iometer/adisireesha__results.csv"))
+    assert q(con, """SELECT transactions_per_connection, sentinels, queue_depth FROM iometer_results
+                     WHERE line_no = 15""") == [(-1, "Transactions per Connection=-1", 32)]
+    # every row but PROCESSOR rows (whose transaction columns are empty) carries that -1
+    assert q(con, "SELECT DISTINCT row_type FROM iometer_results WHERE sentinels IS NULL") == [("PROCESSOR",)]
+    assert q(con, "SELECT outstanding_ios FROM measurements WHERE scope = 'all' AND metric = 'iops'") == [(32,)]
+
+
+_SENTINEL_FILE = "iometer/adisireesha__results.csv"
+
+
+@settings(max_examples=60, deadline=None)
+@given(row=st.sampled_from([14, 15, 24, 25]), col=st.integers(3, 79),
+       sentinel=st.sampled_from(["-1", "18446744073709551615"]))
+def test_any_sentinel_field_is_null_never_a_rejection(row, col, sentinel):
+    lines = corpus(_SENTINEL_FILE).read_bytes().decode("utf-8").split("\n")
+    header = lines[13].split(",")
+    cells = lines[row].split(",")
+    if cells[col] == "":
+        return  # an empty cell is already a missing value
+    cells[col] = sentinel
+    lines[row] = ",".join(cells)
+    res = iometer.parse("\n".join(lines).encode(), "x.csv")
+    got = [r for r in res.tables["iometer_results"].to_pylist() if r["line_no"] == row + 1][0]
+    assert f"{header[col].strip()}={sentinel}" in got["sentinels"]
+    if header[col] in iometer.COLUMNS:
+        column = iometer.COLUMNS[header[col]][0]
+        # the tool table keeps the sentinel where the column type can hold it, else NULL
+        kind = iometer.COLUMNS[header[col]][1]
+        exact = kind in ("s", "f") if sentinel == "-1" else kind == "i"
+        assert got[column] == (int(sentinel) if exact else None)
+        metric = {c: m for c, m, _, _ in iometer.METRICS}.get(column)
+        if metric and got["row_type"] == "ALL":
+            assert not [s for s in res.samples if s.metric == metric and s.scope == "all"]
+        if column == "queue_depth":
+            assert all(s.outstanding_ios is None for s in res.samples if s.line_no == row + 1)
+
+
+def test_queue_depth_minus_one_in_all_and_manager_rows_is_accepted():
+    # issue 12: 'Queue Depth: -1 is outside 0..2^64-1' rejected whole files; the real file with its
+    # ALL/MANAGER Queue Depth (32, column 45) set to -1 as Iometer 1.1.0 writes it elsewhere
+    lines = corpus(_SENTINEL_FILE).read_bytes().decode("utf-8").split("\n")
+    for i in (14, 15):
+        cells = lines[i].split(",")
+        assert cells[44] == "32"
+        cells[44] = "-1"
+        lines[i] = ",".join(cells)
+    res = iometer.parse("\n".join(lines).encode(), "x.csv")
+    rows = {r["line_no"]: r for r in res.tables["iometer_results"].to_pylist()}
+    assert rows[15]["queue_depth"] is None and "Queue Depth=-1" in rows[15]["sentinels"]
+    assert rows[25]["queue_depth"] == 32
+    iops = {s.line_no: s for s in res.samples if s.metric == "iops"}
+    assert iops[15].value == 3364.250468 and iops[15].outstanding_ios is None
+    assert iops[25].outstanding_ios == 32

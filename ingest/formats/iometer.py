@@ -118,7 +118,7 @@ _ARROW = {"t": pa.string(), "i": pa.uint64(), "s": pa.int64(), "f": pa.float64()
 RESULTS_SCHEMA = pa.schema(
     [("session_no", pa.int32()), ("block_no", pa.int32()), ("line_no", pa.int32()), ("layout", pa.int32()),
      ("manager_name", pa.string()), ("worker_name", pa.string()), ("ended_at", pa.timestamp("us")),
-     ("ts", pa.timestamp("us"))]
+     ("ts", pa.timestamp("us")), ("sentinels", pa.string())]
     + [(c, _ARROW[k]) for c, k in RESULT_FIELDS]
 )
 
@@ -175,6 +175,30 @@ class _Header:
                 raise ParseError(f"unknown Iometer column {c!r} in the results header", line) from None
             self.bins.append((c, lo, hi))
         self.width = len(self.cells)
+
+
+SENTINELS = (-1, 2**64 - 1)  # Iometer 1.1.0 writes these for "not applicable" (e.g. Queue Depth of ALL rows)
+
+
+def is_sentinel(kind: str, text: str) -> bool:
+    """Whether a numeric cell is Iometer's not-applicable sentinel (-1 or 2^64-1), in any spelling."""
+    if kind == "t":
+        return False
+    t = text.strip()
+    try:
+        return (int(t) if t.lstrip("-").isdigit() else float(t)) in SENTINELS
+    except ValueError:
+        return False
+
+
+def _holds_exactly(kind: str, sentinel: str) -> bool:
+    """-1 fits signed and float columns; 2^64-1 fits unsigned columns only (a float rounds it to 2^64)."""
+    return kind in ("s", "f") if sentinel.startswith("-") else kind == "i"
+
+
+def _value(v):
+    """A tool-table value as a canonical number: Iometer's sentinels are missing values."""
+    return None if v in SENTINELS else v
 
 
 def _typed(kind: str, text: str, what: str, line: int):
@@ -349,8 +373,14 @@ class _Parser:
             bins = cells[len(names):]
         row: dict = {"session_no": session_no, "block_no": block_no, "line_no": ln, "layout": h.width,
                      "ended_at": None, "ts": ts}
+        sentinels = []
         for name, text in zip(names, cells):
             col, kind = COLUMNS[name]
+            if is_sentinel(kind, text):  # kept where the column's type holds it exactly, else NULL
+                sentinels.append(f"{name}={text.strip()}")
+                if not _holds_exactly(kind, text.strip()):
+                    row[col] = None
+                    continue
             row[col] = _typed(kind, text, name, ln)
         # names are carried down: PROCESSOR/DISK rows leave the access spec empty
         row["access_spec"] = row.get("access_spec") or next(
@@ -370,10 +400,14 @@ class _Parser:
         row["manager_name"] = mgr if row_type != "ALL" else None
         row["worker_name"] = wkr if row_type in ("WORKER", "DISK", "NETWORK", "UNKNOWN") else None
         for bin_no, ((label, lo, hi), text) in enumerate(zip(h.bins, bins), start=1):
+            if is_sentinel("i", text):
+                sentinels.append(f"{label.strip()}={text.strip()}")
+                continue
             v = _typed("i", text, label, ln)
             if v is not None:
                 self.bins.append({"line_no": ln, "bin_no": bin_no, "bin_label": label.strip(),
                                   "lower_us": lo, "upper_us": hi, "io_count": v})
+        row["sentinels"] = ";".join(sentinels) or None
         return row
 
     def rejoin(self, cells: list[str], width: int, row_type: str, ln: int) -> list[str]:
@@ -445,15 +479,15 @@ class _Parser:
     def add_samples(self, key: str, r: dict) -> None:
         scope = ROW_SCOPES[r["row_type"]]
         target = None if scope == "all" else r["target_name"]
-        dims = {"target": target, "outstanding_ios": r.get("queue_depth"), "line_no": r["line_no"]}
+        dims = {"target": target, "outstanding_ios": _value(r.get("queue_depth")), "line_no": r["line_no"]}
         for col, metric, unit, factor in METRICS:
-            v = r.get(col)
+            v = _value(r.get(col))
             if v is not None:
                 self.result.add(key, scope, metric, v * factor, unit, **dims)
         for metric, dec, binary in MBPS:
-            if r.get(dec) is not None:
+            if _value(r.get(dec)) is not None:
                 self.result.add(key, scope, metric, r[dec], "MB/s", **dims)
-            elif r.get(binary) is not None:
+            elif _value(r.get(binary)) is not None:
                 self.result.add(key, scope, metric, r[binary] * MB_PER_MIB, "MB/s", **dims)
 
 
