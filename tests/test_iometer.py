@@ -243,12 +243,12 @@ def test_any_sentinel_field_is_null_never_a_rejection(row, col, sentinel):
 
 def test_queue_depth_minus_one_in_all_and_manager_rows_is_accepted():
     # issue 12: 'Queue Depth: -1 is outside 0..2^64-1' rejected whole files; the real file with its
-    # ALL/MANAGER Queue Depth (32, column 45) set to -1 as Iometer 1.1.0 writes it elsewhere
+    # ALL/MANAGER Queue Depth (32, column 48) set to -1 as Iometer 1.1.0 writes it elsewhere
     lines = corpus(_SENTINEL_FILE).read_bytes().decode("utf-8").split("\n")
     for i in (14, 15):
         cells = lines[i].split(",")
-        assert cells[44] == "32"
-        cells[44] = "-1"
+        assert cells[47] == "32"
+        cells[47] = "-1"
         lines[i] = ",".join(cells)
     res = iometer.parse("\n".join(lines).encode(), "x.csv")
     rows = {r["line_no"]: r for r in res.tables["iometer_results"].to_pylist()}
