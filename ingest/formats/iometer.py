@@ -9,6 +9,12 @@ Layouts are told apart by the header row, not the version string: 56 columns (MB
 their own field count (56-field PROCESSOR rows in 59-column rc1 files are the old layout).
 
 A 'Results block is one run (one test point: an access spec, or one step of a cycling test).
+Every writer but 2001.07.19 closes a block with 'Time Stamp, so a block still open at the end of
+the file or of its session, or one without rows or without its ALL row, is a cut file: rejected.
+
+Sentinels: 1.1.0 writes -1 and 2^64-1 for "not applicable" (Transactions per Connection, Queue
+Depth of ALL/MANAGER rows). They are missing values in samples and run signatures, kept as written
+in iometer_results.sentinels (and in the typed column where its type holds them exactly).
 """
 from __future__ import annotations
 
