@@ -7,7 +7,7 @@ DB ?= data/iolab.duckdb
 SAMPLES := data/samples
 
 .DEFAULT_GOAL := help
-.PHONY: help setup demo ingest validate reports check-reports lab test fuzz bench clean
+.PHONY: help setup hooks demo ingest validate reports check-reports lab lint test fuzz bench clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
@@ -19,6 +19,9 @@ $(BIN)/.installed: pyproject.toml
 	touch $@
 
 setup: $(BIN)/.installed ## create .venv with every dependency (pyproject.toml)
+
+hooks: setup ## install the git pre-commit hooks (ruff, mypy; .pre-commit-config.yaml)
+	$(BIN)/pre-commit install
 
 demo: setup ## set up, ingest the bundled demo studies, validate, render the reports
 	$(BIN)/iolab ingest $(SAMPLES) --db $(DB)
@@ -40,17 +43,23 @@ check-reports: setup ## screenshot every report in headless Chromium (installs D
 
 lab: setup ## JupyterLab at the repository root (notebooks/, data/, reports/), the demo database ready
 	test -f $(DB) || $(MAKE) --no-print-directory demo
-	IOLAB_ROOT=$(CURDIR) $(BIN)/jupyter lab --allow-root --no-browser --ServerApp.ip=127.0.0.1 \
+	IOLAB_ROOT=$(CURDIR) JUPYTER_CONFIG_PATH=$(CURDIR)/.jupyter $(BIN)/jupyter lab --allow-root --no-browser --ServerApp.ip=127.0.0.1 \
 		--ServerApp.root_dir=$(CURDIR) --ServerApp.default_url=/lab/tree/notebooks
 
-test: setup ## run the test suite
+lint: setup ## ruff check, ruff format --check, mypy (ingest/, validation/): config in pyproject.toml
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+test: setup lint ## lint, then the test suite (slow tests included)
 	$(BIN)/pytest
 
 fuzz: setup ## long pollution run over every corpus file: prints outcome counts per format
 	$(BIN)/python -m tests.fuzz --cases 1000
 
-bench: setup ## esxtop ingest throughput/memory against Polars' own baseline
+bench: setup ## ingest, query, report and start-up figures, each against its own floor in the same run
 	$(BIN)/python -m tests.bench
+	$(BIN)/python -m tests.bench_views
 
 clean: ## remove the database and the rendered reports (raw data stays)
 	rm -rf $(DB) $(DB).wal $(DB).points reports

@@ -11,7 +11,7 @@
 # ---
 
 # %% tags=["parameters"]
-db_path = "data/iolab.duckdb"
+db_path = None  # None: the default database (data/iolab.duckdb, or $IOLAB_DB)
 study = "ds4300-vs-fastt200-2004"
 
 # %%
@@ -35,12 +35,12 @@ if corr.height:
 # %%
 HEADLINE = ["iops", "mbps", "avg_latency_ms"]
 c = r.query(con, """SELECT metric, unit, direction, system, workload_label AS workload, baseline_config, config,
-                           baseline_drives, drives, baseline_value, value, ratio, correction, pct_better, match_rule
+                           baseline_raid_level, raid_level, baseline_drives, drives, baseline_value, value, ratio, correction, pct_better, match_rule
                     FROM comparison WHERE study = ? AND metric IN (SELECT unnest(?::VARCHAR[]))
                     ORDER BY list_position(?::VARCHAR[], metric), system, block_size_bytes, read_pct, random_pct, load, workload""", [study, HEADLINE, HEADLINE])
 for (metric, unit, direction), g in c.group_by(["metric", "unit", "direction"], maintain_order=True):
     d = g.to_pandas()
-    d["point"] = d["workload"] + d["config"].fillna("").map(lambda x: f" · {x}" if x else "")
+    d["point"] = d.apply(r.point_label, axis=1)  # every distinct matched point gets its own bar
     shown = d.head(60)
     r.show(alt.Chart(shown).mark_bar().encode(
         x=alt.X("pct_better:Q", title=f"% better than the baseline ({metric}, {unit}; {direction} is better)"),

@@ -334,3 +334,17 @@ def test_demo_study_queue_depth_sweep(con):
                      AND study = 'fio-intel-d3-s4610-qd-sweep' AND tool = 'fio' ORDER BY 1""")
     assert rows == [(1, 7530), (2, 11587), (4, 16878), (8, 32492), (16, 50151), (32, 47193), (64, 44734)]
     assert q(con, "SELECT count(*) FROM fio_percentiles WHERE stat = 'clat' AND ddir = 'read'") == [(7 * 17,)]
+    # fio states latency per direction only: the curve's avg_latency_ms is the I/O-weighted mean, which
+    # for a pure read sweep is the read average itself (and the hockey stick has its latency axis)
+    lat = q(con, """SELECT s.load, s.value, m.value FROM scaling s
+                    JOIN measurements m ON m.study = s.study AND m.outstanding_ios = s.load
+                     AND m.metric = 'avg_read_latency_ms' AND m.scope = 'all'
+                    WHERE s.study = 'fio-intel-d3-s4610-qd-sweep' AND s.metric = 'avg_latency_ms' ORDER BY 1""")
+    assert [row[0] for row in lat] == [1, 2, 4, 8, 16, 32, 64]
+    assert all(abs(derived - read) < 1e-12 for _, derived, read in lat)
+    assert round(lat[-1][1], 4) == 1.4294  # randread-64-1.json: read.lat_ns.mean 1429416.26 ns
+    # every percentile fio states is a row of latency_percentiles (randread-64-1.json clat_ns 99.900000: 3162112)
+    pct = q(con, """SELECT direction, kind, percentile, latency_ms FROM latency_percentiles
+                    WHERE study = 'fio-intel-d3-s4610-qd-sweep' AND load = 64 ORDER BY percentile""")
+    assert len(pct) == 8
+    assert pct[5] == ("read", "latency", 99.9, 3.162112)

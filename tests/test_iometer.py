@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ingest.formats import iometer, iometer_inst
 from ingest.model import MB_PER_MIB, ParseError
@@ -198,65 +199,67 @@ def test_sniffers_tell_results_from_instantaneous():
     assert iometer_inst.sniff(inst_head, "a") and not iometer.sniff(inst_head, "a")
 
 
-# -- issue 12: Iometer's not-applicable sentinels (-1, 2^64-1) are missing values, never rejections
+# ---- Iometer's not-applicable sentinels (-1, 2^64-1): missing values, never a rejection ----------
 
-def test_real_sentinel_is_null_and_kept_as_written(con):
-    # adisireesha results.csv line 15 (ALL row, Iometer 1.1.0): '...,12111305,0,-1,,,...,0,0,32,...'
-    # Transactions per Connection = -1 (not applicable), Queue Depth = 32
-    ingest(con, corpus("iometer/adisireesha__results.csv"))
-    assert q(con, """SELECT transactions_per_connection, sentinels, queue_depth FROM iometer_results
-                     WHERE line_no = 15""") == [(-1, "Transactions per Connection=-1", 32)]
-    # every row but PROCESSOR rows (whose transaction columns are empty) carries that -1
-    assert q(con, "SELECT DISTINCT row_type FROM iometer_results WHERE sentinels IS NULL") == [("PROCESSOR",)]
-    assert q(con, "SELECT outstanding_ios FROM measurements WHERE scope = 'all' AND metric = 'iops'") == [(32,)]
+SENTINEL_SOURCE = "iometer/adisireesha__results.csv"  # real 1.1.0 file; the edits below are made here
 
 
-_SENTINEL_FILE = "iometer/adisireesha__results.csv"
+def _with_cell(data: bytes, row: str, column: str, value: str) -> bytes:
+    lines = data.decode().split("\n")
+    header = next(i for i, ln in enumerate(lines) if ln.startswith("'Target Type"))
+    col = lines[header].split(",").index(column)
+    at = next(i for i in range(header + 1, len(lines)) if lines[i].startswith(row + ","))
+    cells = lines[at].split(",")
+    cells[col] = value
+    lines[at] = ",".join(cells)
+    return "\n".join(lines).encode()
 
 
-@settings(max_examples=60, deadline=None)
-@given(row=st.sampled_from([14, 15, 24, 25]), col=st.integers(3, 79),
-       sentinel=st.sampled_from(["-1", "18446744073709551615"]))
-def test_any_sentinel_field_is_null_never_a_rejection(row, col, sentinel):
-    lines = corpus(_SENTINEL_FILE).read_bytes().decode("utf-8").split("\n")
-    header = lines[13].split(",")
-    cells = lines[row].split(",")
-    if cells[col] == "":
-        return  # an empty cell is already a missing value
-    cells[col] = sentinel
-    lines[row] = ",".join(cells)
-    res = iometer.parse("\n".join(lines).encode(), "x.csv")
-    got = [r for r in res.tables["iometer_results"].to_pylist() if r["line_no"] == row + 1][0]
-    assert f"{header[col].strip()}={sentinel}" in got["sentinels"]
-    if header[col] in iometer.COLUMNS:
-        column = iometer.COLUMNS[header[col]][0]
-        # the tool table keeps the sentinel where the column type can hold it, else NULL
-        kind = iometer.COLUMNS[header[col]][1]
-        exact = kind in ("s", "f") if sentinel == "-1" else kind == "i"
-        assert got[column] == (int(sentinel) if exact else None)
-        metric = {c: m for c, m, _, _ in iometer.METRICS}.get(column)
-        if metric and got["row_type"] == "ALL":
-            assert not [s for s in res.samples if s.metric == metric and s.scope == "all"]
-        if column == "queue_depth":
-            assert all(s.outstanding_ios is None for s in res.samples if s.line_no == row + 1)
+def test_sentinels_are_missing_values_kept_as_written_in_the_tool_table(con, tmp_path):
+    data = corpus(SENTINEL_SOURCE).read_bytes()
+    data = _with_cell(data, "ALL", "Queue Depth", "-1")
+    data = _with_cell(data, "MANAGER", "Queue Depth", str(2**64 - 1))
+    data = _with_cell(data, "ALL", "Average Response Time", "-1")
+    f = tmp_path / "sentinels-from-adisireesha.csv"
+    f.write_bytes(data)
+    assert ingest(con, f).outcomes[0].status == "ingested"
+    got = q(con, "SELECT row_type, queue_depth, sentinels FROM iometer_results WHERE row_type IN ('ALL', 'MANAGER') ORDER BY 1")
+    # -1 is NULL in its own column, 2^64-1 stays as written; both are listed as written, in column order
+    assert got == [("ALL", None, "Average Response Time=-1; Transactions per Connection=-1; Queue Depth=-1"),
+                   ("MANAGER", 2**64 - 1, f"Transactions per Connection=-1; Queue Depth={2**64 - 1}")]
+    # no sample from a sentinel; the load still comes from the target row (32 outstanding I/Os)
+    assert q(con, "SELECT count(*) FROM samples WHERE metric = 'avg_latency_ms' AND scope = 'all'") == [(0,)]
+    assert q(con, "SELECT DISTINCT outstanding_ios FROM measurements WHERE scope IN ('all', 'manager')") == [(32,)]
+    assert q(con, "SELECT value FROM measurements WHERE scope = 'all' AND metric = 'iops'") == [(3364.250468,)]
 
 
-def test_queue_depth_minus_one_in_all_and_manager_rows_is_accepted():
-    # issue 12: 'Queue Depth: -1 is outside 0..2^64-1' rejected whole files; the real file with its
-    # ALL/MANAGER Queue Depth (32, column 48) set to -1 as Iometer 1.1.0 writes it elsewhere
-    lines = corpus(_SENTINEL_FILE).read_bytes().decode("utf-8").split("\n")
-    for i in (14, 15):
-        cells = lines[i].split(",")
-        assert cells[47] == "32"
-        cells[47] = "-1"
-        lines[i] = ",".join(cells)
-    res = iometer.parse("\n".join(lines).encode(), "x.csv")
-    rows = {r["line_no"]: r for r in res.tables["iometer_results"].to_pylist()}
-    assert rows[15]["queue_depth"] is None and "Queue Depth=-1" in rows[15]["sentinels"]
-    assert rows[25]["queue_depth"] == 32
-    iops = {s.line_no: s for s in res.samples if s.metric == "iops"}
-    assert iops[15].value == 3364.250468 and iops[15].outstanding_ios is None
-    assert iops[25].outstanding_ios == 32
+@settings(max_examples=25, deadline=None)
+@given(column=st.sampled_from(["IOps", "Read IOps", "Average Response Time", "Maximum Response Time", "Queue Depth",
+                               "Bytes Read", "Errors", "% CPU Utilization"]),
+       sentinel=st.sampled_from(["-1", str(2**64 - 1)]))
+def test_any_sentinel_cell_gives_a_missing_value_never_a_rejection(column, sentinel):
+    from ingest.formats import iometer
+
+    data = _with_cell(corpus(SENTINEL_SOURCE).read_bytes(), "ALL", column, sentinel)
+    res = iometer.parse(data, "x.csv")  # never raises
+    table = res.tables["iometer_results"].to_pylist()
+    all_row = next(r for r in table if r["row_type"] == "ALL")
+    assert f"{column}={sentinel}" in all_row["sentinels"]
+    metric = {"IOps": "iops", "Read IOps": "read_iops", "Average Response Time": "avg_latency_ms",
+              "Maximum Response Time": "max_latency_ms", "Bytes Read": "bytes_read", "Errors": "errors",
+              "% CPU Utilization": "cpu_util_pct"}.get(column)
+    if metric:
+        assert not [s for s in res.samples if s.scope == "all" and s.metric == metric]
+
+
+def test_a_runs_load_is_the_sum_of_its_targets_outstanding_ios():
+    """quarch__testfile.csv: 4 workers, one disk each at Queue Depth 1; the ALL row repeats 1, but the
+    run had 4 I/Os in flight (Little's law: 30171 IO/s x 0.132 ms = 4.0)."""
+    res = iometer.parse(corpus("iometer/quarch__testfile.csv").read_bytes(), "t.csv")
+    run = res.runs[0]
+    assert (run.queue_depth, run.workers, run.outstanding_ios) == (1, 4, 4)
+    loads = {(s.scope, s.outstanding_ios) for s in res.samples if s.run_key == run.key and s.metric == "iops"}
+    assert loads == {("all", 4), ("manager", 4), ("worker", 1), ("target", 1)}
 
 
 # -- issue 11.10: a file cut at a line boundary loads only what it holds completely, or is rejected

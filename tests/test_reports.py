@@ -143,3 +143,53 @@ def test_charts_render_in_headless_chromium(rendered):
     r = check.check(rendered / "ds4300-vs-fastt200-2004" / "05-comparison.html")
     assert r["charts"] >= 2 and r["min_marks"] > 5
     assert r["png"] is not None and r["png"].stat().st_size > 20_000
+
+
+def test_points_differing_only_in_raid_level_or_drives_get_their_own_bar():
+    from ingest.reports.page import point_label
+
+    nan = float("nan")
+    base = {"workload": "8 KiB random read, QD 32", "baseline_config": nan, "config": "Caches off"}
+    r5 = point_label({**base, "baseline_raid_level": "RAID-5", "baseline_drives": 40.0})
+    r10 = point_label({**base, "baseline_raid_level": "RAID-10", "baseline_drives": 40.0})
+    assert r5 == "8 KiB random read, QD 32 · RAID-5 · 40 drives · Caches off"
+    assert r5 != r10
+    assert point_label({**base, "baseline_raid_level": "5", "baseline_drives": nan}) == \
+        "8 KiB random read, QD 32 · RAID 5 · Caches off"
+
+
+def test_pages_share_one_kernel_but_never_each_others_names():
+    import nbformat
+
+    from ingest.reports.render import Pages, parameterize
+
+    first = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("leftover = 1\nimport os\npid = os.getpid()")])
+    second = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("print('leftover' in globals())")])
+    hostile = 'a{b}c"\'\n<script>'
+    params = nbformat.v4.new_code_cell("study = 'x'")
+    params.metadata["tags"] = ["parameters"]
+    third = parameterize(nbformat.v4.new_notebook(cells=[params, nbformat.v4.new_code_cell("print(repr(study))")]),
+                         {"study": hostile})
+    with Pages() as pages:
+        for nb in (first, second, third):
+            pages.execute(nb)
+    assert len(first.cells) == 1  # the reset cell is gone again
+    assert second.cells[0].outputs[0]["text"].strip() == "False"
+    assert third.cells[2].outputs[0]["text"].strip() == repr(hostile)  # one string literal, braces and all
+
+
+def test_unchanged_pages_are_kept_and_force_renders_them_again(tmp_path):
+    make_study(tmp_path / "data", name="again")
+    dbf = tmp_path / "a.duckdb"
+    con = db.open_db(dbf)
+    batch.ingest_paths(con, [tmp_path / "data"])
+    con.close()
+    out = tmp_path / "out"
+    assert render.main(["--db", str(dbf), "--out", str(out), "--study", "again"]) == 0
+    pages = sorted((out / "again").glob("*.html"))
+    first = {p.name: p.stat().st_mtime_ns for p in pages}
+    assert "05-comparison.html" in first
+    assert render.main(["--db", str(dbf), "--out", str(out), "--study", "again"]) == 0
+    assert {p.name: p.stat().st_mtime_ns for p in pages} == first  # nothing changed, nothing rendered
+    assert render.main(["--db", str(dbf), "--out", str(out), "--study", "again", "--force"]) == 0
+    assert all(p.stat().st_mtime_ns > first[p.name] for p in pages)

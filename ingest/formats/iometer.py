@@ -13,8 +13,7 @@ Every writer but 2001.07.19 closes a block with 'Time Stamp, so a block still op
 the file or of its session, or one without rows or without its ALL row, is a cut file: rejected.
 
 Sentinels: 1.1.0 writes -1 and 2^64-1 for "not applicable" (Transactions per Connection, Queue
-Depth of ALL/MANAGER rows). They are missing values in samples and run signatures, kept as written
-in iometer_results.sentinels (and in the typed column where its type holds them exactly).
+Depth of ALL/MANAGER rows): no sample, no signature; kept as written in iometer_results.sentinels.
 """
 from __future__ import annotations
 
@@ -119,13 +118,17 @@ METRICS: list[tuple[str, str, str, float]] = [
 MBPS = [("mbps", "mbps_decimal", "mbps_binary"), ("read_mbps", "read_mbps_decimal", "read_mbps_binary"),
         ("write_mbps", "write_mbps_decimal", "write_mbps_binary")]
 
+# Iometer 1.1.0 writes -1 and 2^64-1 for "not applicable" (Queue Depth of ALL and MANAGER rows, ...).
+# Such a cell is a missing value: no sample, no signature; the tool table keeps 2^64-1 as written
+# (UBIGINT holds it), NULL for -1, and every sentinel as written in its `sentinels` column.
+SENTINELS: dict[str, int | None] = {"-1": None, str(2**64 - 1): 2**64 - 1}
 RESULT_FIELDS = [(c, k) for c, k in dict.fromkeys(COLUMNS.values())]
 _ARROW = {"t": pa.string(), "i": pa.uint64(), "s": pa.int64(), "f": pa.float64()}
 RESULTS_SCHEMA = pa.schema(
     [("session_no", pa.int32()), ("block_no", pa.int32()), ("line_no", pa.int32()), ("layout", pa.int32()),
      ("manager_name", pa.string()), ("worker_name", pa.string()), ("ended_at", pa.timestamp("us")),
-     ("ts", pa.timestamp("us")), ("sentinels", pa.string())]
-    + [(c, _ARROW[k]) for c, k in RESULT_FIELDS]
+     ("ts", pa.timestamp("us"))]
+    + [(c, _ARROW[k]) for c, k in RESULT_FIELDS] + [("sentinels", pa.string())]
 )
 
 
@@ -181,30 +184,6 @@ class _Header:
                 raise ParseError(f"unknown Iometer column {c!r} in the results header", line) from None
             self.bins.append((c, lo, hi))
         self.width = len(self.cells)
-
-
-SENTINELS = (-1, 2**64 - 1)  # Iometer 1.1.0 writes these for "not applicable" (e.g. Queue Depth of ALL rows)
-
-
-def is_sentinel(kind: str, text: str) -> bool:
-    """Whether a numeric cell is Iometer's not-applicable sentinel (-1 or 2^64-1), in any spelling."""
-    if kind == "t":
-        return False
-    t = text.strip()
-    try:
-        return (int(t) if t.lstrip("-").isdigit() else float(t)) in SENTINELS
-    except ValueError:
-        return False
-
-
-def _holds_exactly(kind: str, sentinel: str) -> bool:
-    """-1 fits signed and float columns; 2^64-1 fits unsigned columns only (a float rounds it to 2^64)."""
-    return kind in ("s", "f") if sentinel.startswith("-") else kind == "i"
-
-
-def _value(v):
-    """A tool-table value as a canonical number: Iometer's sentinels are missing values."""
-    return None if v in SENTINELS else v
 
 
 def _typed(kind: str, text: str, what: str, line: int):
@@ -412,15 +391,16 @@ class _Parser:
             bins = cells[len(names):]
         row: dict = {"session_no": session_no, "block_no": block_no, "line_no": ln, "layout": h.width,
                      "ended_at": None, "ts": ts}
-        sentinels = []
+        sentinels: dict[str, str] = {}
         for name, text in zip(names, cells):
             col, kind = COLUMNS[name]
-            if is_sentinel(kind, text):  # kept where the column's type holds it exactly, else NULL
-                sentinels.append(f"{name}={text.strip()}")
-                if not _holds_exactly(kind, text.strip()):
-                    row[col] = None
-                    continue
+            if kind != "t" and text.strip() in SENTINELS:  # Iometer's "not applicable": a missing value
+                sentinels[col] = f"{name}={text.strip()}"
+                row[col] = SENTINELS[text.strip()] if kind == "i" else None  # 2^64-1 fits the table as written
+                continue
             row[col] = _typed(kind, text, name, ln)
+        row["sentinel_cols"] = set(sentinels)
+        row["sentinels"] = "; ".join(sentinels.values()) or None
         # names are carried down: PROCESSOR/DISK rows leave the access spec empty
         row["access_spec"] = row.get("access_spec") or next(
             (r["access_spec"] for r in reversed(prev) if r.get("access_spec")), None)
@@ -439,14 +419,10 @@ class _Parser:
         row["manager_name"] = mgr if row_type != "ALL" else None
         row["worker_name"] = wkr if row_type in ("WORKER", "DISK", "NETWORK", "UNKNOWN") else None
         for bin_no, ((label, lo, hi), text) in enumerate(zip(h.bins, bins), start=1):
-            if is_sentinel("i", text):
-                sentinels.append(f"{label.strip()}={text.strip()}")
-                continue
             v = _typed("i", text, label, ln)
             if v is not None:
                 self.bins.append({"line_no": ln, "bin_no": bin_no, "bin_label": label.strip(),
                                   "lower_us": lo, "upper_us": hi, "io_count": v})
-        row["sentinels"] = ";".join(sentinels) or None
         return row
 
     def rejoin(self, cells: list[str], width: int, row_type: str, ln: int) -> list[str]:
@@ -488,6 +464,7 @@ class _Parser:
                 bs = rd = rnd = None
                 if spec and len(spec["lines"]) == 1 and spec["lines"][0][1][1] == 100:
                     bs, _, rd, rnd = spec["lines"][0][1][:4]
+                qd, workers, outstanding = _load(rows, all_row)
                 status = "complete"
                 if ended is None:
                     status = "unterminated"
@@ -496,7 +473,8 @@ class _Parser:
                 res.runs.append(Run(
                     key=key, tool=TOOL, tool_version=s["version"], started_at=started, ended_at=ended,
                     workload=all_row.get("access_spec"), description=s["test_description"], status=status,
-                    test_type=s["test_type_name"], block_size_bytes=bs, read_pct=rd, random_pct=rnd))
+                    test_type=s["test_type_name"], block_size_bytes=bs, read_pct=rd, random_pct=rnd,
+                    queue_depth=qd, workers=workers, outstanding_ios=outstanding))
                 for r in rows:
                     self.add_samples(key, r)
                 self.rows.extend(rows)
@@ -518,16 +496,53 @@ class _Parser:
     def add_samples(self, key: str, r: dict) -> None:
         scope = ROW_SCOPES[r["row_type"]]
         target = None if scope == "all" else r["target_name"]
-        dims = {"target": target, "outstanding_ios": _value(r.get("queue_depth")), "line_no": r["line_no"]}
+        skip = r.get("sentinel_cols", set())
+        qd = r["outstanding"] if "outstanding" in r else None if "queue_depth" in skip else r.get("queue_depth")
+        dims = {"target": target, "outstanding_ios": qd, "line_no": r["line_no"]}
         for col, metric, unit, factor in METRICS:
-            v = _value(r.get(col))
-            if v is not None:
+            v = r.get(col)
+            if v is not None and col not in skip:
                 self.result.add(key, scope, metric, v * factor, unit, **dims)
         for metric, dec, binary in MBPS:
-            if _value(r.get(dec)) is not None:
+            if dec in skip or binary in skip:
+                continue
+            if r.get(dec) is not None:
                 self.result.add(key, scope, metric, r[dec], "MB/s", **dims)
-            elif _value(r.get(binary)) is not None:
+            elif r.get(binary) is not None:
                 self.result.add(key, scope, metric, r[binary] * MB_PER_MIB, "MB/s", **dims)
+
+
+def _own_qd(r: dict) -> int | None:
+    return None if "queue_depth" in r.get("sentinel_cols", ()) else r.get("queue_depth")
+
+
+def _load(rows: list[dict], all_row: dict) -> tuple[int | None, int | None, int | None]:
+    """(queue depth per target, workers, total outstanding I/Os) of one result block.
+
+    Iometer writes each target's own outstanding I/Os in its DISK (or NETWORK) row; the ALL, MANAGER
+    and WORKER rows repeat one target's value, not the total. A worker's, manager's and the run's
+    load is therefore the sum over its target rows (rows follow each other: MANAGER, WORKER, its
+    targets, next WORKER...). Each summed row gets it as ``outstanding``; the run gets the ALL total.
+    """
+    groups: dict[str, dict | None] = {"ALL": None, "MANAGER": None, "WORKER": None}
+    for r in rows:
+        kind = r["row_type"]
+        if kind in groups:
+            groups[kind] = r
+            if kind == "MANAGER":
+                groups["WORKER"] = None
+            r["outstanding"] = 0
+        elif kind in ("DISK", "NETWORK"):
+            own = _own_qd(r)
+            for g in groups.values():
+                if g is not None and "outstanding" in g:
+                    g["outstanding"] = None if own is None or g["outstanding"] is None else g["outstanding"] + own
+    for r in rows:  # a summary row without targets below it keeps what it says
+        if r.get("outstanding") == 0:
+            del r["outstanding"]
+    targets = {_own_qd(r) for r in rows if r["row_type"] in ("DISK", "NETWORK")}
+    qd = targets.pop() if len(targets) == 1 else None
+    return qd, all_row.get("n_workers"), all_row.get("outstanding", _own_qd(all_row))
 
 
 _MARKERS = [("'Version", _Parser.on_version), ("'Time Stamp", _Parser.on_time_stamp),

@@ -10,7 +10,6 @@ from __future__ import annotations
 import base64
 import datetime as dt
 import html
-import os
 from pathlib import Path
 
 import altair as alt
@@ -44,13 +43,16 @@ def esc(v) -> str:
     return html.escape("" if v is None else str(v), quote=True)
 
 
-def connect(db_path: str) -> duckdb.DuckDBPyConnection:
-    """Open the database read-only (waiting while an ingest holds it); never create one."""
-    from ingest import db
+def connect(db_path: str | None = None) -> duckdb.DuckDBPyConnection:
+    """Open the database read-only (waiting while an ingest holds it); never create one.
 
-    path = Path(db_path)
+    None: the default database (ingest.config); a relative path is relative to ``$IOLAB_ROOT``.
+    """
+    from ingest import config, db
+
+    path = Path(db_path or config.default_db())
     if not path.is_absolute():
-        path = Path(os.environ.get("IOLAB_ROOT", ROOT)) / path
+        path = config.root() / path
     if not path.is_file():
         raise FileNotFoundError(f"no database at {path}: run `make demo` (or `iolab ingest DATA --db {path}`) first")
     return db.connect(path, read_only=True)
@@ -160,6 +162,24 @@ def system_colors(names) -> alt.Scale:
                "#7f7f7f", "#bcbd22"]
     domain = sorted({str(n) for n in names if n is not None})
     return alt.Scale(domain=domain, range=[palette[i % len(palette)] for i in range(len(domain))])
+
+
+def point_label(row) -> str:
+    """A matched point in words: workload, then the baseline's RAID level, drives and configuration where
+    stated, so two points that differ only there never share (and stack into) one bar."""
+    parts = [str(row["workload"])]
+    raid = row.get("baseline_raid_level")
+    if raid is not None and raid == raid:  # pandas gives NaN for a missing value
+        parts.append(str(raid) if str(raid).upper().startswith("RAID") else f"RAID {raid}")
+    drives = row.get("baseline_drives")
+    if drives is not None and drives == drives:
+        parts.append(f"{int(drives)} drives")
+    for key in ("baseline_config", "config"):
+        v = row.get(key)
+        if v is not None and v == v and v != "":
+            parts.append(str(v))
+            break
+    return " · ".join(parts)
 
 
 def show(chart) -> None:

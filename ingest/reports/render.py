@@ -1,11 +1,12 @@
 """Execute the notebooks per study and render self-contained, offline HTML reports.
 
-    iolab report --db data/iolab.duckdb --out reports [--study S]
+    iolab report [--db data/iolab.duckdb] [--out reports] [--study S]
 
 First a consistent snapshot: the database (and its .points store) is copied while a read-only
 connection holds it, so an ingest cannot write in between and every page of one render sees the
 same data; each study's validation runs on that snapshot. Then, for every study, each notebook
-that has something to show for it is executed with papermill (parameters: db_path, study) and
+that has something to show for it is parameterised as papermill does (db_path, study), executed in
+one kernel shared by the whole render (its namespace reset before each page), and
 converted by nbconvert without code cells; the result is stripped of every network reference
 (CDN scripts, fonts), so it opens offline. Folder names are safe slugs kept inside --out;
 <out>/index.html links them all.
@@ -16,6 +17,7 @@ import argparse
 import datetime as dt
 import hashlib
 import html
+import json
 import os
 import re
 import shutil
@@ -26,21 +28,25 @@ from pathlib import Path
 import duckdb
 import jupytext
 import nbformat
-import papermill
+from jupyter_client.manager import KernelManager
+from nbclient import NotebookClient
 from nbconvert import HTMLExporter
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-from jupyter_client.manager import AsyncKernelManager
 from traitlets import CaselessStrEnum
 
-ROOT = Path(__file__).resolve().parent.parent.parent
-NOTEBOOK_DIR = ROOT / "notebooks"
+from ingest.config import NOTEBOOKS as NOTEBOOK_DIR
+from ingest.config import REPO as ROOT
+from ingest.config import REPORTS_DEFAULT, VIEWS, default_db
 
 
-class IPCKernelManager(AsyncKernelManager):
-    """Kernels on local IPC sockets: nothing listens on TCP, and ipykernel stops warning about it."""
+class IPCKernelManager(KernelManager):
+    """Kernels on local IPC sockets: nothing listens on TCP, and ipykernel stops warning about it.
+
+    The socket files live in a private temporary folder, named by absolute path, so the kernel (which
+    runs in notebooks/) and this process find the same sockets.
+    """
 
     transport = CaselessStrEnum(["tcp", "ipc"], default_value="ipc", config=True)
 
@@ -58,11 +64,12 @@ NOTEBOOKS = {
                      "(SELECT count(*) FROM comparison_unmatched WHERE study = ?)",
     "06-time-series": "SELECT count(*) FROM pdh_captures c JOIN source_files f USING (source_id) WHERE f.study = ?",
     "07-latency-histograms": "SELECT count(*) FROM latency_histograms WHERE study = ?",
+    "08-latency-percentiles": "SELECT count(*) FROM latency_percentiles WHERE study = ?",
 }
 TITLES = {"01-overview": "Overview and provenance", "02-per-drive-iops": "IOPS per drive and sizing",
           "03-scaling-curves": "Scaling curves", "04-efficiency-qos": "QoS verdicts and efficiency",
           "05-comparison": "Systems compared at matched points", "06-time-series": "esxtop / perfmon time series",
-          "07-latency-histograms": "Latency histograms"}
+          "07-latency-histograms": "Latency histograms", "08-latency-percentiles": "Latency percentiles"}
 _REMOTE = re.compile(r"<script[^>]+src=[\"']https?://[^>]*>\s*</script>|<link[^>]+href=[\"']https?://[^>]*>", re.I)
 _SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.I | re.S)
 # what a browser would fetch: src/href attributes, CSS url(...), @import and JS import() of http(s) URLs
@@ -91,15 +98,29 @@ def inside(out: Path, path: Path) -> Path:
     return path
 
 
-def snapshot(db: Path, into: Path, only: list[str] | None = None) -> Path:
-    """Copy the database and its .points store while a read-only connection holds the file.
-
-    DuckDB lets no writer in while a reader has the file open, so the copy is one consistent state
-    (ingest waits for it, as it waits for any other holder). The copy gets the studies' validation.
-    """
+def validate(snap: Path, studies: set[str]) -> None:
+    """Run the studies' validation on the snapshot, so each page reports its own study's data now."""
     from ingest import db as dbm
 
     from .validation import store_all
+
+    if not studies:
+        return
+    con = dbm.connect(snap)
+    try:
+        store_all(con, sorted(studies))
+        con.execute("CHECKPOINT")
+    finally:
+        con.close()
+
+
+def snapshot(db: Path, into: Path) -> Path:
+    """Copy the database and its .points store while a read-only connection holds the file.
+
+    DuckDB lets no writer in while a reader has the file open, so the copy is one consistent state
+    (ingest waits for it, as it waits for any other holder).
+    """
+    from ingest import db as dbm
 
     target = into / "snapshot.duckdb"
     holder = dbm.connect(db, read_only=True)  # waits while an ingest writes
@@ -116,13 +137,47 @@ def snapshot(db: Path, into: Path, only: list[str] | None = None) -> Path:
     con = dbm.connect(target)
     try:
         dbm.refresh_points_view(con)  # the copy reads its own Parquet store
-        studies = [s for (s,) in con.execute(
-            "SELECT DISTINCT study FROM source_files WHERE status = 'ok' AND study IS NOT NULL ORDER BY 1").fetchall()]
-        store_all(con, [s for s in studies if not only or s in only])
         con.execute("CHECKPOINT")
     finally:
         con.close()
     return target
+
+
+CODE = [NOTEBOOK_DIR, Path(__file__).resolve().parent, VIEWS]
+
+
+def fingerprints(db: Path, jobs: list[tuple[str, str]]) -> dict[tuple[str, str], str]:
+    """What a page depends on: its notebook, the page helpers, the views, and its study's files and labels.
+
+    A page whose fingerprint matches the one stored beside it last time is not rendered again.
+    """
+    from ingest import __version__
+
+    code = hashlib.sha256(__version__.encode())
+    for folder in CODE:
+        for f in sorted(folder.glob("*.py")) + sorted(folder.glob("*.sql")):
+            code.update(f.name.encode() + f.read_bytes())
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        data = {s: "".join(map(str, rows)) for s, rows in con.execute("""
+            SELECT study, list((path, sha256, status, system, labels) ORDER BY path, sha256)
+            FROM source_files GROUP BY study""").fetchall()}
+    finally:
+        con.close()
+    return {(s, nb): hashlib.sha256(f"{code.hexdigest()}|{nb}|{s}|{data.get(s, '')}".encode()).hexdigest()
+            for s, nb in jobs}
+
+
+def stored_prints(out: Path, study: str) -> dict[str, str]:
+    f = out / slug(study) / ".iolab-render.json"
+    try:
+        return json.loads(f.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def store_prints(out: Path, study: str, prints: dict[str, str]) -> None:
+    inside(out, out / slug(study) / ".iolab-render.json").write_text(json.dumps(prints, sort_keys=True), encoding="utf-8")
 
 
 def plan(db: Path) -> list[tuple[str, str]]:
@@ -140,22 +195,75 @@ def plan(db: Path) -> list[tuple[str, str]]:
         con.close()
 
 
-def render_one(db: Path, out: Path, study: str, nb: str, exporter: HTMLExporter) -> Path:
+def parameterize(nb: nbformat.NotebookNode, params: dict[str, str]) -> nbformat.NotebookNode:
+    """Papermill's convention: a cell tagged 'injected-parameters' right after the one tagged 'parameters'.
+
+    Values are written with repr(), so any study name (quotes, braces, newlines) stays one string literal.
+    """
+    at = next((i for i, c in enumerate(nb.cells) if "parameters" in c.metadata.get("tags", [])), -1)
+    cell = nbformat.v4.new_code_cell("\n".join(f"{k} = {v!r}" for k, v in params.items()))
+    cell.metadata["tags"] = ["injected-parameters"]
+    nb.cells.insert(at + 1, cell)
+    return nb
+
+
+class Pages:
+    """Executes report notebooks in one kernel for the whole render.
+
+    Starting a kernel and importing Polars and Altair cost about half a second per page; the kernel
+    is started once and its namespace cleared (``%reset -f``) before each page, so every page still
+    runs from its own cells alone. A page that kills the kernel gets a fresh one for the next.
+    """
+
+    def __init__(self) -> None:
+        self.client: NotebookClient | None = None
+        self.sockets = tempfile.TemporaryDirectory(prefix="iolab-kernel-")
+
+    def execute(self, nb: nbformat.NotebookNode) -> None:
+        reset = nbformat.v4.new_code_cell("get_ipython().run_line_magic('reset', '-f')")
+        nb.cells.insert(0, reset)
+        if self.client is None or self.client.km is None or not self.client.km.is_alive():
+            self.close()
+            km = IPCKernelManager(kernel_name="python3", ip=str(Path(self.sockets.name) / "kernel"))
+            self.client = NotebookClient(nb, km=km, timeout=600, kernel_name="python3",
+                                         resources={"metadata": {"path": str(NOTEBOOK_DIR)}})
+        self.client.nb = nb
+        try:
+            self.client.execute(cleanup_kc=False)
+        finally:
+            nb.cells.remove(reset)
+
+    def close(self) -> None:
+        if self.client is not None:
+            client, self.client = self.client, None
+            try:
+                if client.kc is not None:
+                    client.kc.stop_channels()
+                if client.km is not None and client.km.has_kernel:
+                    client.km.shutdown_kernel(now=True)
+            except Exception:  # a kernel that died already has nothing left to stop
+                pass
+
+    def __enter__(self) -> Pages:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+        self.sockets.cleanup()
+
+
+def render_one(db: Path, out: Path, study: str, nb: str, exporter: HTMLExporter, pages: Pages) -> Path:
     src = jupytext.read(NOTEBOOK_DIR / f"{nb}.py")
     folder = inside(out, out / slug(study))
-    work = folder / f".{nb}.ipynb"
     folder.mkdir(parents=True, exist_ok=True)
-    nbformat.write(src, work)
     env_path = os.environ.get("PYTHONPATH", "")
-    os.environ["PYTHONPATH"] = str(ROOT) + (os.pathsep + env_path if env_path else "")  # kernels import ingest
-    papermill.execute_notebook(str(work), str(work), parameters={"db_path": str(db.resolve()), "study": study},
-                               cwd=str(NOTEBOOK_DIR), kernel_name="python3", progress_bar=False, log_output=False,
-                               kernel_manager_class="ingest.reports.render.IPCKernelManager")
-    executed = nbformat.read(work, as_version=4)
+    if str(ROOT) not in env_path.split(os.pathsep):  # the kernel imports ingest
+        os.environ["PYTHONPATH"] = str(ROOT) + (os.pathsep + env_path if env_path else "")
+    executed = parameterize(src, {"db_path": str(db.resolve()), "study": study})
+    pages.execute(executed)
     body, _ = exporter.from_notebook_node(executed, resources={"metadata": {"name": f"{slug(study)}: {TITLES[nb]}"}})
     target = inside(out, folder / f"{nb}.html")
     target.write_text(offline(body), encoding="utf-8")
-    work.unlink()
     return target
 
 
@@ -186,8 +294,12 @@ rendered {dt.datetime.now().strftime('%Y-%m-%d %H:%M')} from one snapshot of it.
     return target
 
 
-def render(db: Path, out: Path, studies: list[str] | None = None) -> int:
-    """Render every report (or those of ``studies``) of ``db`` into ``out``; 0 when all rendered."""
+def render(db: Path, out: Path, studies: list[str] | None = None, force: bool = False) -> int:
+    """Render every report (or those of ``studies``) of ``db`` into ``out``; 0 when all rendered.
+
+    A page whose notebook, helpers, views and study data are unchanged since its last render is kept
+    as it is, unless ``force``.
+    """
     if not db.is_file():
         console.print(f"[red]No database at {escape(str(db))}[/]: run `make demo` (or `iolab ingest DATA --db FILE`) first.")
         return 2
@@ -195,35 +307,52 @@ def render(db: Path, out: Path, studies: list[str] | None = None) -> int:
     exporter = HTMLExporter(template_name="lab", exclude_input=True, exclude_input_prompt=True,
                             exclude_output_prompt=True)
     with tempfile.TemporaryDirectory(prefix="iolab-report-") as tmp:
-        snap = snapshot(db, Path(tmp), studies)
-        jobs = [j for j in plan(snap) if not studies or j[0] in studies]
-        done, failed = [], []
+        snap = snapshot(db, Path(tmp))
+        every = plan(snap)
+        jobs = [j for j in every if not studies or j[0] in studies]
+        prints = fingerprints(snap, jobs)
+        old = {s: stored_prints(out, s) for s in {s for s, _ in jobs}}
+        done, failed, kept = [], [], []
+        for study, nb in list(jobs):
+            page = out / slug(study) / f"{nb}.html"
+            if not force and page.is_file() and old[study].get(nb) == prints[(study, nb)]:
+                jobs.remove((study, nb))
+                kept.append((study, nb, page))
+        validate(snap, {s for s, _ in jobs})
         with Progress(TextColumn("[bold]reports[/]"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       TextColumn("{task.description}"), console=console, transient=True,
                       disable=not console.is_terminal) as progress:
             task = progress.add_task("", total=len(jobs))
-            for study, nb in jobs:
-                progress.update(task, description=escape(f"{study} / {nb}"))
-                try:
-                    done.append((study, nb, render_one(snap, out, study, nb, exporter)))
-                except Exception as e:  # one broken report must not hide the others
-                    failed.append((study, nb, e))
-                progress.advance(task)
-        idx = index(out, snap, done, db)
-    console.print(f"{len(done)} reports for {len({s for s, _, _ in done})} studies -> {escape(str(idx))}")
-    for study, nb, e in failed:
-        msg = str(e).strip().splitlines()[-1] if str(e).strip() else repr(e)
+            with Pages() as pages:
+                for study, nb in jobs:
+                    progress.update(task, description=escape(f"{study} / {nb}"))
+                    try:
+                        done.append((study, nb, render_one(snap, out, study, nb, exporter, pages)))
+                        old[study][nb] = prints[(study, nb)]
+                        store_prints(out, study, old[study])
+                    except Exception as e:  # one broken report must not hide the others
+                        failed.append((study, nb, e))
+                    progress.advance(task)
+        # the index links every page of the database that exists, also those of studies not asked for now
+        shown = [(s, nb, out / slug(s) / f"{nb}.html") for s, nb in every]
+        idx = index(out, snap, [p for p in shown if p[2].is_file()], db)
+    rendered = done + kept
+    console.print(f"{len(rendered)} reports for {len({s for s, _, _ in rendered})} studies -> {escape(str(idx))}"
+                  + (f" ({len(kept)} unchanged since the last render, kept; --force renders them again)" if kept else ""))
+    for study, nb, err in failed:
+        msg = str(err).strip().splitlines()[-1] if str(err).strip() else repr(err)
         console.print(f"[red]failed[/] {escape(study)} / {nb}: {escape(msg)}")
     return 1 if failed else 0
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--db", default="data/iolab.duckdb")
-    p.add_argument("--out", default="reports")
+    p.add_argument("--db", default=default_db())
+    p.add_argument("--out", default=REPORTS_DEFAULT)
     p.add_argument("--study", action="append", help="only these studies")
+    p.add_argument("--force", action="store_true", help="render every page, even those unchanged since the last run")
     a = p.parse_args(argv)
-    return render(Path(a.db), Path(a.out), a.study)
+    return render(Path(a.db), Path(a.out), a.study, a.force)
 
 
 if __name__ == "__main__":

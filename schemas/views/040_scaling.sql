@@ -17,6 +17,21 @@ FROM measurements m
 WHERE m.scope = 'all' AND m.outstanding_ios IS NOT NULL
   AND m.metric IN ('iops', 'mbps', 'avg_latency_ms')
 UNION ALL
+-- a run that states latency per direction only (fio, DiskSpd, ...): avg_latency_ms is the I/O-weighted
+-- mean of its read and write averages, sum(iops_d x latency_d) / sum(iops_d)
+SELECT l.study, l.system, l.tool, workload_label(l.block_size_bytes, l.read_pct, l.random_pct, NULL, l.workload),
+       l.config_label, l.raid_level, l.block_size_bytes, 'outstanding_ios', l.outstanding_ios::DOUBLE,
+       'avg_latency_ms', sum(i.value * l.value) / nullif(sum(i.value), 0), 'ms', l.run_id
+FROM measurements l
+JOIN measurements i ON i.run_id = l.run_id AND i.study IS NOT DISTINCT FROM l.study AND i.scope = 'all'
+ AND i.target IS NULL AND i.metric = CASE l.metric WHEN 'avg_read_latency_ms' THEN 'read_iops' ELSE 'write_iops' END
+WHERE l.scope = 'all' AND l.target IS NULL AND l.outstanding_ios IS NOT NULL
+  AND l.metric IN ('avg_read_latency_ms', 'avg_write_latency_ms') AND l.value IS NOT NULL
+  AND NOT EXISTS (SELECT 1 FROM measurements a WHERE a.run_id = l.run_id AND a.scope = 'all' AND a.target IS NULL
+                  AND a.metric = 'avg_latency_ms')
+GROUP BY l.study, l.system, l.tool, l.block_size_bytes, l.read_pct, l.random_pct, l.workload, l.config_label,
+         l.raid_level, l.outstanding_ios, l.run_id
+UNION ALL
 SELECT m.study, m.system, m.tool, coalesce(m.run_group, m.workload), m.config_label, m.raid_level, m.block_size_bytes,
        'small_oio', m.small_oio, m.metric, m.value, m.unit, m.run_id
 FROM measurements m
