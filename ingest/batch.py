@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
+from typing import IO
 
 from duckdb import DuckDBPyConnection
 
@@ -114,7 +115,7 @@ class NotRegular(OSError):
     """Only regular files are read: a FIFO or a device could block the ingest or never end."""
 
 
-def open_regular(path: Path):
+def open_regular(path: Path) -> IO[bytes]:
     """Open for reading only if it is a regular file (a symlink counts as what it points to).
 
     O_NONBLOCK keeps a FIFO from blocking the open; the check runs on the opened descriptor, so a

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest import db
+from ingest import batch, db
 from ingest.cli import main
 from tests.conftest import ROOT, corpus, ingest, q
 
