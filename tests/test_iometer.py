@@ -260,3 +260,45 @@ def test_a_runs_load_is_the_sum_of_its_targets_outstanding_ios():
     assert (run.queue_depth, run.workers, run.outstanding_ios) == (1, 4, 4)
     loads = {(s.scope, s.outstanding_ios) for s in res.samples if s.run_key == run.key and s.metric == "iops"}
     assert loads == {("all", 4), ("manager", 4), ("worker", 1), ("target", 1)}
+
+
+# -- issue 11.10: a file cut at a line boundary loads only what it holds completely, or is rejected
+
+def _samples_by_run(res):
+    out: dict = {}
+    for s in res.samples:
+        out.setdefault(s.run_key, []).append((s.scope, s.metric, s.value, s.target, s.outstanding_ios, s.line_no))
+    return out
+
+
+_FULL = {rel: corpus(rel).read_bytes() for rel in RESULT_FILES}
+_FULL_SAMPLES = {rel: _samples_by_run(iometer.parse(data, rel)) for rel, data in _FULL.items()}
+
+
+@settings(max_examples=150, deadline=None)
+@given(rel=st.sampled_from(RESULT_FILES), where=st.floats(0, 1))
+def test_a_file_cut_at_a_line_boundary_is_whole_or_rejected(rel, where):
+    data = _FULL[rel]
+    ends = [i + 1 for i, b in enumerate(data) if b == 0x0A]
+    cut = data[: ends[min(int(where * len(ends)), len(ends) - 1)]]
+    try:
+        res = iometer.parse(cut, rel)
+    except ParseError as e:
+        assert e.reason and e.line
+        return
+    got, full = _samples_by_run(res), _FULL_SAMPLES[rel]
+    assert got, "a cut file that loads must hold results"
+    for key, samples in got.items():
+        assert samples == full[key], f"run {key} of the cut file differs from the full file's"
+
+
+@pytest.mark.parametrize("cut_after, reason", [
+    ("ALL,", "before its closing 'Time Stamp"),       # the ALL row, then nothing: MANAGER/WORKER rows lost
+    ("'Target Type", "before its closing 'Time Stamp"),  # a 'Results header without rows
+])
+def test_cut_inside_a_results_block_names_the_block(cut_after, reason):
+    text = corpus("iometer/adisireesha__results.csv").read_bytes()  # 'Results at line 13
+    end = text.index(b"\n", text.index(cut_after.encode())) + 1
+    with pytest.raises(ParseError, match=reason) as e:
+        iometer.parse(text[:end], "x.csv")
+    assert e.value.line == 13

@@ -9,6 +9,11 @@ Layouts are told apart by the header row, not the version string: 56 columns (MB
 their own field count (56-field PROCESSOR rows in 59-column rc1 files are the old layout).
 
 A 'Results block is one run (one test point: an access spec, or one step of a cycling test).
+Every writer but 2001.07.19 closes a block with 'Time Stamp, so a block still open at the end of
+the file or of its session, or one without rows or without its ALL row, is a cut file: rejected.
+
+Sentinels: 1.1.0 writes -1 and 2^64-1 for "not applicable" (Transactions per Connection, Queue
+Depth of ALL/MANAGER rows): no sample, no signature; kept as written in iometer_results.sentinels.
 """
 from __future__ import annotations
 
@@ -206,6 +211,12 @@ class _Parser:
         self.rows: list[dict] = []
         self.bins: list[dict] = []
         self.i = 0
+        self.session: dict | None = None
+        self.header: _Header | None = None
+        self.block_rows: list[dict] = []
+        self.block_no = self.spec_block = self.block_line = self.timed_blocks = 0
+        self.in_specs = False
+        self.cur_spec: dict | None = None
 
     # -- helpers
     def next_value_line(self, marker: str) -> tuple[str, int]:
@@ -218,116 +229,143 @@ class _Parser:
         lines = self.lines
         if not lines or not lines[0].startswith("'Test Type"):
             raise ParseError("an Iometer results file starts with 'Test Type,Test Description", 1)
-        if not self.ends_with_newline and lines and not lines[-1].startswith("'") and lines[-1] != "Aborted test":
+        if not self.ends_with_newline and not lines[-1].startswith("'") and lines[-1] != "Aborted test":
             raise ParseError("the file ends in the middle of a data row (truncated?); Iometer ends every line", len(lines))
-        session = None
-        header: _Header | None = None
-        spec_block = 0
-        block_no = 0
-        block_rows: list[dict] = []
-        in_specs = False
-        cur_spec: dict | None = None
         while self.i < len(lines):
-            line = lines[self.i]
-            ln = self.i + 1
-            s = line.strip()
-            if s == "":
-                pass
-            elif line.startswith("'Test Type"):
-                if session:
-                    session["status"] = "unterminated"
-                    block_rows = []
-                val, vln = self.next_value_line("'Test Type")
-                tt, _, desc = val.partition(",")
-                tnum = parse_int(tt, "test type", vln)
-                session = {"session_no": len(self.sessions) + 1, "line_no": ln, "test_type": tnum,
-                           "test_type_name": TEST_TYPES.get(tnum) if tnum is not None else None,
-                           "test_description": desc, "version": None, "started_at": None, "status": None,
-                           "last_ts": None, "blocks": []}
-                self.sessions.append(session)
-                header, block_no, spec_block = None, 0, 0
-            elif session is None:
-                raise ParseError("data before the first 'Test Type line", ln)
-            elif line.startswith("'Version"):
-                session["version"], _ = self.next_value_line("'Version")
-                session["version"] = session["version"].strip()
-            elif line.startswith("'Time Stamp"):
-                val, vln = self.next_value_line("'Time Stamp")
-                ts = parse_timestamp(val, vln)
-                if header is not None and block_rows:
-                    for r in block_rows:
-                        r["ended_at"] = ts
-                    session["blocks"].append((block_no, block_rows, session["last_ts"], ts))
-                    block_rows = []
-                    header = None
-                elif session["started_at"] is None:
-                    session["started_at"] = ts
-                session["last_ts"] = ts
-            elif line.startswith("'Access specifications"):
-                in_specs = True
-                spec_block += 1
-            elif line.startswith("'End access specifications"):
-                in_specs, cur_spec = False, None
-            elif line.startswith("'Access specification name"):
-                val, vln = self.next_value_line("'Access specification name")
-                name, sep, assign = val.rpartition(",")
-                if not sep:
-                    raise ParseError("access specification line needs '<name>,<default assignment>'", vln)
-                cur_spec = {"session_no": session["session_no"], "spec_block_no": spec_block, "spec_name": name,
-                            "default_assignment": parse_int(assign, "default assignment", vln), "lines": []}
-                self.specs.append(cur_spec)
-            elif line.startswith("'size,% of size"):
-                if cur_spec is None:
-                    raise ParseError("'size,... line outside an access specification", ln)
-                while self.i + 1 < len(lines) and lines[self.i + 1] and not lines[self.i + 1].startswith("'"):
-                    self.i += 1
-                    cells = lines[self.i].split(",")
-                    if len(cells) == 9 and cells[8].strip() == "":
-                        cells = cells[:8]
-                    if len(cells) != 8:
-                        raise ParseError(f"access-spec line has {len(cells)} fields, expected 8 "
-                                         "(size,% of size,% reads,% random,delay,burst,align,reply)", self.i + 1)
-                    vals = [parse_int(c, "access-spec value", self.i + 1) for c in cells]
-                    cur_spec["lines"].append((self.i + 1, vals))
-            elif line.startswith("'Results"):
-                if header is not None and block_rows:
-                    # a results block without its closing 'Time Stamp (2001 files): close it untimed
-                    session["blocks"].append((block_no, block_rows, session["last_ts"], None))
-                    block_rows = []
-                hdr, hln = self.next_value_line("'Results")
-                header = _Header(hdr.split(","), hln, prefix=1 if self.inst else 0)
-                if self.inst and hdr.split(",")[0] != "TimeStamp":
-                    raise ParseError("instantaneous file: header must start with TimeStamp", hln)
-                block_no += 1
-                block_rows = []
-            elif line.startswith("'End Test"):
-                if block_rows:
-                    session["blocks"].append((block_no, block_rows, session["last_ts"], None))
-                    block_rows = []
-                session["status"] = "complete"
-                session = None
-            elif s == "Aborted test":
-                if block_rows:
-                    session["blocks"].append((block_no, block_rows, session["last_ts"], None))
-                    block_rows = []
-                session["status"] = "aborted"
-                session = None
-            elif line.startswith("'"):
-                raise ParseError(f"unknown section marker {line[:40]!r}", ln)
-            elif in_specs:
-                raise ParseError("unexpected line inside the access specifications", ln)
-            elif header is None:
-                raise ParseError("data row outside a 'Results section", ln)
-            else:
-                block_rows.append(self.data_row(line, ln, header, session["session_no"], block_no, block_rows))
+            self.step(lines[self.i], self.i + 1)
             self.i += 1
-        if session:
-            if block_rows:
-                session["blocks"].append((block_no, block_rows, session["last_ts"], None))
-            session["status"] = "unterminated"
-        if not any(s["blocks"] for s in self.sessions):
-            raise ParseError("the file has no results rows (empty session or truncated file)")
+        self.end_of_file()
         return self.finish()
+
+    def step(self, line: str, ln: int) -> None:
+        """One line: a section marker moves the state on, anything else is a data row."""
+        s = line.strip()
+        if s == "":
+            return
+        if line.startswith("'Test Type"):
+            return self.on_test_type(ln)
+        if self.session is None:
+            raise ParseError("data before the first 'Test Type line", ln)
+        for marker, handler in _MARKERS:
+            if line.startswith(marker):
+                return handler(self, ln)
+        if s == "Aborted test":
+            return self.end_session("aborted")
+        if line.startswith("'"):
+            raise ParseError(f"unknown section marker {line[:40]!r}", ln)
+        if self.in_specs:
+            raise ParseError("unexpected line inside the access specifications", ln)
+        if self.header is None:
+            raise ParseError("data row outside a 'Results section", ln)
+        self.block_rows.append(self.data_row(line, ln, self.header, self.session["session_no"], self.block_no,
+                                             self.block_rows))
+
+    # -- blocks: a 'Results header opens one; 'Time Stamp, the next 'Results or 'End Test closes it
+    def close_block(self, ended: datetime | None) -> None:
+        if self.header is None:
+            return
+        if not self.block_rows:
+            raise ParseError("this 'Results block has no rows (cut file?)", self.block_line)
+        if not any(r["row_type"] == "ALL" for r in self.block_rows):
+            raise ParseError("this 'Results block has no ALL row (cut file?)", self.block_line)
+        for r in self.block_rows:
+            r["ended_at"] = ended
+        self.session["blocks"].append((self.block_no, self.block_rows, self.session["last_ts"], ended))
+        self.timed_blocks += ended is not None
+        self.header, self.block_rows = None, []
+
+    def refuse_open_block(self, where: str) -> None:
+        """Iometer closes every results block with a 'Time Stamp (all but 2001.07.19, docs/formats):
+        one still open was cut short."""
+        untimed_writer = (self.session["version"] or "").startswith("2001") and not self.timed_blocks
+        if self.header is not None and (not self.block_rows or not untimed_writer):
+            raise ParseError(f"{where} inside the 'Results block started here, before its closing "
+                             "'Time Stamp (a cut file: its last rows may be missing)", self.block_line)
+
+    def end_of_file(self) -> None:
+        if self.session:
+            self.refuse_open_block("the file ends")
+            self.close_block(None)
+            self.session["status"] = "unterminated"
+        if not any(s["blocks"] for s in self.sessions):
+            raise ParseError("the file has no results rows (empty session or truncated file)", len(self.lines))
+
+    def end_session(self, status: str) -> None:
+        self.close_block(None)
+        self.session["status"] = status
+        self.session = None
+
+    # -- section markers
+    def on_test_type(self, ln: int) -> None:
+        if self.session:
+            self.refuse_open_block("the session ends")
+            self.close_block(None)
+            self.session["status"] = "unterminated"
+        val, vln = self.next_value_line("'Test Type")
+        tt, _, desc = val.partition(",")
+        tnum = parse_int(tt, "test type", vln)
+        self.session = {"session_no": len(self.sessions) + 1, "line_no": ln, "test_type": tnum,
+                        "test_type_name": TEST_TYPES.get(tnum) if tnum is not None else None,
+                        "test_description": desc, "version": None, "started_at": None, "status": None,
+                        "last_ts": None, "blocks": []}
+        self.sessions.append(self.session)
+        self.header, self.block_rows, self.block_no, self.spec_block = None, [], 0, 0
+
+    def on_version(self, ln: int) -> None:
+        self.session["version"] = self.next_value_line("'Version")[0].strip()
+
+    def on_time_stamp(self, ln: int) -> None:
+        val, vln = self.next_value_line("'Time Stamp")
+        ts = parse_timestamp(val, vln)
+        if self.header is not None:
+            self.close_block(ts)
+        elif self.session["started_at"] is None:
+            self.session["started_at"] = ts
+        self.session["last_ts"] = ts
+
+    def on_specs(self, ln: int) -> None:
+        self.in_specs = True
+        self.spec_block += 1
+
+    def on_end_specs(self, ln: int) -> None:
+        self.in_specs, self.cur_spec = False, None
+
+    def on_spec_name(self, ln: int) -> None:
+        val, vln = self.next_value_line("'Access specification name")
+        name, sep, assign = val.rpartition(",")
+        if not sep:
+            raise ParseError("access specification line needs '<name>,<default assignment>'", vln)
+        self.cur_spec = {"session_no": self.session["session_no"], "spec_block_no": self.spec_block,
+                         "spec_name": name, "default_assignment": parse_int(assign, "default assignment", vln),
+                         "lines": []}
+        self.specs.append(self.cur_spec)
+
+    def on_spec_lines(self, ln: int) -> None:
+        if self.cur_spec is None:
+            raise ParseError("'size,... line outside an access specification", ln)
+        lines = self.lines
+        while self.i + 1 < len(lines) and lines[self.i + 1] and not lines[self.i + 1].startswith("'"):
+            self.i += 1
+            cells = lines[self.i].split(",")
+            if len(cells) == 9 and cells[8].strip() == "":
+                cells = cells[:8]
+            if len(cells) != 8:
+                raise ParseError(f"access-spec line has {len(cells)} fields, expected 8 "
+                                 "(size,% of size,% reads,% random,delay,burst,align,reply)", self.i + 1)
+            vals = [parse_int(c, "access-spec value", self.i + 1) for c in cells]
+            self.cur_spec["lines"].append((self.i + 1, vals))
+
+    def on_results(self, ln: int) -> None:
+        self.close_block(None)  # a block without its closing 'Time Stamp (2001 files): closed untimed
+        hdr, hln = self.next_value_line("'Results")
+        self.header = _Header(hdr.split(","), hln, prefix=1 if self.inst else 0)
+        if self.inst and hdr.split(",")[0] != "TimeStamp":
+            raise ParseError("instantaneous file: header must start with TimeStamp", hln)
+        self.block_no += 1
+        self.block_rows, self.block_line = [], ln
+
+    def on_end_test(self, ln: int) -> None:
+        self.end_session("complete")
 
     def data_row(self, line: str, ln: int, h: _Header, session_no: int, block_no: int, prev: list[dict]) -> dict:
         cells = line.split(",")
@@ -508,6 +546,12 @@ def _load(rows: list[dict], all_row: dict) -> tuple[int | None, int | None, int 
     targets = {_own_qd(r) for r in rows if r["row_type"] in ("DISK", "NETWORK")}
     qd = targets.pop() if len(targets) == 1 else None
     return qd, all_row.get("n_workers"), all_row.get("outstanding", _own_qd(all_row))
+
+
+_MARKERS = [("'Version", _Parser.on_version), ("'Time Stamp", _Parser.on_time_stamp),
+            ("'Access specifications", _Parser.on_specs), ("'End access specifications", _Parser.on_end_specs),
+            ("'Access specification name", _Parser.on_spec_name), ("'size,% of size", _Parser.on_spec_lines),
+            ("'Results", _Parser.on_results), ("'End Test", _Parser.on_end_test)]
 
 
 def parse(data: bytes, name: str) -> ParseResult:
