@@ -7,7 +7,7 @@ DB ?= data/iolab.duckdb
 SAMPLES := data/samples
 
 .DEFAULT_GOAL := help
-.PHONY: help setup demo ingest validate reports check-reports lab test fuzz bench clean
+.PHONY: help setup demo ingest validate reports check-reports lab test golden fuzz bench clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
@@ -45,6 +45,9 @@ lab: setup ## JupyterLab at the repository root (notebooks/, data/, reports/), t
 
 test: setup ## run the test suite
 	$(BIN)/pytest
+
+golden: setup ## rewrite tests/golden/ (what each real corpus file yields); review the diff before committing
+	$(BIN)/python -m tests.golden
 
 fuzz: setup ## long pollution run over every corpus file: prints outcome counts per format
 	$(BIN)/python -m tests.fuzz --cases 1000
