@@ -11,7 +11,8 @@ with a ``source_id`` column (the tool tables, ``series``, ``series_samples``), a
 time-series points per series (count, min, max, exact sum, first and last points).
 
 Twins stay small and stable: ids are replaced by stable names (``run_id`` -> ``run_key``,
-``series_id`` -> ``column_no``; ``source_id`` dropped), ingest timestamps and paths are left out,
+``series_id`` -> ``column_no``; ``source_id`` dropped), ingest timestamps and paths are left out
+(and the list of supported formats in a "not recognised" rejection, which grows with every parser),
 null columns are left out, floats are written with repr (they read back bit for bit), and a table past ``CAP`` rows keeps its
 first ``CAP`` rows in full plus the count and a SHA-256 of the rest. One row per line, sorted keys.
 
@@ -30,6 +31,7 @@ import functools
 import hashlib
 import json
 import math
+import re
 import shutil
 import sys
 import tempfile
@@ -247,6 +249,8 @@ def dump(path: Path) -> dict:
 def _sections(con, outcome: batch.Outcome) -> dict:
     src = _rows(con, """SELECT source_id, status, format, parser, parser_version, tool_version, error, error_line,
                                size_bytes, sha256 FROM source_files ORDER BY source_id""", [])
+    for r in src:  # the list of supported formats grows with every parser: not part of what the file yields
+        r["error"] = r["error"] and re.sub(r"\(supported: [^)]*\)$", "(supported: see ingest/formats)", r["error"])
     head = {"outcome": outcome.status, "counts": {k: n for k, n in outcome.counts.items() if n}}
     if not src:  # unreadable: nothing was recorded
         return {"file": head | {"reason": outcome.reason}}
