@@ -52,8 +52,9 @@ golden: setup ## rewrite tests/golden/ (what each real corpus file yields); revi
 fuzz: setup ## long pollution run over every corpus file: prints outcome counts per format
 	$(BIN)/python -m tests.fuzz --cases 1000
 
-bench: setup ## esxtop ingest throughput/memory against Polars' own baseline
+bench: setup ## ingest, query, report and start-up figures, each against its own floor in the same run
 	$(BIN)/python -m tests.bench
+	$(BIN)/python -m tests.bench_views
 
 clean: ## remove the database and the rendered reports (raw data stays)
 	rm -rf $(DB) $(DB).wal $(DB).points reports

@@ -173,7 +173,12 @@ def drop_points(con, source_id: int) -> None:
 
 
 def refresh_points_view(con) -> None:
-    """series_points = the store's files (those point_files names) joined to their sample times."""
+    """series_values = the store's files (those point_files names), the source id read from each file's
+    name (<source_id>.parquet); series_points = series_values with their sample times.
+
+    Joining values to sample times straight on (source_id, sample_no) keeps a count or an aggregate
+    over series_points close to the raw Parquet scan (going through series first made a cross product
+    of every sample with every series of a capture)."""
     try:
         folder = store_dir(con)
     except RuntimeError:
@@ -181,14 +186,17 @@ def refresh_points_view(con) -> None:
     files = [str(folder / f) for (f,) in con.execute("SELECT file_name FROM point_files ORDER BY source_id").fetchall()]
     files = [f for f in files if Path(f).exists()]
     if files:
-        src = "read_parquet([" + ", ".join("'" + f.replace("'", "''") + "'" for f in files) + "])"
+        listed = ", ".join("'" + f.replace("'", "''") + "'" for f in files)
+        src = (f"(SELECT series_id, regexp_extract(filename, '([0-9]+)\\.parquet$', 1)::BIGINT AS source_id, "
+               f"sample_no, value FROM read_parquet([{listed}], filename = true))")
     else:
-        src = "(SELECT NULL::BIGINT AS series_id, NULL::INTEGER AS sample_no, NULL::DOUBLE AS value WHERE false)"
-    con.execute(f"""CREATE OR REPLACE VIEW series_points AS
-        SELECT p.series_id, s.source_id, p.sample_no, smp.ts, smp.ts_text, p.value
-        FROM {src} p
-        JOIN series s USING (series_id)
-        JOIN series_samples smp ON smp.source_id = s.source_id AND smp.sample_no = p.sample_no""")
+        src = ("(SELECT NULL::INTEGER AS series_id, NULL::BIGINT AS source_id, NULL::INTEGER AS sample_no, "
+               "NULL::DOUBLE AS value WHERE false)")
+    con.execute(f"CREATE OR REPLACE VIEW series_values AS SELECT * FROM {src}")
+    con.execute("""CREATE OR REPLACE VIEW series_points AS
+        SELECT p.series_id, p.source_id, p.sample_no, smp.ts, smp.ts_text, p.value
+        FROM series_values p
+        JOIN series_samples smp ON smp.source_id = p.source_id AND smp.sample_no = p.sample_no""")
 
 
 # ---- writing one parsed file ---------------------------------------------------------------------

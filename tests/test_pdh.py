@@ -148,3 +148,15 @@ def test_device_io_one_row_per_device(con):
     rows = q(con, "SELECT instance, queue_length_avg FROM device_io ORDER BY instance")
     assert [r[0] for r in rows] == ["C:", "D:", "HarddiskVolume2", "_Total"]  # the first sample's blanks split nothing
     assert all(r[1] == 0.0 for r in rows)
+
+
+def test_series_summary_equals_its_definition_over_the_points(con):
+    """series_summary aggregates the raw store first: it must give what the points themselves give."""
+    for f in ("esxtop/rachsharp__small-esxtop-data.csv", "perfmon/narmadha6790__DataCollector01.csv"):
+        ingest(con, corpus(f))
+    got = q(con, "SELECT series_id, samples, avg, max, min, first_ts, last_ts FROM series_summary ORDER BY 1")
+    want = q(con, """SELECT s.series_id, count(p.value), avg(p.value), max(p.value), min(p.value), min(p.ts), max(p.ts)
+                     FROM series s LEFT JOIN series_points p USING (series_id) GROUP BY 1 ORDER BY 1""")
+    assert len(got) == len(want) > 7000
+    for g, w in zip(got, want):
+        assert g[0:2] == w[0:2] and g[3:] == w[3:] and g[2] == pytest.approx(w[2], rel=1e-12), g

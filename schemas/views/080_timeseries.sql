@@ -1,15 +1,21 @@
 -- Time series summarised per capture (avg, p95, max) so notebooks can join them to benchmark runs
--- by host and time window (series_summary.first_ts / last_ts). series_points itself is created by
+-- by host and time window (series_summary.first_ts / last_ts: the times of the series' first and last
+-- sample). series_points itself is created by
 -- ingest/db.py (it reads the Parquet store, whose file list changes with every ingest).
 CREATE OR REPLACE VIEW series_summary AS
+WITH v AS (  -- aggregate the raw values first (series_values: no time join), then label the few rows
+    SELECT series_id, count(value) AS samples, avg(value) AS avg, quantile_cont(value, 0.95) AS p95,
+           max(value) AS max, min(value) AS min, min(sample_no) AS first_no, max(sample_no) AS last_no
+    FROM series_values GROUP BY series_id
+)
 SELECT s.series_id, s.source_id, f.study, s.host, s.object, s.instance, s.instance_name, s.instance_id,
        s.sub_instance, s.counter, s.metric, s.unit, s.original_name,
-       count(p.value) AS samples, avg(p.value) AS avg, quantile_cont(p.value, 0.95) AS p95, max(p.value) AS max,
-       min(p.value) AS min, min(p.ts) AS first_ts, max(p.ts) AS last_ts
+       coalesce(v.samples, 0) AS samples, v.avg, v.p95, v.max, v.min, a.ts AS first_ts, b.ts AS last_ts
 FROM series s
 JOIN source_files f ON f.content_id = s.source_id AND f.status = 'ok'
-LEFT JOIN series_points p ON p.series_id = s.series_id
-GROUP BY ALL;
+LEFT JOIN v USING (series_id)
+LEFT JOIN series_samples a ON a.source_id = s.source_id AND a.sample_no = v.first_no
+LEFT JOIN series_samples b ON b.source_id = s.source_id AND b.sample_no = v.last_no;
 
 -- Per device / adapter / path / virtual disk / logical disk: IOPS, MB/s and latencies side by side.
 -- esxtop MBytes are kept as esxtop prints them (it does not say 10^6 or 2^20); perfmon seconds -> ms.

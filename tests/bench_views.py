@@ -1,0 +1,135 @@
+"""Query, report and start-up benchmark: each figure against its floor measured in the same run.
+
+    make bench            (python -m tests.bench_views [--mb 200])
+
+  series_points count     vs count(*) over the raw Parquet store
+  series_summary          vs the same aggregates (count, avg, p95, max, min per series) over the raw store
+  device_io               vs the same raw aggregate (device_io reads series_summary)
+  report page             per page of the fio demo study (one kernel for the render) vs an empty
+                          notebook run start to finish in its own kernel
+  iolab --help            vs `python -c "import duckdb"`
+
+The capture is generated like tests/bench.py's (esxtop-shaped, 5,000 columns). Results go to
+<cache>/bench-views.json; when an earlier result is there, each ratio is printed beside the old one.
+Timings are medians of three runs. No test asserts on them: these machines are noisy.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def median_time(fn, runs: int = 3) -> float:
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def query_figures(db_file: Path) -> dict[str, tuple[float, float]]:
+    from ingest import db
+
+    con = db.open_db(db_file)
+    store = f"'{db_file}.points/*.parquet'"
+    raw_agg = f"""SELECT sum(n), sum(a), sum(p), sum(x), sum(m) FROM (
+        SELECT series_id, count(value) n, avg(value) a, quantile_cont(value, 0.95) p, max(value) x, min(value) m
+        FROM read_parquet({store}) GROUP BY series_id)"""
+    run = lambda sql: (lambda: con.execute(sql).fetchall())  # noqa: E731
+    figures = {
+        "series_points count": (median_time(run("SELECT count(*) FROM series_points")),
+                                median_time(run(f"SELECT count(*) FROM read_parquet({store})"))),
+        "series_summary": (median_time(run("SELECT sum(samples), sum(avg), sum(p95), sum(max), sum(min) FROM series_summary")),
+                           median_time(run(raw_agg))),
+        "device_io": (median_time(run("SELECT count(*), sum(iops_avg) FROM device_io")), median_time(run(raw_agg))),
+    }
+    con.close()
+    return figures
+
+
+def report_figures() -> tuple[float, float]:
+    """(seconds per page of the fio demo study, seconds for an empty notebook in a fresh kernel)."""
+    import nbformat
+
+    from ingest import batch, db
+    from ingest.reports import render
+
+    with tempfile.TemporaryDirectory() as d:
+        dbf = Path(d) / "r.duckdb"
+        con = db.open_db(dbf)
+        batch.ingest_paths(con, [ROOT / "data" / "samples" / "fio-intel-d3-s4610-qd-sweep"])
+        con.close()
+        out = Path(d) / "out"
+        study = "fio-intel-d3-s4610-qd-sweep"
+        t = time.perf_counter()
+        render.render(dbf, out, [study], force=True)
+        pages = len(list((out / study).glob("*.html")))
+        per_page = (time.perf_counter() - t) / max(pages, 1)
+
+    def empty() -> None:
+        with render.Pages() as p:
+            p.execute(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("pass")]))
+
+    return per_page, median_time(empty)
+
+
+def startup_figures() -> tuple[float, float]:
+    iolab = [str(ROOT / ".venv" / "bin" / "iolab"), "--help"]
+    floor = [sys.executable, "-c", "import duckdb"]
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    return (median_time(lambda: subprocess.run(iolab, check=True, **quiet)),
+            median_time(lambda: subprocess.run(floor, check=True, **quiet)))
+
+
+def main(argv: list[str] | None = None) -> int:
+    from tests.bench import generate
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--mb", type=int, default=200, help="size of the generated esxtop capture (default 200 MB)")
+    ap.add_argument("--cache", default=os.environ.get("IOLAB_BENCH_DIR", "/tmp/iolab-bench"))
+    a = ap.parse_args(argv)
+    cache = Path(a.cache)
+    cache.mkdir(parents=True, exist_ok=True)
+    csv = cache / f"esxtop-views-{a.mb}MB.csv"
+    if not csv.exists():
+        print(f"generating {csv} ...", flush=True)
+        generate(csv, a.mb * 1_000_000)
+    from ingest import batch, db
+
+    figures: dict[str, tuple[float, float]] = {}
+    with tempfile.TemporaryDirectory(dir=cache) as work:
+        dbf = Path(work) / "v.duckdb"
+        con = db.open_db(dbf)
+        batch.ingest_paths(con, [csv])
+        con.close()
+        figures.update(query_figures(dbf))
+    figures["report page"] = report_figures()
+    figures["iolab --help"] = startup_figures()
+
+    old_file = cache / "bench-views.json"
+    old = json.loads(old_file.read_text()) if old_file.exists() else {}
+    print(f"{'figure':<22} {'iolab s':>9} {'floor s':>9} {'ratio':>7}  (earlier ratio)")
+    result = {}
+    for name, (took, floor) in figures.items():
+        ratio = took / floor if floor else float("inf")
+        result[name] = {"seconds": took, "floor_seconds": floor, "ratio": ratio}
+        before = f"  ({old[name]['ratio']:.2f})" if name in old else ""
+        print(f"{name:<22} {took:9.3f} {floor:9.3f} {ratio:7.2f}{before}")
+    old_file.write_text(json.dumps(result, indent=1))
+    print(f"capture {csv.stat().st_size / 1e6:.0f} MB; results in {old_file}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
