@@ -11,10 +11,11 @@ with a ``source_id`` column (the tool tables, ``series``, ``series_samples``), a
 time-series points per series (count, min, max, exact sum, first and last points).
 
 Twins stay small and stable: ids are replaced by stable names (``run_id`` -> ``run_key``,
-``series_id`` -> ``column_no``; ``source_id`` dropped), ingest timestamps and paths are left out
-(and the list of supported formats in a "not recognised" rejection, which grows with every parser),
-null columns are left out, floats are written with repr (they read back bit for bit), and a table past ``CAP`` rows keeps its
-first ``CAP`` rows in full plus the count and a SHA-256 of the rest. One row per line, sorted keys.
+``series_id`` -> ``column_no``; ``source_id`` dropped); ingest timestamps, paths, null columns and
+the list of supported formats in a "not recognised" rejection (it grows with every parser) are left
+out; floats are written with repr (they read back bit for bit); a table past ``CAP`` rows (or
+``BUDGET`` characters) keeps its first rows in full plus the count and a SHA-256 of the rest, and
+capped samples also get a per-metric count/min/max/sum. One row per line, sorted keys.
 
 Files of a multi-file group (an ORION matrix beside its summary, a fio log beside its JSON) are
 ingested alone too: the twin records what the file yields by itself.

@@ -42,8 +42,8 @@ UNLISTED = {
     "seed/esg-ds5020_profile-excerpt.txt":
         ("storage-array-profile", "transcribed excerpt of the ESG DS5020 report's array profile"),
     "seed/esg-ds5020_jetstress-report_tile4-js01.txt":
-        (None, "a text transcription of a Jetstress HTML report: no parser reads text, the reconstructed "
-               "HTML fixture (tests/fixtures/jetstress) is what jetstress-html-report reads"),
+        (None, ("a text transcription of a Jetstress HTML report: no parser reads text, the reconstructed "
+                "HTML fixture (tests/fixtures/jetstress) is what jetstress-html-report reads")),
 }
 
 # Registered formats with no real file in the corpus: the reason no public example exists.
