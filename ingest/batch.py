@@ -1,8 +1,10 @@
 """Walk paths, sniff, parse, and store each file in its own transaction."""
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
@@ -17,7 +19,8 @@ IGNORED_SUFFIXES = {".duckdb", ".wal", ".md", ".ipynb", ".png", ".tmp"}
 @dataclass
 class Outcome:
     path: str
-    status: str  # ingested, unchanged, relabelled, placed (known content, new place), rejected, unreadable
+    status: str  # ingested, unchanged, relabelled, placed (known content, new place), skipped (not a
+    # regular file), rejected, unreadable
     format: str | None = None
     reason: str | None = None
     line: int | None = None
@@ -27,6 +30,7 @@ class Outcome:
 @dataclass
 class Report:
     outcomes: list[Outcome] = field(default_factory=list)
+    fault: str | None = None  # the environment failed (disk full, read-only, ...): the batch stopped there
 
     def by_status(self, status: str) -> list[Outcome]:
         return [o for o in self.outcomes if o.status == status]
@@ -34,6 +38,37 @@ class Report:
     @property
     def failed(self) -> bool:
         return any(o.status in ("rejected", "unreadable") for o in self.outcomes)
+
+
+class EnvironmentFault(Exception):
+    """The machine failed, not the file: disk full, a read-only store, permissions, a damaged database.
+
+    The batch stops at once and says so once; no file is recorded as bad for it.
+    """
+
+
+_FAULTS = [  # (what the OS or DuckDB says, what it means for the user)
+    (errno.ENOSPC, "No space left on device", "the disk holding the database is full"),
+    (errno.EDQUOT, "Disk quota exceeded", "the disk quota for the database's folder is used up"),
+    (errno.EROFS, "Read-only file system", "the database's folder is on a read-only file system"),
+    (errno.EACCES, "Permission denied", "iolab may not write the database or its folder (permissions)"),
+    (errno.EIO, "Input/output error", "the disk reported an input/output error"),
+    (None, "read-only mode", "the database is open read-only"),
+    (None, "database has been invalidated", "an earlier write failed and DuckDB closed the database"),
+]
+
+
+def environment_fault(e: BaseException) -> str | None:
+    """What is wrong with the environment, if writing failed because of it (else None)."""
+    import duckdb
+
+    if not isinstance(e, (OSError, duckdb.Error)) and "os error" not in str(e).lower():
+        return None
+    code = getattr(e, "errno", None)
+    for no, text, meaning in _FAULTS:
+        if (no is not None and code == no) or text.lower() in str(e).lower():
+            return f"{meaning} ({type(e).__name__}: {str(e).strip().splitlines()[0][:200]})"
+    return None
 
 
 def display_path(p: Path) -> str:
@@ -48,7 +83,7 @@ def display_path(p: Path) -> str:
 def walk(paths: list[Path]) -> Iterator[tuple[Path, Path]]:
     """(root, file) for every candidate file; symlinked folders are not followed (no loops)."""
     for root in paths:
-        if root.is_file() or (root.is_symlink() and not root.is_dir()):
+        if not root.is_dir() and (root.exists() or root.is_symlink()):  # a file, FIFO, device or link
             yield root.parent, root
             continue
         if not root.exists():
@@ -67,12 +102,34 @@ def _stamp(path: Path) -> tuple[int, int]:
     return st.st_size, st.st_mtime_ns
 
 
+NOT_REGULAR = {stat.S_IFIFO: "a named pipe (FIFO)", stat.S_IFCHR: "a character device",
+               stat.S_IFBLK: "a block device", stat.S_IFSOCK: "a socket", stat.S_IFDIR: "a folder"}
+
+
+class NotRegular(OSError):
+    """Only regular files are read: a FIFO or a device could block the ingest or never end."""
+
+
+def open_regular(path: Path):
+    """Open for reading only if it is a regular file (a symlink counts as what it points to).
+
+    O_NONBLOCK keeps a FIFO from blocking the open; the check runs on the opened descriptor, so a
+    file swapped for a FIFO between a stat and the open is still caught.
+    """
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise NotRegular(f"{NOT_REGULAR.get(stat.S_IFMT(mode), 'not a regular file')}, not a regular file: never read")
+    return os.fdopen(fd, "rb")
+
+
 def hash_file(path: Path, chunk: int = 8 << 20) -> tuple[str, int, bytes]:
     """(sha256, size, first 64 KiB) read in chunks: a 1 GB capture is never held in memory."""
     h = hashlib.sha256()
     size = 0
     head = b""
-    with open(path, "rb") as fh:
+    with open_regular(path) as fh:
         while block := fh.read(chunk):
             if not head:
                 head = block[: registry.HEAD_BYTES]
@@ -107,6 +164,13 @@ def _known_place(con, sha: str, shown: str, size: int, labels: dict, targets: li
     return Outcome(shown, "placed", fmt, reason=f"same content as {ppath}: stored once, labelled here too")
 
 
+def _rollback(con) -> None:
+    try:
+        con.execute("ROLLBACK")
+    except Exception:  # nothing to roll back, or the database is gone: the fault is reported by the caller
+        pass
+
+
 def ingest_file(con, path: Path, sidecars: Sidecars) -> Outcome:
     shown = display_path(path)
     try:
@@ -116,6 +180,8 @@ def ingest_file(con, path: Path, sidecars: Sidecars) -> Outcome:
         return Outcome(shown, "unreadable", reason="the file does not exist (it may have been moved or deleted during the ingest)")
     except IsADirectoryError:
         return Outcome(shown, "unreadable", reason="this is a folder, not a file")
+    except NotRegular as e:
+        return Outcome(shown, "skipped", reason=str(e))
     except OSError as e:
         return Outcome(shown, "unreadable", reason=f"cannot read it: {e.strerror or e}")
     try:
@@ -152,7 +218,8 @@ def ingest_file(con, path: Path, sidecars: Sidecars) -> Outcome:
         if hasattr(mod, "parse_path"):  # streams the file: large time-series captures
             result = mod.parse_path(path, path.name)
         else:
-            data = path.read_bytes()
+            with open_regular(path) as fh:
+                data = fh.read()
             if hashlib.sha256(data).hexdigest() != sha:
                 return Outcome(shown, "unreadable", reason="the file changed while it was being read; ingest it again")
             result = mod.parse(data, path.name)
@@ -175,15 +242,17 @@ def ingest_file(con, path: Path, sidecars: Sidecars) -> Outcome:
             raise ParseError("the file changed while it was being read; ingest it again")
         con.execute("COMMIT")
     except ParseError as e:  # streamed data (time series) can fail after parse() returned
-        con.execute("ROLLBACK")
+        _rollback(con)
         db.drop_points(con, sid)
         return reject(e.reason, e.line, mod.FORMAT, mod)
     except BaseException as e:
         if isinstance(e, (KeyboardInterrupt, SystemExit)):
             raise
-        con.execute("ROLLBACK")
+        _rollback(con)
         if sid is not None:
             db.drop_points(con, sid)
+        if fault := environment_fault(e):
+            raise EnvironmentFault(fault) from e
         return reject(f"could not store the parsed rows ({type(e).__name__}: {e})", None, mod.FORMAT, mod)
     if "points" in counts:
         db.refresh_points_view(con)
@@ -198,13 +267,16 @@ def ingest_paths(con, paths: list[Path], on_file: Callable[[Outcome], None] | No
         sc = sidecars.setdefault(root, Sidecars(root))
         try:
             outcome = ingest_file(con, path, sc)
+        except EnvironmentFault as e:
+            report.fault = str(e)
+            break
         except BaseException as e:  # never let one file take the batch down (Rust panics included)
             if isinstance(e, (KeyboardInterrupt, SystemExit)):
                 raise
-            try:
-                con.execute("ROLLBACK")
-            except Exception:
-                pass
+            _rollback(con)
+            if fault := environment_fault(e):  # e.g. recording a rejection failed: the disk, not the file
+                report.fault = fault
+                break
             outcome = Outcome(display_path(path), "unreadable",
                               reason=f"internal error ({type(e).__name__}: {e}); please report it with this file")
         report.outcomes.append(outcome)

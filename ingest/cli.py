@@ -6,12 +6,16 @@ import sys
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from . import __version__, batch, db
 
 DEFAULT_DB = "data/iolab.duckdb"
+# exit codes: 0 all files stored or known; 1 some files rejected or unreadable (the rest are stored);
+# 2 wrong usage (argparse); 3 the environment failed (database busy, damaged, newer, read-only, disk full)
+EXIT_OK, EXIT_REJECTED, EXIT_ENVIRONMENT = 0, 1, 3
 console = Console(highlight=False)
 if not console.is_terminal:  # logs and CI: wide lines rather than wrapped tables
     console = Console(highlight=False, width=160)
@@ -21,9 +25,9 @@ def cmd_ingest(args) -> int:
     paths = [Path(p) for p in args.paths]
     try:
         con = db.open_db(args.db)
-    except db.DatabaseBusy as e:
-        console.print(f"[red]Cannot ingest:[/] {e}")
-        return 3
+    except db.DatabaseProblem as e:
+        console.print(f"[red]Cannot ingest:[/] {escape(str(e))}")
+        return EXIT_ENVIRONMENT
     files = list(batch.walk(paths))
     with Progress(TextColumn("[bold]ingest[/]"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   TextColumn("{task.description}"), console=console, transient=True,
@@ -34,9 +38,16 @@ def cmd_ingest(args) -> int:
             progress.update(task, advance=1, description=o.path[-60:])
 
         report = batch.ingest_paths(con, paths, step, files=files)
-    con.close()
+    try:
+        con.close()
+    except Exception:  # after an environment fault the connection may be gone already
+        pass
     print_report(report, args.db)
-    return 1 if report.failed else 0
+    if report.fault:
+        console.print(f"[red]Stopped:[/] {escape(report.fault)}. Nothing was recorded against the files; "
+                      f"fix this and run the same command again: files already stored are skipped.")
+        return EXIT_ENVIRONMENT
+    return EXIT_REJECTED if report.failed else EXIT_OK
 
 
 def print_report(report: batch.Report, db_path: str) -> None:
@@ -46,8 +57,9 @@ def print_report(report: batch.Report, db_path: str) -> None:
         f"{n} files seen: [green]{len(ok)} ingested[/], {len(report.by_status('unchanged'))} unchanged (skipped), "
         f"{len(report.by_status('relabelled'))} relabelled, "
         f"{len(report.by_status('placed'))} known content in a new place (labelled, not stored again), "
+        f"{len(report.by_status('skipped'))} skipped (not regular files), "
         f"[red]{len(report.by_status('rejected'))} rejected[/], {len(report.by_status('unreadable'))} unreadable"
-        f"  -> {db_path}"
+        f"  -> {escape(str(db_path))}", soft_wrap=True  # one line, whatever the terminal width
     )
     if ok:
         t = Table(title="ingested", show_edge=False)
@@ -58,27 +70,47 @@ def print_report(report: batch.Report, db_path: str) -> None:
             main = [f"{c[k]:,} {label}" for k, label in (("runs", "runs"), ("samples", "numbers"),
                                                           ("series", "series"), ("points", "points")) if c.get(k)]
             tool = sum(v for k, v in c.items() if k not in ("runs", "samples", "series", "points"))
-            t.add_row(o.path, o.format, ", ".join(main + ([f"{tool:,} tool-table rows"] if tool else [])))
+            t.add_row(escape(o.path), o.format, ", ".join(main + ([f"{tool:,} tool-table rows"] if tool else [])))
         console.print(t)
-    bad = report.by_status("rejected") + report.by_status("unreadable")
+    bad = report.by_status("rejected") + report.by_status("unreadable") + report.by_status("skipped")
     for o in bad:
         where = f" (line {o.line})" if o.line else ""
-        console.print(f"[red]{o.status}[/] {o.path}{where}: {o.reason}")
+        console.print(f"[red]{o.status}[/] {escape(o.path)}{where}: {escape(o.reason or '')}")
 
 
 def cmd_info(args) -> int:
-    con = db.open_db(args.db)
-    rows = con.execute(
-        """SELECT format, status, count(*) FROM source_files GROUP BY ALL ORDER BY ALL"""
-    ).fetchall()
-    t = Table(title=f"{args.db}")
-    for c in ("format", "status", "files"):
-        t.add_column(c)
-    for r in rows:
-        t.add_row(*(str(x) for x in r))
+    """What the database holds, opened read-only: it never creates or changes a database."""
+    try:
+        con = db.open_db(args.db, read_only=True)
+    except db.DatabaseProblem as e:
+        console.print(f"[red]Cannot read it:[/] {escape(str(e))}")
+        return EXIT_ENVIRONMENT
+    try:
+        studies = con.execute("""
+            SELECT f.study, count(DISTINCT f.source_id) AS files,
+                   (SELECT string_agg(DISTINCT m.system, '; ' ORDER BY m.system) FROM measurements m WHERE m.study = f.study),
+                   string_agg(DISTINCT f.format, ', ' ORDER BY f.format),
+                   (SELECT count(*) FROM measurements m WHERE m.study = f.study)
+            FROM source_files f WHERE f.status = 'ok' GROUP BY f.study ORDER BY f.study""").fetchall()
+        files = con.execute("SELECT format, status, count(*) FROM source_files GROUP BY ALL ORDER BY ALL").fetchall()
+        totals = con.execute("""SELECT (SELECT count(*) FROM measurements), (SELECT count(*) FROM runs),
+                                       (SELECT coalesce(sum(points), 0) FROM point_files)""").fetchall()[0]
+    finally:
+        con.close()
+    t = Table(title=f"studies in {escape(str(args.db))}")
+    for c, j in (("study", "left"), ("files", "right"), ("systems", "left"), ("formats", "left"), ("numbers", "right")):
+        t.add_column(c, justify=j)  # type: ignore[arg-type]
+    for study, n, systems, formats, numbers in studies:
+        t.add_row(escape(str(study)), f"{n:,}", escape(systems or "-"), escape(formats or "-"), f"{numbers:,}")
     console.print(t)
-    console.print(f"measurements: {con.execute('SELECT count(*) FROM measurements').fetchall()[0][0]} rows")
-    return 0
+    f = Table(title="files by format and status")
+    for c in ("format", "status", "files"):
+        f.add_column(c, justify="right" if c == "files" else "left")
+    for fmt, status, n in files:
+        f.add_row(escape(str(fmt or "-")), status, f"{n:,}")
+    console.print(f)
+    console.print(f"{totals[0]:,} measurements, {totals[1]:,} runs, {totals[2]:,} time-series points")
+    return EXIT_OK
 
 
 def cmd_validate(args) -> int:

@@ -19,8 +19,26 @@ SCHEMAS = ROOT / "schemas"
 VIEWS = SCHEMAS / "views"
 
 
-class DatabaseBusy(Exception):
+class DatabaseProblem(Exception):
+    """The database cannot be used as it is; the message says why and what to do next."""
+
+
+class DatabaseBusy(DatabaseProblem):
     """Another process holds the database."""
+
+
+def _problem(path: Path, e: Exception) -> DatabaseProblem:
+    said = str(e).strip().splitlines()[0][:300] if str(e).strip() else type(e).__name__
+    low = said.lower()
+    if "read-only file system" in low or "permission denied" in low:
+        why = "iolab may not write there (a read-only disk or folder, or permissions)"
+        todo = "ingest into a database on a writable disk (--db), or read this one with `iolab info`/`iolab report`"
+    elif "no space left" in low:
+        why, todo = "the disk is full", "free some space, then run the same command again"
+    else:
+        why = "it is not a DuckDB database, or it is damaged"
+        todo = "move it aside and ingest the raw files again into a new one (`iolab ingest data --db NEW`)"
+    return DatabaseProblem(f"cannot open {path}: {why}. Next: {todo}. (DuckDB said: {said})")
 
 
 def connect(path: str | Path, *, read_only: bool = False, wait_s: float = 30.0) -> duckdb.DuckDBPyConnection:
@@ -30,8 +48,14 @@ def connect(path: str | Path, *, read_only: bool = False, wait_s: float = 30.0) 
     instead of failing at once, and says plainly what is going on if the wait runs out.
     """
     path = Path(path)
+    if read_only and not path.is_file():
+        raise DatabaseProblem(f"there is no database at {path}. Next: ingest first (`iolab ingest data --db {path}`, "
+                              f"or `make demo` for the bundled studies), or give the right --db.")
     if not read_only:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise _problem(path, e) from None
     config = {
         # offline always: never try to download an extension
         "autoinstall_known_extensions": False,
@@ -41,9 +65,9 @@ def connect(path: str | Path, *, read_only: bool = False, wait_s: float = 30.0) 
     while True:
         try:
             return duckdb.connect(str(path), read_only=read_only, config=config)
-        except duckdb.IOException as e:
+        except duckdb.Error as e:
             if "lock" not in str(e).lower():
-                raise
+                raise _problem(path, e) from None
             if time.monotonic() >= deadline:
                 raise DatabaseBusy(
                     f"{path} is in use by another process (another `iolab ingest`, or a notebook "
@@ -65,16 +89,24 @@ def migrate(con: duckdb.DuckDBPyConnection) -> list[str]:
                applied_at TIMESTAMP NOT NULL)"""
     )
     applied = {v: (s, c) for v, s, c in con.execute("SELECT version, script, checksum FROM schema_history").fetchall()}
+    files = sorted(SCHEMAS.glob("V*__*.sql"), key=lambda p: int(p.name[1:].split("__")[0]))
+    unknown = sorted(set(applied) - {int(f.name[1:].split("__")[0]) for f in files})
+    if unknown:
+        names = ", ".join(applied[v][0] for v in unknown)
+        raise DatabaseProblem(
+            f"this database was made by a newer iolab: it has schema changes this version does not know ({names}). "
+            f"Next: upgrade iolab (`git pull` then `make setup`, or `pip install -U iolab`); this version leaves "
+            f"the database untouched.")
     done = []
-    for f in sorted(SCHEMAS.glob("V*__*.sql"), key=lambda p: int(p.name[1:].split("__")[0])):
+    for f in files:
         version = int(f.name[1:].split("__")[0])
         text = f.read_text()
         if version in applied:
             if applied[version][1] != _checksum(text):
-                raise RuntimeError(
+                raise DatabaseProblem(
                     f"{f.name} was changed after it was applied to this database. Migrations are "
-                    f"append-only: put the change in a new V{version + 1}__*.sql file, or rebuild "
-                    f"the database from the raw files (`make clean demo`)."
+                    f"append-only: if you changed it, put the change in a new V*__*.sql file after the last "
+                    f"one instead; otherwise rebuild the database from the raw files (`iolab ingest data --db NEW`)."
                 )
             continue
         con.execute("BEGIN")
@@ -85,11 +117,30 @@ def migrate(con: duckdb.DuckDBPyConnection) -> list[str]:
                 [version, f.name, _checksum(text), datetime.now(timezone.utc).replace(tzinfo=None)],
             )
             con.execute("COMMIT")
-        except Exception:
+        except Exception as e:
             con.execute("ROLLBACK")
+            if isinstance(e, duckdb.Error) and not any(t in str(e) for t in ("space", "Read-only", "ermission")):
+                raise DatabaseProblem(
+                    f"{f.name} could not be applied ({type(e).__name__}: {str(e).splitlines()[0][:300]}). It was "
+                    f"rolled back, so the database is as it was. Next: if you wrote this migration, fix its SQL; "
+                    f"otherwise report it with the output of `iolab info`.") from None
             raise
         done.append(f.name)
     return done
+
+
+def check_version(con: duckdb.DuckDBPyConnection) -> None:
+    """A read-only open applies nothing, but still refuses a database made by a newer iolab."""
+    known = {int(f.name[1:].split("__")[0]) for f in SCHEMAS.glob("V*__*.sql")}
+    try:
+        rows = con.execute("SELECT version, script FROM schema_history").fetchall()
+    except duckdb.CatalogException:
+        raise DatabaseProblem("this file is a DuckDB database, but not an iolab one (it has no schema_history). "
+                              "Next: give the right --db.") from None
+    newer = [s for v, s in rows if v not in known]
+    if newer:
+        raise DatabaseProblem(f"this database was made by a newer iolab ({', '.join(newer)} unknown here). "
+                              "Next: upgrade iolab (`git pull` then `make setup`, or `pip install -U iolab`).")
 
 
 def create_views(con: duckdb.DuckDBPyConnection) -> None:
@@ -100,7 +151,9 @@ def create_views(con: duckdb.DuckDBPyConnection) -> None:
 
 def open_db(path: str | Path, **kw) -> duckdb.DuckDBPyConnection:
     con = connect(path, **kw)
-    if not kw.get("read_only"):
+    if kw.get("read_only"):
+        check_version(con)
+    else:
         migrate(con)
         clean_store(con)
         refresh_points_view(con)  # before the view files: series_summary reads it
@@ -142,6 +195,8 @@ def write_points(con, source_id: int, first_series_id: int, points) -> int:
         if isinstance(e, (KeyboardInterrupt, SystemExit)):
             raise
         tmp.unlink(missing_ok=True)
+        if isinstance(e, OSError) or "(os error" in str(e):  # the disk, not the data: the batch says so
+            raise
         raise ParseError(polars_reason(e)) from None
     import pyarrow.parquet as pq
 

@@ -18,40 +18,127 @@ folder, the nearest one winning, then the matching ``[files."<glob>"]`` tables o
     volume = "JS_01"                    # the logical drive / volume in the array profile
     drives = 8                          # declared drive count when no profile is loaded
 
+    [labels]                            # free-form labels of your own (source_files.labels)
+    owner = "lab 3"
+
     [files."*_tile1*"]                  # per-file overrides
     tiles = 1
+
+Also: baseline = "<system>", criteria = [...], corrections = [...], generation_order = [...],
+orion_version = "...". Every key is checked (pydantic): an unknown one is refused with the file,
+the line and a did-you-mean, and the folder's files are not ingested under wrong labels.
 """
 from __future__ import annotations
 
+import difflib
 import fnmatch
+import os
+import re
 import tomllib
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
 NAME = "iolab.toml"
-TYPES: dict[str, type | tuple] = {
-    "study": str, "system": str, "generation": str, "tiles": int, "vms": int, "config": str,
-    "price_usd": (int, float), "watts": (int, float), "tags": list,
-}
+
+
+class _Strict(BaseModel):
+    # extra="forbid": a typo such as `sytem` is an error, never a silently ignored key;
+    # strict: TOML true is not a number, "4" is not a whole number
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class Target(_Strict):
+    """[[targets]]: a workload target (as the tool names it; globs allowed) -> an array volume."""
+
+    target: str
+    volume: str | None = None
+    drives: int | None = Field(default=None, gt=0)
+    array: str | None = None
+
+
+class Labels(_Strict):
+    """What a sidecar (or one of its [files."<glob>"] tables) may say about the files below it."""
+
+    study: str | None = None
+    system: str | None = None
+    generation: str | None = None
+    config: str | None = None
+    tiles: int | None = Field(default=None, gt=0)
+    vms: int | None = Field(default=None, gt=0)
+    price_usd: float | None = Field(default=None, ge=0)
+    watts: float | None = Field(default=None, ge=0)
+    tags: list[str] | None = None
+    baseline: str | None = None
+    criteria: list[str] | None = None
+    corrections: list[str] | dict[str, str] | None = None
+    generation_order: list[str] | None = None
+    orion_version: str | None = None
+    targets: list[Target] | None = None
+    labels: dict[str, str | int | float | bool | list[str]] | None = None  # free-form: [labels] owner = "lab 3"
+
+    @field_validator("labels")
+    @classmethod
+    def _free_names(cls, v: dict | None) -> dict | None:
+        taken = sorted(set(v or {}) & set(cls.model_fields))
+        if taken:
+            raise ValueError(f"[labels] may not redefine {', '.join(taken)}: set them at the top of the sidecar")
+        return v
+
+
+class Sidecar(Labels):
+    files: dict[str, Labels] = {}
+
+
+def _keys(loc: list[str]) -> list[str]:
+    """The keys allowed where ``loc`` points: in a [[targets]] entry, a [files."<glob>"] table, or the top."""
+    model = Target if loc[:1] == ["targets"] or loc[2:3] == ["targets"] else Labels if loc[:1] == ["files"] else Sidecar
+    return sorted(model.model_fields)
+WHAT = {"int_type": "a whole number", "float_type": "a number", "string_type": "text in quotes",
+        "list_type": "a list, such as [\"a\", \"b\"]", "greater_than": "greater than 0",
+        "greater_than_equal": "0 or more", "dict_type": "a table"}
 
 
 class SidecarError(Exception):
     pass
 
 
+def _line_of(text: str, key: str) -> int | None:
+    """The first line that sets or opens ``key`` (``key =``, ``[key]``, ``[[key]]``, ``"key" =``)."""
+    pat = re.compile(rf"""^\s*(\[\[?\s*)?["']?{re.escape(key)}["']?\s*(=|\]|\.)""")
+    return next((i for i, line in enumerate(text.splitlines(), 1) if pat.search(line)), None)
+
+
+def _explain(path: Path, text: str, err: dict) -> str:
+    loc = [str(x) for x in err["loc"] if not isinstance(x, int)]
+    key = loc[-1] if loc else "?"
+    line = _line_of(text, key if err["type"] != "missing" else loc[0])
+    where = f"{path}" + (f", line {line}" if line else "")
+    if err["type"] == "extra_forbidden":
+        allowed = _keys(loc)
+        close = difflib.get_close_matches(key, [k for k in allowed if k != key], n=1, cutoff=0.6)
+        hint = f"; did you mean '{close[0]}'?" if close else f"; the keys here are: {', '.join(allowed)}"
+        return f"{where}: unknown key '{'.'.join(loc)}'{hint}"
+    if err["type"] == "missing":
+        return f"{where}: '{'.'.join(loc)}' is required (every [[targets]] entry names its target as the tool writes it)"
+    if err["type"] == "value_error":
+        return f"{where}: {err['msg'].removeprefix('Value error, ')}"
+    want = WHAT.get(err["type"], err["msg"].lower())
+    return f"{where}: '{'.'.join(loc)}' should be {want}, got {err.get('input')!r}"
+
+
 def _load(path: Path) -> dict[str, Any]:
+    """The sidecar's keys, checked against the schema; raises SidecarError naming file, line and key."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        data = tomllib.loads(text)
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise SidecarError(f"{path}: not valid TOML ({e})") from None
-    for k, t in TYPES.items():
-        if k in data and (isinstance(data[k], bool) or not isinstance(data[k], t)):  # TOML true is not a number
-            raise SidecarError(f"{path}: '{k}' should be {getattr(t, '__name__', 'a number')}, got {data[k]!r}")
-    for t in data.get("targets", []):
-        if not isinstance(t, dict) or "target" not in t:
-            raise SidecarError(f"{path}: every [[targets]] entry needs target = \"<name as the tool writes it>\"")
-        if "drives" in t and (not isinstance(t["drives"], int) or t["drives"] <= 0):
-            raise SidecarError(f"{path}: targets.drives must be a positive whole number, got {t['drives']!r}")
+    try:
+        Sidecar.model_validate(data)
+    except ValidationError as e:
+        raise SidecarError("; ".join(_explain(path, text, err) for err in e.errors())) from None
     return data
 
 
@@ -59,7 +146,9 @@ class Sidecars:
     """Caches parsed sidecars for one ingest run."""
 
     def __init__(self, root: Path):
-        self.root = root.resolve() if root.is_dir() else root.resolve().parent
+        # absolute, but links not resolved: a symlinked file is labelled by the folder the link sits in
+        root = Path(os.path.abspath(root))
+        self.root = root if root.is_dir() else root.parent
         self._cache: dict[Path, dict | None] = {}
 
     def _at(self, folder: Path) -> dict | None:
@@ -70,7 +159,7 @@ class Sidecars:
 
     def labels_for(self, file: Path) -> tuple[dict[str, Any], list[dict]]:
         """(labels, targets) for a file; raises SidecarError for a broken sidecar."""
-        file = file.resolve()
+        file = Path(os.path.abspath(file))
         chain: list[Path] = []
         folder = file.parent
         while True:
@@ -98,7 +187,9 @@ class Sidecars:
                 for k, v in layer.items():
                     if k in ("files",):
                         continue
-                    if k == "targets":
+                    if k == "labels":  # free-form labels, kept in source_files.labels
+                        labels.update(v)
+                    elif k == "targets":
                         targets = [
                             {"target": t["target"], "volume": t.get("volume"), "drives": t.get("drives"),
                              "array_name": t.get("array")} for t in v

@@ -30,7 +30,8 @@ from ingest.model import MB_PER_MIB  # noqa: E402
 CORPUS = ROOT / "tests" / "corpus"
 FILES = sorted(p for p in CORPUS.rglob("*") if p.is_file() and p.name != "MANIFEST.tsv")
 FACTORS = (1.0, 1000.0, 0.001, MB_PER_MIB, 1 / MB_PER_MIB, 2.0**30, 2.0**40, 1000.0 * 1000,
-           1024.0, 1024 / 1e6)  # fio: KiB -> bytes, KiB/s -> MB/s
+           1024.0, 1024 / 1e6,  # fio: KiB -> bytes, KiB/s -> MB/s (also IOzone kB/s)
+           2.0**20)  # elbencho: MiB -> bytes
 _PLAIN = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")  # 1196.489673, 1e+007
 _GROUPED = re.compile(r"\d{1,3}(?:[,\u00a0 ]\d{3})+(?:[.,]\d+)?")  # 1,863.016 / 1 207,172
 _DECIMAL_COMMA = re.compile(r"\d+,\d+")  # 279,397 (French profiles)

@@ -1,6 +1,7 @@
 """Batch behaviour: provenance, idempotence, rejection without half-loads, sidecars, odd paths."""
 from __future__ import annotations
 
+import io
 import os
 import shutil
 import subprocess
@@ -113,7 +114,7 @@ def test_sidecar_labels_nest_and_refresh(con, tmp_path):
     study = root / "study-a" / "tile4"
     study.mkdir(parents=True)
     (root / "study-a" / "iolab.toml").write_text(
-        'system = "Array X"\ngeneration = "G2"\nprice_usd = 1000\ntags = ["t1"]\nowner = "lab 3"\n'
+        'system = "Array X"\ngeneration = "G2"\nprice_usd = 1000\ntags = ["t1"]\n[labels]\nowner = "lab 3"\n'
         '[[targets]]\ntarget = "1: *"\nvolume = "VOL1"\ndrives = 4\n')
     (study / "iolab.toml").write_text('tiles = 4\nconfig = "write cache enabled"\n[files."*.csv"]\nvms = 16\n')
     shutil.copy(corpus(ADI), study / "r.csv")
@@ -202,13 +203,18 @@ def test_python_dash_m_ingest(tmp_path):
 def test_file_changing_during_ingest_is_reported(con, tmp_path, monkeypatch):
     f = tmp_path / "moving.csv"
     shutil.copy(corpus(ADI), f)
-    real_read = type(f).read_bytes
+    real_open = batch.open_regular
+    opened = []
 
-    def read_then_change(self):
-        data = real_read(self)
-        return data.replace(b"3364.250468", b"9999.999999", 1)  # what a writer appending mid-read would cause
+    def open_then_change(path):
+        fh = real_open(path)
+        opened.append(path)
+        if len(opened) == 2:  # the first open hashes the file, the second reads it for the parser
+            with fh:
+                return io.BytesIO(fh.read().replace(b"3364.250468", b"9999.999999", 1))  # a writer mid-read
+        return fh
 
-    monkeypatch.setattr(type(f), "read_bytes", read_then_change)
+    monkeypatch.setattr(batch, "open_regular", open_then_change)
     out = ingest(con, f).outcomes[0]
     assert out.status == "unreadable" and "changed while it was being read" in out.reason
     assert q(con, "SELECT count(*) FROM runs") == [(0,)]

@@ -7,6 +7,9 @@ from ingest.formats import profile
 from ingest.model import ParseError
 from tests.conftest import corpus
 
+MD3000I = "profile/rtjust__Dell-MD-Powervault-MDTechView__md3000i_storageArrayProfile.txt"
+MD3200I = "profile/rtjust__Dell-MD-Powervault-MDTechView__md3200i_storageArrayProfile.txt"
+
 # file -> (name, kind, firmware, drives, groups, volumes, hot spares, mappings)
 EXPECTED = {
     "profile/jmrunkle__storageArrayProfile.txt": ("DAMC001-1-7", "santricity", "07.75.36.30", 36, 18, 18, 0, 19),
@@ -14,6 +17,9 @@ EXPECTED = {
     "profile/jmrunkle__storageArrayProfile5.txt": ("DAMC001-1-17", "santricity", "07.75.36.30", 24, 12, 12, 0, 13),
     "profile/jmrunkle__storageArrayProfile9.txt": ("DAMC101-6", "santricity", "06.10.36.30", 56, 28, 28, 0, 29),
     "profile/storcs__ibm_DS4500.txt": ("san01", "ibm-ds", "12.60.02.00", 118, 15, 73, 11, 71),
+    # Dell PowerVault MD: disk groups / virtual disks / physical disks; MD3000i headings indented 3 and 9 columns
+    MD3000I: ("GoldenbergSAN", "dell-md", "07.35.38.60", 14, 2, 2, 1, 4),
+    MD3200I: ("WGASAN01", "dell-md", "07.84.44.60", 8, 1, 14, 1, 22),
 }
 
 
@@ -132,3 +138,85 @@ def test_profile_cut_inside_drives_is_rejected_by_the_counts():
 def test_no_sections_rejected():
     with pytest.raises(ParseError, match="no sections"):
         profile.parse(b"PROFILE FOR STORAGE ARRAY: x (today)\n", "x.txt")
+
+
+def test_md3000i_disk_groups_virtual_disks_physical_disks():
+    """Checked by hand against the raw profile (GoldenbergSAN, MDSM 03.35, firmware 07.35.38.60)."""
+    t = load(MD3000I)
+    g = {x["group_name"]: x for x in t["profile_groups"]}
+    assert (g["XenGroup"]["raid_level"], g["XenGroup"]["drive_count"], g["XenGroup"]["capacity_text"]) == ("5", 8, "4.772 TB")
+    assert (g["XenGroup2"]["raid_level"], g["XenGroup2"]["drive_count"]) == ("10", 4)  # both halves of the mirror
+    assert g["XenGroup2"]["drive_type"] == "Serial ATA (SATA)"
+    members = sorted(m["slot"] for m in t["profile_group_drives"] if m["group_name"] == "XenGroup2")
+    assert members == [10, 11, 12, 13]
+    v = {x["volume_name"]: x for x in t["profile_volumes"]}
+    assert (v["EXCHDATA"]["capacity_bytes"], v["EXCHDATA"]["group_name"], v["EXCHDATA"]["raid_level"]) == (
+        round(1.364 * 2**40), "XenGroup2", "10")
+    assert (v["Xenstorage"]["capacity_text"], v["Xenstorage"]["segment_size_kb"]) == ("4.091 TB", 128)
+    assert v["Xenstorage"]["write_cache"] == "Enabled (currently suspended)"
+    d = {(x["tray"], x["slot"]): x for x in t["profile_drives"]}
+    assert d[(0, 9)]["hot_spare"] and d[(0, 9)]["mode"] == "Hot spare standby"
+    assert d[(0, 14)]["mode"] == "Unassigned" and d[(0, 14)]["group_name"] is None
+    assert (d[(0, 1)]["capacity_bytes"], d[(0, 1)]["speed_rpm"], d[(0, 1)]["product_id"]) == (
+        round(698.638 * 2**30), 7200, "ST3750640NS")
+    m = {(x["volume_name"], x["accessible_by"]): x for x in t["profile_mappings"]}
+    assert (m[("EXCHDATA", "Host xenhost1")]["lun"], m[("Xenstorage", "Host xenhost1")]["lun"]) == (0, 1)
+    a = t["profile_arrays"][0]
+    assert (a["controllers"], a["nvsram"], a["cache_block_kb"]) == (1, "N1532-735890-905", 4)
+
+
+def test_md3200i_counts_from_the_storage_array_section():
+    """MDSM 10.84: no SUMMARY section; the counts are in STORAGE ARRAY ("Physical Disks: 8")."""
+    t = load(MD3200I)
+    (g,) = t["profile_groups"]
+    assert (g["group_name"], g["raid_level"], g["drive_count"], g["capacity_text"]) == ("WGASANGroup01", "6", 7, "9,312.541 GB")
+    assert sorted(m["slot"] for m in t["profile_group_drives"]) == list(range(7))
+    v = {x["volume_name"]: x for x in t["profile_volumes"]}
+    assert (v["NexGenSQLDB"]["capacity_bytes"], v["NexGenSQLDB"]["raid_level"]) == (round(1228.799 * 2**30), "6")
+    assert v["ExchangeDatabase"]["current_owner"] == "RAID Controller Module in slot 1"
+    assert {x["group_name"] for x in v.values()} == {"WGASANGroup01"}
+    d = {(x["tray"], x["slot"]): x for x in t["profile_drives"]}
+    assert d[(0, 7)]["hot_spare"] and not d[(0, 6)]["hot_spare"]
+    assert (d[(0, 6)]["product_id"], d[(0, 6)]["firmware"], d[(0, 6)]["capacity_bytes"]) == (
+        "MK2001TRKB", "DCA8", round(1863.016 * 2**30))
+    m = {(x["volume_name"], x["accessible_by"]): x for x in t["profile_mappings"]}
+    assert (m[("ImageServerICSIImages", "Host wacwganims08-07")]["lun"], m[("ImageServerICSIImages", "Host wacwganims08-07")]["controller"]) == (3, "1")
+    assert m[("Access Virtual Disk", "Default Group")]["controller"] == "0,1"
+    a = t["profile_arrays"][0]
+    assert (a["controllers"], a["nvsram"], a["controller_model"]) == (2, "N26X0-784890-004", "2650")  # Model name (Board ID 2660)
+
+
+def test_md_profile_whose_sections_are_unknown_is_rejected():
+    """The old failure: a profile of an unknown dialect loaded "ok" with 0 groups, 0 volumes, 0 drives."""
+    text = corpus(MD3000I).read_text()
+    for known in ("DISK GROUPS---", "STANDARD VIRTUAL DISKS---", "   DRIVES---"):
+        text = text.replace(known, known.replace("S", "Z", 1))
+    with pytest.raises(ParseError, match="no array/volume group, volume or drive could be read"):
+        profile.parse(text.encode(), "x.txt")
+
+
+def test_md_count_mismatch_is_rejected():
+    text = corpus(MD3200I).read_bytes().replace(b"Physical Disks:                              8 ", b"Physical Disks:                              9 ")
+    with pytest.raises(ParseError, match="states 9 drives but its DRIVES section lists 8"):
+        profile.parse(text, "x.txt")
+
+
+@pytest.mark.parametrize("indent", [3, 9])
+def test_indented_section_headings_keep_every_count(indent):
+    """SANtricity 7.x saves indent headings after the first few sections, their bodies with them (as the
+    MD3000i file does); before this fix the groups' Name: lines were not seen: '0 arrays/volume groups'."""
+    lines = corpus("profile/jmrunkle__storageArrayProfile.txt").read_text().split("\n")
+    first = next(i for i, l in enumerate(lines) if l.startswith("VOLUME GROUPS---"))
+    lines = [" " * indent + l if i >= first and l.strip() else l for i, l in enumerate(lines)]
+    t = profile.parse("\n".join(lines).encode(), "x.txt").tables
+    assert (len(t["profile_groups"]), len(t["profile_volumes"]), len(t["profile_drives"])) == (18, 18, 36)
+    assert {g["drive_count"] for g in t["profile_groups"]} == {2}
+
+
+def test_indented_body_lines_are_not_headings():
+    lines = corpus(MD3000I).read_text().split("\n")
+    sections = profile._sections(lines, 0)
+    names = [s.name for s in sections]
+    assert "DRIVE CHANNELS" in names and "ENCLOSURES" in names  # 3- and 9-column indents
+    assert "BASIC:" not in names and "HOT SPARE COVERAGE:" not in names and "iSCSI Settings" not in names
+    assert {s.indent for s in sections} == {0, 3, 9}

@@ -4,7 +4,8 @@
 -- database reads + writes) over the drives behind its volume (target_volumes).
 -- Run level: the run's headline IOPS (by metric and scope, whatever the tool: iops of scope
 -- all/test, else achieved_iops, else max_small_iops) over the drives behind all of its distinct
--- volumes; where no target is
+-- volumes (volumes sharing an array/volume group count its drives once; an array's own per-volume
+-- statistics, scope 'volume', map to profile volumes like any other target); where no target is
 -- mapped, the drive count the run states (published tables: HDDs / drives behind).
 CREATE OR REPLACE VIEW target_throughput AS
 SELECT s.run_id, s.target,
@@ -44,13 +45,17 @@ WITH labels AS (
     JOIN target_volumes tv ON tv.run_id = l.run_id AND tv.source_id = l.place_id
     JOIN target_throughput tt ON tt.run_id = tv.run_id AND tt.target = tv.target
 ), run_drives AS (
-    SELECT run_id, source_id AS place_id, sum(drives)::INTEGER AS drives, string_agg(DISTINCT volume, ', ' ORDER BY volume) AS volumes,
+    SELECT run_id, source_id AS place_id, sum(drives) FILTER (first_on_group)::INTEGER AS drives,
+           string_agg(DISTINCT volume, ', ' ORDER BY volume) AS volumes,
            string_agg(DISTINCT drives_source, ', ') AS drives_source, string_agg(DISTINCT match_rule, ', ') AS match_rule,
            string_agg(DISTINCT raid_level, ', ') AS raid_level, any_value(array_name) AS array_name
-    FROM (SELECT DISTINCT run_id, source_id, volume, array_name, drives, drives_source, match_rule, raid_level
-          FROM target_volumes WHERE drives IS NOT NULL
-          -- a Jetstress log volume carries no transactional database I/O: it does not count
-          AND NOT (target LIKE 'Log (%'))
+    FROM (SELECT *, row_number() OVER (PARTITION BY run_id, source_id, spindles ORDER BY volume) = 1 AS first_on_group
+          FROM (SELECT DISTINCT run_id, source_id, volume, array_name, drives, drives_source, match_rule, raid_level,
+                       -- volumes on one array/volume/disk group share its drives: they count once
+                       coalesce(profile_source_id::VARCHAR || '/' || group_name, volume) AS spindles
+                FROM target_volumes WHERE drives IS NOT NULL
+                -- a Jetstress log volume carries no transactional database I/O: it does not count
+                AND NOT (target LIKE 'Log (%')))
     GROUP BY run_id, source_id
 ), run_level AS (
     SELECT l.*, 'run' AS level, NULL AS target, rd.volumes AS volume, rd.array_name,

@@ -1,0 +1,105 @@
+"""IOzone auto-mode text (3.434, 3.465): every corpus file, values checked by hand against the raw lines."""
+from __future__ import annotations
+
+import pytest
+
+from ingest import registry
+from ingest.formats import iozone_text
+from ingest.model import ParseError
+from tests.conftest import CORPUS, corpus, ingest, q
+
+OLD = "iozone-text/psteinb__iozone2csv__3.434_auto.out"
+ODIRECT = "iozone-text/ilkermanap__iozoneparser__3.465_auto_odirect.txt"
+
+
+def parse(rel):
+    return iozone_text.parse(corpus(rel).read_bytes(), rel)
+
+
+def values(res, key):
+    return {s.metric: s.value for s in res.samples if s.run_key == key}
+
+
+def test_kbytes_per_second_to_mb_per_second():
+    """IOzone kB are 1024 bytes: 1,000,000 kBytes/sec = 1024 MB/s."""
+    res = iozone_text.parse(corpus(OLD).read_bytes().replace(b" 5169375 ", b" 1000000 ", 1), "a.out")
+    assert values(res, "1048576/512/write")["mbps"] == pytest.approx(1024.0)
+
+
+def test_old_auto_table():
+    res = parse(OLD)
+    assert res.tool_version == "3.434" and len(res.runs) == 8 * 13
+    # 1048576  512  5169375  7712220  7634280  7649870  7541971  8989992  7688128  11968815 7556588 ...
+    r = {x.key: x for x in res.runs}
+    rr = r["1048576/512/random read"]
+    assert (rr.block_size_bytes, rr.read_pct, rr.random_pct, rr.queue_depth, rr.workers, rr.outstanding_ios) == (
+        524288, 100.0, 100.0, 1, 1, 1)
+    assert values(res, "1048576/512/random read") == {"mbps": pytest.approx(7541971 * 1024 / 1e6),
+                                                       "read_mbps": pytest.approx(7541971 * 1024 / 1e6)}
+    assert values(res, "1048576/512/write")["write_mbps"] == pytest.approx(5293.44)
+    assert values(res, "1048576/512/record rewrite")["mbps"] == pytest.approx(11968815 * 1024 / 1e6)
+    assert (r["1048576/512/stride read"].random_pct, r["1048576/512/fwrite"].read_pct) == (None, 0.0)
+    # last line: 2097152  4096 ... freread 6736193
+    assert values(res, "2097152/4096/freread")["mbps"] == pytest.approx(6736193 * 1024 / 1e6)
+    assert str(rr.started_at) == "2018-02-14 14:29:28"
+
+
+def test_odirect_full_matrix():
+    res = parse(ODIRECT)
+    assert res.tool_version == "3.465" and len(res.runs) == 126 * 13
+    # 512  512  368615  359062  352635 ...
+    assert values(res, "512/512/read")["read_mbps"] == pytest.approx(352635 * 1024 / 1e6)
+    # 131072  16384  181010 ... random write 182023
+    w = values(res, "131072/16384/random write")
+    assert w == {"mbps": pytest.approx(182023 * 1024 / 1e6), "write_mbps": pytest.approx(182023 * 1024 / 1e6)}
+    assert {x.block_size_bytes for x in res.runs} == {2**k * 1024 for k in range(2, 15)}  # reclen 4 .. 16384 kB
+    rows = res.tables["iozone_values"]
+    banner = [x["text"] for x in rows if x["column_name"] == "(banner)"]
+    assert "O_DIRECT feature enabled" in banner and "Command line used: /root/iozone -I -a" in banner
+    cell = next(x for x in rows if x["run_key"] == "524288/64/bkwd read")
+    assert (cell["file_kb"], cell["reclen_kb"], cell["value"], cell["line_no"]) == (524288, 64, 163230, 145)
+
+
+def test_operations_per_second_are_iops():
+    data = corpus(OLD).read_bytes().replace(b"Output is in kBytes/sec", b"Output is in operations per second")
+    v = values(iozone_text.parse(data, "a.out"), "1048576/512/write")
+    assert v == {"iops": 5169375, "write_iops": 5169375}
+
+
+def test_bad_files_say_why():
+    data = corpus(OLD).read_bytes()
+    with pytest.raises(ParseError, match="does not say the unit"):
+        iozone_text.parse(data.replace(b"Output is in kBytes/sec", b""), "a.out")
+    with pytest.raises(ParseError, match="no IOzone result lines"):
+        iozone_text.parse(data.split(b"         1048576     512")[0], "a.out")
+    with pytest.raises(ParseError, match="'write': '51x9375' is not a number"):
+        iozone_text.parse(data.replace(b"5169375", b"51x9375"), "a.out")
+    lines = data.split(b"\n")
+    with pytest.raises(ParseError, match="a second result line for 1048576 kB files and 512 kB") as e:
+        iozone_text.parse(b"\n".join(lines[:31] + lines[30:]), "a.out")
+    assert e.value.line == 32
+
+
+def test_a_short_line_is_read_by_column():
+    """`-i 0 -i 1`: only some tests ran; the values sit under their own columns."""
+    data = corpus(OLD).read_bytes()
+    lines = data.split(b"\n")
+    lines[30] = lines[30][:len(b"         1048576     512  5169375  7712220")]
+    v = values(iozone_text.parse(b"\n".join(lines), "a.out"), "1048576/512/rewrite")
+    assert v["mbps"] == pytest.approx(7712220 * 1024 / 1e6)
+
+
+def test_sniff_claims_only_iozone_files():
+    for p in sorted(CORPUS.rglob("*")):
+        if p.is_file() and p.name != "MANIFEST.tsv":
+            claimed = [m.FORMAT for m in registry.sniff(p.read_bytes(), p.name)]
+            assert ("iozone-text" in claimed) == (p.parent.name == "iozone-text"), p
+            if p.parent.name == "iozone-text":
+                assert claimed == ["iozone-text"]
+
+
+def test_ingest(con):
+    ingest(con, corpus(OLD))
+    assert q(con, """SELECT round(value, 2) FROM measurements WHERE tool = 'iozone' AND metric = 'mbps'
+                     AND block_size_bytes = 4194304 AND workload = 'read 2097152 kB file'""") == [(round(6555321 * 1024 / 1e6, 2),)]
+    assert q(con, "SELECT count(*) FROM iozone_values WHERE column_name <> '(banner)'") == [(104,)]
