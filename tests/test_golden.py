@@ -24,16 +24,13 @@ READ_BY = {
     "windows-perfmon-pdh-csv": "pdh-csv",
     "santricity-storage-array-profile": "storage-array-profile",
     "ibm-ds-storage-subsystem-profile": "storage-array-profile",
+    "dell-md-storage-array-profile": "storage-array-profile",
     "vdbench-totals": "vdbench-summary",  # totals.html is summary.html's layout, totals only
 }
 
 # Real files whose parser has not landed yet: no sniffer may claim them until it does (then this
 # entry goes, and a test says so). Their twins record the rejection.
-NO_PARSER_YET = {
-    "elbencho-csv": "elbencho parser being added on another branch",
-    "elbencho-text": "elbencho parser being added on another branch",
-    "iozone-text": "iozone parser being added on another branch",
-}
+NO_PARSER_YET: dict[str, str] = {}
 
 # Corpus files without a MANIFEST.tsv row: (the format reading them, or None, and why).
 UNLISTED = {
