@@ -5,13 +5,18 @@ import errno
 import hashlib
 import os
 import stat
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator
+from types import ModuleType
+from typing import IO
+
+from duckdb import DuckDBPyConnection
 
 from . import db, registry
 from .model import ParseError
-from .sidecar import NAME as SIDECAR, SidecarError, Sidecars
+from .sidecar import NAME as SIDECAR
+from .sidecar import SidecarError, Sidecars
 
 IGNORED_SUFFIXES = {".duckdb", ".wal", ".md", ".ipynb", ".png", ".tmp"}
 
@@ -110,7 +115,7 @@ class NotRegular(OSError):
     """Only regular files are read: a FIFO or a device could block the ingest or never end."""
 
 
-def open_regular(path: Path):
+def open_regular(path: Path) -> IO[bytes]:
     """Open for reading only if it is a regular file (a symlink counts as what it points to).
 
     O_NONBLOCK keeps a FIFO from blocking the open; the check runs on the opened descriptor, so a
@@ -138,7 +143,7 @@ def hash_file(path: Path, chunk: int = 8 << 20) -> tuple[str, int, bytes]:
     return h.hexdigest(), size, head
 
 
-def _known_place(con, sha: str, shown: str, size: int, labels: dict, targets: list[dict]) -> Outcome | None:
+def _known_place(con: DuckDBPyConnection, sha: str, shown: str, size: int, labels: dict, targets: list[dict]) -> Outcome | None:
     """Content already parsed: this place keeps (or gets) its own labels; nothing is parsed again.
 
     The same bytes found at another path (a copy in a second study) become a new place that reads
@@ -164,14 +169,14 @@ def _known_place(con, sha: str, shown: str, size: int, labels: dict, targets: li
     return Outcome(shown, "placed", fmt, reason=f"same content as {ppath}: stored once, labelled here too")
 
 
-def _rollback(con) -> None:
+def _rollback(con: DuckDBPyConnection) -> None:
     try:
         con.execute("ROLLBACK")
     except Exception:  # nothing to roll back, or the database is gone: the fault is reported by the caller
         pass
 
 
-def ingest_file(con, path: Path, sidecars: Sidecars) -> Outcome:
+def ingest_file(con: DuckDBPyConnection, path: Path, sidecars: Sidecars) -> Outcome:
     shown = display_path(path)
     try:
         stamp = _stamp(path)
@@ -195,7 +200,8 @@ def ingest_file(con, path: Path, sidecars: Sidecars) -> Outcome:
     # a file rejected before is tried again (the parser may have improved); its old record goes
     con.execute("DELETE FROM source_files WHERE sha256 = ? AND path = ? AND status = 'rejected'", [sha, shown])
 
-    def reject(reason: str, line: int | None = None, fmt=None, mod=None) -> Outcome:
+    def reject(reason: str, line: int | None = None, fmt: str | None = None,
+               mod: ModuleType | None = None) -> Outcome:
         con.execute("BEGIN")
         db.record_source(con, path=shown, sha256=sha, size=size, fmt=fmt,
                          parser=mod.__name__ if mod else None, parser_version=getattr(mod, "VERSION", None),
@@ -206,11 +212,12 @@ def ingest_file(con, path: Path, sidecars: Sidecars) -> Outcome:
     if not head.strip():
         return reject("the file is empty")
     candidates = registry.sniff(head, path.name)
-    if not candidates and registry.unsupported_hint(path.name):
-        return reject(registry.unsupported_hint(path.name))
+    if not candidates and (hint := registry.unsupported_hint(path.name, head)):
+        return reject(hint)
     if not candidates:
         return reject("no iolab parser recognises this content (supported: "
-                      + ", ".join(m.FORMAT for m in registry.modules()) + ")")
+                      + ", ".join(m.FORMAT for m in registry.modules()) + "); if it is a result file of a "
+                      "tool iolab does not read yet, see CONTRIBUTING.md 'Add a format'")
     if len(candidates) > 1:
         return reject("more than one parser claims this file: " + ", ".join(m.FORMAT for m in candidates))
     mod = candidates[0]
@@ -243,7 +250,8 @@ def ingest_file(con, path: Path, sidecars: Sidecars) -> Outcome:
         con.execute("COMMIT")
     except ParseError as e:  # streamed data (time series) can fail after parse() returned
         _rollback(con)
-        db.drop_points(con, sid)
+        if sid is not None:
+            db.drop_points(con, sid)
         return reject(e.reason, e.line, mod.FORMAT, mod)
     except BaseException as e:
         if isinstance(e, (KeyboardInterrupt, SystemExit)):
@@ -259,7 +267,7 @@ def ingest_file(con, path: Path, sidecars: Sidecars) -> Outcome:
     return Outcome(shown, "ingested", mod.FORMAT, counts=counts)
 
 
-def ingest_paths(con, paths: list[Path], on_file: Callable[[Outcome], None] | None = None,
+def ingest_paths(con: DuckDBPyConnection, paths: list[Path], on_file: Callable[[Outcome], None] | None = None,
                  files: list[tuple[Path, Path]] | None = None) -> Report:
     report = Report()
     sidecars: dict[Path, Sidecars] = {}

@@ -1,9 +1,17 @@
-"""iolab command line: `iolab ingest PATH... [--db FILE]`, `iolab validate`, `iolab info`."""
+"""iolab command line: `iolab ingest PATH... [--db FILE]`, `iolab validate`, `iolab info`, and the
+read-only commands of ingest.report_cli. A bare `iolab` prints the help.
+
+Output: on a terminal, a progress bar and tables; otherwise (logs, CI, pipes) one plain line per
+file and a summary. `ingest --json` prints one JSON document instead, `--quiet` only the summary and
+the failures, `--verbose` every file with its row counts.
+"""
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -11,8 +19,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from . import __version__, batch, db
+from .config import default_db
 
-DEFAULT_DB = "data/iolab.duckdb"
+DEFAULT_DB = default_db()
 # exit codes: 0 all files stored or known; 1 some files rejected or unreadable (the rest are stored);
 # 2 wrong usage (argparse); 3 the environment failed (database busy, damaged, newer, read-only, disk full)
 EXIT_OK, EXIT_REJECTED, EXIT_ENVIRONMENT = 0, 1, 3
@@ -21,64 +30,102 @@ if not console.is_terminal:  # logs and CI: wide lines rather than wrapped table
     console = Console(highlight=False, width=160)
 
 
-def cmd_ingest(args) -> int:
+def _line(o: batch.Outcome, verbose: bool) -> str:
+    """One plain log line for a file: status, path, format, and the reason or the counts."""
+    where = f" (line {o.line})" if o.line else ""
+    text = f"{o.status:<10} {o.path}" + (f" [{o.format}]" if o.format else "")
+    if o.reason:
+        return f"{text}{where}: {o.reason}"
+    if verbose and o.counts:
+        return f"{text}: " + ", ".join(f"{k}={v}" for k, v in o.counts.items())
+    return text
+
+
+def cmd_ingest(args: argparse.Namespace) -> int:
     paths = [Path(p) for p in args.paths]
     try:
         con = db.open_db(args.db)
     except db.DatabaseProblem as e:
-        console.print(f"[red]Cannot ingest:[/] {escape(str(e))}")
+        if args.json:
+            print(json.dumps({"db": args.db, "error": str(e)}))
+        else:
+            console.print(f"[red]Cannot ingest:[/] {escape(str(e))}")
         return EXIT_ENVIRONMENT
     files = list(batch.walk(paths))
+    plain = not console.is_terminal and not args.json and not args.quiet
     with Progress(TextColumn("[bold]ingest[/]"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   TextColumn("{task.description}"), console=console, transient=True,
-                  disable=not console.is_terminal) as progress:
+                  disable=not console.is_terminal or args.json or args.quiet) as progress:
         task = progress.add_task("", total=len(files))
 
         def step(o: batch.Outcome) -> None:
             progress.update(task, advance=1, description=o.path[-60:])
+            if plain:
+                console.print(escape(_line(o, args.verbose)), soft_wrap=True)
 
         report = batch.ingest_paths(con, paths, step, files=files)
     try:
         con.close()
     except Exception:  # after an environment fault the connection may be gone already
         pass
-    print_report(report, args.db)
+    if args.json:
+        print(json.dumps(report_json(report, args.db), indent=1))
+    else:
+        print_report(report, args.db, table=console.is_terminal and not args.quiet,
+                     failures=console.is_terminal or args.quiet, verbose=args.verbose)
     if report.fault:
-        console.print(f"[red]Stopped:[/] {escape(report.fault)}. Nothing was recorded against the files; "
-                      f"fix this and run the same command again: files already stored are skipped.")
+        if not args.json:
+            console.print(f"[red]Stopped:[/] {escape(report.fault)}. Nothing was recorded against the files; "
+                          f"fix this and run the same command again: files already stored are skipped.")
         return EXIT_ENVIRONMENT
     return EXIT_REJECTED if report.failed else EXIT_OK
 
 
-def print_report(report: batch.Report, db_path: str) -> None:
+STATUSES = ("ingested", "unchanged", "relabelled", "placed", "skipped", "rejected", "unreadable")
+
+
+def report_json(report: batch.Report, db_path: str) -> dict:
+    return {"db": db_path, "fault": report.fault, "summary": {s: len(report.by_status(s)) for s in STATUSES},
+            "files": [{"path": o.path, "status": o.status, "format": o.format, "reason": o.reason,
+                       "line": o.line, "counts": o.counts} for o in report.outcomes]}
+
+
+def print_report(report: batch.Report, db_path: str, *, table: bool = True, failures: bool = True,
+                 verbose: bool = False) -> None:
     n = len(report.outcomes)
-    ok = report.by_status("ingested")
+    ok = report.by_status("ingested") + (report.by_status("unchanged") + report.by_status("placed") if verbose else [])
     console.print(
-        f"{n} files seen: [green]{len(ok)} ingested[/], {len(report.by_status('unchanged'))} unchanged (skipped), "
+        f"{n} files seen: [green]{len(report.by_status('ingested'))} ingested[/], "
+        f"{len(report.by_status('unchanged'))} unchanged (skipped), "
         f"{len(report.by_status('relabelled'))} relabelled, "
         f"{len(report.by_status('placed'))} known content in a new place (labelled, not stored again), "
         f"{len(report.by_status('skipped'))} skipped (not regular files), "
         f"[red]{len(report.by_status('rejected'))} rejected[/], {len(report.by_status('unreadable'))} unreadable"
-        f"  -> {escape(str(db_path))}", soft_wrap=True  # one line, whatever the terminal width
+        f"  -> {escape(db_path)}", soft_wrap=True
     )
-    if ok:
+    if ok and table:
         t = Table(title="ingested", show_edge=False)
-        for c in ("file", "format", "rows"):
-            t.add_column(c)
+        for col in ("file", "status" if verbose else "format", "rows"):
+            t.add_column(col)
         for o in ok:
             c = o.counts
             main = [f"{c[k]:,} {label}" for k, label in (("runs", "runs"), ("samples", "numbers"),
                                                           ("series", "series"), ("points", "points")) if c.get(k)]
             tool = sum(v for k, v in c.items() if k not in ("runs", "samples", "series", "points"))
-            t.add_row(escape(o.path), o.format, ", ".join(main + ([f"{tool:,} tool-table rows"] if tool else [])))
+            t.add_row(escape(o.path), o.status if verbose else o.format,
+                      ", ".join(main + ([f"{tool:,} tool-table rows"] if tool else [])))
         console.print(t)
     bad = report.by_status("rejected") + report.by_status("unreadable") + report.by_status("skipped")
-    for o in bad:
-        where = f" (line {o.line})" if o.line else ""
-        console.print(f"[red]{o.status}[/] {escape(o.path)}{where}: {escape(o.reason or '')}")
+    if failures:
+        for o in bad:
+            where = f" (line {o.line})" if o.line else ""
+            console.print(f"[red]{o.status}[/] {escape(o.path)}{where}: {escape(o.reason or '')}")
+    if bad:
+        console.print("Next: fix or remove the files above and ingest again (unchanged files are skipped); "
+                      "a format iolab does not read yet: see CONTRIBUTING.md, 'Add a format'.")
 
 
-def cmd_info(args) -> int:
+def cmd_info(args: argparse.Namespace) -> int:
     """What the database holds, opened read-only: it never creates or changes a database."""
     try:
         con = db.open_db(args.db, read_only=True)
@@ -113,7 +160,7 @@ def cmd_info(args) -> int:
     return EXIT_OK
 
 
-def cmd_validate(args) -> int:
+def cmd_validate(args: argparse.Namespace) -> int:
     from validation import run as vrun
 
     return vrun.main(args.db)
@@ -124,26 +171,58 @@ def cmd_validate(args) -> int:
 COMMAND_MODULES: list[str] = ["ingest.report_cli"]
 
 
-def main(argv: list[str] | None = None) -> int:
+class _Formatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Shows an option's default unless it has none (None) or is an on/off flag."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if action.default in (None, False) or isinstance(action.default, list):
+            return action.help
+        return super()._get_help_string(action)
+
+
+class _Parser(argparse.ArgumentParser):
+    """Every (sub)command shows each option's default in its help."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
+
+
+def build_parser() -> argparse.ArgumentParser:
     import importlib
 
-    p = argparse.ArgumentParser(prog="iolab", description="Storage benchmark results database.")
+    p = _Parser(prog="iolab", description="Storage benchmark results database: ingest raw result files, "
+                "validate, report.", epilog="`iolab COMMAND --help` explains a command.")
     p.add_argument("--version", action="version", version=f"iolab {__version__}")
-    sub = p.add_subparsers(dest="cmd", required=True)
-    pi = sub.add_parser("ingest", help="ingest raw result files and folders")
-    pi.add_argument("paths", nargs="+")
-    pi.add_argument("--db", default=DEFAULT_DB)
+    sub = p.add_subparsers(dest="cmd", metavar="COMMAND", parser_class=_Parser)
+    db_help = "the DuckDB database file (created by ingest; $IOLAB_DB sets the default)"
+    pi = sub.add_parser("ingest", help="ingest raw result files and folders", description="Ingest raw result "
+                        "files and folders (recursively); files already ingested are skipped.")
+    pi.add_argument("paths", nargs="+", metavar="PATH", help="files or folders to ingest")
+    pi.add_argument("--db", default=DEFAULT_DB, help=db_help)
+    out = pi.add_mutually_exclusive_group()
+    out.add_argument("-q", "--quiet", action="store_true", help="print only the summary and the failures")
+    out.add_argument("-v", "--verbose", action="store_true", help="list every file with its row counts")
+    out.add_argument("--json", action="store_true", help="print one JSON document (summary and every file)")
     pi.set_defaults(func=cmd_ingest)
     pn = sub.add_parser("info", help="what the database holds")
-    pn.add_argument("--db", default=DEFAULT_DB)
+    pn.add_argument("--db", default=DEFAULT_DB, help=db_help)
     pn.set_defaults(func=cmd_info)
     pv = sub.add_parser("validate", help="run the Great Expectations suites and store the results")
-    pv.add_argument("--db", default=DEFAULT_DB)
+    pv.add_argument("--db", default=DEFAULT_DB, help=db_help)
     pv.set_defaults(func=cmd_validate)
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = build_parser()
     args = p.parse_args(argv)
-    return args.func(args)
+    if not getattr(args, "func", None):  # a bare `iolab`
+        p.print_help()
+        return 0
+    return int(args.func(args))
 
 
 if __name__ == "__main__":

@@ -5,18 +5,15 @@ import hashlib
 import json
 import time
 from dataclasses import asdict
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import duckdb
 import pyarrow as pa
 
+from .config import LOCK_WAIT_S, SCHEMAS, VIEWS
 from .model import ParseResult
-
-ROOT = Path(__file__).resolve().parent.parent
-SCHEMAS = ROOT / "schemas"
-VIEWS = SCHEMAS / "views"
 
 
 class DatabaseProblem(Exception):
@@ -41,7 +38,7 @@ def _problem(path: Path, e: Exception) -> DatabaseProblem:
     return DatabaseProblem(f"cannot open {path}: {why}. Next: {todo}. (DuckDB said: {said})")
 
 
-def connect(path: str | Path, *, read_only: bool = False, wait_s: float = 30.0) -> duckdb.DuckDBPyConnection:
+def connect(path: str | Path, *, read_only: bool = False, wait_s: float = LOCK_WAIT_S) -> duckdb.DuckDBPyConnection:
     """Open the database; if another iolab process has it, wait up to ``wait_s`` then explain.
 
     DuckDB lets one process write a file at a time; a second ingest therefore waits for the first
@@ -56,7 +53,7 @@ def connect(path: str | Path, *, read_only: bool = False, wait_s: float = 30.0) 
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as e:
             raise _problem(path, e) from None
-    config = {
+    config: dict[str, Any] = {
         # offline always: never try to download an extension
         "autoinstall_known_extensions": False,
         "autoload_known_extensions": False,
@@ -114,7 +111,7 @@ def migrate(con: duckdb.DuckDBPyConnection) -> list[str]:
             con.execute(text)
             con.execute(
                 "INSERT INTO schema_history VALUES (?, ?, ?, ?)",
-                [version, f.name, _checksum(text), datetime.now(timezone.utc).replace(tzinfo=None)],
+                [version, f.name, _checksum(text), datetime.now(UTC).replace(tzinfo=None)],
             )
             con.execute("COMMIT")
         except Exception as e:
@@ -296,7 +293,7 @@ def record_source(con, *, path: str, sha256: str, size: int, fmt: str | None, pa
                 tool_version, ingested_at, status, error, error_line, {", ".join(LABEL_COLUMNS)}, labels)
             VALUES ({", ".join(["?"] * (13 + len(LABEL_COLUMNS) + 1))})""",
         [sid, content_id if content_id is not None else sid, path, sha256, size, fmt, parser, parser_version,
-         tool_version, datetime.now(timezone.utc).replace(tzinfo=None), status, error, error_line,
+         tool_version, datetime.now(UTC).replace(tzinfo=None), status, error, error_line,
          *_label_values(labels or {})],
     )
     return sid

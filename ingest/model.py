@@ -13,6 +13,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from . import vocabulary
+from .vocabulary import MB_PER_MIB, MIB  # noqa: F401  (parsers import them from here)
+
 
 class ParseError(Exception):
     """A file that cannot be read as its format. ``line`` is 1-based, or None for whole-file faults."""
@@ -98,8 +101,13 @@ class ParseResult:
     points: Any = None
     tool_version: str | None = None
 
-    def add(self, run_key: str, scope: str, metric: str, value: float | None, unit: str, **dims) -> None:
-        """Add a sample; a missing value (None) is absent, never zero."""
+    def add(self, run_key: str, scope: str, metric: str, value: float | None, unit: str, **dims: Any) -> None:
+        """Add a sample; a missing value (None) is absent, never zero.
+
+        A (metric, unit, scope) outside ingest/vocabulary.py is a programming error: ``ValueError``.
+        """
+        if why := vocabulary.problem(metric, unit, scope):
+            raise ValueError(f"ParseResult.add: {why}")
         if value is None:
             return
         if isinstance(value, float) and not math.isfinite(value):
@@ -108,9 +116,6 @@ class ParseResult:
 
 
 # ---- shared helpers -----------------------------------------------------------------------------
-
-MIB = 1_048_576
-MB_PER_MIB = MIB / 1_000_000  # 1.048576: one 2^20-byte "MB" in 10^6-byte megabytes
 
 
 def decode_text(data: bytes, fallback: str = "cp1252") -> str:
@@ -125,7 +130,7 @@ def decode_text(data: bytes, fallback: str = "cp1252") -> str:
         try:
             return data.decode("utf-16")
         except UnicodeDecodeError as e:
-            raise ParseError(f"file starts with a UTF-16 byte-order mark but is not valid UTF-16 ({e.reason})")
+            raise ParseError(f"file starts with a UTF-16 byte-order mark but is not valid UTF-16 ({e.reason})") from None
     if b"\x00" in data[:4096]:
         raise ParseError("file contains NUL bytes: binary data, or UTF-16 without a byte-order mark")
     try:
@@ -172,7 +177,7 @@ def parse_int(text: str, what: str, line: int | None) -> int | None:
 _POLARS_PARSE = re.compile(r"could not parse `(.*?)` as dtype `(\w+)` at column '?c?(\d+)'?")
 
 
-def polars_reason(e: Exception) -> str:
+def polars_reason(e: BaseException) -> str:
     """A colleague's wording of a Polars CSV error (our frames name file column i 'c<i>')."""
     msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
     m = _POLARS_PARSE.search(msg)

@@ -15,16 +15,45 @@ from .model import decode_text
 HEAD_BYTES = 64 * 1024
 
 
+class IncompleteFormat(TypeError):
+    """A module in ingest/formats that is not a complete format (a programming error)."""
+
+
+# attribute -> (what it must be, check)
+REQUIRED = {
+    "FORMAT": ("a non-empty str", lambda v: isinstance(v, str) and bool(v)),
+    "VERSION": ("a non-empty str", lambda v: isinstance(v, str) and bool(v)),
+    "sniff": ("a function sniff(head_text, name) -> bool", callable),
+    "parse": ("a function parse(data: bytes, name) -> ParseResult", callable),
+}
+
+
+def check_module(m: ModuleType) -> ModuleType:
+    """``m`` itself, or IncompleteFormat naming the module and the attribute that is missing or wrong."""
+    for attr, (what, ok) in REQUIRED.items():
+        if not hasattr(m, attr):
+            raise IncompleteFormat(f"format module {m.__name__} has no {attr} (it must be {what}); "
+                                   f"helper modules that are not formats start with '_'")
+        if not ok(getattr(m, attr)):
+            raise IncompleteFormat(f"format module {m.__name__}: {attr} is {getattr(m, attr)!r}, it must be {what}")
+    return m
+
+
+def load(package: ModuleType = formats) -> tuple[ModuleType, ...]:
+    """Every format module of ``package`` (names starting with '_' are helpers), checked, by name."""
+    found = []
+    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
+        if not info.name.startswith("_"):
+            found.append(check_module(importlib.import_module(f"{package.__name__}.{info.name}")))
+    names = [m.FORMAT for m in found]
+    if dup := sorted({n for n in names if names.count(n) > 1}):
+        raise IncompleteFormat(f"FORMAT names used by more than one module: {', '.join(dup)}")
+    return tuple(found)
+
+
 @functools.cache  # the package's modules do not change while a process runs
 def modules() -> tuple[ModuleType, ...]:
-    found = []
-    for info in sorted(pkgutil.iter_modules(formats.__path__), key=lambda i: i.name):
-        if info.name.startswith("_"):
-            continue
-        m = importlib.import_module(f"{formats.__name__}.{info.name}")
-        if all(hasattr(m, a) for a in ("FORMAT", "VERSION", "sniff", "parse")):
-            found.append(m)
-    return tuple(found)
+    return load()
 
 
 def head_text(data: bytes) -> str:
@@ -58,5 +87,29 @@ KNOWN_UNSUPPORTED = {
 }
 
 
-def unsupported_hint(name: str) -> str | None:
-    return next((why for suffix, why in KNOWN_UNSUPPORTED.items() if name.lower().endswith(suffix)), None)
+# Containers recognised by their first bytes: what to do instead.
+_OFFICE = ("a {what}: iolab reads the tools' own result files, not documents. Export the results table "
+           "to CSV (in the office program: Save As / Download as CSV) and ingest the CSV, or type the "
+           "numbers into a published-results CSV (see docs/formats)")
+MAGIC = {
+    b"PK\x03\x04": ("ZIP archive", "unpack it (`unzip FILE -d FOLDER`) and ingest the folder; if it holds a "
+                                    "spreadsheet or report, export the results to CSV first"),
+    b"\xd0\xcf\x11\xe0": ("legacy Office file (.doc/.xls)", ""),
+    b"%PDF": ("PDF", ""),
+}
+OFFICE_SUFFIXES = {".docx": "Word document", ".xlsx": "Excel workbook", ".odt": "OpenDocument text",
+                   ".ods": "OpenDocument spreadsheet", ".pptx": "PowerPoint deck"}
+
+
+def unsupported_hint(name: str, head: bytes = b"") -> str | None:
+    """What to do with a file no parser reads but whose kind we know (by name or first bytes)."""
+    lower = name.lower()
+    if hint := next((why for suffix, why in KNOWN_UNSUPPORTED.items() if lower.endswith(suffix)), None):
+        return hint
+    for magic, (what, advice) in MAGIC.items():
+        if head.startswith(magic):
+            office = next((kind for suffix, kind in OFFICE_SUFFIXES.items() if lower.endswith(suffix)), None)
+            if office or not advice:
+                return _OFFICE.format(what=office or what)
+            return f"a {what}: {advice}"
+    return None

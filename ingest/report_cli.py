@@ -10,7 +10,10 @@ import json
 import sys
 from pathlib import Path
 
-DEFAULT_DB = "data/iolab.duckdb"
+from .config import REPORTS_DEFAULT, default_db
+
+DEFAULT_DB = default_db()
+DB_HELP = "the DuckDB database file, opened read-only ($IOLAB_DB sets the default)"
 COMPARE_COLUMNS = ["study", "metric", "unit", "direction", "baseline_system", "system", "workload_label",
                    "block_size_bytes", "read_pct", "random_pct", "load", "scope", "baseline_config", "config",
                    "baseline_value", "value", "ratio", "correction", "pct_better", "match_rule"]
@@ -18,23 +21,23 @@ COMPARE_COLUMNS = ["study", "metric", "unit", "direction", "baseline_system", "s
 
 def register(sub) -> None:
     p = sub.add_parser("report", help="render the HTML reports (one snapshot of the database, offline pages)")
-    p.add_argument("--db", default=DEFAULT_DB)
-    p.add_argument("--out", default="reports")
-    p.add_argument("--study", action="append", help="only this study (repeatable)")
+    p.add_argument("--db", default=DEFAULT_DB, help=DB_HELP)
+    p.add_argument("--out", default=REPORTS_DEFAULT, help="folder for reports/<study>/*.html and index.html")
+    p.add_argument("--study", action="append", help="only this study (repeatable; default: every study)")
     p.add_argument("--force", action="store_true",
                    help="render every page, even those whose notebook, views and data are unchanged since the last render")
     p.set_defaults(func=cmd_report)
     p = sub.add_parser("compare", help="every system of a study against its baseline, at matched points")
-    p.add_argument("--db", default=DEFAULT_DB)
-    p.add_argument("--study", required=True)
+    p.add_argument("--db", default=DEFAULT_DB, help=DB_HELP)
+    p.add_argument("--study", required=True, help="the study whose systems are compared")
     p.add_argument("--baseline", help="compare with this system instead of the study's baseline")
     p.add_argument("--metric", action="append", help="only these metrics (default: iops, mbps, avg_latency_ms)")
-    p.add_argument("--format", choices=["table", "csv", "json"], default="table")
+    p.add_argument("--format", choices=["table", "csv", "json"], default="table", help="output format")
     p.set_defaults(func=cmd_compare)
     p = sub.add_parser("export", help="write any view or table as CSV, Parquet or JSON")
-    p.add_argument("view")
-    p.add_argument("--db", default=DEFAULT_DB)
-    p.add_argument("--format", choices=["csv", "parquet", "json"], default="csv")
+    p.add_argument("view", help="a view or table name, e.g. measurements, comparison, per_drive_iops")
+    p.add_argument("--db", default=DEFAULT_DB, help=DB_HELP)
+    p.add_argument("--format", choices=["csv", "parquet", "json"], default="csv", help="output format")
     p.add_argument("--out", help="file to write (default: standard output; parquet needs --out)")
     p.set_defaults(func=cmd_export)
 

@@ -110,7 +110,7 @@ def _line_of(text: str, key: str) -> int | None:
     return next((i for i, line in enumerate(text.splitlines(), 1) if pat.search(line)), None)
 
 
-def _explain(path: Path, text: str, err: dict) -> str:
+def _explain(path: Path, text: str, err: Any) -> str:
     loc = [str(x) for x in err["loc"] if not isinstance(x, int)]
     key = loc[-1] if loc else "?"
     line = _line_of(text, key if err["type"] != "missing" else loc[0])

@@ -11,7 +11,7 @@
 # ---
 
 # %% tags=["parameters"]
-db_path = "data/iolab.duckdb"
+db_path = None  # None: the default database (data/iolab.duckdb, or $IOLAB_DB)
 study = "iomark-vm-hp4335-2014"
 
 # %%

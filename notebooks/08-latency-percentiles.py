@@ -11,7 +11,7 @@
 # ---
 
 # %% tags=["parameters"]
-db_path = "data/iolab.duckdb"
+db_path = None  # None: the default database (data/iolab.duckdb, or $IOLAB_DB)
 study = "fio-intel-d3-s4610-qd-sweep"
 
 # %%
@@ -28,7 +28,7 @@ r.note("Tail latency as the load grows (view latency_percentiles: every p<N> lat
        "are log scales: each step right doubles the outstanding I/Os.")
 
 # %%
-p = r.query(con, """SELECT coalesce(system, '(no system label)') AS system, workload, direction, kind,
+p = r.query(con, r"""SELECT coalesce(system, '(no system label)') AS system, workload, direction, kind,
                            coalesce(config_label, '') AS configuration, load, percentile,
                            'p' || regexp_replace(CAST(percentile AS VARCHAR), '\.0$', '') AS pct, latency_ms
                     FROM latency_percentiles WHERE study = ? AND scope = 'all'

@@ -33,7 +33,8 @@ def _real() -> tuple[list[str], np.ndarray]:
     """Header cells and values (3 samples) of the real 7,632-column capture."""
     import csv
 
-    rows = list(csv.reader(open(REAL, newline="")))
+    with open(REAL, newline="") as f:
+        rows = list(csv.reader(f))
     names = [h for h in rows[0][1:] if h]
     vals = np.array([[float(v) for v in r[1:len(names) + 1]] for r in rows[1:]])
     return names, vals

@@ -20,6 +20,7 @@ capped samples also get a per-metric count/min/max/sum. One row per line, sorted
 Files of a multi-file group (an ORION matrix beside its summary, a fio log beside its JSON) are
 ingested alone too: the twin records what the file yields by itself.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -57,8 +58,9 @@ SPECIAL = {"source_files", "runs", "series", "point_files"}
 
 def corpus_files() -> list[Path]:
     """Every real corpus file (MANIFEST.tsv and dot files excluded), in path order."""
-    return sorted(p for p in CORPUS.rglob("*")
-                  if p.is_file() and p.name != MANIFEST.name and not p.name.startswith("."))
+    return sorted(
+        p for p in CORPUS.rglob("*") if p.is_file() and p.name != MANIFEST.name and not p.name.startswith(".")
+    )
 
 
 def twin_path(path: Path) -> Path:
@@ -72,6 +74,7 @@ def manifest() -> dict[str, dict[str, str]]:
 
 
 # ---- the database: one migrated template, copied for each file ------------------------------------
+
 
 @functools.cache
 def _template() -> Path:
@@ -107,12 +110,14 @@ def _tables() -> list[str]:
 
 def _filled(con, sid: int) -> list[str]:
     """The tables of _tables() holding rows of ``sid`` (one query instead of one per table)."""
-    sql = " UNION ALL ".join(f"SELECT '{t}' AS t FROM (SELECT 1 FROM \"{t}\" WHERE source_id = $sid LIMIT 1)"
-                             for t in _tables())
+    sql = " UNION ALL ".join(
+        f"SELECT '{t}' AS t FROM (SELECT 1 FROM \"{t}\" WHERE source_id = $sid LIMIT 1)" for t in _tables()
+    )
     return sorted(t for (t,) in con.execute(sql, {"sid": sid}).fetchall())
 
 
 # ---- values as stable JSON -------------------------------------------------------------------------
+
 
 def _plain(v: Any) -> Any:
     if isinstance(v, (dt.datetime, dt.date, dt.time)):
@@ -151,8 +156,12 @@ def _order(cols: list[str]) -> str:
 
 def _table(con, table: str, sid: int, run_keys: dict, series_cols: dict) -> list[str]:
     cols = [c for c in _columns(con, table) if c != "source_id"]
-    rows = _rows(con, f'SELECT {", ".join(chr(34) + c + chr(34) for c in cols)} FROM "{table}" '
-                      f"WHERE source_id = ? ORDER BY {_order(cols)}", [sid])
+    rows = _rows(
+        con,
+        f'SELECT {", ".join(chr(34) + c + chr(34) for c in cols)} FROM "{table}" '
+        f"WHERE source_id = ? ORDER BY {_order(cols)}",
+        [sid],
+    )
     return [_line(_stable(r, run_keys, series_cols)) for r in rows]
 
 
@@ -166,11 +175,16 @@ def _stable(row: dict, run_keys: dict, series_cols: dict) -> dict:
 
 # ---- one file --------------------------------------------------------------------------------------
 
+
 def _samples(con, sid: int) -> list[str]:
     cols = [c for c in _columns(con, "samples") if c != "run_id"]
-    rows = _rows(con, f"""SELECT r.run_key, {", ".join("s." + c for c in cols)} FROM samples s
+    rows = _rows(
+        con,
+        f"""SELECT r.run_key, {", ".join("s." + c for c in cols)} FROM samples s
         JOIN runs r USING (run_id) WHERE r.source_id = ?
-        ORDER BY r.run_id, {", ".join("s." + c for c in cols)}""", [sid])
+        ORDER BY r.run_id, {", ".join("s." + c for c in cols)}""",
+        [sid],
+    )
     return [_line(r) for r in rows]
 
 
@@ -181,8 +195,9 @@ def _points(con, sid: int, series_cols: dict) -> list[str]:
         return []
     path = db.store_dir(con) / files[0][0]
     digest: dict[int, dict] = {}
-    cur = con.execute("SELECT series_id, sample_no, value FROM read_parquet(?) ORDER BY series_id, sample_no",
-                      [str(path)])
+    cur = con.execute(
+        "SELECT series_id, sample_no, value FROM read_parquet(?) ORDER BY series_id, sample_no", [str(path)]
+    )
     while chunk := cur.fetchmany(100_000):
         for series_id, sample_no, value in chunk:
             d = digest.get(series_id)
@@ -198,10 +213,20 @@ def _points(con, sid: int, series_cols: dict) -> list[str]:
     for series_id in sorted(digest, key=lambda s: series_cols.get(s, s)):
         d = digest.pop(series_id)
         vals = d.pop("values")
-        out.append(_line({"column_no": series_cols.get(series_id), "count": d["count"],
-                          "values": len(vals), "min": min(vals, default=None), "max": max(vals, default=None),
-                          "sum": math.fsum(vals), "first": d["first"],
-                          "last": d["last"] if d["count"] > EDGE else []}))
+        out.append(
+            _line(
+                {
+                    "column_no": series_cols.get(series_id),
+                    "count": d["count"],
+                    "values": len(vals),
+                    "min": min(vals, default=None),
+                    "max": max(vals, default=None),
+                    "sum": math.fsum(vals),
+                    "first": d["first"],
+                    "last": d["last"] if d["count"] > EDGE else [],
+                }
+            )
+        )
     return out
 
 
@@ -218,16 +243,30 @@ def _capped(lines: list[str]) -> dict:
 
 def _by_metric(con, sid: int) -> list[str]:
     """Samples per (scope, metric, unit): count, min, max, exact sum. Written when samples are capped."""
-    rows = con.execute("""SELECT s.scope, s.metric, s.unit, s.value FROM samples s JOIN runs r USING (run_id)
-                          WHERE r.source_id = ? ORDER BY ALL""", [sid]).fetchall()
+    rows = con.execute(
+        """SELECT s.scope, s.metric, s.unit, s.value FROM samples s JOIN runs r USING (run_id)
+                          WHERE r.source_id = ? ORDER BY ALL""",
+        [sid],
+    ).fetchall()
     groups: dict[tuple, list[float]] = {}
     for scope, metric, unit, value in rows:
         groups.setdefault((scope, metric, unit), []).append(value)
     out = []
     for (scope, metric, unit), vals in groups.items():
         v = [x for x in vals if x is not None and not math.isnan(x)]
-        out.append(_line({"scope": scope, "metric": metric, "unit": unit, "count": len(vals),
-                          "min": min(v, default=None), "max": max(v, default=None), "sum": math.fsum(v)}))
+        out.append(
+            _line(
+                {
+                    "scope": scope,
+                    "metric": metric,
+                    "unit": unit,
+                    "count": len(vals),
+                    "min": min(v, default=None),
+                    "max": max(v, default=None),
+                    "sum": math.fsum(v),
+                }
+            )
+        )
     return out
 
 
@@ -248,21 +287,27 @@ def dump(path: Path) -> dict:
 
 
 def _sections(con, outcome: batch.Outcome) -> dict:
-    src = _rows(con, """SELECT source_id, status, format, parser, parser_version, tool_version, error, error_line,
-                               size_bytes, sha256 FROM source_files ORDER BY source_id""", [])
+    src = _rows(
+        con,
+        """SELECT source_id, status, format, parser, parser_version, tool_version, error, error_line,
+                               size_bytes, sha256 FROM source_files ORDER BY source_id""",
+        [],
+    )
     for r in src:  # the list of supported formats grows with every parser: not part of what the file yields
-        r["error"] = r["error"] and re.sub(r"\(supported: [^)]*\)$", "(supported: see ingest/formats)", r["error"])
+        r["error"] = r["error"] and re.sub(r"\(supported: [^)]*\)", "(supported: see ingest/formats)", r["error"])
     head = {"outcome": outcome.status, "counts": {k: n for k, n in outcome.counts.items() if n}}
     if not src:  # unreadable: nothing was recorded
         return {"file": head | {"reason": outcome.reason}}
     sid = src[0].pop("source_id")
     run_keys = dict(con.execute("SELECT run_id, run_key FROM runs WHERE source_id = ?", [sid]).fetchall())
     series_cols = dict(con.execute("SELECT series_id, column_no FROM series WHERE source_id = ?", [sid]).fetchall())
-    out = {"file": head | src[0],
-           "runs": _capped(_table(con, "runs", sid, run_keys, series_cols)),
-           "samples": _capped(_samples(con, sid)),
-           "series": _capped(_table(con, "series", sid, run_keys, series_cols)),
-           "series_points": _capped(_points(con, sid, series_cols))}
+    out = {
+        "file": head | src[0],
+        "runs": _capped(_table(con, "runs", sid, run_keys, series_cols)),
+        "samples": _capped(_samples(con, sid)),
+        "series": _capped(_table(con, "series", sid, run_keys, series_cols)),
+        "series_points": _capped(_points(con, sid, series_cols)),
+    }
     if "rest_sha256" in out["samples"]:
         out["samples_by_metric"] = _capped(_by_metric(con, sid))
     for t in _filled(con, sid):
@@ -273,8 +318,12 @@ def _sections(con, outcome: batch.Outcome) -> dict:
 def render(path: Path) -> str:
     """The twin's text: JSON, one table row per line, sections in a fixed order."""
     sections = dump(path)
-    out = ["{", f'  "corpus_file": {json.dumps(path.relative_to(CORPUS).as_posix())},',
-           f'  "file": {_line(sections.pop("file"))},', '  "tables": {']
+    out = [
+        "{",
+        f'  "corpus_file": {json.dumps(path.relative_to(CORPUS).as_posix())},',
+        f'  "file": {_line(sections.pop("file"))},',
+        '  "tables": {',
+    ]
     names = sorted(sections)
     for i, name in enumerate(names):
         s = sections[name]
@@ -299,8 +348,11 @@ def diff(path: Path) -> str | None:
     old = twin.read_text(encoding="utf-8")
     if old == fresh:
         return None
-    return "".join(difflib.unified_diff(old.splitlines(True), fresh.splitlines(True),
-                                        str(twin.relative_to(ROOT)), "fresh ingest", n=1))
+    return "".join(
+        difflib.unified_diff(
+            old.splitlines(True), fresh.splitlines(True), str(twin.relative_to(ROOT)), "fresh ingest", n=1
+        )
+    )
 
 
 def _select(args: list[str]) -> list[Path]:

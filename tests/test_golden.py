@@ -4,6 +4,7 @@ A twin that differs fails with the diff; if the change is intended, `make golden
 and the reviewer reads the diff in the commit. The meta-tests keep the corpus honest: every format
 has a real file, every real file is claimed by its own sniffer alone, every file has a twin.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -34,13 +35,21 @@ NO_PARSER_YET: dict[str, str] = {}
 
 # Corpus files without a MANIFEST.tsv row: (the format reading them, or None, and why).
 UNLISTED = {
-    "seed/esg-ds5020_orion-summary_tile4.txt":
-        ("orion-summary-txt", "transcribed from the ESG DS5020 report (the seed study), not from a repository"),
-    "seed/esg-ds5020_profile-excerpt.txt":
-        ("storage-array-profile", "transcribed excerpt of the ESG DS5020 report's array profile"),
-    "seed/esg-ds5020_jetstress-report_tile4-js01.txt":
-        (None, ("a text transcription of a Jetstress HTML report: no parser reads text, the reconstructed "
-                "HTML fixture (tests/fixtures/jetstress) is what jetstress-html-report reads")),
+    "seed/esg-ds5020_orion-summary_tile4.txt": (
+        "orion-summary-txt",
+        "transcribed from the ESG DS5020 report (the seed study), not from a repository",
+    ),
+    "seed/esg-ds5020_profile-excerpt.txt": (
+        "storage-array-profile",
+        "transcribed excerpt of the ESG DS5020 report's array profile",
+    ),
+    "seed/esg-ds5020_jetstress-report_tile4-js01.txt": (
+        None,
+        (
+            "a text transcription of a Jetstress HTML report: no parser reads text, the reconstructed "
+            "HTML fixture (tests/fixtures/jetstress) is what jetstress-html-report reads"
+        ),
+    ),
 }
 
 # Registered formats with no real file in the corpus: the reason no public example exists.
@@ -48,7 +57,7 @@ NO_REAL_FILE = {
     "criteria-csv": "iolab's own QoS-criteria table (written by hand per study, data/samples), not a tool's output",
     "published-results-csv": "iolab's own table of figures transcribed from published reports (data/samples)",
     "jetstress-html-report": "no public Jetstress HTML report was found; the fixture is rebuilt from the ESG "
-                             "transcription (tests/fixtures/jetstress/reconstruct_esg_report.py)",
+    "transcription (tests/fixtures/jetstress/reconstruct_esg_report.py)",
     "vscsistats-csv": "no public vscsiStats -p all -c capture was found; fixtures are hand-made (tests/fixtures/vscsistats)",
 }
 
@@ -69,16 +78,19 @@ def owner(rel: str, manifest: dict) -> str | None:
         return READ_BY[fmt]
     if fmt in NO_PARSER_YET:
         return None
-    raise AssertionError(f"MANIFEST.tsv format {fmt!r} ({rel}) is neither a registered FORMAT nor in READ_BY "
-                         f"or NO_PARSER_YET of tests/test_golden.py: say which module reads it")
+    raise AssertionError(
+        f"MANIFEST.tsv format {fmt!r} ({rel}) is neither a registered FORMAT nor in READ_BY "
+        f"or NO_PARSER_YET of tests/test_golden.py: say which module reads it"
+    )
 
 
 @pytest.mark.parametrize("path", FILES, ids=_rel)
 def test_twin(path):
     d = golden.diff(path)
     if d is not None:
-        pytest.fail(f"{_rel(path)} no longer yields its twin (if intended: `make golden`, review the diff)\n{d}",
-                    pytrace=False)
+        pytest.fail(
+            f"{_rel(path)} no longer yields its twin (if intended: `make golden`, review the diff)\n{d}", pytrace=False
+        )
 
 
 def test_every_corpus_file_has_a_twin_and_every_twin_a_file():

@@ -6,13 +6,12 @@ import os
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from ingest import batch, db
 from ingest.cli import main
-from pathlib import Path
-
 from tests.conftest import ROOT, corpus, ingest, q
 
 SQLIO = "iometer/sqlserverio__iometeroutput.csv"

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ingest.formats import iometer, iometer_inst
 from ingest.model import MB_PER_MIB, ParseError
@@ -196,3 +197,66 @@ def test_sniffers_tell_results_from_instantaneous():
     inst_head = corpus("iometer/quarch__Iometer_insttestfile.csv").read_text()[:65536]
     assert iometer.sniff(res_head, "a") and not iometer_inst.sniff(res_head, "a")
     assert iometer_inst.sniff(inst_head, "a") and not iometer.sniff(inst_head, "a")
+
+
+# ---- Iometer's not-applicable sentinels (-1, 2^64-1): missing values, never a rejection ----------
+
+SENTINEL_SOURCE = "iometer/adisireesha__results.csv"  # real 1.1.0 file; the edits below are made here
+
+
+def _with_cell(data: bytes, row: str, column: str, value: str) -> bytes:
+    lines = data.decode().split("\n")
+    header = next(i for i, ln in enumerate(lines) if ln.startswith("'Target Type"))
+    col = lines[header].split(",").index(column)
+    at = next(i for i in range(header + 1, len(lines)) if lines[i].startswith(row + ","))
+    cells = lines[at].split(",")
+    cells[col] = value
+    lines[at] = ",".join(cells)
+    return "\n".join(lines).encode()
+
+
+def test_sentinels_are_missing_values_kept_as_written_in_the_tool_table(con, tmp_path):
+    data = corpus(SENTINEL_SOURCE).read_bytes()
+    data = _with_cell(data, "ALL", "Queue Depth", "-1")
+    data = _with_cell(data, "MANAGER", "Queue Depth", str(2**64 - 1))
+    data = _with_cell(data, "ALL", "Average Response Time", "-1")
+    f = tmp_path / "sentinels-from-adisireesha.csv"
+    f.write_bytes(data)
+    assert ingest(con, f).outcomes[0].status == "ingested"
+    got = q(con, "SELECT row_type, queue_depth, sentinels FROM iometer_results WHERE row_type IN ('ALL', 'MANAGER') ORDER BY 1")
+    # -1 is NULL in its own column, 2^64-1 stays as written; both are listed as written, in column order
+    assert got == [("ALL", None, "Average Response Time=-1; Transactions per Connection=-1; Queue Depth=-1"),
+                   ("MANAGER", 2**64 - 1, f"Transactions per Connection=-1; Queue Depth={2**64 - 1}")]
+    # no sample from a sentinel; the load still comes from the target row (32 outstanding I/Os)
+    assert q(con, "SELECT count(*) FROM samples WHERE metric = 'avg_latency_ms' AND scope = 'all'") == [(0,)]
+    assert q(con, "SELECT DISTINCT outstanding_ios FROM measurements WHERE scope IN ('all', 'manager')") == [(32,)]
+    assert q(con, "SELECT value FROM measurements WHERE scope = 'all' AND metric = 'iops'") == [(3364.250468,)]
+
+
+@settings(max_examples=25, deadline=None)
+@given(column=st.sampled_from(["IOps", "Read IOps", "Average Response Time", "Maximum Response Time", "Queue Depth",
+                               "Bytes Read", "Errors", "% CPU Utilization"]),
+       sentinel=st.sampled_from(["-1", str(2**64 - 1)]))
+def test_any_sentinel_cell_gives_a_missing_value_never_a_rejection(column, sentinel):
+    from ingest.formats import iometer
+
+    data = _with_cell(corpus(SENTINEL_SOURCE).read_bytes(), "ALL", column, sentinel)
+    res = iometer.parse(data, "x.csv")  # never raises
+    table = res.tables["iometer_results"].to_pylist()
+    all_row = next(r for r in table if r["row_type"] == "ALL")
+    assert f"{column}={sentinel}" in all_row["sentinels"]
+    metric = {"IOps": "iops", "Read IOps": "read_iops", "Average Response Time": "avg_latency_ms",
+              "Maximum Response Time": "max_latency_ms", "Bytes Read": "bytes_read", "Errors": "errors",
+              "% CPU Utilization": "cpu_util_pct"}.get(column)
+    if metric:
+        assert not [s for s in res.samples if s.scope == "all" and s.metric == metric]
+
+
+def test_a_runs_load_is_the_sum_of_its_targets_outstanding_ios():
+    """quarch__testfile.csv: 4 workers, one disk each at Queue Depth 1; the ALL row repeats 1, but the
+    run had 4 I/Os in flight (Little's law: 30171 IO/s x 0.132 ms = 4.0)."""
+    res = iometer.parse(corpus("iometer/quarch__testfile.csv").read_bytes(), "t.csv")
+    run = res.runs[0]
+    assert (run.queue_depth, run.workers, run.outstanding_ios) == (1, 4, 4)
+    loads = {(s.scope, s.outstanding_ios) for s in res.samples if s.run_key == run.key and s.metric == "iops"}
+    assert loads == {("all", 4), ("manager", 4), ("worker", 1), ("target", 1)}

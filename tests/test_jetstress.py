@@ -12,7 +12,8 @@ RECONSTRUCTED = FIXTURES / "jetstress" / "Performance_2009_10_16_11_49_42_RECONS
 
 
 def test_reconstructed_fixture_is_current():
-    import subprocess, sys
+    import subprocess
+    import sys
     out = subprocess.run([sys.executable, str(FIXTURES / "jetstress" / "reconstruct_esg_report.py")],
                          capture_output=True, check=True).stdout
     assert out == RECONSTRUCTED.read_bytes()

@@ -1,8 +1,6 @@
 """Bad input and faults: the pollution harness (short run), crash safety, concurrent ingests."""
 from __future__ import annotations
 
-import os
-import shutil
 import signal
 import subprocess
 import sys

@@ -5,7 +5,7 @@ import pytest
 
 from ingest.formats import criteria, published
 from ingest.model import ParseError
-from tests.conftest import CORPUS, REFERENCE
+from tests.conftest import REFERENCE
 
 REF = REFERENCE
 

@@ -15,7 +15,7 @@ import os
 import pkgutil
 import sys
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 os.environ.setdefault("GX_ANALYTICS_ENABLED", "false")  # offline: no usage statistics
 os.environ.setdefault("TQDM_DISABLE", "1")
@@ -62,7 +62,7 @@ def validate(con, keep=None, store: bool = True) -> list[dict]:
     except Exception:
         pass
     ds = ctx.data_sources.add_pandas("iolab")
-    run_at = datetime.now(timezone.utc).replace(tzinfo=None)
+    run_at = datetime.now(UTC).replace(tzinfo=None)
     rows: list[dict] = []
     for mod in suites():
         t0 = time.perf_counter()
@@ -81,9 +81,11 @@ def validate(con, keep=None, store: bool = True) -> list[dict]:
             suite.add_expectation(exp)
         result = batch.validate(suite, result_format={"result_format": "SUMMARY", "partial_unexpected_count": 5})
         for r in result.results:
-            kw = {k: v for k, v in dict(r.expectation_config.kwargs).items() if k != "batch_id"}
+            cfg = r.expectation_config
+            assert cfg is not None  # GX sets it on every result of a suite run
+            kw = {k: v for k, v in dict(cfg.kwargs).items() if k != "batch_id"}
             res = r.result or {}
-            rows.append({"suite": mod.SUITE, "expectation": r.expectation_config.type, "kwargs": _jsonable(kw),
+            rows.append({"suite": mod.SUITE, "expectation": cfg.type, "kwargs": _jsonable(kw),
                          "success": bool(r.success), "unexpected_count": res.get("unexpected_count"),
                          "examples": _jsonable(res.get("partial_unexpected_list") or []), "rows_validated": len(df),
                          "seconds": time.perf_counter() - t0, "run_at": run_at})
@@ -91,10 +93,10 @@ def validate(con, keep=None, store: bool = True) -> list[dict]:
         return rows
     run_id = con.execute("SELECT coalesce(max(run_id), 0) + 1 FROM validation_results").fetchall()[0][0]
     con.execute("BEGIN")
-    for r in rows:
+    for row in rows:
         con.execute("INSERT INTO validation_results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    [run_id, run_at, r["suite"], r["expectation"], json.dumps(r["kwargs"]), r["success"],
-                     r["unexpected_count"], json.dumps(r["examples"]), r["rows_validated"]])
+                    [run_id, run_at, row["suite"], row["expectation"], json.dumps(row["kwargs"]), row["success"],
+                     row["unexpected_count"], json.dumps(row["examples"]), row["rows_validated"]])
     con.execute("COMMIT")
     return rows
 
@@ -131,4 +133,6 @@ def main(db_path: str) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else "data/iolab.duckdb"))
+    from ingest.config import default_db
+
+    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else default_db()))

@@ -99,8 +99,9 @@ def command_signature(command: str) -> dict:
         hosts = len([h for h in re.split(r"[,\s]+", opts["--hosts"]) if h])
     elif "--hostsfile" in opts:
         hosts = None
-    if isinstance(opts.get("--numhosts"), str) and hosts is not None and _count(opts["--numhosts"]):
-        hosts = min(hosts, _count(opts["--numhosts"]))
+    numhosts = _count(opts["--numhosts"]) if isinstance(opts.get("--numhosts"), str) else None
+    if hosts is not None and numhosts:
+        hosts = min(hosts, numhosts)
     workers = threads * hosts if threads is not None and hosts is not None else None
     return {"block_size_bytes": block, "random_pct": 100.0 if "--rand" in opts else 0.0, "queue_depth": qd,
             "workers": workers, "outstanding_ios": qd * workers if qd is not None and workers is not None else None}

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from ..model import ParseError, ParseResult, Run, decode_text
@@ -99,8 +99,8 @@ def _percentiles(obj: dict) -> list[tuple[float, float]]:
             p = float(k)
         except ValueError:
             continue
-        if p > 0 and _num(v) is not None:
-            out.append((p, _num(v)))
+        if p > 0 and (x := _num(v)) is not None:
+            out.append((p, x))
     return out
 
 
@@ -178,7 +178,7 @@ def _run(doc_no: int, job_no: int, job: dict, doc: dict, opts: dict[str, str], k
     ts = _num(doc.get("timestamp"))
     name = job.get("jobname")
     return Run(key=f"{doc_no}:{job_no}:{name}", tool="fio", tool_version=doc.get("fio version"),
-               ended_at=datetime.fromtimestamp(ts, timezone.utc).replace(tzinfo=None) if ts else None,
+               ended_at=datetime.fromtimestamp(ts, UTC).replace(tzinfo=None) if ts else None,
                workload=name or None, test_type=opts.get("rw", opts.get("readwrite")),
                block_size_bytes=_fio.block_size(opts.get("bs", opts.get("blocksize")), kb_base),
                read_pct=read, random_pct=random, queue_depth=qd, workers=workers,

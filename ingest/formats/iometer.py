@@ -113,13 +113,17 @@ METRICS: list[tuple[str, str, str, float]] = [
 MBPS = [("mbps", "mbps_decimal", "mbps_binary"), ("read_mbps", "read_mbps_decimal", "read_mbps_binary"),
         ("write_mbps", "write_mbps_decimal", "write_mbps_binary")]
 
+# Iometer 1.1.0 writes -1 and 2^64-1 for "not applicable" (Queue Depth of ALL and MANAGER rows, ...).
+# Such a cell is a missing value: no sample, no signature; the tool table keeps 2^64-1 as written
+# (UBIGINT holds it), NULL for -1, and every sentinel as written in its `sentinels` column.
+SENTINELS: dict[str, int | None] = {"-1": None, str(2**64 - 1): 2**64 - 1}
 RESULT_FIELDS = [(c, k) for c, k in dict.fromkeys(COLUMNS.values())]
 _ARROW = {"t": pa.string(), "i": pa.uint64(), "s": pa.int64(), "f": pa.float64()}
 RESULTS_SCHEMA = pa.schema(
     [("session_no", pa.int32()), ("block_no", pa.int32()), ("line_no", pa.int32()), ("layout", pa.int32()),
      ("manager_name", pa.string()), ("worker_name", pa.string()), ("ended_at", pa.timestamp("us")),
      ("ts", pa.timestamp("us"))]
-    + [(c, _ARROW[k]) for c, k in RESULT_FIELDS]
+    + [(c, _ARROW[k]) for c, k in RESULT_FIELDS] + [("sentinels", pa.string())]
 )
 
 
@@ -349,9 +353,16 @@ class _Parser:
             bins = cells[len(names):]
         row: dict = {"session_no": session_no, "block_no": block_no, "line_no": ln, "layout": h.width,
                      "ended_at": None, "ts": ts}
+        sentinels: dict[str, str] = {}
         for name, text in zip(names, cells):
             col, kind = COLUMNS[name]
+            if kind != "t" and text.strip() in SENTINELS:  # Iometer's "not applicable": a missing value
+                sentinels[col] = f"{name}={text.strip()}"
+                row[col] = SENTINELS[text.strip()] if kind == "i" else None  # 2^64-1 fits the table as written
+                continue
             row[col] = _typed(kind, text, name, ln)
+        row["sentinel_cols"] = set(sentinels)
+        row["sentinels"] = "; ".join(sentinels.values()) or None
         # names are carried down: PROCESSOR/DISK rows leave the access spec empty
         row["access_spec"] = row.get("access_spec") or next(
             (r["access_spec"] for r in reversed(prev) if r.get("access_spec")), None)
@@ -415,6 +426,7 @@ class _Parser:
                 bs = rd = rnd = None
                 if spec and len(spec["lines"]) == 1 and spec["lines"][0][1][1] == 100:
                     bs, _, rd, rnd = spec["lines"][0][1][:4]
+                qd, workers, outstanding = _load(rows, all_row)
                 status = "complete"
                 if ended is None:
                     status = "unterminated"
@@ -423,7 +435,8 @@ class _Parser:
                 res.runs.append(Run(
                     key=key, tool=TOOL, tool_version=s["version"], started_at=started, ended_at=ended,
                     workload=all_row.get("access_spec"), description=s["test_description"], status=status,
-                    test_type=s["test_type_name"], block_size_bytes=bs, read_pct=rd, random_pct=rnd))
+                    test_type=s["test_type_name"], block_size_bytes=bs, read_pct=rd, random_pct=rnd,
+                    queue_depth=qd, workers=workers, outstanding_ios=outstanding))
                 for r in rows:
                     self.add_samples(key, r)
                 self.rows.extend(rows)
@@ -445,16 +458,53 @@ class _Parser:
     def add_samples(self, key: str, r: dict) -> None:
         scope = ROW_SCOPES[r["row_type"]]
         target = None if scope == "all" else r["target_name"]
-        dims = {"target": target, "outstanding_ios": r.get("queue_depth"), "line_no": r["line_no"]}
+        skip = r.get("sentinel_cols", set())
+        qd = r["outstanding"] if "outstanding" in r else None if "queue_depth" in skip else r.get("queue_depth")
+        dims = {"target": target, "outstanding_ios": qd, "line_no": r["line_no"]}
         for col, metric, unit, factor in METRICS:
             v = r.get(col)
-            if v is not None:
+            if v is not None and col not in skip:
                 self.result.add(key, scope, metric, v * factor, unit, **dims)
         for metric, dec, binary in MBPS:
+            if dec in skip or binary in skip:
+                continue
             if r.get(dec) is not None:
                 self.result.add(key, scope, metric, r[dec], "MB/s", **dims)
             elif r.get(binary) is not None:
                 self.result.add(key, scope, metric, r[binary] * MB_PER_MIB, "MB/s", **dims)
+
+
+def _own_qd(r: dict) -> int | None:
+    return None if "queue_depth" in r.get("sentinel_cols", ()) else r.get("queue_depth")
+
+
+def _load(rows: list[dict], all_row: dict) -> tuple[int | None, int | None, int | None]:
+    """(queue depth per target, workers, total outstanding I/Os) of one result block.
+
+    Iometer writes each target's own outstanding I/Os in its DISK (or NETWORK) row; the ALL, MANAGER
+    and WORKER rows repeat one target's value, not the total. A worker's, manager's and the run's
+    load is therefore the sum over its target rows (rows follow each other: MANAGER, WORKER, its
+    targets, next WORKER...). Each summed row gets it as ``outstanding``; the run gets the ALL total.
+    """
+    groups: dict[str, dict | None] = {"ALL": None, "MANAGER": None, "WORKER": None}
+    for r in rows:
+        kind = r["row_type"]
+        if kind in groups:
+            groups[kind] = r
+            if kind == "MANAGER":
+                groups["WORKER"] = None
+            r["outstanding"] = 0
+        elif kind in ("DISK", "NETWORK"):
+            own = _own_qd(r)
+            for g in groups.values():
+                if g is not None and "outstanding" in g:
+                    g["outstanding"] = None if own is None or g["outstanding"] is None else g["outstanding"] + own
+    for r in rows:  # a summary row without targets below it keeps what it says
+        if r.get("outstanding") == 0:
+            del r["outstanding"]
+    targets = {_own_qd(r) for r in rows if r["row_type"] in ("DISK", "NETWORK")}
+    qd = targets.pop() if len(targets) == 1 else None
+    return qd, all_row.get("n_workers"), all_row.get("outstanding", _own_qd(all_row))
 
 
 def parse(data: bytes, name: str) -> ParseResult:

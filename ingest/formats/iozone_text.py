@@ -62,11 +62,11 @@ def _cells(line: str, cols: list[tuple[int, str]], ln: int) -> dict[str, float]:
     else:
         pairs = []
         for end, t in toks:
-            name = min(cols, key=lambda c: abs(c[0] - end))
-            if abs(name[0] - end) > 2 or any(n == name[1] for n, _ in pairs):
+            col = min(cols, key=lambda c: abs(c[0] - end))
+            if abs(col[0] - end) > 2 or any(n == col[1] for n, _ in pairs):
                 raise ParseError(f"value {t!r} sits under no column of the header", ln)
-            pairs.append((name[1], t))
-    out = {}
+            pairs.append((col[1], t))
+    out: dict[str, float] = {}
     for name, t in pairs:
         try:
             out[name] = float(t)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from .. import vocabulary
 from ..model import ParseError, ParseResult, Run, csv_header, csv_records, parse_float
 
 FORMAT = "published-results-csv"
@@ -73,6 +74,8 @@ def parse(data: bytes, name: str) -> ParseResult:
             metric = METRICS.get(r["metric"], r["metric"])
             if unit_text == "GB/s":
                 metric = "mbps"
+            if why := vocabulary.problem(metric, unit, "test"):
+                raise ParseError(f"{r['metric']!r} in {unit_text}: {why}", ln)
             try:
                 v = parse_float(r["value"], r["metric"], ln)
             except ParseError:

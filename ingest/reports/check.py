@@ -28,7 +28,7 @@ def chromium() -> str | None:
 
 def run(page: Path, *args: str, timeout: int = 90) -> subprocess.CompletedProcess:
     with tempfile.TemporaryDirectory() as profile:
-        return subprocess.run([chromium(), *FLAGS, f"--user-data-dir={profile}", *args, page.resolve().as_uri()],
+        return subprocess.run([chromium() or "chromium", *FLAGS, f"--user-data-dir={profile}", *args, page.resolve().as_uri()],
                               capture_output=True, text=True, timeout=timeout)
 
 

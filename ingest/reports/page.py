@@ -10,7 +10,6 @@ from __future__ import annotations
 import base64
 import datetime as dt
 import html
-import os
 from pathlib import Path
 
 import altair as alt
@@ -44,13 +43,16 @@ def esc(v) -> str:
     return html.escape("" if v is None else str(v), quote=True)
 
 
-def connect(db_path: str) -> duckdb.DuckDBPyConnection:
-    """Open the database read-only (waiting while an ingest holds it); never create one."""
-    from ingest import db
+def connect(db_path: str | None = None) -> duckdb.DuckDBPyConnection:
+    """Open the database read-only (waiting while an ingest holds it); never create one.
 
-    path = Path(db_path)
+    None: the default database (ingest.config); a relative path is relative to ``$IOLAB_ROOT``.
+    """
+    from ingest import config, db
+
+    path = Path(db_path or config.default_db())
     if not path.is_absolute():
-        path = Path(os.environ.get("IOLAB_ROOT", ROOT)) / path
+        path = config.root() / path
     if not path.is_file():
         raise FileNotFoundError(f"no database at {path}: run `make demo` (or `iolab ingest DATA --db {path}`) first")
     return db.connect(path, read_only=True)

@@ -1,6 +1,6 @@
 """Execute the notebooks per study and render self-contained, offline HTML reports.
 
-    iolab report --db data/iolab.duckdb --out reports [--study S]
+    iolab report [--db data/iolab.duckdb] [--out reports] [--study S]
 
 First a consistent snapshot: the database (and its .points store) is copied while a read-only
 connection holds it, so an ingest cannot write in between and every page of one render sees the
@@ -28,17 +28,17 @@ from pathlib import Path
 import duckdb
 import jupytext
 import nbformat
+from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
 from nbconvert import HTMLExporter
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-from jupyter_client.manager import KernelManager
 from traitlets import CaselessStrEnum
 
-ROOT = Path(__file__).resolve().parent.parent.parent
-NOTEBOOK_DIR = ROOT / "notebooks"
+from ingest.config import NOTEBOOKS as NOTEBOOK_DIR
+from ingest.config import REPO as ROOT
+from ingest.config import REPORTS_DEFAULT, VIEWS, default_db
 
 
 class IPCKernelManager(KernelManager):
@@ -143,7 +143,7 @@ def snapshot(db: Path, into: Path) -> Path:
     return target
 
 
-CODE = [NOTEBOOK_DIR, ROOT / "ingest" / "reports", ROOT / "schemas" / "views"]
+CODE = [NOTEBOOK_DIR, Path(__file__).resolve().parent, VIEWS]
 
 
 def fingerprints(db: Path, jobs: list[tuple[str, str]]) -> dict[tuple[str, str], str]:
@@ -336,19 +336,19 @@ def render(db: Path, out: Path, studies: list[str] | None = None, force: bool = 
         # the index links every page of the database that exists, also those of studies not asked for now
         shown = [(s, nb, out / slug(s) / f"{nb}.html") for s, nb in every]
         idx = index(out, snap, [p for p in shown if p[2].is_file()], db)
-    pages = done + kept
-    console.print(f"{len(pages)} reports for {len({s for s, _, _ in pages})} studies -> {escape(str(idx))}"
+    rendered = done + kept
+    console.print(f"{len(rendered)} reports for {len({s for s, _, _ in rendered})} studies -> {escape(str(idx))}"
                   + (f" ({len(kept)} unchanged since the last render, kept; --force renders them again)" if kept else ""))
-    for study, nb, e in failed:
-        msg = str(e).strip().splitlines()[-1] if str(e).strip() else repr(e)
+    for study, nb, err in failed:
+        msg = str(err).strip().splitlines()[-1] if str(err).strip() else repr(err)
         console.print(f"[red]failed[/] {escape(study)} / {nb}: {escape(msg)}")
     return 1 if failed else 0
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--db", default="data/iolab.duckdb")
-    p.add_argument("--out", default="reports")
+    p.add_argument("--db", default=default_db())
+    p.add_argument("--out", default=REPORTS_DEFAULT)
     p.add_argument("--study", action="append", help="only these studies")
     p.add_argument("--force", action="store_true", help="render every page, even those unchanged since the last run")
     a = p.parse_args(argv)

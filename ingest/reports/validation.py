@@ -2,7 +2,7 @@
 narrowed to the rows that belong to the study (by study, source file, run or series)."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 
 def keep_study(study: str):
@@ -44,4 +44,4 @@ def store_all(con, studies: list[str]) -> None:
         for r in study_results(con, s):
             con.execute("INSERT INTO report_validation VALUES (?, ?, ?, ?, ?, ?, ?)",
                         [s, r["suite"], r["expectation"], r["success"], r["unexpected_count"], r["rows_validated"],
-                         r.get("run_at") or datetime.now(timezone.utc).replace(tzinfo=None)])
+                         r.get("run_at") or datetime.now(UTC).replace(tzinfo=None)])

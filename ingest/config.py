@@ -1,0 +1,46 @@
+"""Paths and defaults, in one place.
+
+Environment variables (all optional):
+
+* ``IOLAB_ROOT``: the folder relative database paths are resolved against by the notebooks and
+  reports (``make lab`` sets it to the repository); default: the repository (or the current folder
+  when iolab is installed from a wheel).
+* ``IOLAB_DB``: the default database path for every command and notebook; default ``data/iolab.duckdb``.
+
+``schemas/`` (migrations and views) and ``notebooks/`` ship inside the wheel as ``ingest/schemas``
+and ``ingest/notebooks`` (package data, found with importlib.resources); in a checkout they are read
+from the repository itself.
+"""
+from __future__ import annotations
+
+import importlib.resources
+import os
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent  # the checkout; site-packages when installed
+DB_DEFAULT = "data/iolab.duckdb"
+REPORTS_DEFAULT = "reports"
+LOCK_WAIT_S = 30.0  # how long a command waits for another iolab process to release the database
+
+
+def default_db() -> str:
+    """The database commands and notebooks use when none is given: ``$IOLAB_DB`` or data/iolab.duckdb."""
+    return os.environ.get("IOLAB_DB") or DB_DEFAULT
+
+
+def root() -> Path:
+    """What relative paths in notebooks and reports are relative to: ``$IOLAB_ROOT``, else the checkout."""
+    if env := os.environ.get("IOLAB_ROOT"):
+        return Path(env)
+    return REPO if (REPO / "pyproject.toml").is_file() else Path.cwd()
+
+
+def resource_dir(name: str) -> Path:
+    """``schemas`` or ``notebooks``: the copy inside the installed package, else the repository's."""
+    packaged = Path(str(importlib.resources.files("ingest") / name))
+    return packaged if packaged.is_dir() else REPO / name
+
+
+SCHEMAS = resource_dir("schemas")
+VIEWS = SCHEMAS / "views"
+NOTEBOOKS = resource_dir("notebooks")

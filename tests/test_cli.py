@@ -1,0 +1,68 @@
+"""The command line: a bare `iolab` prints help, every option explains itself and its default,
+plain log lines off a terminal, --quiet/--verbose/--json, and rejections that say what to do next."""
+from __future__ import annotations
+
+import argparse
+import json
+
+import pytest
+
+from ingest import cli
+from tests.conftest import ROOT
+
+FIO = ROOT / "tests" / "corpus" / "fio-json" / "louwrentius__fio-plot__fio31_randrw-1-1.json"
+
+
+def run(capsys, *argv: str) -> tuple[int, str]:
+    rc = cli.main(list(argv))
+    return rc, capsys.readouterr().out
+
+
+def test_bare_iolab_prints_help(capsys):
+    rc, out = run(capsys)
+    assert rc == 0 and "usage: iolab" in out and "ingest" in out and "validate" in out
+
+
+def test_every_argument_has_help_and_shows_its_default():
+    parser = cli.build_parser()
+    subs = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for name, sp in subs.choices.items():
+        text = sp.format_help()
+        for action in sp._actions:
+            assert action.help, f"iolab {name} {action.dest}: no help text"
+            if isinstance(action.default, str) and action.default != argparse.SUPPRESS:
+                assert f"(default: {action.default})" in " ".join(text.split()), f"iolab {name} --{action.dest}"
+
+
+def test_plain_lines_off_a_terminal(tmp_path, capsys):
+    rc, out = run(capsys, "ingest", str(FIO), "--db", str(tmp_path / "a.duckdb"))
+    lines = out.splitlines()
+    assert rc == 0
+    assert lines[0].startswith("ingested") and FIO.name in lines[0] and "[fio-json]" in lines[0]
+    assert lines[1].startswith("1 files seen: 1 ingested")
+    assert "\x1b[" not in out  # no terminal control codes in a log
+
+
+def test_quiet_verbose_json(tmp_path, capsys):
+    db = str(tmp_path / "a.duckdb")
+    rc, out = run(capsys, "ingest", "-q", str(FIO), "--db", db)
+    assert rc == 0 and out.splitlines()[0].startswith("1 files seen: 1 ingested") and len(out.splitlines()) == 1
+    rc, out = run(capsys, "ingest", "-v", str(FIO), "--db", db)
+    assert out.splitlines()[0].startswith("unchanged") and "1 unchanged" in out
+    rc, out = run(capsys, "ingest", "--json", str(FIO), "--db", db)
+    doc = json.loads(out)
+    assert doc["summary"]["unchanged"] == 1 and doc["files"][0]["status"] == "unchanged"
+
+
+@pytest.mark.parametrize("name, content, words", [
+    ("results.docx", b"PK\x03\x04rest of a word file", "Export the results table to CSV"),
+    ("results.zip", b"PK\x03\x04rest of an archive", "unpack it"),
+    ("capture.blg", b"binary perfmon", "relog file.blg -f csv"),
+    ("notes.txt", b"nothing a tool wrote", "CONTRIBUTING.md"),
+])
+def test_rejections_say_what_to_do_next(tmp_path, capsys, name, content, words):
+    f = tmp_path / name
+    f.write_bytes(content)
+    rc, out = run(capsys, "ingest", "--json", str(f), "--db", str(tmp_path / "a.duckdb"))
+    doc = json.loads(out)
+    assert rc == 1 and doc["files"][0]["status"] == "rejected" and words in doc["files"][0]["reason"]

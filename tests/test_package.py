@@ -1,0 +1,63 @@
+"""The wheel is installable on its own: it carries schemas/ and notebooks/ as package data.
+
+Builds the wheel offline (`pip wheel --no-deps --no-build-isolation`) from the tracked files,
+installs it with --no-deps into a bare venv whose dependencies come from this venv's site-packages
+(a plain path line, so this checkout's editable install is not seen), and ingests one real file
+from outside the checkout.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+
+import pytest
+
+from tests.conftest import ROOT
+
+FIO = ROOT / "tests" / "corpus" / "fio-json" / "louwrentius__fio-plot__fio31_randrw-1-1.json"
+SHIPPED = ("pyproject.toml", "README.md", "ingest", "validation", "schemas", "notebooks")
+
+
+def sh(*cmd, cwd=None) -> str:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "IOLAB_ROOT", "IOLAB_DB")}
+    p = subprocess.run([str(c) for c in cmd], cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, f"{cmd}\n{p.stdout}\n{p.stderr}"
+    return p.stdout
+
+
+@pytest.mark.slow
+def test_wheel_installs_and_ingests(tmp_path):
+    src = tmp_path / "src"
+    for name in SHIPPED:  # a clean copy: no build/ or egg-info in the checkout
+        s = ROOT / name
+        if s.is_dir():
+            shutil.copytree(s, src / name, ignore=shutil.ignore_patterns("__pycache__", "*.ipynb"))
+        else:
+            src.mkdir(exist_ok=True)
+            shutil.copy2(s, src / name)
+    sh(sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", tmp_path / "dist", src)
+    wheel = next((tmp_path / "dist").glob("iolab-*.whl"))
+
+    venv = tmp_path / "venv"
+    sh(sys.executable, "-m", "venv", "--without-pip", venv)
+    py = venv / "bin" / "python"
+    sh(sys.executable, "-m", "pip", "--python", py, "install", "-q", "--no-deps", "--no-index", wheel)
+    site = sh(py, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])").strip()
+    (tmp_path / "venv" / site.split(str(venv) + "/", 1)[1] / "iolab-deps.pth").write_text(
+        sysconfig.get_paths()["purelib"] + "\n")
+
+    work = tmp_path / "elsewhere"
+    work.mkdir()
+    where = sh(py, "-c", "import ingest.config as c; print(c.__file__); print(c.SCHEMAS); print(c.NOTEBOOKS)",
+               cwd=work).split()
+    assert all(w.startswith(str(venv)) for w in where), where
+    assert (venv / where[1] / "views" / "010_measurements.sql").is_file()
+    assert (venv / where[2] / "01-overview.py").is_file()
+    out = sh(venv / "bin" / "iolab", "ingest", FIO, "--db", work / "x.duckdb", cwd=work)
+    assert "1 ingested" in out
+    n = sh(py, "-c", "import duckdb; print(duckdb.connect('x.duckdb').sql("
+                     "\"SELECT count(*) FROM measurements WHERE metric = 'iops'\").fetchall()[0][0])", cwd=work)
+    assert int(n) >= 1
