@@ -10,7 +10,7 @@ LAB_MB ?= 20
 RUNS ?= 200
 
 .DEFAULT_GOAL := help
-.PHONY: help setup hooks demo ingest validate reports check-reports lab lint test fuzz bench bench-lake lake clean
+.PHONY: help setup hooks demo ingest validate reports check-reports lab lint test golden fuzz bench bench-lake lake clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
@@ -57,6 +57,9 @@ lint: setup ## ruff check, ruff format --check, mypy (ingest/, validation/): con
 test: setup lint ## lint, then the test suite (slow tests included; installs Debian's Java 17 when missing: Spark's JVM for tests/test_lake.py)
 	command -v java >/dev/null || (apt-get update -q && apt-get install -y -q openjdk-17-jre-headless)
 	$(BIN)/pytest
+
+golden: setup ## rewrite tests/golden/ (what each real corpus file yields); review the diff before committing
+	$(BIN)/python -m tests.golden
 
 fuzz: setup ## long pollution run over every corpus file: prints outcome counts per format
 	$(BIN)/python -m tests.fuzz --cases 1000
