@@ -3,13 +3,14 @@ from __future__ import annotations
 
 import errno
 import hashlib
+import json
 import os
 import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import IO
+from typing import IO, Any
 
 from duckdb import DuckDBPyConnection
 
@@ -143,7 +144,34 @@ def hash_file(path: Path, chunk: int = 8 << 20) -> tuple[str, int, bytes]:
     return h.hexdigest(), size, head
 
 
-def _known_place(con: DuckDBPyConnection, sha: str, shown: str, size: int, labels: dict, targets: list[dict]) -> Outcome | None:
+@dataclass
+class Known:
+    """A stored place as the fast path needs it: what decides whether the file changed."""
+
+    source_id: int
+    size: int
+    mtime_ns: int | None
+    labels: str | None
+    targets: list
+
+
+def known_places(con: DuckDBPyConnection) -> dict[str, Known]:
+    """Every stored place by path, in one query (re-ingesting a large folder asks nothing per file)."""
+    rows = con.execute("""
+        SELECT f.path, f.source_id, f.size_bytes, f.mtime_ns, f.labels,
+               list((t.target, t.volume, t.drives, t.array_name)) FILTER (t.target IS NOT NULL)
+        FROM source_files f LEFT JOIN sidecar_targets t USING (source_id)
+        WHERE f.status = 'ok' GROUP BY ALL""").fetchall()
+    return {path: Known(sid, size, mtime, labels, sorted(map(tuple, targets or []), key=repr))
+            for path, sid, size, mtime, labels, targets in rows}
+
+
+def _same_labels(k: Known, labels: dict, targets: list[dict]) -> bool:
+    new_targets = sorted(((t["target"], t.get("volume"), t.get("drives"), t.get("array_name")) for t in targets), key=repr)
+    return json.loads(k.labels or "{}") == json.loads(db.labels_json(labels)) and k.targets == new_targets
+
+
+def _known_place(con: DuckDBPyConnection, f: _File) -> Outcome | None:
     """Content already parsed: this place keeps (or gets) its own labels; nothing is parsed again.
 
     The same bytes found at another path (a copy in a second study) become a new place that reads
@@ -151,22 +179,24 @@ def _known_place(con: DuckDBPyConnection, sha: str, shown: str, size: int, label
     the other.
     """
     rows = con.execute(
-        """SELECT source_id, content_id, path, format, parser, parser_version, tool_version FROM source_files
-           WHERE sha256 = ? AND status = 'ok' ORDER BY path = ? DESC, source_id""", [sha, shown]).fetchall()
+        """SELECT source_id, content_id, path, format, parser, parser_version, tool_version, mtime_ns FROM source_files
+           WHERE sha256 = ? AND status = 'ok' ORDER BY path = ? DESC, source_id""", [f.sha, f.shown]).fetchall()
     if not rows:
         return None
-    sid, content_id, ppath, fmt, parser, parser_version, tool_version = rows[0]
+    sid, content_id, ppath, fmt, parser, parser_version, tool_version, mtime_ns = rows[0]
     con.execute("BEGIN")
-    if ppath == shown:
-        changed = db.update_labels(con, sid, labels, targets)
+    if ppath == f.shown:
+        changed = db.update_labels(con, sid, f.labels, f.targets)
+        if mtime_ns != f.stamp[1]:  # touched, same bytes: the next run can trust size and time again
+            con.execute("UPDATE source_files SET mtime_ns = ? WHERE source_id = ?", [f.stamp[1], sid])
         con.execute("COMMIT")
-        return Outcome(shown, "relabelled" if changed else "unchanged")
-    place = db.record_source(con, path=shown, sha256=sha, size=size, fmt=fmt, parser=parser,
-                             parser_version=parser_version, status="ok", labels=labels,
-                             tool_version=tool_version, content_id=content_id)
-    db.update_labels(con, place, labels, targets)
+        return Outcome(f.shown, "relabelled" if changed else "unchanged")
+    place = db.record_source(con, path=f.shown, sha256=f.sha, size=f.size, fmt=fmt, parser=parser,
+                             parser_version=parser_version, status="ok", labels=f.labels,
+                             tool_version=tool_version, content_id=content_id, mtime_ns=f.stamp[1])
+    db.update_labels(con, place, f.labels, f.targets)
     con.execute("COMMIT")
-    return Outcome(shown, "placed", fmt, reason=f"same content as {ppath}: stored once, labelled here too")
+    return Outcome(f.shown, "placed", fmt, reason=f"same content as {ppath}: stored once, labelled here too")
 
 
 def _rollback(con: DuckDBPyConnection) -> None:
@@ -176,105 +206,148 @@ def _rollback(con: DuckDBPyConnection) -> None:
         pass
 
 
-def ingest_file(con: DuckDBPyConnection, path: Path, sidecars: Sidecars) -> Outcome:
-    shown = display_path(path)
+@dataclass
+class _File:
+    """One file on its way in: where it is, what it holds (sha256), and its labels."""
+
+    path: Path
+    shown: str
+    stamp: tuple[int, int] = (0, 0)
+    sha: str = ""
+    size: int = 0
+    head: bytes = b""
+    labels: dict = field(default_factory=dict)
+    targets: list[dict] = field(default_factory=list)
+
+
+def _open(f: _File, sidecars: Sidecars, known: Known | None, verify: bool) -> Outcome | None:
+    """Stat, label and hash the file; an Outcome when that already decides it (unchanged, unreadable)."""
     try:
-        stamp = _stamp(path)
-        sha, size, head = hash_file(path)
+        f.stamp = _stamp(f.path)
+        f.labels, f.targets = sidecars.labels_for(f.path)
+        if known and not verify and (known.size, known.mtime_ns) == f.stamp and _same_labels(known, f.labels, f.targets):
+            return Outcome(f.shown, "unchanged")  # same size, time and labels: not even hashed (--verify hashes)
+        f.sha, f.size, f.head = hash_file(f.path)
     except FileNotFoundError:
-        return Outcome(shown, "unreadable", reason="the file does not exist (it may have been moved or deleted during the ingest)")
+        return Outcome(f.shown, "unreadable", reason="the file does not exist (it may have been moved or deleted during the ingest)")
     except IsADirectoryError:
-        return Outcome(shown, "unreadable", reason="this is a folder, not a file")
+        return Outcome(f.shown, "unreadable", reason="this is a folder, not a file")
     except NotRegular as e:
-        return Outcome(shown, "skipped", reason=str(e))
+        return Outcome(f.shown, "skipped", reason=str(e))
     except OSError as e:
-        return Outcome(shown, "unreadable", reason=f"cannot read it: {e.strerror or e}")
-    try:
-        labels, targets = sidecars.labels_for(path)
+        return Outcome(f.shown, "unreadable", reason=f"cannot read it: {e.strerror or e}")
     except SidecarError as e:
-        return Outcome(shown, "unreadable", reason=f"its sidecar is broken: {e}")
+        return Outcome(f.shown, "unreadable", reason=f"its sidecar is broken: {e}")
+    return None
 
-    known = _known_place(con, sha, shown, size, labels, targets)
-    if known is not None:
-        return known
-    # a file rejected before is tried again (the parser may have improved); its old record goes
-    con.execute("DELETE FROM source_files WHERE sha256 = ? AND path = ? AND status = 'rejected'", [sha, shown])
 
-    def reject(reason: str, line: int | None = None, fmt: str | None = None,
-               mod: ModuleType | None = None) -> Outcome:
-        con.execute("BEGIN")
-        db.record_source(con, path=shown, sha256=sha, size=size, fmt=fmt,
-                         parser=mod.__name__ if mod else None, parser_version=getattr(mod, "VERSION", None),
-                         status="rejected", error=reason, error_line=line, labels=labels)
-        con.execute("COMMIT")
-        return Outcome(shown, "rejected", fmt, reason, line)
+def _reject(con: DuckDBPyConnection, f: _File, reason: str, line: int | None = None, mod: ModuleType | None = None) -> Outcome:
+    fmt = getattr(mod, "FORMAT", None)
+    con.execute("BEGIN")
+    db.record_source(con, path=f.shown, sha256=f.sha, size=f.size, fmt=fmt,
+                     parser=mod.__name__ if mod else None, parser_version=getattr(mod, "VERSION", None),
+                     status="rejected", error=reason, error_line=line, labels=f.labels)
+    con.execute("COMMIT")
+    return Outcome(f.shown, "rejected", fmt, reason, line)
 
-    if not head.strip():
-        return reject("the file is empty")
-    candidates = registry.sniff(head, path.name)
-    if not candidates and (hint := registry.unsupported_hint(path.name, head)):
-        return reject(hint)
+
+def _parser(f: _File) -> ModuleType | str:
+    """The one module that claims the file, or why there is none."""
+    if not f.head.strip():
+        return "the file is empty"
+    candidates = registry.sniff(f.head, f.path.name)
+    if not candidates and (hint := registry.unsupported_hint(f.path.name, f.head)):
+        return hint
     if not candidates:
-        return reject("no iolab parser recognises this content (supported: "
-                      + ", ".join(m.FORMAT for m in registry.modules()) + "); if it is a result file of a "
-                      "tool iolab does not read yet, see CONTRIBUTING.md 'Add a format'")
+        return ("no iolab parser recognises this content (supported: " + ", ".join(m.FORMAT for m in registry.modules())
+                + "); if it is a result file of a tool iolab does not read yet, see CONTRIBUTING.md 'Add a format'")
     if len(candidates) > 1:
-        return reject("more than one parser claims this file: " + ", ".join(m.FORMAT for m in candidates))
-    mod = candidates[0]
-    try:
-        if hasattr(mod, "parse_path"):  # streams the file: large time-series captures
-            result = mod.parse_path(path, path.name)
-        else:
-            with open_regular(path) as fh:
-                data = fh.read()
-            if hashlib.sha256(data).hexdigest() != sha:
-                return Outcome(shown, "unreadable", reason="the file changed while it was being read; ingest it again")
-            result = mod.parse(data, path.name)
-    except ParseError as e:
-        return reject(e.reason, e.line, mod.FORMAT, mod)
-    except BaseException as e:  # a parser bug (or a library panic) must not take the batch down
-        if isinstance(e, (KeyboardInterrupt, SystemExit)):
-            raise
-        return reject(f"internal error in {mod.__name__} ({type(e).__name__}: {e}); please report it with this file",
-                      None, mod.FORMAT, mod)
+        return "more than one parser claims this file: " + ", ".join(m.FORMAT for m in candidates)
+    return candidates[0]
+
+
+def _parse(f: _File, mod: ModuleType) -> Any:
+    """The parser's result; ParseError for a bad file, FileChanged if the bytes moved under us."""
+    if hasattr(mod, "parse_path"):  # streams the file: large time-series captures
+        return mod.parse_path(f.path, f.path.name)
+    with open_regular(f.path) as fh:
+        data = fh.read()
+    if hashlib.sha256(data).hexdigest() != f.sha:
+        raise FileChanged()
+    return mod.parse(data, f.path.name)
+
+
+class FileChanged(Exception):
+    """The file changed between hashing and parsing."""
+
+
+def _store(con: DuckDBPyConnection, f: _File, mod: ModuleType, result: Any) -> Outcome:
+    """Record the place and write every row in one transaction; a failure leaves nothing behind."""
     con.execute("BEGIN")
     sid = None
     try:
-        sid = db.record_source(con, path=shown, sha256=sha, size=size, fmt=mod.FORMAT, parser=mod.__name__,
-                               parser_version=mod.VERSION, status="ok", labels=labels,
-                               tool_version=result.tool_version)
+        sid = db.record_source(con, path=f.shown, sha256=f.sha, size=f.size, fmt=mod.FORMAT, parser=mod.__name__,
+                               parser_version=mod.VERSION, status="ok", labels=f.labels,
+                               tool_version=result.tool_version, mtime_ns=f.stamp[1])
         counts = db.write_result(con, sid, result)
-        db.update_labels(con, sid, labels, targets)
-        if hasattr(mod, "parse_path") and _stamp(path) != stamp:
+        db.update_labels(con, sid, f.labels, f.targets)
+        if hasattr(mod, "parse_path") and _stamp(f.path) != f.stamp:
             raise ParseError("the file changed while it was being read; ingest it again")
         con.execute("COMMIT")
-    except ParseError as e:  # streamed data (time series) can fail after parse() returned
-        _rollback(con)
-        if sid is not None:
-            db.drop_points(con, sid)
-        return reject(e.reason, e.line, mod.FORMAT, mod)
     except BaseException as e:
         if isinstance(e, (KeyboardInterrupt, SystemExit)):
             raise
         _rollback(con)
         if sid is not None:
             db.drop_points(con, sid)
+        if isinstance(e, ParseError):  # streamed data (time series) can fail after parse() returned
+            return _reject(con, f, e.reason, e.line, mod)
         if fault := environment_fault(e):
             raise EnvironmentFault(fault) from e
-        return reject(f"could not store the parsed rows ({type(e).__name__}: {e})", None, mod.FORMAT, mod)
+        return _reject(con, f, f"could not store the parsed rows ({type(e).__name__}: {e})", None, mod)
     if "points" in counts:
         db.refresh_points_view(con)
-    return Outcome(shown, "ingested", mod.FORMAT, counts=counts)
+    return Outcome(f.shown, "ingested", mod.FORMAT, counts=counts)
+
+
+def ingest_file(con: DuckDBPyConnection, path: Path, sidecars: Sidecars, known: Known | None = None,
+                verify: bool = False) -> Outcome:
+    """Read, parse and store one file: status ingested, unchanged, relabelled, placed, skipped, rejected
+    or unreadable. ``known``: its stored place, if any (size, time and labels unchanged: not hashed)."""
+    f = _File(path, display_path(path))
+    if (early := _open(f, sidecars, known, verify)) is not None:
+        return early
+    if (place := _known_place(con, f)) is not None:
+        return place
+    # a file rejected before is tried again (the parser may have improved); its old record goes
+    con.execute("DELETE FROM source_files WHERE sha256 = ? AND path = ? AND status = 'rejected'", [f.sha, f.shown])
+    mod = _parser(f)
+    if isinstance(mod, str):
+        return _reject(con, f, mod)
+    try:
+        result = _parse(f, mod)
+    except FileChanged:
+        return Outcome(f.shown, "unreadable", reason="the file changed while it was being read; ingest it again")
+    except ParseError as e:
+        return _reject(con, f, e.reason, e.line, mod)
+    except BaseException as e:  # a parser bug (or a library panic) must not take the batch down
+        if isinstance(e, (KeyboardInterrupt, SystemExit)):
+            raise
+        return _reject(con, f, f"internal error in {mod.__name__} ({type(e).__name__}: {e}); please report it with "
+                       "this file", None, mod)
+    return _store(con, f, mod, result)
 
 
 def ingest_paths(con: DuckDBPyConnection, paths: list[Path], on_file: Callable[[Outcome], None] | None = None,
-                 files: list[tuple[Path, Path]] | None = None) -> Report:
+                 files: list[tuple[Path, Path]] | None = None, verify: bool = False) -> Report:
+    """Ingest every file below ``paths``; ``verify`` hashes even files whose size and time are unchanged."""
     report = Report()
     sidecars: dict[Path, Sidecars] = {}
+    known = known_places(con)
     for root, path in files if files is not None else walk(paths):
         sc = sidecars.setdefault(root, Sidecars(root))
         try:
-            outcome = ingest_file(con, path, sc)
+            outcome = ingest_file(con, path, sc, known.get(display_path(path)), verify)
         except EnvironmentFault as e:
             report.fault = str(e)
             break

@@ -68,7 +68,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
             if plain:
                 console.print(escape(_line(o, args.verbose)), soft_wrap=True)
 
-        report = batch.ingest_paths(con, paths, step, files=files)
+        report = batch.ingest_paths(con, paths, step, files=files, verify=args.verify)
     try:
         con.close()
     except Exception:  # after an environment fault the connection may be gone already
@@ -207,6 +207,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "files and folders (recursively); files already ingested are skipped.")
     pi.add_argument("paths", nargs="+", metavar="PATH", help="files or folders to ingest")
     pi.add_argument("--db", default=DEFAULT_DB, help=db_help)
+    pi.add_argument("--verify", action="store_true", help="hash every file, also those whose size, modification "
+                    "time and labels are unchanged since they were stored (by default those are skipped unread)")
     out = pi.add_mutually_exclusive_group()
     out.add_argument("-q", "--quiet", action="store_true", help="print only the summary and the failures")
     out.add_argument("-v", "--verbose", action="store_true", help="list every file with its row counts")

@@ -284,19 +284,24 @@ def _label_values(labels: dict[str, Any]) -> list[Any]:
 def record_source(con, *, path: str, sha256: str, size: int, fmt: str | None, parser: str | None,
                   parser_version: str | None, status: str, error: str | None = None,
                   error_line: int | None = None, labels: dict | None = None,
-                  tool_version: str | None = None, content_id: int | None = None) -> int:
+                  tool_version: str | None = None, content_id: int | None = None, mtime_ns: int | None = None) -> int:
     """A place where a file was found. ``content_id``: the place whose parsed rows this content has
     (another place of the same bytes); None for a first place, which owns its rows itself."""
     sid = _next_id(con, "source_files", "source_id")
     con.execute(
         f"""INSERT INTO source_files (source_id, content_id, path, sha256, size_bytes, format, parser, parser_version,
-                tool_version, ingested_at, status, error, error_line, {", ".join(LABEL_COLUMNS)}, labels)
-            VALUES ({", ".join(["?"] * (13 + len(LABEL_COLUMNS) + 1))})""",
+                tool_version, ingested_at, status, error, error_line, mtime_ns, {", ".join(LABEL_COLUMNS)}, labels)
+            VALUES ({", ".join(["?"] * (14 + len(LABEL_COLUMNS) + 1))})""",
         [sid, content_id if content_id is not None else sid, path, sha256, size, fmt, parser, parser_version,
-         tool_version, datetime.now(UTC).replace(tzinfo=None), status, error, error_line,
+         tool_version, datetime.now(UTC).replace(tzinfo=None), status, error, error_line, mtime_ns,
          *_label_values(labels or {})],
     )
     return sid
+
+
+def labels_json(labels: dict[str, Any]) -> str:
+    """The labels as stored in source_files.labels (compared to decide whether a place changed)."""
+    return _label_values(labels)[-1]
 
 
 def update_labels(con, source_id: int, labels: dict, targets: list[dict]) -> bool:

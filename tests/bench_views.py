@@ -8,6 +8,8 @@
   report page             per page of the fio demo study (one kernel for the render) vs an empty
                           notebook run start to finish in its own kernel
   iolab --help            vs `python -c "import duckdb"`
+  re-ingest, 1,000 files  unchanged Iometer files (variants of a real one) vs hashing them all
+  first ingest, per file  the same 1,000 files into a fresh database vs parsing them alone
 
 The capture is generated like tests/bench.py's (esxtop-shaped, 5,000 columns). Results go to
 <cache>/bench-views.json; when an earlier result is there, each ratio is printed beside the old one.
@@ -92,6 +94,26 @@ def startup_figures() -> tuple[float, float]:
             median_time(lambda: subprocess.run(floor, check=True, **quiet)))
 
 
+def reingest_figures(work: Path, n: int = 1000) -> dict[str, tuple[float, float]]:
+    """Re-ingest of ``n`` unchanged small Iometer files against hashing them; first ingest against parsing."""
+    from ingest import batch, db
+    from ingest.formats import iometer
+
+    src = (ROOT / "tests" / "corpus" / "iometer" / "adisireesha__results.csv").read_bytes()
+    folder = work / "many" / "s"
+    folder.mkdir(parents=True)
+    for i in range(n):  # distinct contents: one IOps cell differs
+        (folder / f"r{i:04d}.csv").write_bytes(src.replace(b"3364.250468", f"{3364 + i / 1000:.6f}".encode(), 1))
+    files = sorted(folder.iterdir())
+    parse = median_time(lambda: [iometer.parse(f.read_bytes(), f.name) for f in files], runs=1)
+    con = db.open_db(work / "many.duckdb")
+    first = median_time(lambda: batch.ingest_paths(con, [folder.parent]), runs=1)
+    again = median_time(lambda: batch.ingest_paths(con, [folder.parent]))
+    hashing = median_time(lambda: [batch.hash_file(f) for f in files])
+    con.close()
+    return {f"re-ingest {n} unchanged": (again, hashing), "first ingest, per file": (first / n, parse / n)}
+
+
 def main(argv: list[str] | None = None) -> int:
     from tests.bench import generate
 
@@ -114,6 +136,7 @@ def main(argv: list[str] | None = None) -> int:
         batch.ingest_paths(con, [csv])
         con.close()
         figures.update(query_figures(dbf))
+        figures.update(reingest_figures(Path(work)))
     figures["report page"] = report_figures()
     figures["iolab --help"] = startup_figures()
 

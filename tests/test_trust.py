@@ -192,3 +192,26 @@ def test_terminal_output_escapes_file_names(tmp_path, capsys):
     (d / "[bold red]x.csv").write_text("not a result file\n")
     assert cli.main(["ingest", str(d), "--db", str(tmp_path / "t.duckdb")]) == 1
     assert "[bold red]x.csv" in capsys.readouterr().out  # shown as written, not as markup
+
+
+def test_unchanged_files_are_not_even_hashed_unless_verify(con, tmp_path, monkeypatch):
+    d = tmp_path / "data" / "s"
+    d.mkdir(parents=True)
+    f = d / "r.csv"
+    shutil.copy(corpus(ADI), f)
+    assert [o.status for o in ingest(con, tmp_path / "data").outcomes] == ["ingested"]
+    hashed = []
+    real_hash = batch.hash_file
+    monkeypatch.setattr(batch, "hash_file", lambda p, *a: hashed.append(p) or real_hash(p, *a))
+    assert [o.status for o in ingest(con, tmp_path / "data").outcomes] == ["unchanged"]
+    assert hashed == []  # one query knew it: same size, modification time and labels
+    # the same size and time but other bytes: only --verify can tell (as with make and rsync)
+    st = f.stat()
+    f.write_bytes(f.read_bytes().replace(b"3364.250468", b"3364.250469", 1))
+    os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert [o.status for o in ingest(con, tmp_path / "data").outcomes] == ["unchanged"]
+    rep = batch.ingest_paths(con, [tmp_path / "data"], verify=True)
+    assert [o.status for o in rep.outcomes] == ["ingested"] and len(hashed) == 1
+    # a sidecar edit is seen without --verify
+    (d / "iolab.toml").write_text('system = "Relabelled"\n')
+    assert [o.status for o in ingest(con, tmp_path / "data").outcomes] == ["relabelled"]

@@ -50,6 +50,9 @@ _MONITOR_METRICS = [("ios", "count", 1.0), ("read_pct", "%", 1.0), ("cache_hit_p
                     ("iops", "IO/s", 1.0), ("max_iops", "IO/s", 1.0)]
 
 
+SNIFF_RULE = 'a first line "Performance Monitor Statistics for Storage Array|Subsystem: <name>", or "<array>, Slot N" followed by a "virtual disk|volume|logical drive,Time,Total Requests Serviced" header'
+
+
 def sniff(head: str, name: str) -> bool:
     lines = [l.strip().strip('"').strip() for l in split_lines(head[:4096])[:3]]
     if lines and _TITLE.match(lines[0]):

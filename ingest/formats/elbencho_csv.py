@@ -74,6 +74,9 @@ _BYTES = {"read_": "bytes_read", "write_": "bytes_written"}
 IO_PHASES = re.compile(r"^(WRITE|READ|RWMIX(\d+)|MIX-T)$")
 
 
+SNIFF_RULE = 'a first line starting "ISO date,label," with an ",operation," column (--csvfile), or "Label,Phase,RuntimeMS,Rank," (--livecsv)'
+
+
 def sniff(head: str, name: str) -> bool:
     h = head.lstrip("\ufeff")
     return (h.startswith(_RESULT_START) and ",operation," in h.split("\n", 1)[0]) or h.startswith(_LIVE_START)

@@ -53,6 +53,9 @@ _BRACKET = re.compile(r"^\[\s*(.*?)\s*\]$")
 _DIR = {"write": "write_", "wr": "write_", "read": "read_", "rd": "read_", "total": ""}
 
 
+SNIFF_RULE = 'a line "OPERATION RESULT TYPE FIRST DONE LAST DONE" within the first 400 lines (--resfile text)'
+
+
 def sniff(head: str, name: str) -> bool:
     return any(_HEADER.match(line) for line in split_lines(head)[:400])
 

@@ -40,6 +40,9 @@ TESTS = {"write": (0.0, 0.0), "rewrite": (0.0, 0.0), "read": (100.0, 0.0), "rere
 UNITS = {"Output is in kBytes/sec": ("mbps", "MB/s", 1024 / 1e6), "Output is in operations per second": ("iops", "IO/s", 1.0)}
 
 
+SNIFF_RULE = 'the banner "Iozone: Performance Test of File I/O" and a "kB reclen ..." column header'
+
+
 def sniff(head: str, name: str) -> bool:
     return _BANNER in head and any(_HEADER2.match(line) for line in split_lines(head))
 
