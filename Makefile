@@ -5,9 +5,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 DB ?= data/iolab.duckdb
 SAMPLES := data/samples
+LAKE ?= data/lake
+LAB_MB ?= 20
+RUNS ?= 200
 
 .DEFAULT_GOAL := help
-.PHONY: help setup hooks demo ingest validate reports check-reports lab lint test fuzz bench clean
+.PHONY: help setup hooks demo ingest validate reports check-reports lab lint test fuzz bench bench-lake lake clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
@@ -15,7 +18,7 @@ help: ## list the targets
 $(BIN)/.installed: pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[dev]'
+	$(BIN)/pip install -q -e '.[dev,lake]'
 	touch $@
 
 setup: $(BIN)/.installed ## create .venv with every dependency (pyproject.toml)
@@ -51,7 +54,8 @@ lint: setup ## ruff check, ruff format --check, mypy (ingest/, validation/): con
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-test: setup lint ## lint, then the test suite (slow tests included)
+test: setup lint ## lint, then the test suite (slow tests included; installs Debian's Java 17 when missing: Spark's JVM for tests/test_lake.py)
+	command -v java >/dev/null || (apt-get update -q && apt-get install -y -q openjdk-17-jre-headless)
 	$(BIN)/pytest
 
 fuzz: setup ## long pollution run over every corpus file: prints outcome counts per format
@@ -61,5 +65,12 @@ bench: setup ## ingest, query, report and start-up figures, each against its own
 	$(BIN)/python -m tests.bench
 	$(BIN)/python -m tests.bench_views
 
+lake: setup ## export $(DB) to the Parquet lake $(LAKE) and compute every view there with Spark (local)
+	$(BIN)/iolab lake export --db $(DB) --to $(LAKE)
+	$(BIN)/iolab lake views --engine spark --lake $(LAKE)
+
+bench-lake: setup ## lake export + Spark views on a generated lab against Spark's plain Parquet scan (LAB_MB=, RUNS=)
+	$(BIN)/python -m tests.bench --lake --lab-mb $(LAB_MB) --runs $(RUNS)
+
 clean: ## remove the database and the rendered reports (raw data stays)
-	rm -rf $(DB) $(DB).wal $(DB).points reports
+	rm -rf $(DB) $(DB).wal $(DB).points $(LAKE) reports

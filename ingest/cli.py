@@ -168,7 +168,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 # Commands that live in their own modules: each has ``register(subparsers)``, which adds its parser
 # and sets ``func``. Keep heavy imports inside the command functions (cold start).
-COMMAND_MODULES: list[str] = ["ingest.report_cli"]
+COMMAND_MODULES: list[str] = ["ingest.report_cli", "ingest.formats_cli", "ingest.lake"]
 
 
 class _Formatter(argparse.ArgumentDefaultsHelpFormatter):

@@ -32,6 +32,7 @@ NS_TO_MS = 1e-6  # fio 3.x ns -> ms
 S_TO_MS = 1000.0  # Jetstress 2007 / perfmon sec/Read -> ms
 MS_TO_S = 1e-3  # fio runtime ms -> s
 KIB_BYTES = 1024.0  # fio 2.x io_bytes in KiB -> bytes
+MIB_BYTES = 2.0**20  # elbencho MiB -> bytes
 GIB_BYTES = 2.0**30  # array profiles' GB -> bytes
 TIB_BYTES = 2.0**40  # array profiles' TB -> bytes
 GB_S_TO_MB_S = 1000.0  # published GB/s -> MB/s
@@ -40,7 +41,7 @@ GB_S_TO_MB_S = 1000.0  # published GB/s -> MB/s
 FACTORS: dict[str, float] = {
     "MiB/s -> MB/s": MB_PER_MIB, "KiB/s -> MB/s": KIB_S_TO_MB_S, "B/s -> MB/s": BYTES_S_TO_MB_S,
     "us -> ms": US_TO_MS, "ns -> ms": NS_TO_MS, "s -> ms": S_TO_MS, "ms -> s": MS_TO_S,
-    "KiB -> bytes": KIB_BYTES, "GiB -> bytes": GIB_BYTES, "TiB -> bytes": TIB_BYTES, "GB/s -> MB/s": GB_S_TO_MB_S,
+    "KiB -> bytes": KIB_BYTES, "MiB -> bytes": MIB_BYTES, "GiB -> bytes": GIB_BYTES, "TiB -> bytes": TIB_BYTES, "GB/s -> MB/s": GB_S_TO_MB_S,
 }
 
 # ---- scopes ----------------------------------------------------------------------------------------
@@ -101,7 +102,8 @@ ENTRIES: tuple[Entry, ...] = (
     Entry("{db_,log_,}{read,write}_bytes_avg", "bytes", "volume instance", "Jetstress"),
     Entry("db_size_{initial,final}_bytes", "bytes", "test", "Jetstress"),
     Entry("db_files", "count", "test", "Jetstress"),
-    Entry("test_passed", "bool", "test", "Jetstress Overall Test Result (1 = pass)"),
+    Entry("max_db_page_fault_stalls_per_s", "1/s", "test", "Jetstress test log threshold: maximum database page fault stalls per second"),
+    Entry("test_passed", "bool", "test", "Jetstress Overall Test Result, HTML report or test log (1 = pass)"),
     Entry("{supported_mailboxes,application_sets,total_vms}", "count", "test", "published"),
     Entry("{peak,steady}_iops", "IO/s", "test", "published (array counters)"),
     Entry("{clone_and_deploy,storage_vmotion}_ops", "1/h", "test", "published (IOmark-VM)"),

@@ -12,6 +12,7 @@
 
 # %% tags=["parameters"]
 db_path = None  # None: the default database (data/iolab.duckdb, or $IOLAB_DB)
+lake = ""  # a Parquet lake (iolab lake export + views): read its views instead of the database
 study = "esg-ds5020-2009"
 
 # %%
@@ -19,7 +20,7 @@ import altair as alt
 
 from ingest.reports import page as r
 
-con = r.connect(db_path)
+con = r.connect(db_path, lake)
 r.heading(study, "IOPS per drive")
 systems = r.systems_block(con, study)
 colors = r.system_colors(systems["system"])

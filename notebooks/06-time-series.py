@@ -12,6 +12,7 @@
 
 # %% tags=["parameters"]
 db_path = None  # None: the default database (data/iolab.duckdb, or $IOLAB_DB)
+lake = ""  # a Parquet lake (iolab lake export + views): read its views instead of the database
 study = "esxtop-perfmon-samples"
 
 # %%
@@ -19,7 +20,7 @@ import altair as alt
 
 from ingest.reports import page as r
 
-con = r.connect(db_path)
+con = r.connect(db_path, lake)
 r.heading(study, "esxtop and perfmon time series")
 r.note("Counters from esxtop batch output and Windows perfmon logs, summarised per capture (views series_summary, "
        "device_io, cpu_usage): join them to benchmark runs by host and time window (first/last sample).")

@@ -1,6 +1,7 @@
 """esxtop ingest benchmark: throughput, memory and size against Polars' own baseline, same run.
 
     make bench            (python -m tests.bench [--gb 1.0] [--keep])
+    make bench-lake       (python -m tests.bench --lake ...: the Parquet lake, see tests/bench_lake.py)
 
 Generates esxtop-shaped files (5,000 quoted columns, `"MM/DD/YYYY HH:MM:SS"` stamps, two-decimal
 values; the generator is this file, the data is not committed) of 100 MB and 1 GB, then runs, each
@@ -122,7 +123,14 @@ def main(argv=None) -> int:
     ap.add_argument("--gb", type=float, default=1.0, help="size of the large file (default 1 GB)")
     ap.add_argument("--cache", default=os.environ.get("IOLAB_BENCH_DIR", "/tmp/iolab-bench"),
                     help="where generated files are kept between runs")
+    ap.add_argument("--lake", action="store_true", help="the lake benchmark instead (tests/bench_lake.py)")
+    ap.add_argument("--lab-mb", type=float, default=20, help="--lake: MB of esxtop in the generated lab")
+    ap.add_argument("--runs", type=int, default=200, help="--lake: Iometer result files in the generated lab")
     a = ap.parse_args(argv)
+    if a.lake:
+        from tests import bench_lake
+
+        return bench_lake.main(a.lab_mb, a.runs, Path(a.cache))
     cache = Path(a.cache)
     cache.mkdir(parents=True, exist_ok=True)
     sizes = {"100MB": 100_000_000, f"{a.gb:g}GB": int(a.gb * 1e9)}

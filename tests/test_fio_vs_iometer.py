@@ -2,10 +2,9 @@
 
 No two real files share a workload across tools here: the real fio sweeps are 4 KiB random reads
 (louwrentius/fio-plot, Intel D3-S4610) and the real Iometer QD sweep (sqlserverio, Pliant LS300S)
-runs 8 KiB and 64 KiB only. (The Quarch Iometer file has 4 KiB random reads, but its ALL row states
-Queue Depth 1 for four workers: 30171 IO/s x 0.132 ms = 4 I/Os in flight, so its load 1 is not
-fio's iodepth 1, and it is left out rather than matched wrongly.) So the study is built honestly
-from real files, each system a sidecar label:
+runs 8 KiB and 64 KiB only. (The Quarch Iometer file has 4 KiB random reads with four workers at Queue
+Depth 1 each, 4 I/Os in flight: the last test pairs it with fio's iodepth=4.) The first study is built
+honestly from real files, each system a sidecar label:
   "D3-S4610 iodepth" (baseline): randread-<iodepth>-1.json, iodepth 1..64 x 1 job
   "D3-S4610 numjobs": randread-1-16.json (1 x 16 jobs = 16 in flight), randread-16-4.json (16 x 4 = 64)
   "Pliant LS300S (Iometer)": the Iometer sweep, which finds no partner and is listed as unmatched.
@@ -68,3 +67,26 @@ def test_unmatched_points_are_listed(study):
                         AND metric = 'iops'""", [IOM])[0][0]
     assert len(iom) == n_iom > 0
     assert q(study, "SELECT count(*) FROM comparison WHERE system = ?", [IOM]) == [(0,)]
+
+
+def test_an_iometer_sweep_meets_a_fio_sweep_at_the_same_load(con, tmp_path):
+    """Quarch's Iometer file runs 4 KiB random reads with 4 workers at Queue Depth 1 each: 4 I/Os in
+    flight, the load of fio's iodepth=4 x 1 job. The comparison pairs them at load 4 whatever the tool."""
+    root = tmp_path / "data" / "fio-vs-quarch"
+    for folder, system in (("fio", BASE), ("iometer", "Intel P3700 (Iometer, Quarch)")):
+        (root / folder).mkdir(parents=True)
+        (root / folder / "iolab.toml").write_text(f'system = "{system}"\n')
+    for f in SWEEP.glob("randread-*.json"):
+        shutil.copy(f, root / "fio" / f.name)
+    shutil.copy(corpus("iometer/quarch__testfile.csv"), root / "iometer")
+    (root / "iolab.toml").write_text(f'baseline = "{BASE}"\n')
+    ingest(con, tmp_path / "data")
+    rows = q(con, """SELECT system, load, baseline_value, value, ratio, baseline_tools, tools FROM comparison
+                     WHERE study = 'fio-vs-quarch' AND metric = 'iops' AND block_size_bytes = 4096""")
+    # fio: randread-4-1.json read "iops" 16878.185364; Iometer: the mean of the ALL rows of its 4 KiB / 100 % read / 100 % random sessions, as written
+    iom = q(con, """SELECT avg(r.iops), count(*) FROM iometer_results r JOIN iometer_access_specs a
+                    ON a.session_no = r.session_no AND a.size_bytes = 4096 AND a.pct_reads = 100 AND a.pct_random = 100
+                    WHERE r.row_type = 'ALL'""")[0]
+    assert iom[1] == 11
+    assert rows == [("Intel P3700 (Iometer, Quarch)", 4, pytest.approx(16878.185364), pytest.approx(iom[0]),
+                     pytest.approx(iom[0] / 16878.185364), ["fio"], ["Iometer"])]

@@ -14,6 +14,9 @@ COLUMNS = ["criterion", "tool", "metric", "comparator", "threshold", "unit", "sc
 COMPARATORS = {"<=", "<", ">=", ">", "=", "*"}
 
 
+SNIFF_RULE = "the CSV header's first 8 columns are the QoS-criteria columns"
+
+
 def sniff(head: str, name: str) -> bool:
     return csv_header(head)[:8] == COLUMNS
 

@@ -39,6 +39,9 @@ _SIZE = re.compile(r"^(\d+)\s*(KiB|MiB|GiB|K|M|G|B)?$", re.I)
 _FACTOR = {"": 1, "b": 1, "k": 1024, "kib": 1024, "m": 1 << 20, "mib": 1 << 20, "g": 1 << 30, "gib": 1 << 30}
 
 
+SNIFF_RULE = "a 'Command Line: ' line, 'Input parameters:' and a 'timespan:' line"
+
+
 def sniff(head: str, name: str) -> bool:
     return bool(re.search(r"^Command Line: ", head, re.M)) and "Input parameters:" in head \
         and bool(re.search(r"^\s*timespan:\s+\d", head, re.M))

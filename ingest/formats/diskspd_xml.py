@@ -31,6 +31,9 @@ _PCT = {"0": "min", "25": "p25", "50": "p50", "75": "p75", "90": "p90", "95": "p
         "99.99999": "p99_99999", "99.999999": "p99_999999", "99.9999999": "p99_9999999"}
 
 
+SNIFF_RULE = 'the document element is <Results> with a <System> or <Profile> element'
+
+
 def sniff(head: str, name: str) -> bool:
     body = re.sub(r"^\ufeff?\s*(<\?xml[^>]*\?>\s*)?", "", head[:4096])
     return body.startswith("<Results>") and bool(re.search(r"<(System|Profile)>", head))

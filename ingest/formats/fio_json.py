@@ -44,6 +44,9 @@ class _Obj(dict):
         self.pairs = pairs
 
 
+SNIFF_RULE = '\'"fio version"\' in the JSON (or only fio\'s own error text)'
+
+
 def sniff(head: str, name: str) -> bool:
     if '"fio version"' in head:
         return True

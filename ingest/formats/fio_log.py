@@ -37,6 +37,9 @@ DIRS = {0: "read", 1: "write", 2: "trim"}
 KINDS = {"bw": ("mbps", "MB/s", 1024 / 1e6, "bandwidth (KiB/s in the file, stored as MB/s)"), "iops": ("iops", "IO/s", 1.0, "IOPS")}
 
 
+SNIFF_RULE = "the first five rows are all 'time, value, direction, block size[, ...]' numbers"
+
+
 def sniff(head: str, name: str) -> bool:
     lines = split_lines(head)
     if lines and not head.endswith(("\n", "\r")):

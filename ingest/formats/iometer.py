@@ -127,6 +127,9 @@ RESULTS_SCHEMA = pa.schema(
 )
 
 
+SNIFF_RULE = 'the first line starts "\'Test Type,Test Description" and there are no instantaneous-result rows'
+
+
 def sniff(head: str, name: str) -> bool:
     lines = split_lines(head[:4096])
     return bool(lines) and lines[0].startswith("'Test Type,Test Description") and not _is_instantaneous(head)

@@ -20,6 +20,9 @@ SERIES_COLUMNS = [(c, m, u) for c, m, u, _ in iometer.METRICS if c in (
     "max_response_ms", "errors")] + [("mbps_decimal", "mbps", "MB/s")]
 
 
+SNIFF_RULE = 'the first line starts "\'Test Type,Test Description" and it holds instantaneous-result rows'
+
+
 def sniff(head: str, name: str) -> bool:
     lines = split_lines(head[:4096])
     return bool(lines) and lines[0].startswith("'Test Type,Test Description") and iometer._is_instantaneous(head)

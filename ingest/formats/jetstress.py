@@ -106,6 +106,9 @@ class _Html(HTMLParser):
                     self.sections[-1]["text"].append((line + k, part.strip()))
 
 
+SNIFF_RULE = 'HTML that names Jetstress and has <fieldset> or grid_row_header cells'
+
+
 def sniff(head: str, name: str) -> bool:
     low = head[:20000].lower()
     starts_as_html = low.lstrip("\ufeff \t\r\n").startswith(("<!doctype html", "<html"))
@@ -144,7 +147,7 @@ def _role(label: str) -> tuple[str, str]:
     return "", label
 
 
-def parse(data: bytes, name: str) -> ParseResult:
+def _read_html(data: bytes) -> _Html:
     h = _Html()
     try:
         h.feed(decode_text(data))
@@ -155,88 +158,115 @@ def parse(data: bytes, name: str) -> ParseResult:
         raise ParseError(f"not readable as HTML ({e})") from None
     if not h.sections:
         raise ParseError("no <fieldset> sections: not a Jetstress report, or the file is cut")
-    heading = " ".join(h.headings)
+    return h
+
+
+def _report_type(h: _Html) -> str:
     m = re.search(r"(Performance|Stress|Database Backup|DatabaseBackup|Soft Recovery|SoftRecovery|Database Checksum)"
-                  r" Test Result Report", heading)
+                  r" Test Result Report", " ".join(h.headings))
     if not m:
         raise ParseError("the report title (e.g. 'Performance Test Result Report') is missing")
-    report_type = REPORT_TYPES[m.group(1)]
-    res = ParseResult()
-    values, grids, log = [], [], []
-    kv: dict[str, tuple[str, int]] = {}
-    for sec in h.sections:
-        legend = sec["legend"]
-        header = None
-        for r_no, row in enumerate(sec["rows"]):
-            if all(t == "th" or "grid_header" in c for t, c, _, _ in row):
-                header = [txt for _, _, txt, _ in row]
-                continue
-            if header is None and row and "grid_row_header" in row[0][1] and len(row) == 2:
-                label, (_, _, val, line) = row[0][2], row[1]
-                values.append({"section": legend, "label": label, "value_text": val, "line_no": line})
-                kv.setdefault(label, (val, line))
-                continue
-            if header is None:
-                raise ParseError(f"a table row in '{legend}' has neither a label cell nor a header row above it",
-                                 row[0][3] if row else None)
-            if len(row) != len(header):
-                raise ParseError(f"'{legend}' row has {len(row)} cells, its header has {len(header)}",
-                                 row[0][3] if row else None)
-            for c_no, ((_, _, txt, line), col) in enumerate(zip(row, header)):
-                grids.append({"section": legend, "row_no": r_no, "col_no": c_no, "row_label": row[0][2],
-                              "column_name": col, "value_text": txt, "line_no": line})
-        for line, text in sec["text"]:
-            lm = re.match(r"^(\d{1,2}/\d{1,2}/\d{4} \d{1,2}:\d{2}:\d{2}(?: [AP]M)?)\s+--\s+(.*)$", text)
-            log.append({"line_no": line, "logged_at": _when(lm.group(1), line) if lm else None,
-                        "message": lm.group(2) if lm else text, "section": legend})
+    return REPORT_TYPES[m.group(1)]
+
+
+def _section_cells(sec: dict, values: list, grids: list) -> None:
+    """Label/value rows into ``values``, grid rows (under a header row) cell by cell into ``grids``."""
+    legend, header = sec["legend"], None
+    for r_no, row in enumerate(sec["rows"]):
+        if all(t == "th" or "grid_header" in c for t, c, _, _ in row):
+            header = [txt for _, _, txt, _ in row]
+            continue
+        if header is None and row and "grid_row_header" in row[0][1] and len(row) == 2:
+            values.append({"section": legend, "label": row[0][2], "value_text": row[1][2], "line_no": row[1][3]})
+            continue
+        if header is None:
+            raise ParseError(f"a table row in '{legend}' has neither a label cell nor a header row above it",
+                             row[0][3] if row else None)
+        if len(row) != len(header):
+            raise ParseError(f"'{legend}' row has {len(row)} cells, its header has {len(header)}",
+                             row[0][3] if row else None)
+        for c_no, ((_, _, txt, line), col) in enumerate(zip(row, header)):
+            grids.append({"section": legend, "row_no": r_no, "col_no": c_no, "row_label": row[0][2],
+                          "column_name": col, "value_text": txt, "line_no": line})
+
+
+def _section_log(sec: dict) -> list[dict]:
+    out = []
+    for line, text in sec["text"]:
+        lm = re.match(r"^(\d{1,2}/\d{1,2}/\d{4} \d{1,2}:\d{2}:\d{2}(?: [AP]M)?)\s+--\s+(.*)$", text)
+        out.append({"line_no": line, "logged_at": _when(lm.group(1), line) if lm else None,
+                    "message": lm.group(2) if lm else text, "section": sec["legend"]})
+    return out
+
+
+def _verdict(kv: dict[str, tuple[str, int]]) -> tuple[str, int]:
     if "Overall Test Result" not in kv:
         raise ParseError("no 'Overall Test Result' in the report: the Test Summary section is missing")
     verdict_text, vline = kv["Overall Test Result"]
-    verdict = verdict_text.strip().lower()
-    if verdict not in ("pass", "fail"):
+    if verdict_text.strip().lower() not in ("pass", "fail"):
         raise ParseError(f"Overall Test Result is {verdict_text!r}, expected Pass or Fail", vline)
-    get = lambda k: kv.get(k, ("", None))  # noqa: E731
-    test = {
-        "report_type": report_type, "verdict": verdict_text.strip(), "machine_name": get("Machine Name")[0] or None,
-        "test_description": get("Test Description")[0] or None,
-        "started_at": _when(*get("Test Start Time")) if "Test Start Time" in kv else None,
-        "ended_at": _when(*get("Test End Time")) if "Test End Time" in kv else None,
-        "jetstress_version": get("Jetstress Version")[0] or None, "ese_version": get("Ese Version")[0] or None,
-        "operating_system": get("Operating System")[0] or None, "performance_log": get("Performance Log")[0] or None,
-    }
-    res.tool_version = test["jetstress_version"]
+    return verdict_text.strip(), vline
+
+
+def _test_row(kv: dict[str, tuple[str, int]], report_type: str, verdict: str) -> dict:
+    get = lambda k: kv.get(k, ("", None))[0] or None
+    when = lambda k: _when(*kv[k]) if k in kv else None
+    return {"report_type": report_type, "verdict": verdict, "machine_name": get("Machine Name"),
+            "test_description": get("Test Description"), "started_at": when("Test Start Time"),
+            "ended_at": when("Test End Time"), "jetstress_version": get("Jetstress Version"),
+            "ese_version": get("Ese Version"), "operating_system": get("Operating System"),
+            "performance_log": get("Performance Log")}
+
+
+def _grid_sample(res: ParseResult, key: str, g: dict, machine: str | None) -> None:
+    """One grid cell as a sample, if its column is a known counter (2007 per volume, 2010+ per instance, host)."""
+    col, sec = g["column_name"], g["section"]
+    if col in GRID_2007:
+        role, target = _role(g["row_label"])
+        suffix, unit, factor = GRID_2007[col]
+        v = _number(g["value_text"], f"{g['row_label']} / {col}", g["line_no"])
+        if v is not None:
+            res.add(key, "volume", f"{role}_{suffix}" if role else suffix, v * factor, unit,
+                    target=target, line_no=g["line_no"])
+    elif mm := _IO_COL.match(col):
+        role = "db" if mm.group(1) == "Database" else "log"
+        rw = "read" if mm.group(2) == "Reads" else "write"
+        suffix, unit = {"Average Latency (msec)": (f"{rw}_latency_ms", "ms"), "/sec": (f"{rw}_iops", "IO/s"),
+                        "Average Bytes": (f"{rw}_bytes_avg", "bytes")}[mm.group(3)]
+        v = _number(g["value_text"], f"{g['row_label']} / {col}", g["line_no"])
+        if v is not None:
+            res.add(key, "instance", f"{role}_{suffix}", v, unit, target=g["row_label"], line_no=g["line_no"])
+    elif sec == "Host System Performance" and col == "Average" and g["row_label"] in HOST_COUNTERS:
+        metric, unit = HOST_COUNTERS[g["row_label"]]
+        v = _number(g["value_text"], g["row_label"], g["line_no"])
+        res.add(key, "host", metric, v, unit, target=machine, line_no=g["line_no"])
+
+
+def parse(data: bytes, name: str) -> ParseResult:
+    h = _read_html(data)
+    report_type = _report_type(h)
+    values, grids, log = [], [], []
+    for sec in h.sections:
+        _section_cells(sec, values, grids)
+        log += _section_log(sec)
+    kv: dict[str, tuple[str, int]] = {}
+    for v in values:
+        kv.setdefault(v["label"], (v["value_text"], v["line_no"]))
+    verdict, vline = _verdict(kv)
+    test = _test_row(kv, report_type, verdict)
+    res = ParseResult(tool_version=test["jetstress_version"])
     key = report_type
     res.runs.append(Run(key=key, tool="Jetstress", tool_version=test["jetstress_version"],
                         started_at=test["started_at"], ended_at=test["ended_at"], workload=f"Jetstress {report_type}",
-                        description=test["test_description"], status=verdict, test_type=report_type))
-    res.add(key, "test", "test_passed", 1.0 if verdict == "pass" else 0.0, "bool", line_no=vline)
+                        description=test["test_description"], status=verdict.lower(), test_type=report_type))
+    res.add(key, "test", "test_passed", 1.0 if verdict.lower() == "pass" else 0.0, "bool", line_no=vline)
     for label, (metric, unit) in VALUE_METRICS.items():
         if label in kv:
             val, line = kv[label]
             res.add(key, "test", metric, _number(val, label, line), unit, line_no=line)
     for g in grids:
-        if g["col_no"] == 0:
-            continue
-        col, sec = g["column_name"], g["section"]
-        if col in GRID_2007:
-            role, target = _role(g["row_label"])
-            suffix, unit, factor = GRID_2007[col]
-            v = _number(g["value_text"], f"{g['row_label']} / {col}", g["line_no"])
-            if v is not None:
-                res.add(key, "volume", f"{role}_{suffix}" if role else suffix, v * factor, unit,
-                        target=target, line_no=g["line_no"])
-        elif mm := _IO_COL.match(col):
-            role = "db" if mm.group(1) == "Database" else "log"
-            rw = "read" if mm.group(2) == "Reads" else "write"
-            suffix, unit = {"Average Latency (msec)": (f"{rw}_latency_ms", "ms"), "/sec": (f"{rw}_iops", "IO/s"),
-                            "Average Bytes": (f"{rw}_bytes_avg", "bytes")}[mm.group(3)]
-            v = _number(g["value_text"], f"{g['row_label']} / {col}", g["line_no"])
-            if v is not None:
-                res.add(key, "instance", f"{role}_{suffix}", v, unit, target=g["row_label"], line_no=g["line_no"])
-        elif sec == "Host System Performance" and col == "Average" and g["row_label"] in HOST_COUNTERS:
-            metric, unit = HOST_COUNTERS[g["row_label"]]
-            v = _number(g["value_text"], g["row_label"], g["line_no"])
-            res.add(key, "host", metric, v, unit, target=test["machine_name"], line_no=g["line_no"])
+        if g["col_no"] != 0:
+            _grid_sample(res, key, g, test["machine_name"])
     res.tables["jetstress_tests"] = [test]
     res.tables["jetstress_values"] = values
     res.tables["jetstress_grids"] = grids

@@ -17,6 +17,9 @@ THRESHOLDS = {"AverageDatabaseReadLatency": "avg_db_read_latency_ms", "MaximumDa
               "AverageLogWriteLatency": "avg_log_write_latency_ms", "MaximumLogWriteLatency": "max_log_write_latency_ms"}
 
 
+SNIFF_RULE = "'<configuration' with a <JetstressVersionGenerated> element"
+
+
 def sniff(head: str, name: str) -> bool:
     return "<configuration" in head[:4096] and "<JetstressVersionGenerated>" in head[:8192]
 

@@ -40,6 +40,9 @@ PARAMS = {
 }
 
 
+SNIFF_RULE = "'This maps to this test:' with an 'ORION VERSION' or 'Commandline:' line"
+
+
 def sniff(head: str, name: str) -> bool:
     lines = [l.strip() for l in split_lines(head[:8192])]
     return "This maps to this test:" in lines and any(_VERSION.match(l) or l == "Commandline:" for l in lines)
@@ -60,77 +63,115 @@ def _columns(text: str | None, ln: int) -> list[int] | None:
     return [parse_int(c, "column list", ln) for c in text.strip().lstrip(",").split(",") if c.strip()]
 
 
-def parse(data: bytes, name: str) -> ParseResult:
-    lines = split_lines(decode_text(data))
-    res = ParseResult()
-    version = None
-    commandline = None
-    params: dict[str, tuple[str, int]] = {}
-    luns: list[dict] = []
-    files_found = None
-    heads: list[tuple] = []
-    details: list[dict] = []
-    hist: list[dict] = []
-    cur_hist = None
+class Results:
+    """The headline, 12c+ detail and histogram lines: the same in the summary and on the console."""
+
+    def __init__(self) -> None:
+        self.heads: list[tuple[re.Match, int]] = []
+        self.details: list[dict] = []
+        self.hist: list[dict] = []
+        self._hist_at: tuple[str, int, int] | None = None
+
+    def take(self, raw: str, ln: int) -> bool:
+        """Consume one line if it is a result line; False leaves it to the caller."""
+        line = raw.strip()
+        if m := _HEADLINE.match(line):
+            self.heads.append((m, ln))
+        elif m := _DETAIL.match(line):
+            self.details.append(_detail(m, ln))
+        elif m := _HIST_HEAD.match(line):
+            self._hist_at = (m.group(1).lower(), int(m.group(2)), int(m.group(3)))
+        elif self._hist_at and _HIST_COLS.match(line):
+            pass
+        elif self._hist_at and (m := _HIST_ROW.match(raw)):
+            io, so, lo = self._hist_at
+            self.hist.append({"io_size": io, "small_oio": so, "large_oio": lo, "lower_us": int(m.group(1)),
+                              "upper_us": int(m.group(2)), "read_ios": int(m.group(3)),
+                              "read_cum_pct": float(m.group(4)), "write_ios": int(m.group(5)),
+                              "write_cum_pct": float(m.group(6)), "line_no": ln})
+        else:
+            self._hist_at = None
+            return False
+        return True
+
+    def add_samples(self, res: ParseResult, key: str) -> list[dict]:
+        """Headlines and details as samples (ms, MB/s, IO/s); returns the headlines as written."""
+        rows = []
+        for m, ln in self.heads:
+            label, value, metric_unit = m.group(1), float(m.group(2)), HEADLINES[m.group(1)]
+            factor = _headline_factor(label, m.group(3), ln)
+            so, lo = int(m.group(4)), int(m.group(5))
+            res.add(key, "test", metric_unit[0], value * factor, metric_unit[1], small_oio=so, large_oio=lo, line_no=ln)
+            rows.append({"metric": metric_unit[0], "value_as_written": value, "unit_as_written": m.group(3) or None,
+                         "small_oio": so, "large_oio": lo, "line_no": ln})
+        for d in self.details:
+            for stat in ("avg", "min", "max", "std_dev"):
+                res.add(key, "point", f"{d['io_size']}_{d['direction']}_latency_{stat}_ms", d[f"{stat}_ms"], "ms",
+                        small_oio=d["small_oio"], large_oio=d["large_oio"], line_no=d["line_no"])
+        return rows
+
+
+_HIST_COLS = re.compile(r"^Latency:\s+# of IOs")
+
+
+def _detail(m: re.Match, ln: int) -> dict:
+    unit = TO_MS.get(m.group(4).lower())
+    if not unit:
+        raise ParseError(f"unknown latency unit {m.group(4)!r}", ln)
+    return {"io_size": m.group(1).lower(), "direction": m.group(2).lower(), "avg_ms": float(m.group(3)) * unit,
+            "min_ms": float(m.group(5)) * unit, "max_ms": float(m.group(6)) * unit,
+            "std_dev_ms": float(m.group(7)) * unit, "small_oio": int(m.group(8)), "large_oio": int(m.group(9)),
+            "line_no": ln}
+
+
+def _headline_factor(label: str, unit_text: str, ln: int) -> float:
+    if HEADLINES[label][0].endswith("_ms"):
+        if unit_text.lower() not in TO_MS:
+            raise ParseError(f"unknown latency unit {unit_text!r}", ln)
+        return TO_MS[unit_text.lower()] if unit_text else 1.0  # 10.2/11.1 print milliseconds with no unit
+    if unit_text:
+        raise ParseError(f"unexpected unit {unit_text!r} after {label}", ln)
+    return 1.0
+
+
+def _scan(lines: list[str]) -> dict:
+    """Walk the summary once: version, command line, parameters, LUNs and the result lines."""
+    found = {"version": None, "commandline": None, "params": {}, "luns": [], "files_found": None,
+             "results": Results()}
     i = 0
     while i < len(lines):
         line, ln = lines[i].strip(), i + 1
         i += 1
-        if not line:
+        if not line or found["results"].take(lines[i - 1], ln):
             continue
         if m := _VERSION.match(line):
-            version = m.group(1)
+            found["version"] = m.group(1)
         elif line in ("Commandline:", "Command line:"):
             while i < len(lines) and not lines[i].strip():
                 i += 1
-            commandline = lines[i].strip() if i < len(lines) else None
+            found["commandline"] = lines[i].strip() if i < len(lines) else None
             i += 1
-        elif line.startswith("This maps to this test") or line.startswith("These options enable"):
-            pass
-        elif m := _HEADLINE.match(line):
-            heads.append((m, ln))
-        elif m := _DETAIL.match(line):
-            unit = TO_MS.get(m.group(4).lower())
-            if not unit:
-                raise ParseError(f"unknown latency unit {m.group(4)!r}", ln)
-            details.append({"io_size": m.group(1).lower(), "direction": m.group(2).lower(),
-                            "avg_ms": float(m.group(3)) * unit, "min_ms": float(m.group(5)) * unit,
-                            "max_ms": float(m.group(6)) * unit, "std_dev_ms": float(m.group(7)) * unit,
-                            "small_oio": int(m.group(8)), "large_oio": int(m.group(9)), "line_no": ln})
-        elif m := _HIST_HEAD.match(line):
-            cur_hist = (m.group(1).lower(), int(m.group(2)), int(m.group(3)))
-        elif cur_hist and (m := _HIST_ROW.match(lines[ln - 1])):
-            hist.append({"io_size": cur_hist[0], "small_oio": cur_hist[1], "large_oio": cur_hist[2],
-                         "lower_us": int(m.group(1)), "upper_us": int(m.group(2)), "read_ios": int(m.group(3)),
-                         "read_cum_pct": float(m.group(4)), "write_ios": int(m.group(5)),
-                         "write_cum_pct": float(m.group(6)), "line_no": ln})
         elif m := _LUN.match(line):
-            luns.append({"lun": m.group(1).strip(), "size_bytes": int(m.group(2)), "line_no": ln})
+            found["luns"].append({"lun": m.group(1).strip(), "size_bytes": int(m.group(2)), "line_no": ln})
         elif m := _FOUND.match(line):
-            files_found = int(m.group(1))
+            found["files_found"] = int(m.group(1))
         elif ":" in line and line.split(":", 1)[0] in PARAMS:
             k, v = line.split(":", 1)
-            params[PARAMS[k]] = (v.strip(), ln)
-        elif line.startswith("Setting ") or line.startswith("ORION: ") or line.startswith("Test will take"):
-            pass  # console chatter
-        elif cur_hist:
-            cur_hist = None
-        else:
+            found["params"][PARAMS[k]] = (v.strip(), ln)
+        elif not line.startswith(("This maps to this test", "These options enable", "Setting ", "ORION: ",
+                                  "Test will take")):  # the last three: console chatter
             raise ParseError(f"unexpected line in an ORION summary: {line[:60]!r}", ln)
-    if "testname" not in params:
-        raise ParseError("no 'Test:' line: the parameter block is missing (truncated file?)")
-    if not heads:
-        raise ParseError("no result lines (Maximum Large MBPS / Maximum Small IOPS / Minimum Small Latency): "
-                         "the test did not finish or the file is cut")
-    if files_found is not None and files_found != len(luns):
-        raise ParseError(f"the file says {files_found} files were found but lists {len(luns)} 'Name:' lines")
-    p = {k: v for k, (v, _) in params.items()}
-    ln_of = {k: l for k, (_, l) in params.items()}
-    write = p.get("write_pct")
-    duration = p.get("duration_per_point")
-    run_type = re.search(r"-run\s+(\S+)", commandline or "")
-    test = {
-        "testname": p["testname"], "version": version, "commandline": commandline,
+    return found
+
+
+def _test_row(found: dict) -> dict:
+    """The orion_tests row: the parameters the command line maps to, in bytes/seconds/percent."""
+    p = {k: v for k, (v, _) in found["params"].items()}
+    ln_of = {k: ln for k, (_, ln) in found["params"].items()}
+    write, duration = p.get("write_pct"), p.get("duration_per_point")
+    run_type = re.search(r"-run\s+(\S+)", found["commandline"] or "")
+    return {
+        "testname": p["testname"], "version": found["version"], "commandline": found["commandline"],
         "run_type": run_type.group(1) if run_type else None,
         "small_io_bytes": _kb(p.get("small_io_size"), "Small IO size", ln_of.get("small_io_size", 0)),
         "large_io_bytes": _kb(p.get("large_io_size"), "Large IO size", ln_of.get("large_io_size", 0)),
@@ -143,38 +184,34 @@ def parse(data: bytes, name: str) -> ParseResult:
         "large_columns": _columns(p.get("large_columns"), ln_of.get("large_columns", 0)),
         "total_data_points": parse_int(p["total_data_points"], "Total Data Points", ln_of["total_data_points"])
         if "total_data_points" in p else None,
-        "files_found": files_found,
+        "files_found": found["files_found"],
     }
-    res.tool_version = version
-    key = "test"
+
+
+NO_RESULTS = ("no result lines (Maximum Large MBPS / Maximum Small IOPS / Minimum Small Latency): "
+              "the test did not finish or the file is cut")
+
+
+def parse(data: bytes, name: str) -> ParseResult:
+    found = _scan(split_lines(decode_text(data)))
+    results: Results = found["results"]
+    if "testname" not in found["params"]:
+        raise ParseError("no 'Test:' line: the parameter block is missing (truncated file?)")
+    if not results.heads:
+        raise ParseError(NO_RESULTS)
+    if found["files_found"] is not None and found["files_found"] != len(found["luns"]):
+        raise ParseError(f"the file says {found['files_found']} files were found but lists {len(found['luns'])} "
+                         "'Name:' lines")
+    test = _test_row(found)
+    res = ParseResult(tool_version=test["version"])
     rw = 100 - test["write_pct"] if test["write_pct"] is not None else None
     m = re.match(r"(?:.*__)?(.+?_\d{8}_\d{3,4})_summary", name)
-    res.runs.append(Run(key=key, tool="Orion", tool_version=version, workload=test["testname"],
-                        description=commandline, status="complete", test_type=test["run_type"], read_pct=rw,
+    res.runs.append(Run(key="test", tool="Orion", tool_version=test["version"], workload=test["testname"],
+                        description=test["commandline"], status="complete", test_type=test["run_type"], read_pct=rw,
                         group=m.group(1) if m else test["testname"]))
-    headline_rows = []
-    for m, ln in heads:
-        label, value, unit_text = m.group(1), float(m.group(2)), m.group(3).lower()
-        metric, unit = HEADLINES[label]
-        if metric.endswith("_ms"):
-            if unit_text not in TO_MS:
-                raise ParseError(f"unknown latency unit {m.group(3)!r}", ln)
-            factor = TO_MS[unit_text] if unit_text else 1.0  # 10.2/11.1 print milliseconds with no unit
-        elif unit_text:
-            raise ParseError(f"unexpected unit {m.group(3)!r} after {label}", ln)
-        else:
-            factor = 1.0
-        so, lo = int(m.group(4)), int(m.group(5))
-        res.add(key, "test", metric, value * factor, unit, small_oio=so, large_oio=lo, line_no=ln)
-        headline_rows.append({"metric": metric, "value_as_written": value, "unit_as_written": m.group(3) or None,
-                              "small_oio": so, "large_oio": lo, "line_no": ln})
-    for d in details:
-        for stat in ("avg", "min", "max", "std_dev"):
-            res.add(key, "point", f"{d['io_size']}_{d['direction']}_latency_{stat}_ms", d[f"{stat}_ms"], "ms",
-                    small_oio=d["small_oio"], large_oio=d["large_oio"], line_no=d["line_no"])
     res.tables["orion_tests"] = [test]
-    res.tables["orion_headlines"] = headline_rows
-    res.tables["orion_luns"] = luns
-    res.tables["orion_latency_details"] = details
-    res.tables["orion_histograms"] = hist
+    res.tables["orion_headlines"] = results.add_samples(res, "test")
+    res.tables["orion_luns"] = found["luns"]
+    res.tables["orion_latency_details"] = results.details
+    res.tables["orion_histograms"] = results.hist
     return res

@@ -22,6 +22,9 @@ _NAME = re.compile(r"(?:.*__)?(?P<group>(?P<test>.+?)(?:_(?P<date>\d{8}_\d{3,4})
 KINDS = {"iops": ("small_iops", "IO/s"), "mbps": ("large_mbps", "MB/s")}
 
 
+SNIFF_RULE = "the first cell is 'Large/Small,'"
+
+
 def sniff(head: str, name: str) -> bool:
     return head.lstrip("\ufeff").startswith("Large/Small,")
 

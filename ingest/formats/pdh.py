@@ -79,6 +79,9 @@ def _first_cell(line: str) -> str:
         return ""
 
 
+SNIFF_RULE = "the first header cell starts '(PDH-CSV 4.0)'"
+
+
 def sniff(head: str, name: str) -> bool:
     lines = re.split(r"\r\n|\r|\n", head[:200_000], maxsplit=2)
     return any(_first_cell(l).startswith("(PDH-CSV 4.0)") for l in lines[:2])

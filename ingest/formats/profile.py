@@ -50,6 +50,9 @@ UNITS = {"KB": 2**10, "MB": 2**20, "GB": 2**30, "TB": 2**40}
 FRENCH = re.compile(r"\b(janvier|f[ée]vrier|mars|avril|mai|juin|juillet|ao[uû]t|septembre|octobre|novembre|d[ée]cembre)\b", re.IGNORECASE)
 
 
+SNIFF_RULE = "a storage-array profile start line ('PROFILE FOR STORAGE SUBSYSTEM/ARRAY: ...')"
+
+
 def sniff(head: str, name: str) -> bool:
     return any(_START.match(l) for l in split_lines(head[:8192])[:30])
 

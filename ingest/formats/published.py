@@ -32,6 +32,9 @@ METRICS = {"db_iops": "iops", "small_iops": "iops", "large_mbps": "mbps", "small
 TABLE_COLUMNS = {"iops": ("iops", "IO/s"), "mbps": ("mbps", "MB/s"), "avg_response_ms": ("avg_latency_ms", "ms")}
 
 
+SNIFF_RULE = 'a CSV header with metric/value/unit/source (or iops/mbps/avg_response_ms/source_table)'
+
+
 def sniff(head: str, name: str) -> bool:
     h = set(csv_header(head))
     return ({"metric", "value", "unit", "source"} <= h) or ({"iops", "mbps", "avg_response_ms", "source_table"} <= h)

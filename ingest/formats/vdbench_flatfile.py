@@ -44,6 +44,9 @@ METRICS = {
 TEXT_COLUMNS = {"tod", "timestamp", "run", "interval"}
 
 
+SNIFF_RULE = "<pre> and 'flatfile.html contains Vdbench' (or a Vdbench flatfile.html title)"
+
+
 def sniff(head: str, name: str) -> bool:
     start = head[:2000]
     if "<pre>" not in start:

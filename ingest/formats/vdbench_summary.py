@@ -50,6 +50,9 @@ _INTERVAL = re.compile(r"^(\d+|avg_\d+-\d+)$")
 _RD = re.compile(r"Starting RD=([^;<\s]+)(.*?)(?:</b>|$)")
 
 
+SNIFF_RULE = "'Vdbench summary report' (or '<pre> Run totals') and a 'Starting RD=' line"
+
+
 def sniff(head: str, name: str) -> bool:
     return ("Vdbench summary report" in head or head.lstrip().startswith(("<pre>\nRun totals", "<pre>\r\nRun totals"))
             or bool(re.search(r"<pre>\s*Run totals", head[:300]))) and "Starting RD=" in head

@@ -25,6 +25,9 @@ KINDS = [(re.compile(r"latency", re.I), "latency_us"), (re.compile(r"IO lengths?
          (re.compile(r"distance", re.I), "seek_distance_lbn")]
 
 
+SNIFF_RULE = 'the first line is a vscsiStats histogram title'
+
+
 def sniff(head: str, name: str) -> bool:
     return bool(_HEAD.match(split_lines(head[:2000])[0])) if head.strip() else False
 

@@ -43,13 +43,22 @@ def esc(v) -> str:
     return html.escape("" if v is None else str(v), quote=True)
 
 
-def connect(db_path: str | None = None) -> duckdb.DuckDBPyConnection:
+def connect(db_path: str | None = None, lake: str = "") -> duckdb.DuckDBPyConnection:
     """Open the database read-only (waiting while an ingest holds it); never create one.
 
     None: the default database (ingest.config); a relative path is relative to ``$IOLAB_ROOT``.
-    """
+    ``lake``: a Parquet lake directory (`iolab lake export` + `iolab lake views`) to read instead:
+    its views (DIR/views/<view>/, whichever engine computed them) and tables, read with Polars,
+    answer the same SQL the notebooks send to the database."""
     from ingest import config, db
 
+    if lake:
+        from ingest.lake import lake_connection
+
+        lake_path = Path(lake)
+        if not lake_path.is_absolute():
+            lake_path = config.root() / lake_path
+        return lake_connection(lake_path)
     path = Path(db_path or config.default_db())
     if not path.is_absolute():
         path = config.root() / path

@@ -12,13 +12,13 @@ WITH lab AS (
     SELECT study, labels FROM source_files WHERE status = 'ok' AND study IS NOT NULL AND labels IS NOT NULL
 ), ids AS (
     SELECT study, 'criterion' AS kind,
-           unnest(from_json(labels->'criteria', '["VARCHAR"]')) AS criterion
-    FROM lab WHERE json_type(labels->'criteria') = 'ARRAY'
+           unnest(from_json((labels->'criteria'), '["VARCHAR"]')) AS criterion
+    FROM lab WHERE json_type((labels->'criteria')) = 'ARRAY'
     UNION
     SELECT study, 'correction',
-           unnest(CASE json_type(labels->'corrections') WHEN 'OBJECT' THEN json_keys(labels->'corrections')
-                       ELSE from_json(labels->'corrections', '["VARCHAR"]') END)
-    FROM lab WHERE json_type(labels->'corrections') IN ('ARRAY', 'OBJECT')
+           unnest(CASE json_type((labels->'corrections')) WHEN 'OBJECT' THEN json_keys((labels->'corrections'))
+                       ELSE from_json((labels->'corrections'), '["VARCHAR"]') END)
+    FROM lab WHERE json_type((labels->'corrections')) IN ('ARRAY', 'OBJECT')
 )
 SELECT DISTINCT i.study, i.kind, i.criterion, q.comparator, q.threshold, q.unit, q.iolab_metric, q.description,
        q.citation, q.criterion IS NOT NULL AS defined

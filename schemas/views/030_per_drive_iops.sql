@@ -47,8 +47,8 @@ WITH labels AS (
 ), run_drives AS (
     SELECT run_id, source_id AS place_id, sum(drives) FILTER (first_on_group)::INTEGER AS drives,
            string_agg(DISTINCT volume, ', ' ORDER BY volume) AS volumes,
-           string_agg(DISTINCT drives_source, ', ') AS drives_source, string_agg(DISTINCT match_rule, ', ') AS match_rule,
-           string_agg(DISTINCT raid_level, ', ') AS raid_level, any_value(array_name) AS array_name
+           string_agg(DISTINCT drives_source, ', ' ORDER BY drives_source) AS drives_source, string_agg(DISTINCT match_rule, ', ' ORDER BY match_rule) AS match_rule,
+           string_agg(DISTINCT raid_level, ', ' ORDER BY raid_level) AS raid_level, any_value(array_name) AS array_name
     FROM (SELECT *, row_number() OVER (PARTITION BY run_id, source_id, spindles ORDER BY volume) = 1 AS first_on_group
           FROM (SELECT DISTINCT run_id, source_id, volume, array_name, drives, drives_source, match_rule, raid_level,
                        -- volumes on one array/volume/disk group share its drives: they count once
@@ -65,14 +65,16 @@ WITH labels AS (
            coalesce(rd.drives_source, CASE WHEN l.drives_stated IS NOT NULL THEN 'stated' END) AS drives_source,
            rt.iops, rt.mbps
     FROM labels l
-    JOIN run_throughput rt USING (run_id)
-    LEFT JOIN run_drives rd USING (run_id, place_id)
+    -- ON, not USING: with USING, Spark moves the join columns to the front of l.*
+    JOIN run_throughput rt ON rt.run_id = l.run_id
+    LEFT JOIN run_drives rd ON rd.run_id = l.run_id AND rd.place_id = l.place_id
     WHERE rt.iops IS NOT NULL OR rt.mbps IS NOT NULL
 )
 SELECT * EXCLUDE (raid_level_stated, drives_stated),
        iops / nullif(drives, 0) AS iops_per_drive,
        mbps / nullif(drives, 0) AS mbps_per_drive
-FROM (SELECT * FROM run_level UNION ALL BY NAME SELECT * FROM target_level);
+-- run_level and target_level list the same columns in the same order: a plain UNION ALL
+FROM (SELECT * FROM run_level UNION ALL SELECT * FROM target_level);
 
 -- Sizing: every sizing rule a study declares (sidecar `criteria = [...]`) against each run.
 -- A rule is a qos_criteria row whose iolab_metric is a column of per_drive_iops (iops, mbps,

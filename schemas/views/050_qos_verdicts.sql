@@ -9,7 +9,9 @@
 -- bins (latency_bin_shares). A criterion no study declares judges nothing.
 CREATE OR REPLACE VIEW latency_bin_shares AS
 SELECT r.run_id, 'all' AS scope, NULL AS target, 'pct_ios_within_30ms' AS metric,
-       100.0 * sum(b.io_count) FILTER (b.upper_us IS NOT NULL AND b.upper_us <= 30000) / nullif(sum(b.io_count), 0) AS value
+       -- DOUBLE, not 100.0: Spark would do the division in DECIMAL and keep 6 decimals
+       100 * CAST(sum(b.io_count) FILTER (b.upper_us IS NOT NULL AND b.upper_us <= 30000) AS DOUBLE)
+       / nullif(sum(b.io_count), 0) AS value
 FROM iometer_latency_bins b
 JOIN iometer_results ir ON ir.source_id = b.source_id AND ir.line_no = b.line_no AND ir.row_type = 'ALL'
 JOIN runs r ON r.source_id = ir.source_id AND r.run_key = 's' || ir.session_no || '/r' || ir.block_no

@@ -14,9 +14,11 @@
 -- pct_better = (new / (old x correction) - 1) x 100. No declared correction: factor 1.
 CREATE OR REPLACE VIEW generation_comparison AS
 WITH orders AS (
-    SELECT DISTINCT study, unnest(from_json((labels->'generation_order'), '["VARCHAR"]')) AS generation,
-           generate_subscripts(from_json((labels->'generation_order'), '["VARCHAR"]'), 1) AS rank
-    FROM source_files WHERE status = 'ok' AND (labels->'generation_order') IS NOT NULL
+    -- rank: the generation's (first) position in the study's list
+    SELECT DISTINCT study, generation, array_position(gens, generation) AS rank
+    FROM (SELECT study, gens, unnest(gens) AS generation
+          FROM (SELECT study, from_json((labels->'generation_order'), '["VARCHAR"]') AS gens
+                FROM source_files WHERE status = 'ok' AND (labels->'generation_order') IS NOT NULL))
 ), pts AS (
     SELECT m.study, m.system, m.generation, m.workload, m.raid_level, m.config_label, m.drives_stated AS drives,
            coalesce(pr.block_size_text, m.block_size_bytes::VARCHAR) AS block_size, m.metric, m.value, m.run_id,

@@ -1,0 +1,220 @@
+"""The Parquet lake: export of the demo database, the views computed from the lake alone by Spark
+(local mode) and by DuckDB, row for row the same; incremental export; the manifest."""
+from __future__ import annotations
+
+import json
+import math
+import shutil
+from datetime import date, datetime
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from ingest import batch, db, lake
+from tests.conftest import ROOT, q
+
+pyspark = pytest.importorskip("pyspark", reason="the [lake] extra (pip install -e '.[lake]')")
+SAMPLES = ROOT / "data" / "samples"
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("lake") / "demo.duckdb"
+    con = db.open_db(path)
+    batch.ingest_paths(con, [SAMPLES])
+    con.close()
+    return path
+
+
+@pytest.fixture(scope="module")
+def exported(demo) -> tuple[Path, dict]:
+    out = demo.parent / "lake"
+    return out, lake.export(demo, out)
+
+
+@pytest.fixture(scope="module")
+def spark():
+    s = lake.spark_session(app="iolab tests")
+    s.sparkContext.setLogLevel("ERROR")
+    yield s
+    s.stop()
+
+
+# ---- comparing two engines' rows ----------------------------------------------------------------
+
+def _norm(v):
+    """A value as both engines should agree on it: numbers as float, lists element-wise."""
+    if isinstance(v, bool) or v is None or isinstance(v, (str, datetime, date)):
+        return v
+    if isinstance(v, (int, float, Decimal)):
+        return float(v)
+    if isinstance(v, (list, tuple)):
+        return tuple(_norm(x) for x in v)
+    return v
+
+
+def _key(row):
+    # floats rounded for sorting only (two engines may differ in the last bits); NULLs first
+    return tuple((x is not None, f"{x:.9g}" if isinstance(x, float) else repr(x)) for x in row)
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, float) and isinstance(b, float):
+        return (math.isnan(a) and math.isnan(b)) or math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+def _rows(folder: Path) -> tuple[list[str], list[tuple]]:
+    import pyarrow.parquet as pq
+
+    files = sorted(folder.glob("*.parquet"))
+    tables = [pq.read_table(f) for f in files]
+    cols = tables[0].column_names
+    rows = [tuple(_norm(r[c]) for c in cols) for t in tables for r in t.to_pylist()]
+    return cols, sorted(rows, key=_key)
+
+
+def test_spark_views_equal_duckdb_views(exported, spark, tmp_path):
+    lake_dir, _ = exported
+    by_duckdb = lake.views(lake_dir, "duckdb", out=tmp_path / "duckdb")
+    by_spark = lake.views(lake_dir, "spark", out=tmp_path / "spark", spark=spark)
+    assert set(by_spark) == set(by_duckdb)
+    # every view of schemas/views/*.sql is there (plus series_points, and series_values, made by ingest/db.py)
+    assert {"measurements", "per_drive_iops", "comparison", "comparison_unmatched", "generation_comparison",
+            "target_volumes", "study_declarations", "series_summary", "series_points", "series_values",
+            "latency_percentiles"} <= set(by_spark)
+    differ = {}
+    for name in sorted(by_duckdb):
+        cols_d, rows_d = _rows(tmp_path / "duckdb" / name)
+        cols_s, rows_s = _rows(tmp_path / "spark" / name)
+        if cols_d != cols_s:
+            differ[name] = f"columns {cols_d} vs {cols_s}"
+        elif len(rows_d) != len(rows_s):
+            differ[name] = f"{len(rows_d)} rows by DuckDB, {len(rows_s)} by Spark"
+        else:
+            bad = [(d, s) for d, s in zip(rows_d, rows_s) if not _same(d, s)]
+            if bad:
+                differ[name] = f"{len(bad)} rows differ, first: {bad[0]}"
+    assert differ == {}
+    # not empty by accident: the demo has rows in the views the reports use
+    for name in ("measurements", "per_drive_iops", "comparison", "generation_comparison", "series_summary"):
+        assert by_spark[name] > 0, name
+
+
+def test_views_from_lake_match_the_database(demo, exported, tmp_path):
+    """DuckDB over the lake gives what DuckDB over the database gives."""
+    lake_dir, _ = exported
+    counts = lake.views(lake_dir, "duckdb", out=tmp_path / "v")
+    con = db.connect(demo, read_only=True)
+    try:
+        for name in ("measurements", "per_drive_iops", "comparison", "series_summary", "qos_verdicts"):
+            assert counts[name] == q(con, f"SELECT count(*) FROM {name}")[0][0], name
+        pct = q(con, "SELECT sum(pct_better) FROM comparison")[0][0]
+    finally:
+        con.close()
+    _, rows = _rows(tmp_path / "v" / "comparison")
+    cols, _ = _rows(tmp_path / "v" / "comparison")
+    i = cols.index("pct_better")
+    assert sum(r[i] for r in rows if r[i] is not None) == pytest.approx(pct)
+
+
+# ---- the export and its manifest ------------------------------------------------------------------
+
+def test_manifest_and_any_parquet_reader(demo, exported):
+    import pyarrow.dataset as ds
+
+    lake_dir, m = exported
+    assert json.loads((lake_dir / lake.MANIFEST).read_text()) == m
+    con = db.connect(demo, read_only=True)
+    try:
+        assert [x["version"] for x in m["schema"]["migrations"]] == [v for (v,) in q(
+            con, "SELECT version FROM schema_history ORDER BY version")]
+        assert {s: v["sha256"] for s, v in m["sources"].items()} == {
+            str(i): sha for i, sha in q(con, "SELECT source_id, sha256 FROM source_files")}
+        tables = [t for (t,) in q(con, "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main'")]
+        for t in [*tables, "measurements"]:
+            n = q(con, f'SELECT count(*) FROM "{t}"')[0][0]
+            assert m["row_counts"][t] == n, t
+            # pyarrow's own reader, no iolab code: every table reads with the count the manifest states
+            assert ds.dataset(lake_dir / t, format="parquet").count_rows() == n, t
+        points = q(con, "SELECT sum(points) FROM point_files")[0][0]
+    finally:
+        con.close()
+    assert m["row_counts"]["points"] == points > 0
+    assert ds.dataset(lake_dir / "points", format="parquet").count_rows() == points
+
+
+def test_export_is_incremental(tmp_path):
+    data = tmp_path / "data"
+    shutil.copytree(SAMPLES / "ds4300-vs-fastt200-2004", data / "a")
+    path = tmp_path / "x.duckdb"
+    con = db.open_db(path)
+    batch.ingest_paths(con, [data])
+    con.close()
+    out = tmp_path / "lake"
+    first = lake.export(path, out)
+    assert first["last_run"]["batch"] == 1 and first["last_run"]["new_sources"]
+    runs_part = out / "runs" / "part-00001.parquet"
+    before = runs_part.read_bytes()
+    # nothing new: no batch, nothing rewritten
+    again = lake.export(path, out)
+    assert again["last_run"] == {"new_sources": [], "rewritten_batches": [], "batch": None}
+    # a new study: only its sources go into batch 2; batch 1 stays as it was
+    shutil.copytree(SAMPLES / "adisireesha-atp-ssd-2022", data / "b")
+    con = db.open_db(path)
+    batch.ingest_paths(con, [data])
+    new_ids = [i for (i,) in q(con, "SELECT source_id FROM source_files WHERE path LIKE '%adisireesha%' ORDER BY 1")]
+    n_runs = q(con, "SELECT count(*) FROM runs")[0][0]
+    con.close()
+    second = lake.export(path, out)
+    assert second["last_run"] == {"new_sources": new_ids, "rewritten_batches": [], "batch": 2}
+    assert runs_part.read_bytes() == before
+    assert {second["sources"][str(i)]["batch"] for i in new_ids} == {2}
+    import pyarrow.dataset as ds
+
+    assert ds.dataset(out / "runs", format="parquet").count_rows() == n_runs == second["row_counts"]["runs"]
+    assert (out / "measurements" / "part-00002.parquet").exists()
+
+
+def test_relabelled_source_rewrites_its_batch(tmp_path):
+    data = tmp_path / "data" / "s"
+    shutil.copytree(SAMPLES / "adisireesha-atp-ssd-2022", data)
+    path = tmp_path / "x.duckdb"
+    con = db.open_db(path)
+    batch.ingest_paths(con, [data.parent])
+    con.close()
+    out = tmp_path / "lake"
+    lake.export(path, out)
+    toml = data / "iolab.toml"
+    toml.write_text(toml.read_text().replace('system = "', 'system = "renamed '))
+    con = db.open_db(path)
+    batch.ingest_paths(con, [data.parent])
+    con.close()
+    m = lake.export(path, out)
+    assert m["last_run"]["rewritten_batches"] == [1] and m["last_run"]["new_sources"] == []
+    import pyarrow.dataset as ds
+
+    systems = set(ds.dataset(out / "measurements", format="parquet").to_table(columns=["system"])
+                  .column("system").to_pylist())
+    assert systems and all(s.startswith("renamed ") for s in systems)
+
+
+def test_notebook_helper_reads_a_lake(demo, exported):
+    """page.connect(db_path, lake): the notebooks' SQL answered from DIR/views/ and the tables."""
+    from ingest.reports import page
+
+    lake_dir, _ = exported
+    lake.views(lake_dir, "duckdb")
+    con = page.connect("no-such.duckdb", str(lake_dir))
+    got = page.query(con, "SELECT study, count(*) AS n FROM comparison GROUP BY study ORDER BY study")
+    d = db.connect(demo, read_only=True)
+    try:
+        want = q(d, "SELECT study, count(*) FROM comparison GROUP BY study ORDER BY study")
+    finally:
+        d.close()
+    assert [tuple(r) for r in got.iter_rows()] == want and want
+    assert page.query(con, "SELECT count(*) AS n FROM source_files")["n"][0] == len(json.loads(
+        (lake_dir / lake.MANIFEST).read_text())["sources"])
