@@ -11,15 +11,18 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from . import __version__, batch, db
+from . import __version__
 from .config import default_db
+
+if TYPE_CHECKING:  # imported where used: `iolab --help` stays quick (pyarrow, pydantic, duckdb are not needed)
+    from . import batch
 
 DEFAULT_DB = default_db()
 # exit codes: 0 all files stored or known; 1 some files rejected or unreadable (the rest are stored);
@@ -42,6 +45,8 @@ def _line(o: batch.Outcome, verbose: bool) -> str:
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:
+    from . import batch, db
+
     paths = [Path(p) for p in args.paths]
     try:
         con = db.open_db(args.db)
@@ -127,6 +132,8 @@ def print_report(report: batch.Report, db_path: str, *, table: bool = True, fail
 
 def cmd_info(args: argparse.Namespace) -> int:
     """What the database holds, opened read-only: it never creates or changes a database."""
+    from . import db
+
     try:
         con = db.open_db(args.db, read_only=True)
     except db.DatabaseProblem as e:

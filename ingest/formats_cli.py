@@ -14,7 +14,7 @@ def register(sub) -> None:
     p.add_argument("--corpus", default=str(CORPUS), help="folder of real files to read tool versions from")
     p.set_defaults(func=cmd_formats)
     p = sub.add_parser("detect", help="which parser claims each file, and why (nothing is stored)")
-    p.add_argument("paths", nargs="+")
+    p.add_argument("paths", nargs="+", help="files (or folders) to check; nothing is ingested")
     p.set_defaults(func=cmd_detect)
 
 

@@ -398,15 +398,18 @@ def _in_spark_submit() -> bool:
 # ---- command line --------------------------------------------------------------------------------
 
 def register(sub) -> None:
+    from .config import default_db
+
     p = sub.add_parser("lake", help="a Parquet lake of the database; the views computed by DuckDB or Spark")
-    s = p.add_subparsers(dest="lake_cmd", required=True)
+    s = p.add_subparsers(dest="lake_cmd", required=True, metavar="ACTION", help="export or views")
     e = s.add_parser("export", help="write the database as a Parquet lake (again: only what is new)")
-    e.add_argument("--db", default="data/iolab.duckdb")
-    e.add_argument("--to", required=True, metavar="DIR")
+    e.add_argument("--db", default=default_db(), help="the database to export (read-only)")
+    e.add_argument("--to", required=True, metavar="DIR", help="the lake folder (created; an existing lake gets only what is new)")
     e.set_defaults(func=cmd_export)
     v = s.add_parser("views", help="compute every analysis view from the lake into DIR/views/<view>/")
-    v.add_argument("--lake", required=True, metavar="DIR")
-    v.add_argument("--engine", choices=["spark", "duckdb"], default="duckdb")
+    v.add_argument("--lake", required=True, metavar="DIR", help="a lake written by `iolab lake export`")
+    v.add_argument("--engine", choices=["spark", "duckdb"], default="duckdb",
+                   help="duckdb on this machine, or Apache Spark (local[*] unless --master)")
     v.add_argument("--master", help="Spark master URL (default local[*]; spark://host:7077, yarn, k8s://...)")
     v.add_argument("--out", metavar="DIR", help="write the views here instead of DIR/views")
     v.set_defaults(func=cmd_views)
