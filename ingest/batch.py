@@ -119,15 +119,24 @@ class NotRegular(OSError):
 def open_regular(path: Path) -> IO[bytes]:
     """Open for reading only if it is a regular file (a symlink counts as what it points to).
 
-    O_NONBLOCK keeps a FIFO from blocking the open; the check runs on the opened descriptor, so a
-    file swapped for a FIFO between a stat and the open is still caught.
+    The kind is checked with stat before opening (a device or a socket is never opened: opening a
+    tape rewinds it, a socket cannot be opened at all); O_NONBLOCK keeps a FIFO from blocking the
+    open, and the check runs again on the opened descriptor, so a file swapped for a FIFO between
+    the stat and the open is still caught.
     """
+    _check_regular(os.stat(path).st_mode)
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    mode = os.fstat(fd).st_mode
-    if not stat.S_ISREG(mode):
+    try:
+        _check_regular(os.fstat(fd).st_mode)
+    except NotRegular:
         os.close(fd)
-        raise NotRegular(f"{NOT_REGULAR.get(stat.S_IFMT(mode), 'not a regular file')}, not a regular file: never read")
+        raise
     return os.fdopen(fd, "rb")
+
+
+def _check_regular(mode: int) -> None:
+    if not stat.S_ISREG(mode):
+        raise NotRegular(f"{NOT_REGULAR.get(stat.S_IFMT(mode), 'not a regular file')}, not a regular file: never read")
 
 
 def hash_file(path: Path, chunk: int = 8 << 20) -> tuple[str, int, bytes]:

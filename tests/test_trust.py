@@ -102,6 +102,26 @@ def test_fifo_and_device_links_are_skipped_not_read(con, tmp_path):
     assert q(con, "SELECT count(*) FROM source_files") == [(1,)]
 
 
+def test_sockets_and_devices_are_skipped_without_being_opened(con, tmp_path, monkeypatch):
+    import socket
+
+    d = tmp_path / "s"
+    d.mkdir()
+    (d / "zero.csv").symlink_to("/dev/zero")
+    opened = []
+    real_open = os.open
+    monkeypatch.setattr(os, "open", lambda p, *a, **k: opened.append(str(p)) or real_open(p, *a, **k))
+    with socket.socket(socket.AF_UNIX) as sock:
+        sock.bind(str(d / "sock"))
+        with deadline(60):
+            rep = ingest(con, d)
+    by = {o.path.rsplit("/", 1)[-1]: o for o in rep.outcomes}
+    assert by["sock"].status == "skipped" and "a socket" in by["sock"].reason  # not "cannot read it"
+    assert by["zero.csv"].status == "skipped" and "character device" in by["zero.csv"].reason
+    assert not rep.failed
+    assert not [p for p in opened if p.endswith(("sock", "zero.csv"))]  # checked by stat, never opened
+
+
 def test_a_symlink_is_labelled_by_where_the_link_sits(con, tmp_path):
     real = tmp_path / "elsewhere"
     real.mkdir()
