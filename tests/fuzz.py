@@ -1,6 +1,7 @@
 """Pollution harness: mutate every real corpus file many ways and ingest the results.
 
-    make fuzz                  (python -m tests.fuzz --cases 1000: cases per format)
+    make fuzz                  (python -m tests.fuzz --cases 1000: cases per format, then 1000 attack cases)
+    python -m tests.fuzz --cases 0 --attacks 200     (the attacks phase alone: tests/fuzz_attacks.py)
 
 Each case writes one mutated file and ingests it into a shared database. The outcome must be one of:
   loaded    every stored number traces to the line it claims to come from (a numeric token on that
@@ -125,6 +126,19 @@ def source_tables(con) -> list[str]:
                                          AND table_name IN (SELECT table_name FROM duckdb_tables())""").fetchall()]
 
 
+def rows_left(con, tables: list[str], path: str) -> list[str]:
+    """What a rejected file at ``path`` left behind: rows in any table that references source_files."""
+    sids = [s for (s,) in con.execute("SELECT source_id FROM source_files WHERE path = ? AND status = 'rejected'",
+                                      [path]).fetchall()]
+    out = []
+    for tname in tables:
+        left = con.execute(f"SELECT count(*) FROM {tname} WHERE source_id IN (SELECT unnest(?::BIGINT[]))",
+                           [sids]).fetchall()[0][0]
+        if left:
+            out.append(f"{left} rows left in {tname} by a rejected file")
+    return out
+
+
 def run(cases_per_format: int, seed: int = 1, verbose: bool = False) -> tuple[dict, list[str]]:
     rng = random.Random(seed)
     stats: dict[str, Counter] = defaultdict(Counter)
@@ -168,13 +182,7 @@ def run(cases_per_format: int, seed: int = 1, verbose: bool = False) -> tuple[di
                 if o.status in ("rejected", "unreadable"):
                     if not o.reason:
                         violations.append(f"{src.name} {kind}: rejected without a reason")
-                    sids = [s for (s,) in con.execute("SELECT source_id FROM source_files WHERE path = ? AND status = 'rejected'",
-                                                        [o.path]).fetchall()]
-                    for tname in tables:
-                        left = con.execute(f"SELECT count(*) FROM {tname} WHERE source_id IN (SELECT unnest(?::BIGINT[]))",
-                                           [sids]).fetchall()[0][0]
-                        if left:
-                            violations.append(f"{src.name} {kind}: {left} rows left in {tname} by a rejected file")
+                    violations += [f"{src.name} {kind}: {m}" for m in rows_left(con, tables, o.path)]
                 elif o.status == "ingested":
                     sid = con.execute("SELECT source_id FROM source_files WHERE path = ? AND status = 'ok'",
                                       [o.path]).fetchall()[0][0]
@@ -210,15 +218,27 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cases", type=int, default=1000, help="cases per format")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--attacks", type=int, default=None, help="attack cases (default: --cases; 0 skips the phase)")
     a = ap.parse_args(argv)
     t = time.perf_counter()
-    stats, violations = run(a.cases, a.seed)
+    stats, violations = run(a.cases, a.seed) if a.cases else ({}, [])
     print(f"{'format':<28} {'ingested':>9} {'rejected':>9} {'unreadable':>10} {'unchanged':>9} {'placed':>9} {'crash':>6}")
     for fmt, c in stats.items():
         print(f"{str(fmt):<28} {c.get('ingested', 0):>9} {c.get('rejected', 0):>9} {c.get('unreadable', 0):>10} "
               f"{c.get('unchanged', 0):>9} {c.get('placed', 0):>9} {c.get('crash', 0):>6}")
     total = sum(sum(c.values()) for c in stats.values())
     print(f"{total} cases in {time.perf_counter() - t:.0f} s; {len(violations)} violations")
+    n_attacks = a.cases if a.attacks is None else a.attacks
+    if n_attacks:
+        from tests import fuzz_attacks
+
+        t = time.perf_counter()
+        astats, aviolations = fuzz_attacks.run(n_attacks, a.seed)
+        print()
+        print(fuzz_attacks.table(astats))
+        print(f"{n_attacks} attack cases ({sum(sum(c.values()) for c in astats.values())} files) in "
+              f"{time.perf_counter() - t:.0f} s; {len(aviolations)} violations")
+        violations += aviolations
     for v in violations[:50]:
         print("VIOLATION", v)
     return 1 if violations else 0

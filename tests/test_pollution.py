@@ -1,13 +1,14 @@
 """Bad input and faults: the pollution harness (short run), crash safety, concurrent ingests."""
 from __future__ import annotations
 
+import shutil
 import signal
 import subprocess
 import sys
 import time
 
 from ingest import batch, db
-from tests import fuzz
+from tests import fuzz, fuzz_attacks
 from tests.conftest import ROOT, corpus, q
 
 
@@ -90,4 +91,42 @@ def test_two_ingests_at_once_second_waits(tmp_path):
     assert "12 unchanged" in out_b or "ingested" in out_b
     con = db.open_db(dbf)
     assert q(con, "SELECT count(*) FROM source_files") == [(12,)]
+    con.close()
+
+
+def test_attack_harness_short_run():
+    """~20 random trees of hostile names, sidecar typos, special files and copies (make fuzz runs 1,000)."""
+    stats, violations = fuzz_attacks.run(cases=20, seed=20261123)
+    assert violations == []
+    assert not any(c.get("crash") or c.get("hang") for c in stats.values())
+    assert stats["hostile_sidecar"].get("ingested", 0) > 0 and stats["hostile_folder"].get("ingested", 0) > 0
+    assert sum(stats.get(k, {}).get("skipped", 0) for k in ("fifo", "socket", "devzero")) > 0
+    assert sum(stats.get(k, {}).get("unreadable", 0) for k in ("typo", "wrong_type", "bad_toml")) > 0
+
+
+def test_attack_checks_can_fail(tmp_path, monkeypatch):
+    """The oracle catches a wrong study, a stored special file and an unsafe slug."""
+    import random
+
+    con = db.open_db(tmp_path / "a.duckdb")
+    files = [corpus("iometer/adisireesha__results.csv")]
+    rng = random.Random(3)
+    while True:  # a tree with something that must be stored
+        shutil.rmtree(tmp_path / "data", ignore_errors=True)
+        expect = fuzz_attacks.build(tmp_path / "data", files, rng)
+        if stored := [p for p, e in expect.items() if e.stored]:
+            break
+    rep = batch.ingest_paths(con, [tmp_path / "data"])
+    tables = fuzz.source_tables(con)
+    assert fuzz_attacks.check(con, tables, expect, rep)[1] == []
+    con.execute("UPDATE source_files SET study = 'relabelled' WHERE path = ?", [batch.display_path(stored[0])])
+    assert any("stored as" in v for v in fuzz_attacks.check(con, tables, expect, rep)[1])
+    fifo = tmp_path / "data" / "pipe.csv"
+    expect[fifo] = fuzz_attacks.Expect("fifo", status={"skipped"}, stored=False)
+    rep.outcomes.append(batch.Outcome(batch.display_path(fifo), "ingested"))
+    assert any("fifo" in v and "is ingested" in v for v in fuzz_attacks.check(con, tables, expect, rep)[1])
+    con.execute("UPDATE source_files SET study = '../x'")
+    assert fuzz_attacks.slugs_ok(con) == []  # slug() makes it safe ...
+    monkeypatch.setattr(fuzz_attacks, "slug", lambda s: s)  # ... and the check would see if it did not
+    assert fuzz_attacks.slugs_ok(con) == ["slug('../x') = '../x' is not one safe path component"]
     con.close()

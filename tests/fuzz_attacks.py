@@ -1,0 +1,292 @@
+"""Attack harness: the attacks of issue 11, in random combinations, on small data trees of real files.
+
+    python -m tests.fuzz --attacks 1000 --cases 0      (make fuzz runs both phases)
+
+Each case builds a tree in a temp folder from real corpus files: study folders with hostile names
+(markup, ``javascript:``, ``../``, braces, newlines, random printable text), sidecars whose study and
+system are hostile too, sidecars with typos, wrong types or broken TOML, special files (a FIFO, a
+socket, a link to /dev/zero, a link to a real file in another folder, a dangling link) and copies of
+one file in two studies. It is ingested with ``batch.ingest_paths`` under a SIGALRM deadline. The
+invariants (anything else is a violation):
+  - no crash, no hang, no environment fault;
+  - a FIFO, socket or device is 'skipped', a dangling link 'unreadable'; neither leaves a row (in a
+    folder whose sidecar is broken they may be refused for that first: still never read);
+  - a folder with a broken sidecar stores nothing, and says why ("its sidecar is broken");
+  - every stored place's study is its sidecar's study or else its folder's name, and its system the
+    sidecar's; a copy in two studies keeps both; a link is labelled by the folder it sits in;
+  - a rejected file leaves no row anywhere (the pollution harness' check);
+  - ``reports.render.slug()`` of every stored study is one safe path component.
+Reports are not rendered (too slow for thousands of cases): slug() is what names their folders.
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import socket
+import string
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ingest import batch, db
+from ingest.reports.render import slug
+from tests.fuzz import rows_left, source_tables
+
+HOSTILE = ["<img src=x onerror=alert(1)>", "<script>alert('x')</script>", "javascript:alert(1)", "../../../x",
+           "..", ".", "{x}", "{{x}}", "{0}", "a\nb", "line\r\nbreak", "tab\there", "'; DROP TABLE runs; --",
+           '"quoted"', "%s%n", "$(rm -rf ~)", "`id`", "C:\\Windows\\x", "\u202eevil", "nul\u0000byte", "é–ü 日本",
+           " ", "-", "~", "*", "?", "a" * 300, "CON", "study/with/slashes", "\\\\server\\share"]
+TYPOS = ['sytem = "Acme"\n', 'price = 100\n', 'tile = 4\n', '[[target]]\ntarget = "x"\n',
+         '[[targets]]\ntarget = "x"\nvolme = "V"\n', '[files."*"]\nsytem = "A"\n']
+WRONG_TYPES = ["tiles = 'four'\n", "tiles = true\n", "study = 5\n", "system = ['a']\n", "[[targets]]\nvolume = 'V'\n",
+               "[labels]\nstudy = 'x'\n", "watts = -1\n"]
+BAD_TOML = ['study = "unclosed\n', "= 1\n", "study = 'a'\nstudy = 'b'\n", "\xff\xfe"]
+SPECIAL = ["fifo", "socket", "devzero", "link_other", "dangling"]
+SAFE_SLUG = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,254}")
+
+
+def hostile(rng: random.Random) -> str:
+    """A name from the list, or hypothesis-style random printable text (with a stray non-ASCII char)."""
+    if rng.random() < 0.6:
+        return rng.choice(HOSTILE)
+    alphabet = string.printable + "é日\u00a0\u2028<>{}"
+    return "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 40)))
+
+
+def folder_name(name: str, used: set[str]) -> str:
+    """``name`` made into a folder name a file system accepts (no / or NUL, not . or .., <= 200 bytes)."""
+    name = name.replace("/", "_").replace("\0", "_")
+    while len(name.encode()) > 200:
+        name = name[:-1]
+    if name in ("", ".", "..") or name.startswith("."):  # dot folders are skipped by design
+        name = "_" + name
+    while name in used:
+        name += "_"
+    used.add(name)
+    return name
+
+
+def toml_str(s: str) -> str:
+    """A TOML basic string (JSON escapes are valid TOML escapes when ASCII-only)."""
+    return json.dumps(s, ensure_ascii=True)
+
+
+@dataclass
+class Expect:
+    """What one path in the tree must become."""
+
+    attack: str
+    study: str | None = None  # for files that must be stored
+    system: str | None = None
+    status: set[str] = field(default_factory=set)  # allowed outcome statuses
+    stored: bool = True
+    sha_group: int | None = None  # copies of one file share a group
+
+
+def pool(con) -> list[Path]:
+    """Small real corpus files that load on their own (the raw material of every tree)."""
+    from tests.fuzz import FILES
+
+    out = []
+    for f in FILES:
+        if f.stat().st_size < 64_000 and batch.ingest_paths(con, [f]).outcomes[0].status == "ingested":
+            out.append(f)
+    return out
+
+
+def _sidecar(rng: random.Random) -> tuple[str, str | None, dict]:
+    """(attack, text, labels it sets) for one folder's sidecar; text None means no sidecar."""
+    kind = rng.choice(["none"] * 3 + ["hostile"] * 3 + ["typo", "wrong_type", "bad_toml"])
+    if kind == "none":
+        return kind, None, {}
+    if kind == "hostile":
+        labels = {k: hostile(rng) for k in rng.sample(["study", "system"], rng.randint(1, 2))}
+        return "hostile_sidecar", "".join(f"{k} = {toml_str(v)}\n" for k, v in labels.items()), labels
+    return kind, rng.choice({"typo": TYPOS, "wrong_type": WRONG_TYPES, "bad_toml": BAD_TOML}[kind]), {}
+
+
+def _special(kind: str, d: Path, other: Path | None) -> Path:
+    """Make one special file in ``d``; its path."""
+    if kind == "link_other":
+        (d / f"linked-{other.name}").symlink_to(other)
+        return d / f"linked-{other.name}"
+    if kind == "fifo":
+        os.mkfifo(d / "pipe.csv")
+    elif kind == "socket":  # AF_UNIX paths are short (108 bytes): bind relative to the folder
+        here = os.getcwd()
+        os.chdir(d)
+        try:
+            with socket.socket(socket.AF_UNIX) as s:
+                s.bind("sock.csv")
+        finally:
+            os.chdir(here)
+    elif kind == "devzero":
+        (d / "zero.csv").symlink_to("/dev/zero")
+    elif kind == "dangling":
+        (d / "gone.csv").symlink_to(d / "no-such-file.csv")
+    return d / {"fifo": "pipe.csv", "socket": "sock.csv", "devzero": "zero.csv", "dangling": "gone.csv"}[kind]
+
+
+def build(root: Path, files: list[Path], rng: random.Random) -> dict[Path, Expect]:
+    """A random tree under ``root``; what every path in it must become."""
+    expect: dict[Path, Expect] = {}
+    used: set[str] = set()
+    folders = []
+    for _ in range(rng.randint(1, 3)):
+        hostile_folder = rng.random() < 0.7
+        name = folder_name(hostile(rng) if hostile_folder else f"study{rng.randrange(1000)}", used)
+        d = root / name
+        d.mkdir(parents=True)
+        kind, text, labels = _sidecar(rng)
+        if text is not None:
+            (d / "iolab.toml").write_text(text, encoding="utf-8", errors="surrogateescape")
+        broken = kind in ("typo", "wrong_type", "bad_toml")
+        folders.append((d, name, labels, broken, kind))
+        for src in {rng.choice(files) for _ in range(rng.randint(1, 2))}:
+            dst = d / src.name  # names matter (fio logs end in _bw.N.log): keep them
+            shutil.copy(src, dst)
+            attack = kind if kind != "none" else ("hostile_folder" if hostile_folder else "plain")
+            expect[dst] = _expect(attack, name, labels, broken)
+    if len(folders) > 1 and rng.random() < 0.5:  # the same file in two studies
+        (a, *_), (b, *_) = rng.sample(folders, 2)
+        src = rng.choice([p for p in expect if p.parent == a])
+        group = rng.randrange(1 << 30)
+        dst = b / src.name
+        if dst.exists():
+            dst = b / f"copy-{src.name}"
+        shutil.copy(src, dst)
+        expect[src].sha_group = group
+        info = next(f for f in folders if f[0] == b)
+        expect[dst] = _expect("copy", info[1], info[2], info[3], group)
+    for kind in rng.sample(SPECIAL, rng.randint(0, 3)):
+        d, name, labels, broken, _ = rng.choice(folders)
+        others = [p for p in expect if p.parent != d and os.path.isfile(p) and not os.path.islink(p)]
+        other = rng.choice(others) if others else None
+        if kind == "link_other" and other is None:
+            continue
+        path = _special(kind, d, other)
+        if kind == "link_other":  # a regular file: labelled by where the link sits
+            expect[path] = _expect(kind, name, labels, broken)
+        else:  # never read, never stored; in a folder whose sidecar is broken, refused for that first
+            status = {"skipped"} if kind != "dangling" else {"unreadable"}
+            expect[path] = Expect(kind, status=status | ({"unreadable"} if broken else set()), stored=False)
+    return expect
+
+
+def _expect(attack: str, folder: str, labels: dict, broken: bool, group: int | None = None) -> Expect:
+    if broken:
+        return Expect(attack, status={"unreadable"}, stored=False)
+    return Expect(attack, labels.get("study", folder), labels.get("system"),
+                  {"ingested", "placed", "unchanged", "relabelled"}, True, group)
+
+
+class Hang(Exception):
+    pass
+
+
+def _alarm(*_):
+    raise Hang()
+
+
+def check(con, tables: list[str], expect: dict[Path, Expect], rep: batch.Report) -> tuple[list[tuple[str, str]], list[str]]:
+    """(attack, status) per file, and the violations."""
+    seen, bad = [], []
+    by_path = {o.path: o for o in rep.outcomes}
+    if rep.fault:
+        bad.append(f"environment fault on a healthy disk: {rep.fault}")
+    for path, e in expect.items():
+        shown = batch.display_path(path)
+        o = by_path.get(shown)
+        if o is None:
+            bad.append(f"{e.attack}: {shown!r} has no outcome")
+            continue
+        seen.append((e.attack, o.status))
+        rows = con.execute("SELECT study, system, sha256 FROM source_files WHERE path = ? AND status = 'ok'",
+                           [shown]).fetchall()
+        if o.status not in e.status:
+            bad.append(f"{e.attack}: {shown!r} is {o.status} ({o.reason}), expected {sorted(e.status)}")
+        if not e.stored and con.execute("SELECT count(*) FROM source_files WHERE path = ?", [shown]).fetchall()[0][0]:
+            bad.append(f"{e.attack}: {shown!r} was stored")
+        if e.attack in ("typo", "wrong_type", "bad_toml", "copy") and not e.stored and "sidecar is broken" not in (o.reason or ""):
+            bad.append(f"{e.attack}: {shown!r} not refused for its sidecar: {o.reason}")
+        if e.stored and o.status in e.status:
+            if len(rows) != 1:
+                bad.append(f"{e.attack}: {shown!r} has {len(rows)} stored places")
+            elif rows[0][:2] != (e.study, e.system):
+                bad.append(f"{e.attack}: {shown!r} stored as {rows[0][:2]!r}, expected {(e.study, e.system)!r}")
+        if o.status in ("rejected", "unreadable"):
+            bad += [f"{e.attack}: {shown!r}: {m}" for m in rows_left(con, tables, shown)]
+    groups = defaultdict(set)
+    for path, e in expect.items():
+        if e.sha_group is not None and e.stored:
+            groups[e.sha_group].add(e.study)
+    for studies in groups.values():
+        stored = {s for (s,) in con.execute("SELECT DISTINCT study FROM source_files WHERE status = 'ok' AND study IN "
+                                            "(SELECT unnest(?::VARCHAR[]))", [sorted(studies)]).fetchall()}
+        if stored != studies:
+            bad.append(f"copy: studies {sorted(studies)!r} stored as {sorted(stored)!r}")
+    return seen, bad
+
+
+def slugs_ok(con) -> list[str]:
+    bad = []
+    for (study,) in con.execute("SELECT DISTINCT study FROM source_files WHERE study IS NOT NULL").fetchall():
+        s = slug(study)
+        if not SAFE_SLUG.fullmatch(s) or ".." in s or len(s.encode()) > 255:
+            bad.append(f"slug({study!r}) = {s!r} is not one safe path component")
+    return bad
+
+
+def run(cases: int, seed: int = 1, deadline: int = 60) -> tuple[dict, list[str]]:
+    """``cases`` random trees; ({attack: {status: count}}, violations)."""
+    import tempfile
+
+    rng = random.Random(seed)
+    stats: dict[str, Counter] = defaultdict(Counter)
+    violations: list[str] = []
+    with tempfile.TemporaryDirectory() as d:
+        work = Path(d)
+        con = db.open_db(work / "attacks.duckdb")
+        files = pool(db.open_db(work / "pool.duckdb"))
+        tables = source_tables(con)
+        for n in range(cases):
+            root = work / f"case{n}"
+            expect = build(root, files, rng)
+            old = signal.signal(signal.SIGALRM, _alarm)
+            signal.alarm(deadline)
+            try:
+                rep = batch.ingest_paths(con, [root])
+            except Hang:
+                batch._rollback(con)
+                violations.append(f"case {n}: still running after {deadline} s: {sorted(e.attack for e in expect.values())}")
+                stats["(case)"]["hang"] += 1
+                continue
+            except Exception as e:
+                violations.append(f"case {n}: uncaught {type(e).__name__}: {e}")
+                stats["(case)"]["crash"] += 1
+                continue
+            finally:
+                signal.alarm(0)
+                signal.signal(signal.SIGALRM, old)
+            seen, bad = check(con, tables, expect, rep)
+            for attack, status in seen:
+                stats[attack][status] += 1
+            violations += [f"case {n}: {b}" for b in bad]
+            shutil.rmtree(root, ignore_errors=True)
+        violations += slugs_ok(con)
+        con.close()
+    return {k: dict(v) for k, v in sorted(stats.items())}, violations
+
+
+STATUSES = ("ingested", "placed", "unchanged", "skipped", "rejected", "unreadable", "hang", "crash")
+
+
+def table(stats: dict) -> str:
+    lines = [f"{'attack':<16}" + "".join(f"{s:>11}" for s in STATUSES)]
+    for attack, c in stats.items():
+        lines.append(f"{attack:<16}" + "".join(f"{c.get(s, 0):>11}" for s in STATUSES))
+    return "\n".join(lines)
