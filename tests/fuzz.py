@@ -62,7 +62,9 @@ def traceable(v: float, line: str) -> bool:
 def mutate(data: bytes, rng: random.Random) -> tuple[str, bytes]:
     lines = data.splitlines(keepends=True) or [data]
     kind = rng.choice(["truncate", "delete_line", "dup_line", "garbage", "flip", "utf16", "cp1252", "crlf", "lf",
-                       "cr", "mixed_eol", "decimal_comma", "extra_col", "missing_col", "empty", "huge", "swap_lines"])
+                       "cr", "mixed_eol", "decimal_comma", "extra_col", "missing_col", "empty", "huge", "swap_lines", "cut_line"])
+    if kind == "cut_line" and len(lines) > 1:  # cut at a line boundary: every line left is whole
+        return kind, b"".join(lines[: rng.randrange(1, len(lines))])
     if kind == "truncate":
         return kind, data[: rng.randrange(0, max(1, len(data)))]
     if kind == "delete_line" and len(lines) > 1:

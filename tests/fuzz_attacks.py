@@ -6,7 +6,8 @@ Each case builds a tree in a temp folder from real corpus files: study folders w
 (markup, ``javascript:``, ``../``, braces, newlines, random printable text), sidecars whose study and
 system are hostile too, sidecars with typos, wrong types or broken TOML, special files (a FIFO, a
 socket, a link to /dev/zero, a link to a real file in another folder, a dangling link) and copies of
-one file in two studies. It is ingested with ``batch.ingest_paths`` under a SIGALRM deadline. The
+one file in two studies; in some cases the disk fills up mid-batch first (the batch must stop once,
+blame no file, and a rerun must complete). It is ingested with ``batch.ingest_paths`` under a SIGALRM deadline. The
 invariants (anything else is a violation):
   - no crash, no hang, no environment fault;
   - a FIFO, socket or device is 'skipped', a dangling link 'unreadable'; neither leaves a row (in a
@@ -20,6 +21,7 @@ Reports are not rendered (too slow for thousands of cases): slug() is what names
 """
 from __future__ import annotations
 
+import errno
 import json
 import os
 import random
@@ -146,7 +148,7 @@ def build(root: Path, files: list[Path], rng: random.Random) -> dict[Path, Expec
             (d / "iolab.toml").write_text(text, encoding="utf-8", errors="surrogateescape")
         broken = kind in ("typo", "wrong_type", "bad_toml")
         folders.append((d, name, labels, broken, kind))
-        for src in {rng.choice(files) for _ in range(rng.randint(1, 2))}:
+        for src in sorted({rng.choice(files) for _ in range(rng.randint(1, 2))}):  # sorted: same seed, same tree
             dst = d / src.name  # names matter (fio logs end in _bw.N.log): keep them
             shutil.copy(src, dst)
             attack = kind if kind != "none" else ("hostile_folder" if hostile_folder else "plain")
@@ -232,6 +234,33 @@ def check(con, tables: list[str], expect: dict[Path, Expect], rep: batch.Report)
     return seen, bad
 
 
+def disk_full(con, root: Path, expect: dict[Path, Expect], after: int) -> tuple[bool, list[str]]:
+    """Ingest with a disk that is full after ``after`` stored results; (did it fill, what went wrong)."""
+    real = db.write_result
+    calls = [0]
+
+    def write(*a, **k):
+        calls[0] += 1
+        if calls[0] > after:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(*a, **k)
+
+    db.write_result = write
+    try:
+        rep = batch.ingest_paths(con, [root])
+    finally:
+        db.write_result = real
+    if calls[0] <= after:
+        return False, []  # nothing new to store: the disk never filled
+    bad = [] if rep.fault and "disk holding the database is full" in rep.fault else [f"disk_full: no fault: {rep.fault}"]
+    done = {o.path for o in rep.outcomes}
+    for path in expect:
+        shown = batch.display_path(path)
+        if shown not in done and con.execute("SELECT count(*) FROM source_files WHERE path = ?", [shown]).fetchall()[0][0]:
+            bad.append(f"disk_full: {shown!r} recorded though the batch stopped before it")
+    return True, bad
+
+
 def slugs_ok(con) -> list[str]:
     bad = []
     for (study,) in con.execute("SELECT DISTINCT study FROM source_files WHERE study IS NOT NULL").fetchall():
@@ -259,6 +288,10 @@ def run(cases: int, seed: int = 1, deadline: int = 60) -> tuple[dict, list[str]]
             old = signal.signal(signal.SIGALRM, _alarm)
             signal.alarm(deadline)
             try:
+                if rng.random() < 0.15:  # the disk fills up mid-batch: stop once, blame no file, rerun completes
+                    fired, bad = disk_full(con, root, expect, rng.randint(0, 2))
+                    violations += [f"case {n}: {b}" for b in bad]
+                    stats["disk_full"]["fault" if fired else "unchanged"] += 1
                 rep = batch.ingest_paths(con, [root])
             except Hang:
                 batch._rollback(con)
@@ -282,7 +315,7 @@ def run(cases: int, seed: int = 1, deadline: int = 60) -> tuple[dict, list[str]]
     return {k: dict(v) for k, v in sorted(stats.items())}, violations
 
 
-STATUSES = ("ingested", "placed", "unchanged", "skipped", "rejected", "unreadable", "hang", "crash")
+STATUSES = ("ingested", "placed", "unchanged", "skipped", "rejected", "unreadable", "fault", "hang", "crash")
 
 
 def table(stats: dict) -> str:

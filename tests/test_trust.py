@@ -235,3 +235,15 @@ def test_unchanged_files_are_not_even_hashed_unless_verify(con, tmp_path, monkey
     # a sidecar edit is seen without --verify
     (d / "iolab.toml").write_text('system = "Relabelled"\n')
     assert [o.status for o in ingest(con, tmp_path / "data").outcomes] == ["relabelled"]
+
+
+@pytest.mark.parametrize("folder", ["run [2]", "[X[6", "a*b", "what?", "{x}"])
+def test_a_folder_name_with_glob_characters_is_a_name_not_a_pattern(con, tmp_path, folder):
+    """Found by the attack harness (tests/fuzz_attacks.py): Polars read '[' in a path as a glob."""
+    d = tmp_path / "data" / folder
+    d.mkdir(parents=True)
+    shutil.copy(corpus("esxtop/visualesxtoponline__origincsv_short.csv"), d / "e.csv")
+    shutil.copy(corpus("perfmon/jg185342__DataCollector01.csv"), d / "p.csv")
+    rep = ingest(con, tmp_path / "data")
+    assert [o.status for o in rep.outcomes] == ["ingested", "ingested"], [o.reason for o in rep.outcomes]
+    assert q(con, "SELECT DISTINCT study FROM source_files") == [(folder,)]

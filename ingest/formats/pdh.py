@@ -176,7 +176,8 @@ def _frame(source, kinds: list[str], skip: int, eol: str) -> pl.LazyFrame:
                 eol_char="\r" if eol == "\r" else "\n", truncate_ragged_lines=False, encoding="utf8")
     if isinstance(source, (bytes, bytearray)):
         return pl.read_csv(io.BytesIO(source), **opts).lazy()
-    return pl.scan_csv(source, **{k: v for k, v in opts.items() if k != "encoding"}, low_memory=True)
+    # glob=False: a folder named "run [2]" or "*" is a name, not a pattern (found by the attack harness)
+    return pl.scan_csv(source, **{k: v for k, v in opts.items() if k != "encoding"}, low_memory=True, glob=False)
 
 
 def _check_tail(source, n_cells: int, eol: str) -> None:
