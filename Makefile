@@ -61,7 +61,7 @@ test: setup lint ## lint, then the test suite (slow tests included; installs Deb
 golden: setup ## rewrite tests/golden/ (what each real corpus file yields); review the diff before committing
 	$(BIN)/python -m tests.golden
 
-fuzz: setup ## long pollution run over every corpus file: prints outcome counts per format
+fuzz: setup ## long pollution run over every corpus file, then the attack trees (tests/fuzz_attacks.py): outcome counts
 	$(BIN)/python -m tests.fuzz --cases 1000
 
 bench: setup ## ingest, query, report and start-up figures, each against its own floor in the same run

@@ -6,9 +6,9 @@ Each case builds a tree in a temp folder from real corpus files: study folders w
 (markup, ``javascript:``, ``../``, braces, newlines, random printable text), sidecars whose study and
 system are hostile too, sidecars with typos, wrong types or broken TOML, special files (a FIFO, a
 socket, a link to /dev/zero, a link to a real file in another folder, a dangling link) and copies of
-one file in two studies; in some cases the disk fills up mid-batch first (the batch must stop once,
-blame no file, and a rerun must complete). It is ingested with ``batch.ingest_paths`` under a SIGALRM deadline. The
-invariants (anything else is a violation):
+one file in two studies. Some cases first try a read-only copy of the database, or let the disk fill
+up mid-batch (either must stop the batch once, blame no file; a rerun must complete). It is ingested
+with ``batch.ingest_paths`` under a SIGALRM deadline. The invariants (anything else is a violation):
   - no crash, no hang, no environment fault;
   - a FIFO, socket or device is 'skipped', a dangling link 'unreadable'; neither leaves a row (in a
     folder whose sidecar is broken they may be refused for that first: still never read);
@@ -261,6 +261,25 @@ def disk_full(con, root: Path, expect: dict[Path, Expect], after: int) -> tuple[
     return True, bad
 
 
+def read_only(path: Path, con, root: Path, expect: dict[Path, Expect]) -> list[str]:
+    """Ingest into a read-only copy of the case's (still empty) database; what went wrong.
+
+    Files refused before any write (special files, broken sidecars) are reported; the first file
+    that needs a write stops the batch with the fault.
+    """
+    con.execute("CHECKPOINT")  # the copy is whole
+    shutil.copy(path, path.with_suffix(".ro"))
+    ro = db.open_db(path.with_suffix(".ro"), read_only=True)
+    try:
+        rep = batch.ingest_paths(ro, [root])
+    finally:
+        ro.close()
+    wrote = [o for o in rep.outcomes if o.status not in ("skipped", "unreadable")]
+    finished = {o.path for o in rep.outcomes} >= {batch.display_path(p) for p in expect}
+    ok = not wrote and (rep.fault and "read-only" in rep.fault or rep.fault is None and finished)
+    return [] if ok else [f"read_only_db: fault {rep.fault!r}, outcomes {[o.status for o in rep.outcomes]}"]
+
+
 def slugs_ok(con) -> list[str]:
     bad = []
     for (study,) in con.execute("SELECT DISTINCT study FROM source_files WHERE study IS NOT NULL").fetchall():
@@ -279,19 +298,24 @@ def run(cases: int, seed: int = 1, deadline: int = 60) -> tuple[dict, list[str]]
     violations: list[str] = []
     with tempfile.TemporaryDirectory() as d:
         work = Path(d)
-        con = db.open_db(work / "attacks.duckdb")
-        files = pool(db.open_db(work / "pool.duckdb"))
+        con = db.open_db(work / "pool.duckdb")
+        files = pool(con)
         tables = source_tables(con)
         for n in range(cases):
+            con.close()  # a fresh database per case: every file is parsed under its hostile path, not just placed
+            con = db.open_db(work / f"case{n}.duckdb")
             root = work / f"case{n}"
             expect = build(root, files, rng)
             old = signal.signal(signal.SIGALRM, _alarm)
             signal.alarm(deadline)
             try:
+                if rng.random() < 0.05:  # a read-only database: a fault said once, no file blamed
+                    violations += [f"case {n}: {b}" for b in read_only(work / f"case{n}.duckdb", con, root, expect)]
+                    stats["read_only_db"]["fault"] += 1
                 if rng.random() < 0.15:  # the disk fills up mid-batch: stop once, blame no file, rerun completes
                     fired, bad = disk_full(con, root, expect, rng.randint(0, 2))
                     violations += [f"case {n}: {b}" for b in bad]
-                    stats["disk_full"]["fault" if fired else "unchanged"] += 1
+                    stats["disk_full"]["fault"] += fired
                 rep = batch.ingest_paths(con, [root])
             except Hang:
                 batch._rollback(con)
@@ -308,9 +332,8 @@ def run(cases: int, seed: int = 1, deadline: int = 60) -> tuple[dict, list[str]]
             seen, bad = check(con, tables, expect, rep)
             for attack, status in seen:
                 stats[attack][status] += 1
-            violations += [f"case {n}: {b}" for b in bad]
+            violations += [f"case {n}: {b}" for b in bad] + [f"case {n}: {b}" for b in slugs_ok(con)]
             shutil.rmtree(root, ignore_errors=True)
-        violations += slugs_ok(con)
         con.close()
     return {k: dict(v) for k, v in sorted(stats.items())}, violations
 
