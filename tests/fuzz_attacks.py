@@ -223,7 +223,7 @@ def check(con, tables: list[str], expect: dict[Path, Expect], rep: batch.Report)
         if o.status in ("rejected", "unreadable"):
             bad += [f"{e.attack}: {shown!r}: {m}" for m in rows_left(con, tables, shown)]
     groups = defaultdict(set)
-    for path, e in expect.items():
+    for e in expect.values():
         if e.sha_group is not None and e.stored:
             groups[e.sha_group].add(e.study)
     for studies in groups.values():
