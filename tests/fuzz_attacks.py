@@ -114,6 +114,7 @@ def _sidecar(rng: random.Random) -> tuple[str, str | None, dict]:
 def _special(kind: str, d: Path, other: Path | None) -> Path:
     """Make one special file in ``d``; its path."""
     if kind == "link_other":
+        assert other is not None
         (d / f"linked-{other.name}").symlink_to(other)
         return d / f"linked-{other.name}"
     if kind == "fifo":
@@ -222,10 +223,10 @@ def check(con, tables: list[str], expect: dict[Path, Expect], rep: batch.Report)
                 bad.append(f"{e.attack}: {shown!r} stored as {rows[0][:2]!r}, expected {(e.study, e.system)!r}")
         if o.status in ("rejected", "unreadable"):
             bad += [f"{e.attack}: {shown!r}: {m}" for m in rows_left(con, tables, shown)]
-    groups = defaultdict(set)
+    groups: dict[int, set[str]] = defaultdict(set)
     for e in expect.values():
         if e.sha_group is not None and e.stored:
-            groups[e.sha_group].add(e.study)
+            groups[e.sha_group].add(str(e.study))
     for studies in groups.values():
         stored = {s for (s,) in con.execute("SELECT DISTINCT study FROM source_files WHERE status = 'ok' AND study IN "
                                             "(SELECT unnest(?::VARCHAR[]))", [sorted(studies)]).fetchall()}
