@@ -13,7 +13,7 @@ import duckdb
 import pyarrow as pa
 
 from .config import LOCK_WAIT_S, SCHEMAS, VIEWS
-from .model import ParseResult
+from .model import ParseResult, Samples
 
 
 class DatabaseProblem(Exception):
@@ -322,6 +322,20 @@ def update_labels(con, source_id: int, labels: dict, targets: list[dict]) -> boo
     return True
 
 
+def _insert_samples(con, samples, run_ids: dict[str, int]) -> int:
+    """Insert samples batch by batch (``Samples`` keeps them as Arrow batches keyed by run_key)."""
+    if not isinstance(samples, Samples):
+        samples = Samples(samples)
+    n = 0
+    for b in samples.batches():
+        keys = b.column("run_key")
+        ids = pa.array([run_ids[k] for k in keys.dictionary.to_pylist()], pa.int64()).take(keys.indices)
+        cols = [c for c in b.schema.names if c != "run_key"]
+        _insert_rows(con, "samples", pa.table([ids] + [b.column(c) for c in cols], names=["run_id"] + cols), {})
+        n += b.num_rows
+    return n
+
+
 def write_result(con, source_id: int, result: ParseResult) -> dict[str, int]:
     """Store a parsed file's rows under ``source_id`` (the caller holds the transaction)."""
     counts: dict[str, int] = {}
@@ -338,13 +352,7 @@ def write_result(con, source_id: int, result: ParseResult) -> dict[str, int]:
         _insert_rows(con, "runs", rows, {"source_id": source_id})
         counts["runs"] = len(rows)
     if result.samples:
-        rows = []
-        for s in result.samples:
-            d = asdict(s)
-            d["run_id"] = run_ids[d.pop("run_key")]
-            rows.append(d)
-        _insert_rows(con, "samples", rows, {})
-        counts["samples"] = len(rows)
+        counts["samples"] = _insert_samples(con, result.samples, run_ids)
     if result.series:
         first = _next_id(con, "series", "series_id")
         rows = []

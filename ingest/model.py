@@ -72,6 +72,74 @@ class Sample:
     line_no: int | None = None
 
 
+SAMPLE_FIELDS = ("run_key", "scope", "metric", "value", "unit", "target", "outstanding_ios", "small_oio",
+                 "large_oio", "line_no")
+
+
+class Samples:
+    """A list of ``Sample`` kept as Arrow column chunks (a big file has millions: as objects they
+    took ~60x the file size). Append, len, truth, iteration and indexing behave like a list's."""
+
+    CHUNK = 65536
+
+    def __init__(self, items=()):
+        self.chunks: list = []
+        self.pending: dict[str, list] = {f: [] for f in SAMPLE_FIELDS}
+        for s in items:
+            self.append(s)
+
+    def append(self, s: Sample) -> None:
+        for f in SAMPLE_FIELDS:
+            self.pending[f].append(getattr(s, f))
+        if len(self.pending["value"]) >= self.CHUNK:
+            self.flush()
+
+    def add(self, *values: Any) -> None:
+        """Append one sample given as the values of SAMPLE_FIELDS, in order."""
+        for f, v in zip(SAMPLE_FIELDS, values):
+            self.pending[f].append(v)
+        if len(self.pending["value"]) >= self.CHUNK:
+            self.flush()
+
+    def flush(self) -> None:
+        import pyarrow as pa
+
+        if not self.pending["value"]:
+            return
+        cols = {}
+        for f, vals in self.pending.items():
+            if f == "value":
+                cols[f] = pa.array(vals, pa.float64())
+            elif f in ("run_key", "scope", "metric", "unit", "target"):
+                cols[f] = pa.array(vals, pa.string()).dictionary_encode()
+            else:
+                cols[f] = pa.array(vals, pa.int64())
+        self.chunks.append(pa.RecordBatch.from_pydict(cols))
+        self.pending = {f: [] for f in SAMPLE_FIELDS}
+
+    def batches(self) -> list:
+        """The samples as Arrow record batches (dictionary-encoded text, int64 numbers)."""
+        self.flush()
+        return self.chunks
+
+    def __len__(self) -> int:
+        return sum(b.num_rows for b in self.chunks) + len(self.pending["value"])
+
+    def __bool__(self) -> bool:
+        return len(self) > 0
+
+    def __iter__(self):
+        for b in self.chunks:
+            yield from (Sample(**d) for d in b.to_pylist())
+        yield from (Sample(*vals) for vals in zip(*self.pending.values()))
+
+    def __getitem__(self, i):
+        return list(self)[i]
+
+    def __repr__(self) -> str:
+        return f"Samples({len(self)})"
+
+
 @dataclass
 class Series:
     """A time series column (esxtop/perfmon counter, Iometer instantaneous worker metric)."""
@@ -92,7 +160,7 @@ class Series:
 @dataclass
 class ParseResult:
     runs: list[Run] = field(default_factory=list)
-    samples: list[Sample] = field(default_factory=list)
+    samples: Samples = field(default_factory=Samples)
     # lossless tool tables: table name -> list of row dicts (or a pyarrow.Table)
     tables: dict[str, Any] = field(default_factory=dict)
     series: list[Series] = field(default_factory=list)
@@ -112,7 +180,8 @@ class ParseResult:
             return
         if isinstance(value, float) and not math.isfinite(value):
             raise ParseError(f"{metric} is not a finite number ({value})", dims.get("line_no"))
-        self.samples.append(Sample(run_key, scope, metric, float(value), unit, **dims))
+        self.samples.add(run_key, scope, metric, float(value), unit, dims.get("target"), dims.get("outstanding_ios"),
+                         dims.get("small_oio"), dims.get("large_oio"), dims.get("line_no"))
 
 
 # ---- shared helpers -----------------------------------------------------------------------------
