@@ -29,6 +29,8 @@ def sniff(head: str, name: str) -> bool:
 
 
 class _InstParser(iometer._Parser):
+    keep_rows = True
+
     def data_row(self, line, ln, h, session_no, block_no, prev):
         interval = line.split(",")[3:4] == [""]  # no access-spec name: a per-interval sample
         row = super().data_row(line, ln, h, session_no, block_no, prev)
