@@ -13,7 +13,7 @@ import duckdb
 import pyarrow as pa
 
 from .config import LOCK_WAIT_S, SCHEMAS, VIEWS
-from .model import ParseResult, Samples
+from .model import PackedTable, ParseResult, Samples
 
 
 class DatabaseProblem(Exception):
@@ -259,6 +259,10 @@ def _next_id(con, table: str, col: str) -> int:
 
 def _insert_rows(con, table: str, rows: Any, extra: dict[str, Any]) -> None:
     """Insert a list of dicts or a pyarrow.Table into ``table``, adding constant columns ``extra``."""
+    if isinstance(rows, PackedTable):
+        for b in rows.batches():
+            _insert_rows(con, table, pa.Table.from_batches([b]), extra)
+        return
     if isinstance(rows, list):
         if not rows:
             return

@@ -175,7 +175,7 @@ def test_two_to_the_64_minus_one_is_kept_exactly():
     cells = _all_row(100, 1, 1).split(",")
     cells[42] = cells[43] = "18446744073709551615"
     res = iometer.parse(_file([",".join(cells)]), "x.csv")
-    t = res.tables["iometer_results"]
+    t = res.tables["iometer_results"].to_table()
     assert t.column("starting_sector").to_pylist() == [2**64 - 1]
 
 
@@ -242,7 +242,7 @@ def test_any_sentinel_cell_gives_a_missing_value_never_a_rejection(column, senti
 
     data = _with_cell(corpus(SENTINEL_SOURCE).read_bytes(), "ALL", column, sentinel)
     res = iometer.parse(data, "x.csv")  # never raises
-    table = res.tables["iometer_results"].to_pylist()
+    table = res.tables["iometer_results"].to_table().to_pylist()
     all_row = next(r for r in table if r["row_type"] == "ALL")
     assert f"{column}={sentinel}" in all_row["sentinels"]
     metric = {"IOps": "iops", "Read IOps": "read_iops", "Average Response Time": "avg_latency_ms",

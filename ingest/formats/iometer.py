@@ -22,7 +22,17 @@ from datetime import datetime
 
 import pyarrow as pa
 
-from ..model import MB_PER_MIB, ParseError, ParseResult, Run, decode_text, parse_float, parse_int, split_lines
+from ..model import (
+    MB_PER_MIB,
+    PackedTable,
+    ParseError,
+    ParseResult,
+    Run,
+    parse_float,
+    parse_int,
+    split_lines,
+    text_lines,
+)
 
 FORMAT = "iometer-results-csv"
 VERSION = "1"
@@ -203,14 +213,13 @@ def _typed(kind: str, text: str, what: str, line: int):
 class _Parser:
     keep_rows = False
 
-    def __init__(self, text: str, instantaneous: bool):
-        self.lines = split_lines(text)
-        self.ends_with_newline = text.endswith(("\n", "\r"))
+    def __init__(self, data: bytes, instantaneous: bool):
+        self.lines, self.ends_with_newline = text_lines(data)  # lines decoded one at a time
         self.inst = instantaneous
         self.result = ParseResult()
         self.sessions: list[dict] = []
         self.specs: list[dict] = []
-        self.batches: list[pa.RecordBatch] = []  # iometer_results, one per finished session
+        self.results = PackedTable(RESULTS_SCHEMA)  # iometer_results, a batch per finished session
         self.rows: list[dict] = []  # every row dict, only when keep_rows (the instantaneous parser reads them)
         self.bins: list[dict] = []
         self.i = 0
@@ -486,7 +495,7 @@ class _Parser:
                 self.add_samples(key, r)
         cols = RESULTS_SCHEMA.names
         rows = [{c: r.get(c) for c in cols} for _, block, _, _ in s["blocks"] for r in block]
-        self.batches.append(pa.RecordBatch.from_pylist(rows, schema=RESULTS_SCHEMA))
+        self.results.append(pa.RecordBatch.from_pylist(rows, schema=RESULTS_SCHEMA))
         if self.keep_rows:
             self.rows.extend(r for _, block, _, _ in s["blocks"] for r in block)
         s["n_blocks"], s["blocks"] = nblocks, []
@@ -503,7 +512,7 @@ class _Parser:
              "pct_of_size": v[1], "pct_reads": v[2], "pct_random": v[3], "delay_ms": v[4], "burst": v[5],
              "align_bytes": v[6], "reply_bytes": v[7]}
             for sp in self.specs for ln, v in sp["lines"]]
-        res.tables["iometer_results"] = pa.Table.from_batches(self.batches, schema=RESULTS_SCHEMA)
+        res.tables["iometer_results"] = self.results
         res.tables["iometer_latency_bins"] = self.bins
         return res
 
@@ -566,4 +575,4 @@ _MARKERS = [("'Version", _Parser.on_version), ("'Time Stamp", _Parser.on_time_st
 
 
 def parse(data: bytes, name: str) -> ParseResult:
-    return _Parser(decode_text(data), instantaneous=False).parse()
+    return _Parser(data, instantaneous=False).parse()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from ..model import ParseResult, Series, decode_text, split_lines
+from ..model import ParseResult, Series, split_lines
 from . import iometer
 
 FORMAT = "iometer-instantaneous-csv"
@@ -71,4 +71,4 @@ class _InstParser(iometer._Parser):
 
 
 def parse(data: bytes, name: str) -> ParseResult:
-    return _InstParser(decode_text(data), instantaneous=True).parse()
+    return _InstParser(data, instantaneous=True).parse()
