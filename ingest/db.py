@@ -270,12 +270,10 @@ def _insert_rows(con, table: str, rows: Any, extra: dict[str, Any]) -> None:
     else:
         for k, v in extra.items():
             rows = rows.append_column(k, pa.array([v] * rows.num_rows))
-    con.register("_iolab_rows", rows)
-    try:
-        cols = ", ".join(f'"{c}"' for c in rows.column_names)
-        con.execute(f"INSERT INTO {table} ({cols}) SELECT {cols} FROM _iolab_rows")
-    finally:
-        con.unregister("_iolab_rows")
+    # found by DuckDB's replacement scan: a registered view would keep the rows alive until commit
+    _iolab_rows = rows  # noqa: F841
+    cols = ", ".join(f'"{c}"' for c in rows.column_names)
+    con.execute(f"INSERT INTO {table} ({cols}) SELECT {cols} FROM _iolab_rows")
 
 
 LABEL_COLUMNS = ("study", "system", "generation", "tiles", "vms", "config_label", "price_usd", "watts", "tags")
