@@ -15,6 +15,7 @@ import os
 import pkgutil
 import sys
 import time
+import warnings
 from datetime import UTC, datetime
 
 os.environ.setdefault("GX_ANALYTICS_ENABLED", "false")  # offline: no usage statistics
@@ -51,6 +52,8 @@ def validate(con, keep=None, store: bool = True) -> list[dict]:
     study's rows); ``store=False`` leaves the database untouched (read-only snapshots).
     """
     logging.getLogger("great_expectations").setLevel(logging.ERROR)
+    # GX imports pyspark when it is installed (the [lake] extra); its pandas-version notice is not ours
+    warnings.filterwarnings("ignore", message="PySpark does not yet fully support", category=FutureWarning)
     import great_expectations as gx
     import great_expectations.expectations as E
 
