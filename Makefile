@@ -67,6 +67,7 @@ fuzz: setup ## long pollution run over every corpus file, then the attack trees 
 bench: setup ## ingest, query, report and start-up figures, each against its own floor in the same run
 	$(BIN)/python -m tests.bench
 	$(BIN)/python -m tests.bench_views
+	$(BIN)/python -m tests.bench_iometer
 
 lake: setup ## export $(DB) to the Parquet lake $(LAKE) and compute every view there with Spark (local)
 	$(BIN)/iolab lake export --db $(DB) --to $(LAKE)

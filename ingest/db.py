@@ -13,7 +13,7 @@ import duckdb
 import pyarrow as pa
 
 from .config import LOCK_WAIT_S, SCHEMAS, VIEWS
-from .model import ParseResult
+from .model import PackedTable, ParseResult, Samples
 
 
 class DatabaseProblem(Exception):
@@ -259,6 +259,10 @@ def _next_id(con, table: str, col: str) -> int:
 
 def _insert_rows(con, table: str, rows: Any, extra: dict[str, Any]) -> None:
     """Insert a list of dicts or a pyarrow.Table into ``table``, adding constant columns ``extra``."""
+    if isinstance(rows, PackedTable):
+        for b in rows.batches():
+            _insert_rows(con, table, pa.Table.from_batches([b]), extra)
+        return
     if isinstance(rows, list):
         if not rows:
             return
@@ -266,12 +270,10 @@ def _insert_rows(con, table: str, rows: Any, extra: dict[str, Any]) -> None:
     else:
         for k, v in extra.items():
             rows = rows.append_column(k, pa.array([v] * rows.num_rows))
-    con.register("_iolab_rows", rows)
-    try:
-        cols = ", ".join(f'"{c}"' for c in rows.column_names)
-        con.execute(f"INSERT INTO {table} ({cols}) SELECT {cols} FROM _iolab_rows")
-    finally:
-        con.unregister("_iolab_rows")
+    # found by DuckDB's replacement scan: a registered view would keep the rows alive until commit
+    _iolab_rows = rows  # noqa: F841
+    cols = ", ".join(f'"{c}"' for c in rows.column_names)
+    con.execute(f"INSERT INTO {table} ({cols}) SELECT {cols} FROM _iolab_rows")
 
 
 LABEL_COLUMNS = ("study", "system", "generation", "tiles", "vms", "config_label", "price_usd", "watts", "tags")
@@ -322,6 +324,20 @@ def update_labels(con, source_id: int, labels: dict, targets: list[dict]) -> boo
     return True
 
 
+def _insert_samples(con, samples, run_ids: dict[str, int]) -> int:
+    """Insert samples batch by batch (``Samples`` keeps them as Arrow batches keyed by run_key)."""
+    if not isinstance(samples, Samples):
+        samples = Samples(samples)
+    n = 0
+    for b in samples.batches():
+        keys = b.column("run_key")
+        ids = pa.array([run_ids[k] for k in keys.dictionary.to_pylist()], pa.int64()).take(keys.indices)
+        cols = [c for c in b.schema.names if c != "run_key"]
+        _insert_rows(con, "samples", pa.table([ids] + [b.column(c) for c in cols], names=["run_id"] + cols), {})
+        n += b.num_rows
+    return n
+
+
 def write_result(con, source_id: int, result: ParseResult) -> dict[str, int]:
     """Store a parsed file's rows under ``source_id`` (the caller holds the transaction)."""
     counts: dict[str, int] = {}
@@ -338,13 +354,7 @@ def write_result(con, source_id: int, result: ParseResult) -> dict[str, int]:
         _insert_rows(con, "runs", rows, {"source_id": source_id})
         counts["runs"] = len(rows)
     if result.samples:
-        rows = []
-        for s in result.samples:
-            d = asdict(s)
-            d["run_id"] = run_ids[d.pop("run_key")]
-            rows.append(d)
-        _insert_rows(con, "samples", rows, {})
-        counts["samples"] = len(rows)
+        counts["samples"] = _insert_samples(con, result.samples, run_ids)
     if result.series:
         first = _next_id(con, "series", "series_id")
         rows = []

@@ -6,6 +6,7 @@ naming the line and the reason. The writer (``ingest.db``) stores a result in on
 """
 from __future__ import annotations
 
+import array
 import codecs
 import math
 import re
@@ -72,6 +73,113 @@ class Sample:
     line_no: int | None = None
 
 
+def pack(batch) -> Any:
+    """A record batch as a zstd-compressed Arrow IPC buffer (numbers of big files kept small)."""
+    import pyarrow as pa
+
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, batch.schema, options=pa.ipc.IpcWriteOptions(compression="zstd")) as w:
+        w.write_batch(batch)
+    return sink.getvalue()
+
+
+def unpack(buf: Any) -> Any:
+    import pyarrow as pa
+
+    return pa.ipc.open_stream(buf).read_next_batch()
+
+
+class PackedTable:
+    """A tool table kept as compressed Arrow batches; the writer inserts it a batch at a time."""
+
+    def __init__(self, schema: Any):
+        self.schema, self.packed, self.num_rows = schema, [], 0
+
+    def append(self, batch: Any) -> None:
+        self.packed.append(pack(batch))
+        self.num_rows += batch.num_rows
+
+    def batches(self):
+        return (unpack(b) for b in self.packed)
+
+    def to_table(self) -> Any:
+        import pyarrow as pa
+
+        return pa.Table.from_batches(list(self.batches()), schema=self.schema)
+
+
+SAMPLE_FIELDS = ("run_key", "scope", "metric", "value", "unit", "target", "outstanding_ios", "small_oio",
+                 "large_oio", "line_no")
+
+
+class Samples:
+    """A list of ``Sample`` kept as compressed Arrow column chunks (a big file has millions: as
+    objects they took ~60x the file size). Append, len, truth, iteration and indexing behave like a list's."""
+
+    CHUNK = 65536
+
+    def __init__(self, items=()):
+        self.chunks: list = []  # compressed (see pack)
+        self.rows = 0  # in chunks
+        self.pending: dict[str, list] = {f: [] for f in SAMPLE_FIELDS}
+        for s in items:
+            self.append(s)
+
+    def append(self, s: Sample) -> None:
+        for f in SAMPLE_FIELDS:
+            self.pending[f].append(getattr(s, f))
+        if len(self.pending["value"]) >= self.CHUNK:
+            self.flush()
+
+    def add(self, *values: Any) -> None:
+        """Append one sample given as the values of SAMPLE_FIELDS, in order."""
+        for f, v in zip(SAMPLE_FIELDS, values):
+            self.pending[f].append(v)
+        if len(self.pending["value"]) >= self.CHUNK:
+            self.flush()
+
+    def flush(self) -> None:
+        import pyarrow as pa
+
+        if not self.pending["value"]:
+            return
+        cols = {}
+        for f, vals in self.pending.items():
+            if f == "value":
+                cols[f] = pa.array(vals, pa.float64())
+            elif f in ("run_key", "scope", "metric", "unit", "target"):
+                d = pa.array(vals, pa.string()).dictionary_encode()
+                small = pa.int16() if len(d.dictionary) < 2**15 else pa.int32()
+                cols[f] = pa.DictionaryArray.from_arrays(d.indices.cast(small), d.dictionary)
+            else:
+                cols[f] = pa.array(vals, pa.int32())  # INTEGER columns in the samples table
+        self.chunks.append(pack(pa.RecordBatch.from_pydict(cols)))
+        self.rows += len(self.pending["value"])
+        self.pending = {f: [] for f in SAMPLE_FIELDS}
+
+    def batches(self):
+        """The samples as Arrow record batches (dictionary-encoded text, int32 integers)."""
+        self.flush()
+        return (unpack(b) for b in self.chunks)
+
+    def __len__(self) -> int:
+        return self.rows + len(self.pending["value"])
+
+    def __bool__(self) -> bool:
+        return len(self) > 0
+
+    def __iter__(self):
+        for b in map(unpack, self.chunks):
+            yield from (Sample(**d) for d in b.to_pylist())
+        yield from (Sample(*vals) for vals in zip(*self.pending.values()))
+
+    def __getitem__(self, i):
+        return list(self)[i]
+
+    def __repr__(self) -> str:
+        return f"Samples({len(self)})"
+
+
 @dataclass
 class Series:
     """A time series column (esxtop/perfmon counter, Iometer instantaneous worker metric)."""
@@ -92,7 +200,7 @@ class Series:
 @dataclass
 class ParseResult:
     runs: list[Run] = field(default_factory=list)
-    samples: list[Sample] = field(default_factory=list)
+    samples: Samples = field(default_factory=Samples)
     # lossless tool tables: table name -> list of row dicts (or a pyarrow.Table)
     tables: dict[str, Any] = field(default_factory=dict)
     series: list[Series] = field(default_factory=list)
@@ -112,7 +220,8 @@ class ParseResult:
             return
         if isinstance(value, float) and not math.isfinite(value):
             raise ParseError(f"{metric} is not a finite number ({value})", dims.get("line_no"))
-        self.samples.append(Sample(run_key, scope, metric, float(value), unit, **dims))
+        self.samples.add(run_key, scope, metric, float(value), unit, dims.get("target"), dims.get("outstanding_ios"),
+                         dims.get("small_oio"), dims.get("large_oio"), dims.get("line_no"))
 
 
 # ---- shared helpers -----------------------------------------------------------------------------
@@ -148,6 +257,70 @@ def split_lines(text: str) -> list[str]:
     if lines and lines[-1] == "":
         lines.pop()
     return lines
+
+
+_LINE_END_B = re.compile(rb"\r\n|\r|\n")
+
+
+class TextLines:
+    """``split_lines(decode_text(data))`` without either copy: an index of line ends in ``data``,
+    each line decoded when asked for (a 200 MB file costs 200 MB, not three times that)."""
+
+    def __init__(self, data: bytes, start: int, encoding: str):
+        self.data, self.encoding = data, encoding
+        self.bounds = array.array("q")  # start, end of each line
+        pos = start
+        for m in _LINE_END_B.finditer(data, start):
+            self.bounds.extend((pos, m.start()))
+            pos = m.end()
+        if pos < len(data):
+            self.bounds.extend((pos, len(data)))
+
+    def __len__(self) -> int:
+        return len(self.bounds) // 2
+
+    def __getitem__(self, i: int) -> str:
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(i)
+        return self.data[self.bounds[2 * i]:self.bounds[2 * i + 1]].decode(self.encoding)
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
+
+
+def text_lines(data: bytes, fallback: str = "cp1252") -> tuple[TextLines | list[str], bool]:
+    """(lines, whether the text ends with a line end) as ``split_lines(decode_text(data))`` gives
+    them, with the same errors; UTF-8 and ``fallback`` files are indexed, not copied (see TextLines)."""
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        text = decode_text(data, fallback)
+        return split_lines(text), text.endswith(("\n", "\r"))
+    start = 3 if data.startswith(codecs.BOM_UTF8) else 0
+    if not start and b"\x00" in data[:4096]:
+        decode_text(data[:4096], fallback)  # raises its ParseError
+    encoding = "utf-8"
+    if not _decodes(data, start, "utf-8"):
+        if start:
+            data[start:].decode("utf-8")  # raises as decode_text does
+        encoding = fallback
+        if not _decodes(data, start, fallback):
+            data.decode(fallback, errors="strict")  # raises as decode_text does
+    return TextLines(data, start, encoding), data.endswith((b"\n", b"\r"))
+
+
+def _decodes(data: bytes, start: int, encoding: str, chunk: int = 1 << 20) -> bool:
+    """Whether ``data[start:]`` decodes strictly, checked a chunk at a time (no full-size copy)."""
+    dec = codecs.getincrementaldecoder(encoding)("strict")
+    view = memoryview(data)
+    try:
+        for i in range(start, len(data), chunk):
+            dec.decode(view[i:i + chunk])
+        dec.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def parse_float(text: str, what: str, line: int | None) -> float | None:

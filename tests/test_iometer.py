@@ -175,7 +175,7 @@ def test_two_to_the_64_minus_one_is_kept_exactly():
     cells = _all_row(100, 1, 1).split(",")
     cells[42] = cells[43] = "18446744073709551615"
     res = iometer.parse(_file([",".join(cells)]), "x.csv")
-    t = res.tables["iometer_results"]
+    t = res.tables["iometer_results"].to_table()
     assert t.column("starting_sector").to_pylist() == [2**64 - 1]
 
 
@@ -242,7 +242,7 @@ def test_any_sentinel_cell_gives_a_missing_value_never_a_rejection(column, senti
 
     data = _with_cell(corpus(SENTINEL_SOURCE).read_bytes(), "ALL", column, sentinel)
     res = iometer.parse(data, "x.csv")  # never raises
-    table = res.tables["iometer_results"].to_pylist()
+    table = res.tables["iometer_results"].to_table().to_pylist()
     all_row = next(r for r in table if r["row_type"] == "ALL")
     assert f"{column}={sentinel}" in all_row["sentinels"]
     metric = {"IOps": "iops", "Read IOps": "read_iops", "Average Response Time": "avg_latency_ms",
@@ -302,3 +302,44 @@ def test_cut_inside_a_results_block_names_the_block(cut_after, reason):
     with pytest.raises(ParseError, match=reason) as e:
         iometer.parse(text[:end], "x.csv")
     assert e.value.line == 13
+
+
+# -- bounded memory (issue 11.6): lines indexed in the bytes, samples kept packed
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=60) | st.lists(st.sampled_from(["a", "é", ",", "\r", "\n", "\r\n", "\ufeff", "\x81"]),
+                                         max_size=12).map(lambda x: "".join(x).encode("utf-8", "replace")))
+def test_text_lines_match_split_lines_of_decode_text(data):
+    from ingest.model import decode_text, split_lines, text_lines
+
+    try:
+        text = decode_text(data)
+    except (ParseError, UnicodeDecodeError) as e:
+        with pytest.raises(type(e)):
+            text_lines(data)
+        return
+    lines, ends = text_lines(data)
+    assert (list(lines), ends) == (split_lines(text), text.endswith(("\n", "\r")))
+
+
+def test_samples_round_trip_through_packed_chunks():
+    from ingest.model import Sample, Samples
+
+    Samples.CHUNK, old = 3, Samples.CHUNK
+    try:
+        items = [Sample(f"r{i % 2}", "target", "iops", i + 0.5, "IO/s", None if i % 3 else f"d{i}", i, None, None, i)
+                 for i in range(8)]
+        packed = Samples(items)
+        assert len(packed) == 8 and list(packed) == items and packed[-1] == items[-1]
+    finally:
+        Samples.CHUNK = old
+
+
+def test_multi_session_file_keeps_every_number():
+    """Ten sessions of the real file: ten times the rows and samples, the same numbers in each."""
+    one = corpus("iometer/sqlserverio__iometeroutput.csv").read_bytes()
+    single, multi = iometer.parse(one, "x.csv"), iometer.parse(one * 10, "x.csv")
+    assert len(multi.samples) == 10 * len(single.samples)
+    assert multi.tables["iometer_results"].num_rows == 10 * single.tables["iometer_results"].num_rows
+    values = [(s.metric, s.value, s.target) for s in single.samples]
+    assert [(s.metric, s.value, s.target) for s in multi.samples][-len(values):] == values

@@ -22,7 +22,17 @@ from datetime import datetime
 
 import pyarrow as pa
 
-from ..model import MB_PER_MIB, ParseError, ParseResult, Run, decode_text, parse_float, parse_int, split_lines
+from ..model import (
+    MB_PER_MIB,
+    PackedTable,
+    ParseError,
+    ParseResult,
+    Run,
+    parse_float,
+    parse_int,
+    split_lines,
+    text_lines,
+)
 
 FORMAT = "iometer-results-csv"
 VERSION = "1"
@@ -201,14 +211,16 @@ def _typed(kind: str, text: str, what: str, line: int):
 
 
 class _Parser:
-    def __init__(self, text: str, instantaneous: bool):
-        self.lines = split_lines(text)
-        self.ends_with_newline = text.endswith(("\n", "\r"))
+    keep_rows = False
+
+    def __init__(self, data: bytes, instantaneous: bool):
+        self.lines, self.ends_with_newline = text_lines(data)  # lines decoded one at a time
         self.inst = instantaneous
         self.result = ParseResult()
         self.sessions: list[dict] = []
         self.specs: list[dict] = []
-        self.rows: list[dict] = []
+        self.results = PackedTable(RESULTS_SCHEMA)  # iometer_results, a batch per finished session
+        self.rows: list[dict] = []  # every row dict, only when keep_rows (the instantaneous parser reads them)
         self.bins: list[dict] = []
         self.i = 0
         self.session: dict | None = None
@@ -287,12 +299,14 @@ class _Parser:
             self.refuse_open_block("the file ends")
             self.close_block(None)
             self.session["status"] = "unterminated"
-        if not any(s["blocks"] for s in self.sessions):
+            self.flush_session(self.session)
+        if not any(s["n_blocks"] for s in self.sessions):
             raise ParseError("the file has no results rows (empty session or truncated file)", len(self.lines))
 
     def end_session(self, status: str) -> None:
         self.close_block(None)
         self.session["status"] = status
+        self.flush_session(self.session)
         self.session = None
 
     # -- section markers
@@ -301,6 +315,7 @@ class _Parser:
             self.refuse_open_block("the session ends")
             self.close_block(None)
             self.session["status"] = "unterminated"
+            self.flush_session(self.session)
         val, vln = self.next_value_line("'Test Type")
         tt, _, desc = val.partition(",")
         tnum = parse_int(tt, "test type", vln)
@@ -454,33 +469,40 @@ class _Parser:
         found = [s for s in self.specs if s["session_no"] == session_no and s["spec_name"] == name]
         return found[-1] if found else None
 
+    def flush_session(self, s: dict) -> None:
+        """A finished session: its runs and samples, and its rows as one Arrow batch (bounded memory)."""
+        res = self.result
+        nblocks = len(s["blocks"])
+        for idx, (block_no, rows, started, ended) in enumerate(s["blocks"]):
+            key = f"s{s['session_no']}/r{block_no}"
+            all_row = next((r for r in rows if r["row_type"] == "ALL"), rows[0])
+            spec = self.spec_for(s["session_no"], all_row.get("access_spec"))
+            bs = rd = rnd = None
+            if spec and len(spec["lines"]) == 1 and spec["lines"][0][1][1] == 100:
+                bs, _, rd, rnd = spec["lines"][0][1][:4]
+            qd, workers, outstanding = _load(rows, all_row)
+            status = "complete"
+            if ended is None:
+                status = "unterminated"
+            if idx == nblocks - 1 and s["status"] == "aborted":
+                status = "aborted"
+            res.runs.append(Run(
+                key=key, tool=TOOL, tool_version=s["version"], started_at=started, ended_at=ended,
+                workload=all_row.get("access_spec"), description=s["test_description"], status=status,
+                test_type=s["test_type_name"], block_size_bytes=bs, read_pct=rd, random_pct=rnd,
+                queue_depth=qd, workers=workers, outstanding_ios=outstanding))
+            for r in rows:
+                self.add_samples(key, r)
+        cols = RESULTS_SCHEMA.names
+        rows = [{c: r.get(c) for c in cols} for _, block, _, _ in s["blocks"] for r in block]
+        self.results.append(pa.RecordBatch.from_pylist(rows, schema=RESULTS_SCHEMA))
+        if self.keep_rows:
+            self.rows.extend(r for _, block, _, _ in s["blocks"] for r in block)
+        s["n_blocks"], s["blocks"] = nblocks, []
+
     def finish(self) -> ParseResult:
         res = self.result
-        version = next((s["version"] for s in self.sessions if s["version"]), None)
-        res.tool_version = version
-        for s in self.sessions:
-            nblocks = len(s["blocks"])
-            for idx, (block_no, rows, started, ended) in enumerate(s["blocks"]):
-                key = f"s{s['session_no']}/r{block_no}"
-                all_row = next((r for r in rows if r["row_type"] == "ALL"), rows[0])
-                spec = self.spec_for(s["session_no"], all_row.get("access_spec"))
-                bs = rd = rnd = None
-                if spec and len(spec["lines"]) == 1 and spec["lines"][0][1][1] == 100:
-                    bs, _, rd, rnd = spec["lines"][0][1][:4]
-                qd, workers, outstanding = _load(rows, all_row)
-                status = "complete"
-                if ended is None:
-                    status = "unterminated"
-                if idx == nblocks - 1 and s["status"] == "aborted":
-                    status = "aborted"
-                res.runs.append(Run(
-                    key=key, tool=TOOL, tool_version=s["version"], started_at=started, ended_at=ended,
-                    workload=all_row.get("access_spec"), description=s["test_description"], status=status,
-                    test_type=s["test_type_name"], block_size_bytes=bs, read_pct=rd, random_pct=rnd,
-                    queue_depth=qd, workers=workers, outstanding_ios=outstanding))
-                for r in rows:
-                    self.add_samples(key, r)
-                self.rows.extend(rows)
+        res.tool_version = next((s["version"] for s in self.sessions if s["version"]), None)
         res.tables["iometer_sessions"] = [
             {k: s[k] for k in ("session_no", "line_no", "test_type", "test_type_name", "test_description",
                                "version", "started_at", "status")} for s in self.sessions]
@@ -490,9 +512,7 @@ class _Parser:
              "pct_of_size": v[1], "pct_reads": v[2], "pct_random": v[3], "delay_ms": v[4], "burst": v[5],
              "align_bytes": v[6], "reply_bytes": v[7]}
             for sp in self.specs for ln, v in sp["lines"]]
-        cols = RESULTS_SCHEMA.names
-        res.tables["iometer_results"] = pa.Table.from_pylist(
-            [{c: r.get(c) for c in cols} for r in self.rows], schema=RESULTS_SCHEMA)
+        res.tables["iometer_results"] = self.results
         res.tables["iometer_latency_bins"] = self.bins
         return res
 
@@ -555,4 +575,4 @@ _MARKERS = [("'Version", _Parser.on_version), ("'Time Stamp", _Parser.on_time_st
 
 
 def parse(data: bytes, name: str) -> ParseResult:
-    return _Parser(decode_text(data), instantaneous=False).parse()
+    return _Parser(data, instantaneous=False).parse()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from ..model import ParseResult, Series, decode_text, split_lines
+from ..model import ParseResult, Series, split_lines
 from . import iometer
 
 FORMAT = "iometer-instantaneous-csv"
@@ -29,6 +29,8 @@ def sniff(head: str, name: str) -> bool:
 
 
 class _InstParser(iometer._Parser):
+    keep_rows = True
+
     def data_row(self, line, ln, h, session_no, block_no, prev):
         interval = line.split(",")[3:4] == [""]  # no access-spec name: a per-interval sample
         row = super().data_row(line, ln, h, session_no, block_no, prev)
@@ -69,4 +71,4 @@ class _InstParser(iometer._Parser):
 
 
 def parse(data: bytes, name: str) -> ParseResult:
-    return _InstParser(decode_text(data), instantaneous=True).parse()
+    return _InstParser(data, instantaneous=True).parse()

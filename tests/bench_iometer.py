@@ -1,0 +1,72 @@
+"""Iometer results ingest: wall time and peak memory on a large multi-session file, against a floor.
+
+    python -m tests.bench_iometer [--mb 200] [--keep]
+
+The file repeats the session of the real tests/corpus/iometer/sqlserverio__iometeroutput.csv
+(a 2008.06.18 writer: each session starts at 'Test Type,Test Description and ends with the
+'Time Stamp of its last results block; that writer had no 'End Test yet) until it reaches --mb.
+`iolab ingest FILE --db TMP` runs in a child process; its peak RSS comes from os.wait4.
+Floor, same run, same way: a child that reads the file and hashes it (the bytes must be read once).
+No test asserts on these figures: the machines are shared and noisy.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCE = ROOT / "tests" / "corpus" / "iometer" / "sqlserverio__iometeroutput.csv"
+
+
+def make_file(path: Path, mb: float) -> int:
+    session = SOURCE.read_bytes()
+    if not session.endswith(b"\n"):
+        session += b"\r\n"
+    copies = max(1, int(mb * 1e6 // len(session)))
+    with path.open("wb") as f:
+        for _ in range(copies):
+            f.write(session)
+    return copies
+
+
+def run_child(args: list[str]) -> tuple[float, float]:
+    """(wall seconds, peak RSS in MB) of a child process."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    t = time.perf_counter()
+    p = subprocess.Popen(args, env=env, cwd=ROOT, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - t
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"child failed ({status}): {' '.join(args)}")
+    return wall, usage.ru_maxrss / 1024
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--mb", type=float, default=200, help="size of the generated file in MB (default 200)")
+    ap.add_argument("--keep", action="store_true", help="keep the temporary directory")
+    a = ap.parse_args(argv)
+    tmp = Path(tempfile.mkdtemp(prefix="bench-iometer-"))
+    src = tmp / "multi-session.csv"
+    copies = make_file(src, a.mb)
+    size_mb = src.stat().st_size / 1e6
+    print(f"file: {size_mb:.1f} MB, {copies} sessions of {SOURCE.name}")
+    floor = run_child([sys.executable, "-c",
+                       "import hashlib,sys; hashlib.sha256(open(sys.argv[1],'rb').read()).hexdigest()", str(src)])
+    ingest = run_child([sys.executable, "-m", "ingest", "ingest", str(src), "--db", str(tmp / "bench.duckdb")])
+    print(f"{'':24}{'wall s':>10}{'peak RSS MB':>14}{'RSS / file':>12}")
+    for label, (wall, rss) in (("floor (read + sha256)", floor), ("iolab ingest", ingest)):
+        print(f"{label:24}{wall:10.1f}{rss:14.0f}{rss / size_mb:12.1f}")
+    if not a.keep:
+        for p in sorted(tmp.rglob("*"), reverse=True):
+            p.rmdir() if p.is_dir() else p.unlink()
+        tmp.rmdir()
+
+
+if __name__ == "__main__":
+    main()
