@@ -1,4 +1,5 @@
 """Walk paths, sniff, parse, and store each file in its own transaction."""
+
 from __future__ import annotations
 
 import errno
@@ -108,8 +109,13 @@ def _stamp(path: Path) -> tuple[int, int]:
     return st.st_size, st.st_mtime_ns
 
 
-NOT_REGULAR = {stat.S_IFIFO: "a named pipe (FIFO)", stat.S_IFCHR: "a character device",
-               stat.S_IFBLK: "a block device", stat.S_IFSOCK: "a socket", stat.S_IFDIR: "a folder"}
+NOT_REGULAR = {
+    stat.S_IFIFO: "a named pipe (FIFO)",
+    stat.S_IFCHR: "a character device",
+    stat.S_IFBLK: "a block device",
+    stat.S_IFSOCK: "a socket",
+    stat.S_IFDIR: "a folder",
+}
 
 
 class NotRegular(OSError):
@@ -171,12 +177,16 @@ def known_places(con: DuckDBPyConnection) -> dict[str, Known]:
                list((t.target, t.volume, t.drives, t.array_name)) FILTER (t.target IS NOT NULL)
         FROM source_files f LEFT JOIN sidecar_targets t USING (source_id)
         WHERE f.status = 'ok' GROUP BY ALL""").fetchall()
-    return {path: Known(sid, size, mtime, labels, sorted(map(tuple, targets or []), key=repr))
-            for path, sid, size, mtime, labels, targets in rows}
+    return {
+        path: Known(sid, size, mtime, labels, sorted(map(tuple, targets or []), key=repr))
+        for path, sid, size, mtime, labels, targets in rows
+    }
 
 
 def _same_labels(k: Known, labels: dict, targets: list[dict]) -> bool:
-    new_targets = sorted(((t["target"], t.get("volume"), t.get("drives"), t.get("array_name")) for t in targets), key=repr)
+    new_targets = sorted(
+        ((t["target"], t.get("volume"), t.get("drives"), t.get("array_name")) for t in targets), key=repr
+    )
     return json.loads(k.labels or "{}") == json.loads(db.labels_json(labels)) and k.targets == new_targets
 
 
@@ -189,7 +199,9 @@ def _known_place(con: DuckDBPyConnection, f: _File) -> Outcome | None:
     """
     rows = con.execute(
         """SELECT source_id, content_id, path, format, parser, parser_version, tool_version, mtime_ns FROM source_files
-           WHERE sha256 = ? AND status = 'ok' ORDER BY path = ? DESC, source_id""", [f.sha, f.shown]).fetchall()
+           WHERE sha256 = ? AND status = 'ok' ORDER BY path = ? DESC, source_id""",
+        [f.sha, f.shown],
+    ).fetchall()
     if not rows:
         return None
     sid, content_id, ppath, fmt, parser, parser_version, tool_version, mtime_ns = rows[0]
@@ -200,9 +212,20 @@ def _known_place(con: DuckDBPyConnection, f: _File) -> Outcome | None:
             con.execute("UPDATE source_files SET mtime_ns = ? WHERE source_id = ?", [f.stamp[1], sid])
         con.execute("COMMIT")
         return Outcome(f.shown, "relabelled" if changed else "unchanged")
-    place = db.record_source(con, path=f.shown, sha256=f.sha, size=f.size, fmt=fmt, parser=parser,
-                             parser_version=parser_version, status="ok", labels=f.labels,
-                             tool_version=tool_version, content_id=content_id, mtime_ns=f.stamp[1])
+    place = db.record_source(
+        con,
+        path=f.shown,
+        sha256=f.sha,
+        size=f.size,
+        fmt=fmt,
+        parser=parser,
+        parser_version=parser_version,
+        status="ok",
+        labels=f.labels,
+        tool_version=tool_version,
+        content_id=content_id,
+        mtime_ns=f.stamp[1],
+    )
     db.update_labels(con, place, f.labels, f.targets)
     con.execute("COMMIT")
     return Outcome(f.shown, "placed", fmt, reason=f"same content as {ppath}: stored once, labelled here too")
@@ -234,11 +257,20 @@ def _open(f: _File, sidecars: Sidecars, known: Known | None, verify: bool) -> Ou
     try:
         f.stamp = _stamp(f.path)
         f.labels, f.targets = sidecars.labels_for(f.path)
-        if known and not verify and (known.size, known.mtime_ns) == f.stamp and _same_labels(known, f.labels, f.targets):
+        if (
+            known
+            and not verify
+            and (known.size, known.mtime_ns) == f.stamp
+            and _same_labels(known, f.labels, f.targets)
+        ):
             return Outcome(f.shown, "unchanged")  # same size, time and labels: not even hashed (--verify hashes)
         f.sha, f.size, f.head = hash_file(f.path)
     except FileNotFoundError:
-        return Outcome(f.shown, "unreadable", reason="the file does not exist (it may have been moved or deleted during the ingest)")
+        return Outcome(
+            f.shown,
+            "unreadable",
+            reason="the file does not exist (it may have been moved or deleted during the ingest)",
+        )
     except IsADirectoryError:
         return Outcome(f.shown, "unreadable", reason="this is a folder, not a file")
     except NotRegular as e:
@@ -250,12 +282,24 @@ def _open(f: _File, sidecars: Sidecars, known: Known | None, verify: bool) -> Ou
     return None
 
 
-def _reject(con: DuckDBPyConnection, f: _File, reason: str, line: int | None = None, mod: ModuleType | None = None) -> Outcome:
+def _reject(
+    con: DuckDBPyConnection, f: _File, reason: str, line: int | None = None, mod: ModuleType | None = None
+) -> Outcome:
     fmt = getattr(mod, "FORMAT", None)
     con.execute("BEGIN")
-    db.record_source(con, path=f.shown, sha256=f.sha, size=f.size, fmt=fmt,
-                     parser=mod.__name__ if mod else None, parser_version=getattr(mod, "VERSION", None),
-                     status="rejected", error=reason, error_line=line, labels=f.labels)
+    db.record_source(
+        con,
+        path=f.shown,
+        sha256=f.sha,
+        size=f.size,
+        fmt=fmt,
+        parser=mod.__name__ if mod else None,
+        parser_version=getattr(mod, "VERSION", None),
+        status="rejected",
+        error=reason,
+        error_line=line,
+        labels=f.labels,
+    )
     con.execute("COMMIT")
     return Outcome(f.shown, "rejected", fmt, reason, line)
 
@@ -268,8 +312,11 @@ def _parser(f: _File) -> ModuleType | str:
     if not candidates and (hint := registry.unsupported_hint(f.path.name, f.head)):
         return hint
     if not candidates:
-        return ("no iolab parser recognises this content (supported: " + ", ".join(m.FORMAT for m in registry.modules())
-                + "); if it is a result file of a tool iolab does not read yet, see CONTRIBUTING.md 'Add a format'")
+        return (
+            "no iolab parser recognises this content (supported: "
+            + ", ".join(m.FORMAT for m in registry.modules())
+            + "); if it is a result file of a tool iolab does not read yet, see CONTRIBUTING.md 'Add a format'"
+        )
     if len(candidates) > 1:
         return "more than one parser claims this file: " + ", ".join(m.FORMAT for m in candidates)
     return candidates[0]
@@ -295,9 +342,19 @@ def _store(con: DuckDBPyConnection, f: _File, mod: ModuleType, result: Any) -> O
     con.execute("BEGIN")
     sid = None
     try:
-        sid = db.record_source(con, path=f.shown, sha256=f.sha, size=f.size, fmt=mod.FORMAT, parser=mod.__name__,
-                               parser_version=mod.VERSION, status="ok", labels=f.labels,
-                               tool_version=result.tool_version, mtime_ns=f.stamp[1])
+        sid = db.record_source(
+            con,
+            path=f.shown,
+            sha256=f.sha,
+            size=f.size,
+            fmt=mod.FORMAT,
+            parser=mod.__name__,
+            parser_version=mod.VERSION,
+            status="ok",
+            labels=f.labels,
+            tool_version=result.tool_version,
+            mtime_ns=f.stamp[1],
+        )
         counts = db.write_result(con, sid, result)
         db.update_labels(con, sid, f.labels, f.targets)
         if hasattr(mod, "parse_path") and _stamp(f.path) != f.stamp:
@@ -319,8 +376,9 @@ def _store(con: DuckDBPyConnection, f: _File, mod: ModuleType, result: Any) -> O
     return Outcome(f.shown, "ingested", mod.FORMAT, counts=counts)
 
 
-def ingest_file(con: DuckDBPyConnection, path: Path, sidecars: Sidecars, known: Known | None = None,
-                verify: bool = False) -> Outcome:
+def ingest_file(
+    con: DuckDBPyConnection, path: Path, sidecars: Sidecars, known: Known | None = None, verify: bool = False
+) -> Outcome:
     """Read, parse and store one file: status ingested, unchanged, relabelled, placed, skipped, rejected
     or unreadable. ``known``: its stored place, if any (size, time and labels unchanged: not hashed)."""
     f = _File(path, display_path(path))
@@ -342,13 +400,23 @@ def ingest_file(con: DuckDBPyConnection, path: Path, sidecars: Sidecars, known: 
     except BaseException as e:  # a parser bug (or a library panic) must not take the batch down
         if isinstance(e, (KeyboardInterrupt, SystemExit)):
             raise
-        return _reject(con, f, f"internal error in {mod.__name__} ({type(e).__name__}: {e}); please report it with "
-                       "this file", None, mod)
+        return _reject(
+            con,
+            f,
+            f"internal error in {mod.__name__} ({type(e).__name__}: {e}); please report it with this file",
+            None,
+            mod,
+        )
     return _store(con, f, mod, result)
 
 
-def ingest_paths(con: DuckDBPyConnection, paths: list[Path], on_file: Callable[[Outcome], None] | None = None,
-                 files: list[tuple[Path, Path]] | None = None, verify: bool = False) -> Report:
+def ingest_paths(
+    con: DuckDBPyConnection,
+    paths: list[Path],
+    on_file: Callable[[Outcome], None] | None = None,
+    files: list[tuple[Path, Path]] | None = None,
+    verify: bool = False,
+) -> Report:
     """Ingest every file below ``paths``; ``verify`` hashes even files whose size and time are unchanged."""
     report = Report()
     sidecars: dict[Path, Sidecars] = {}
@@ -367,8 +435,11 @@ def ingest_paths(con: DuckDBPyConnection, paths: list[Path], on_file: Callable[[
             if fault := environment_fault(e):  # e.g. recording a rejection failed: the disk, not the file
                 report.fault = fault
                 break
-            outcome = Outcome(display_path(path), "unreadable",
-                              reason=f"internal error ({type(e).__name__}: {e}); please report it with this file")
+            outcome = Outcome(
+                display_path(path),
+                "unreadable",
+                reason=f"internal error ({type(e).__name__}: {e}); please report it with this file",
+            )
         report.outcomes.append(outcome)
         if on_file:
             on_file(outcome)

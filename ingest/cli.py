@@ -5,6 +5,7 @@ Output: on a terminal, a progress bar and tables; otherwise (logs, CI, pipes) on
 file and a summary. `ingest --json` prints one JSON document instead, `--quiet` only the summary and
 the failures, `--verbose` every file with its row counts.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -58,9 +59,16 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         return EXIT_ENVIRONMENT
     files = list(batch.walk(paths))
     plain = not console.is_terminal and not args.json and not args.quiet
-    with Progress(TextColumn("[bold]ingest[/]"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  TextColumn("{task.description}"), console=console, transient=True,
-                  disable=not console.is_terminal or args.json or args.quiet) as progress:
+    with Progress(
+        TextColumn("[bold]ingest[/]"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.description}"),
+        console=console,
+        transient=True,
+        disable=not console.is_terminal or args.json or args.quiet,
+    ) as progress:
         task = progress.add_task("", total=len(files))
 
         def step(o: batch.Outcome) -> None:
@@ -76,12 +84,19 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report_json(report, args.db), indent=1))
     else:
-        print_report(report, args.db, table=console.is_terminal and not args.quiet,
-                     failures=console.is_terminal or args.quiet, verbose=args.verbose)
+        print_report(
+            report,
+            args.db,
+            table=console.is_terminal and not args.quiet,
+            failures=console.is_terminal or args.quiet,
+            verbose=args.verbose,
+        )
     if report.fault:
         if not args.json:
-            console.print(f"[red]Stopped:[/] {escape(report.fault)}. Nothing was recorded against the files; "
-                          f"fix this and run the same command again: files already stored are skipped.")
+            console.print(
+                f"[red]Stopped:[/] {escape(report.fault)}. Nothing was recorded against the files; "
+                f"fix this and run the same command again: files already stored are skipped."
+            )
         return EXIT_ENVIRONMENT
     return EXIT_REJECTED if report.failed else EXIT_OK
 
@@ -90,13 +105,27 @@ STATUSES = ("ingested", "unchanged", "relabelled", "placed", "skipped", "rejecte
 
 
 def report_json(report: batch.Report, db_path: str) -> dict:
-    return {"db": db_path, "fault": report.fault, "summary": {s: len(report.by_status(s)) for s in STATUSES},
-            "files": [{"path": o.path, "status": o.status, "format": o.format, "reason": o.reason,
-                       "line": o.line, "counts": o.counts} for o in report.outcomes]}
+    return {
+        "db": db_path,
+        "fault": report.fault,
+        "summary": {s: len(report.by_status(s)) for s in STATUSES},
+        "files": [
+            {
+                "path": o.path,
+                "status": o.status,
+                "format": o.format,
+                "reason": o.reason,
+                "line": o.line,
+                "counts": o.counts,
+            }
+            for o in report.outcomes
+        ],
+    }
 
 
-def print_report(report: batch.Report, db_path: str, *, table: bool = True, failures: bool = True,
-                 verbose: bool = False) -> None:
+def print_report(
+    report: batch.Report, db_path: str, *, table: bool = True, failures: bool = True, verbose: bool = False
+) -> None:
     n = len(report.outcomes)
     ok = report.by_status("ingested") + (report.by_status("unchanged") + report.by_status("placed") if verbose else [])
     console.print(
@@ -106,7 +135,8 @@ def print_report(report: batch.Report, db_path: str, *, table: bool = True, fail
         f"{len(report.by_status('placed'))} known content in a new place (labelled, not stored again), "
         f"{len(report.by_status('skipped'))} skipped (not regular files), "
         f"[red]{len(report.by_status('rejected'))} rejected[/], {len(report.by_status('unreadable'))} unreadable"
-        f"  -> {escape(db_path)}", soft_wrap=True
+        f"  -> {escape(db_path)}",
+        soft_wrap=True,
     )
     if ok and table:
         t = Table(title="ingested", show_edge=False)
@@ -114,11 +144,17 @@ def print_report(report: batch.Report, db_path: str, *, table: bool = True, fail
             t.add_column(col)
         for o in ok:
             c = o.counts
-            main = [f"{c[k]:,} {label}" for k, label in (("runs", "runs"), ("samples", "numbers"),
-                                                          ("series", "series"), ("points", "points")) if c.get(k)]
+            main = [
+                f"{c[k]:,} {label}"
+                for k, label in (("runs", "runs"), ("samples", "numbers"), ("series", "series"), ("points", "points"))
+                if c.get(k)
+            ]
             tool = sum(v for k, v in c.items() if k not in ("runs", "samples", "series", "points"))
-            t.add_row(escape(o.path), o.status if verbose else o.format,
-                      ", ".join(main + ([f"{tool:,} tool-table rows"] if tool else [])))
+            t.add_row(
+                escape(o.path),
+                o.status if verbose else o.format,
+                ", ".join(main + ([f"{tool:,} tool-table rows"] if tool else [])),
+            )
         console.print(t)
     bad = report.by_status("rejected") + report.by_status("unreadable") + report.by_status("skipped")
     if failures:
@@ -126,8 +162,10 @@ def print_report(report: batch.Report, db_path: str, *, table: bool = True, fail
             where = f" (line {o.line})" if o.line else ""
             console.print(f"[red]{o.status}[/] {escape(o.path)}{where}: {escape(o.reason or '')}")
     if bad:
-        console.print("Next: fix or remove the files above and ingest again (unchanged files are skipped); "
-                      "a format iolab does not read yet: see CONTRIBUTING.md, 'Add a format'.")
+        console.print(
+            "Next: fix or remove the files above and ingest again (unchanged files are skipped); "
+            "a format iolab does not read yet: see CONTRIBUTING.md, 'Add a format'."
+        )
 
 
 def cmd_info(args: argparse.Namespace) -> int:
@@ -198,17 +236,27 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     import importlib
 
-    p = _Parser(prog="iolab", description="Storage benchmark results database: ingest raw result files, "
-                "validate, report.", epilog="`iolab COMMAND --help` explains a command.")
+    p = _Parser(
+        prog="iolab",
+        description="Storage benchmark results database: ingest raw result files, validate, report.",
+        epilog="`iolab COMMAND --help` explains a command.",
+    )
     p.add_argument("--version", action="version", version=f"iolab {__version__}")
     sub = p.add_subparsers(dest="cmd", metavar="COMMAND", parser_class=_Parser)
     db_help = "the DuckDB database file (created by ingest; $IOLAB_DB sets the default)"
-    pi = sub.add_parser("ingest", help="ingest raw result files and folders", description="Ingest raw result "
-                        "files and folders (recursively); files already ingested are skipped.")
+    pi = sub.add_parser(
+        "ingest",
+        help="ingest raw result files and folders",
+        description="Ingest raw result files and folders (recursively); files already ingested are skipped.",
+    )
     pi.add_argument("paths", nargs="+", metavar="PATH", help="files or folders to ingest")
     pi.add_argument("--db", default=DEFAULT_DB, help=db_help)
-    pi.add_argument("--verify", action="store_true", help="hash every file, also those whose size, modification "
-                    "time and labels are unchanged since they were stored (by default those are skipped unread)")
+    pi.add_argument(
+        "--verify",
+        action="store_true",
+        help="hash every file, also those whose size, modification "
+        "time and labels are unchanged since they were stored (by default those are skipped unread)",
+    )
     out = pi.add_mutually_exclusive_group()
     out.add_argument("-q", "--quiet", action="store_true", help="print only the summary and the failures")
     out.add_argument("-v", "--verbose", action="store_true", help="list every file with its row counts")

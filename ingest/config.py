@@ -11,6 +11,7 @@ Environment variables (all optional):
 and ``ingest/notebooks`` (package data, found with importlib.resources); in a checkout they are read
 from the repository itself.
 """
+
 from __future__ import annotations
 
 import importlib.resources

@@ -1,4 +1,5 @@
 """The DuckDB database: opening it safely, migrations, views, and the per-file writer."""
+
 from __future__ import annotations
 
 import hashlib
@@ -46,8 +47,10 @@ def connect(path: str | Path, *, read_only: bool = False, wait_s: float = LOCK_W
     """
     path = Path(path)
     if read_only and not path.is_file():
-        raise DatabaseProblem(f"there is no database at {path}. Next: ingest first (`iolab ingest data --db {path}`, "
-                              f"or `make demo` for the bundled studies), or give the right --db.")
+        raise DatabaseProblem(
+            f"there is no database at {path}. Next: ingest first (`iolab ingest data --db {path}`, "
+            f"or `make demo` for the bundled studies), or give the right --db."
+        )
     if not read_only:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -93,7 +96,8 @@ def migrate(con: duckdb.DuckDBPyConnection) -> list[str]:
         raise DatabaseProblem(
             f"this database was made by a newer iolab: it has schema changes this version does not know ({names}). "
             f"Next: upgrade iolab (`git pull` then `make setup`, or `pip install -U iolab`); this version leaves "
-            f"the database untouched.")
+            f"the database untouched."
+        )
     done = []
     for f in files:
         version = int(f.name[1:].split("__")[0])
@@ -120,7 +124,8 @@ def migrate(con: duckdb.DuckDBPyConnection) -> list[str]:
                 raise DatabaseProblem(
                     f"{f.name} could not be applied ({type(e).__name__}: {str(e).splitlines()[0][:300]}). It was "
                     f"rolled back, so the database is as it was. Next: if you wrote this migration, fix its SQL; "
-                    f"otherwise report it with the output of `iolab info`.") from None
+                    f"otherwise report it with the output of `iolab info`."
+                ) from None
             raise
         done.append(f.name)
     return done
@@ -132,12 +137,16 @@ def check_version(con: duckdb.DuckDBPyConnection) -> None:
     try:
         rows = con.execute("SELECT version, script FROM schema_history").fetchall()
     except duckdb.CatalogException:
-        raise DatabaseProblem("this file is a DuckDB database, but not an iolab one (it has no schema_history). "
-                              "Next: give the right --db.") from None
+        raise DatabaseProblem(
+            "this file is a DuckDB database, but not an iolab one (it has no schema_history). "
+            "Next: give the right --db."
+        ) from None
     newer = [s for v, s in rows if v not in known]
     if newer:
-        raise DatabaseProblem(f"this database was made by a newer iolab ({', '.join(newer)} unknown here). "
-                              "Next: upgrade iolab (`git pull` then `make setup`, or `pip install -U iolab`).")
+        raise DatabaseProblem(
+            f"this database was made by a newer iolab ({', '.join(newer)} unknown here). "
+            "Next: upgrade iolab (`git pull` then `make setup`, or `pip install -U iolab`)."
+        )
 
 
 def create_views(con: duckdb.DuckDBPyConnection) -> None:
@@ -160,9 +169,12 @@ def open_db(path: str | Path, **kw) -> duckdb.DuckDBPyConnection:
 
 # ---- the time-series store: one Parquet file per source beside the database ---------------------
 
+
 def store_dir(con) -> Path:
     """<database>.points/: Parquet files of time-series values (Polars streams them there)."""
-    db_file = con.execute("SELECT path FROM duckdb_databases() WHERE database_name = current_database()").fetchall()[0][0]
+    db_file = con.execute("SELECT path FROM duckdb_databases() WHERE database_name = current_database()").fetchall()[0][
+        0
+    ]
     if not db_file:
         raise RuntimeError("the time-series store needs a database file, not an in-memory database")
     return Path(db_file).resolve().with_name(Path(db_file).name + ".points")
@@ -180,8 +192,11 @@ def write_points(con, source_id: int, first_series_id: int, points) -> int:
     from .model import ParseError, polars_reason
 
     lf = points.lazy() if isinstance(points, pl.DataFrame) else points
-    lf = lf.select((pl.col("series_key").cast(pl.Int32) + first_series_id).alias("series_id"),
-                   pl.col("sample_no").cast(pl.Int32), pl.col("value").cast(pl.Float64))
+    lf = lf.select(
+        (pl.col("series_key").cast(pl.Int32) + first_series_id).alias("series_id"),
+        pl.col("sample_no").cast(pl.Int32),
+        pl.col("value").cast(pl.Float64),
+    )
     folder = store_dir(con)
     folder.mkdir(parents=True, exist_ok=True)
     final = folder / f"{source_id}.parquet"
@@ -239,11 +254,15 @@ def refresh_points_view(con) -> None:
     files = [f for f in files if Path(f).exists()]
     if files:
         listed = ", ".join("'" + f.replace("'", "''") + "'" for f in files)
-        src = (f"(SELECT series_id, regexp_extract(filename, '([0-9]+)\\.parquet$', 1)::BIGINT AS source_id, "
-               f"sample_no, value FROM read_parquet([{listed}], filename = true))")
+        src = (
+            f"(SELECT series_id, regexp_extract(filename, '([0-9]+)\\.parquet$', 1)::BIGINT AS source_id, "
+            f"sample_no, value FROM read_parquet([{listed}], filename = true))"
+        )
     else:
-        src = ("(SELECT NULL::INTEGER AS series_id, NULL::BIGINT AS source_id, NULL::INTEGER AS sample_no, "
-               "NULL::DOUBLE AS value WHERE false)")
+        src = (
+            "(SELECT NULL::INTEGER AS series_id, NULL::BIGINT AS source_id, NULL::INTEGER AS sample_no, "
+            "NULL::DOUBLE AS value WHERE false)"
+        )
     con.execute(f"CREATE OR REPLACE VIEW series_values AS SELECT * FROM {src}")
     con.execute("""CREATE OR REPLACE VIEW series_points AS
         SELECT p.series_id, p.source_id, p.sample_no, smp.ts, smp.ts_text, p.value
@@ -252,6 +271,7 @@ def refresh_points_view(con) -> None:
 
 
 # ---- writing one parsed file ---------------------------------------------------------------------
+
 
 def _next_id(con, table: str, col: str) -> int:
     return con.execute(f"SELECT coalesce(max({col}), 0) + 1 FROM {table}").fetchall()[0][0]
@@ -283,10 +303,23 @@ def _label_values(labels: dict[str, Any]) -> list[Any]:
     return [labels.get(k) for k in LABEL_COLUMNS] + [json.dumps(labels, default=str, sort_keys=True)]
 
 
-def record_source(con, *, path: str, sha256: str, size: int, fmt: str | None, parser: str | None,
-                  parser_version: str | None, status: str, error: str | None = None,
-                  error_line: int | None = None, labels: dict | None = None,
-                  tool_version: str | None = None, content_id: int | None = None, mtime_ns: int | None = None) -> int:
+def record_source(
+    con,
+    *,
+    path: str,
+    sha256: str,
+    size: int,
+    fmt: str | None,
+    parser: str | None,
+    parser_version: str | None,
+    status: str,
+    error: str | None = None,
+    error_line: int | None = None,
+    labels: dict | None = None,
+    tool_version: str | None = None,
+    content_id: int | None = None,
+    mtime_ns: int | None = None,
+) -> int:
     """A place where a file was found. ``content_id``: the place whose parsed rows this content has
     (another place of the same bytes); None for a first place, which owns its rows itself."""
     sid = _next_id(con, "source_files", "source_id")
@@ -294,9 +327,23 @@ def record_source(con, *, path: str, sha256: str, size: int, fmt: str | None, pa
         f"""INSERT INTO source_files (source_id, content_id, path, sha256, size_bytes, format, parser, parser_version,
                 tool_version, ingested_at, status, error, error_line, mtime_ns, {", ".join(LABEL_COLUMNS)}, labels)
             VALUES ({", ".join(["?"] * (14 + len(LABEL_COLUMNS) + 1))})""",
-        [sid, content_id if content_id is not None else sid, path, sha256, size, fmt, parser, parser_version,
-         tool_version, datetime.now(UTC).replace(tzinfo=None), status, error, error_line, mtime_ns,
-         *_label_values(labels or {})],
+        [
+            sid,
+            content_id if content_id is not None else sid,
+            path,
+            sha256,
+            size,
+            fmt,
+            parser,
+            parser_version,
+            tool_version,
+            datetime.now(UTC).replace(tzinfo=None),
+            status,
+            error,
+            error_line,
+            mtime_ns,
+            *_label_values(labels or {}),
+        ],
     )
     return sid
 
@@ -311,11 +358,15 @@ def update_labels(con, source_id: int, labels: dict, targets: list[dict]) -> boo
 
     Returns whether anything changed; nothing is written when nothing did."""
     old = con.execute("SELECT labels FROM source_files WHERE source_id = ?", [source_id]).fetchall()
-    old_targets = con.execute("SELECT target, volume, drives, array_name FROM sidecar_targets WHERE source_id = ? "
-                              "ORDER BY ALL", [source_id]).fetchall()
+    old_targets = con.execute(
+        "SELECT target, volume, drives, array_name FROM sidecar_targets WHERE source_id = ? ORDER BY ALL", [source_id]
+    ).fetchall()
     new_targets = sorted((t["target"], t.get("volume"), t.get("drives"), t.get("array_name")) for t in targets)
-    if old and json.loads(old[0][0] or "{}") == json.loads(_label_values(labels)[-1]) and \
-            sorted(old_targets, key=repr) == sorted(new_targets, key=repr):
+    if (
+        old
+        and json.loads(old[0][0] or "{}") == json.loads(_label_values(labels)[-1])
+        and sorted(old_targets, key=repr) == sorted(new_targets, key=repr)
+    ):
         return False
     sets = ", ".join(f"{k} = ?" for k in LABEL_COLUMNS) + ", labels = ?"
     con.execute(f"UPDATE source_files SET {sets} WHERE source_id = ?", [*_label_values(labels), source_id])

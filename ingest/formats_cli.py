@@ -1,5 +1,6 @@
 """`iolab formats` (every parser, what it reads, the tool versions its real corpus files show, what is known
 unsupported) and `iolab detect FILE...` (which parser claims each file, and why; or why none does)."""
+
 from __future__ import annotations
 
 from collections import defaultdict
@@ -84,8 +85,10 @@ def detect(data: bytes, name: str) -> tuple[list[ModuleType], str]:
     if len(mods) == 1:
         return mods, getattr(mods[0], "SNIFF_RULE", f"{mods[0].FORMAT}'s sniffer accepts it")
     if len(mods) > 1:
-        return mods, ("more than one parser claims it, so ingest rejects it: "
-                      + "; ".join(f"{m.FORMAT}: {getattr(m, 'SNIFF_RULE', 'its sniffer accepts it')}" for m in mods))
+        return mods, (
+            "more than one parser claims it, so ingest rejects it: "
+            + "; ".join(f"{m.FORMAT}: {getattr(m, 'SNIFF_RULE', 'its sniffer accepts it')}" for m in mods)
+        )
     return [], registry.unsupported_hint(name) or "no parser recognises the first 64 KiB (see `iolab formats`)"
 
 
@@ -113,4 +116,3 @@ def cmd_detect(args) -> int:
         t.add_row(escape(raw), escape(", ".join(m.FORMAT for m in mods) or "none"), escape(why))
     console.print(t)
     return 1 if unclaimed else 0
-

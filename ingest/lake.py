@@ -25,6 +25,7 @@ statement is parsed by sqlglot (DuckDB dialect), DuckDB macros are expanded in p
 has no macros) and the result is generated as Spark SQL. A construct sqlglot cannot carry over is
 rewritten in the view file itself into a form both engines accept.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -42,6 +43,7 @@ SCHEMA_FILE = "part-schema.parquet"
 
 
 # ---- export --------------------------------------------------------------------------------------
+
 
 def _q(path: Path | str) -> str:
     return "'" + str(path).replace("'", "''") + "'"
@@ -63,9 +65,15 @@ def _tables(con) -> dict[str, list[str]]:
 
 def _fingerprints(con) -> dict[str, dict[str, Any]]:
     rows = con.execute("""SELECT source_id, content_id, sha256, status, labels FROM source_files""").fetchall()
-    return {str(sid): {"content_id": cid, "sha256": sha, "status": st,
-                       "fingerprint": hashlib.sha256(json.dumps([cid, sha, st, labels], default=str).encode()).hexdigest()}
-            for sid, cid, sha, st, labels in rows}
+    return {
+        str(sid): {
+            "content_id": cid,
+            "sha256": sha,
+            "status": st,
+            "fingerprint": hashlib.sha256(json.dumps([cid, sha, st, labels], default=str).encode()).hexdigest(),
+        }
+        for sid, cid, sha, st, labels in rows
+    }
 
 
 def _batch_where(table: str, cols: list[str], ids: str) -> str | None:
@@ -109,8 +117,11 @@ def export(db_path: str | Path, lake: str | Path) -> dict[str, Any]:
                 _copy(con, f'SELECT * FROM "{t}"', lake / t / "part-all.parquet")
         # batches whose sources changed or vanished are written again, with the sources still there
         batches: dict[str, list[int]] = {b: ids for b, ids in old["batches"].items()}
-        stale = {b for b, ids in batches.items()
-                 if any(now.get(str(i), {}).get("fingerprint") != old["sources"][str(i)]["fingerprint"] for i in ids)}
+        stale = {
+            b
+            for b, ids in batches.items()
+            if any(now.get(str(i), {}).get("fingerprint") != old["sources"][str(i)]["fingerprint"] for i in ids)
+        }
         for b in sorted(stale):
             batches[b] = [i for i in batches[b] if str(i) in now]
             _write_batch(con, lake, tables, int(b), batches[b])
@@ -152,14 +163,19 @@ def _copy_points(con, lake: Path) -> dict[int, int]:
 
     out = lake / "points"
     out.mkdir(parents=True, exist_ok=True)
-    _copy(con, "SELECT NULL::INTEGER AS series_id, NULL::INTEGER AS sample_no, NULL::DOUBLE AS value WHERE false",
-          out / SCHEMA_FILE)
+    _copy(
+        con,
+        "SELECT NULL::INTEGER AS series_id, NULL::INTEGER AS sample_no, NULL::DOUBLE AS value WHERE false",
+        out / SCHEMA_FILE,
+    )
     try:
         store = db.store_dir(con)
     except RuntimeError:
         return {}
-    files = {sid: (name, n) for sid, name, n in
-             con.execute("SELECT source_id, file_name, points FROM point_files").fetchall()}
+    files = {
+        sid: (name, n)
+        for sid, name, n in con.execute("SELECT source_id, file_name, points FROM point_files").fetchall()
+    }
     for f in out.glob("part-*.parquet"):
         if f.name != SCHEMA_FILE and int(f.name[5:-8]) not in files:
             f.unlink()
@@ -174,19 +190,27 @@ def _copy_points(con, lake: Path) -> dict[int, int]:
 
 # ---- the views, from the lake alone --------------------------------------------------------------
 
+
 def view_files() -> list[Path]:
     from .db import VIEWS
 
     return sorted(VIEWS.glob("*.sql"))
 
+
 # db.refresh_points_view's series_values and series_points, over the lake's points/ folder (its
 # files are the store's own: series_id, sample_no, value; the source comes from series)
 POINT_VIEWS = [
-    ("series_values", """SELECT p.series_id, s.source_id, p.sample_no, p.value
-        FROM points p JOIN series s ON s.series_id = p.series_id"""),
-    ("series_points", """SELECT p.series_id, p.source_id, p.sample_no, smp.ts, smp.ts_text, p.value
+    (
+        "series_values",
+        """SELECT p.series_id, s.source_id, p.sample_no, p.value
+        FROM points p JOIN series s ON s.series_id = p.series_id""",
+    ),
+    (
+        "series_points",
+        """SELECT p.series_id, p.source_id, p.sample_no, smp.ts, smp.ts_text, p.value
         FROM series_values p
-        JOIN series_samples smp ON smp.source_id = p.source_id AND smp.sample_no = p.sample_no"""),
+        JOIN series_samples smp ON smp.source_id = p.source_id AND smp.sample_no = p.sample_no""",
+    ),
 ]
 
 
@@ -222,7 +246,8 @@ def _expand_macros(tree, macros: dict):
             params, body = macros[node.name.lower()]
             args = dict(zip(params, node.expressions))
             new = body.copy().transform(
-                lambda n: args[n.name].copy() if isinstance(n, exp.Column) and not n.table and n.name in args else n)
+                lambda n: args[n.name].copy() if isinstance(n, exp.Column) and not n.table and n.name in args else n
+            )
             return exp.Paren(this=new)
         return node
 
@@ -241,7 +266,7 @@ SPARK_FORMS = {
     "product": "AGGREGATE(COLLECT_LIST(X), CAST(1 AS DOUBLE), (acc, v) -> acc * v)",
     # json_type: only the two answers the views ask for
     "json_type": "CASE WHEN JSON_ARRAY_LENGTH(X) IS NOT NULL THEN 'ARRAY' "
-                 "WHEN JSON_OBJECT_KEYS(X) IS NOT NULL THEN 'OBJECT' END",
+    "WHEN JSON_OBJECT_KEYS(X) IS NOT NULL THEN 'OBJECT' END",
     # quantile_cont = Spark's exact, linearly interpolated percentile
     "quantile_cont": "PERCENTILE(X, P)",
     # string_agg(DISTINCT x, sep ORDER BY x): the sorted distinct values joined (Spark's listagg with
@@ -249,7 +274,7 @@ SPARK_FORMS = {
     "string_agg_distinct": "CASE WHEN COUNT(X) > 0 THEN ARRAY_JOIN(ARRAY_SORT(COLLECT_SET(X)), P) END",
     # GLOB patterns (* and ?) as LIKE patterns, with % and _ of the pattern taken literally
     "glob": "X LIKE REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(P, '!', '!!'), '%', '!%'), '_', '!_'), '*', '%'), "
-            "'?', '_') ESCAPE '!'",
+    "'?', '_') ESCAPE '!'",
 }
 JSON_TYPES = {'["VARCHAR"]': "array<string>"}  # DuckDB from_json structures as Spark DDL types
 
@@ -259,8 +284,11 @@ def _spark_form(name: str, x, p=None):
     from sqlglot import exp
 
     args = {"X": x, "P": p}
-    return exp.Paren(this=sqlglot.parse_one(SPARK_FORMS[name], read="spark").transform(
-        lambda n: args[n.name].copy() if isinstance(n, exp.Column) and n.name in args and args[n.name] else n))
+    return exp.Paren(
+        this=sqlglot.parse_one(SPARK_FORMS[name], read="spark").transform(
+            lambda n: args[n.name].copy() if isinstance(n, exp.Column) and n.name in args and args[n.name] else n
+        )
+    )
 
 
 def _for_spark(tree):
@@ -318,8 +346,9 @@ def _duckdb_views(lake: Path):
     return con, [name for kind, name, _ in view_statements() if kind == "view"]
 
 
-def views(lake: str | Path, engine: str = "duckdb", master: str | None = None, out: str | Path | None = None,
-          spark=None) -> dict[str, int]:
+def views(
+    lake: str | Path, engine: str = "duckdb", master: str | None = None, out: str | Path | None = None, spark=None
+) -> dict[str, int]:
     """Compute every view from the lake and write each to ``out``/<view>/ (default DIR/views)."""
     lake = Path(lake)
     out = Path(out) if out else lake / "views"
@@ -379,14 +408,16 @@ def spark_session(master: str | None = None, app: str = "iolab lake"):
         b = b.config("spark.sql.shuffle.partitions", "2").config("spark.ui.enabled", "false")
     import tempfile
 
-    return (b.config("spark.ui.showConsoleProgress", "false")
-             .config("spark.sql.warehouse.dir", str(Path(tempfile.gettempdir()) / "iolab-spark-warehouse"))
-             .config("spark.sql.session.timeZone", "UTC")
-             .config("spark.sql.ansi.enabled", "false")  # DuckDB semantics: NULL, not an error, on a bad cast
-             # Spark 4 keeps a UNION's partitioning; with the target_volumes plan that ends in "Can't zip
-             # RDDs with unequal numbers of partitions". Off, the union is shuffled like any other input.
-             .config("spark.sql.unionOutputPartitioning", "false")
-             .getOrCreate())
+    return (
+        b.config("spark.ui.showConsoleProgress", "false")
+        .config("spark.sql.warehouse.dir", str(Path(tempfile.gettempdir()) / "iolab-spark-warehouse"))
+        .config("spark.sql.session.timeZone", "UTC")
+        .config("spark.sql.ansi.enabled", "false")  # DuckDB semantics: NULL, not an error, on a bad cast
+        # Spark 4 keeps a UNION's partitioning; with the target_volumes plan that ends in "Can't zip
+        # RDDs with unequal numbers of partitions". Off, the union is shuffled like any other input.
+        .config("spark.sql.unionOutputPartitioning", "false")
+        .getOrCreate()
+    )
 
 
 def _in_spark_submit() -> bool:
@@ -397,6 +428,7 @@ def _in_spark_submit() -> bool:
 
 # ---- command line --------------------------------------------------------------------------------
 
+
 def register(sub) -> None:
     from .config import default_db
 
@@ -404,12 +436,18 @@ def register(sub) -> None:
     s = p.add_subparsers(dest="lake_cmd", required=True, metavar="ACTION", help="export or views")
     e = s.add_parser("export", help="write the database as a Parquet lake (again: only what is new)")
     e.add_argument("--db", default=default_db(), help="the database to export (read-only)")
-    e.add_argument("--to", required=True, metavar="DIR", help="the lake folder (created; an existing lake gets only what is new)")
+    e.add_argument(
+        "--to", required=True, metavar="DIR", help="the lake folder (created; an existing lake gets only what is new)"
+    )
     e.set_defaults(func=cmd_export)
     v = s.add_parser("views", help="compute every analysis view from the lake into DIR/views/<view>/")
     v.add_argument("--lake", required=True, metavar="DIR", help="a lake written by `iolab lake export`")
-    v.add_argument("--engine", choices=["spark", "duckdb"], default="duckdb",
-                   help="duckdb on this machine, or Apache Spark (local[*] unless --master)")
+    v.add_argument(
+        "--engine",
+        choices=["spark", "duckdb"],
+        default="duckdb",
+        help="duckdb on this machine, or Apache Spark (local[*] unless --master)",
+    )
     v.add_argument("--master", help="Spark master URL (default local[*]; spark://host:7077, yarn, k8s://...)")
     v.add_argument("--out", metavar="DIR", help="write the views here instead of DIR/views")
     v.set_defaults(func=cmd_views)
@@ -423,9 +461,11 @@ def cmd_export(args) -> int:
         return 2
     m = export(args.db, args.to)
     last = m["last_run"]
-    _console().print(f"{len(last['new_sources'])} new sources (batch {last['batch']}), "
-                     f"{len(last['rewritten_batches'])} batches rewritten, {m['row_counts']['measurements']:,} "
-                     f"measurements, {m['row_counts']['points']:,} points -> {args.to}")
+    _console().print(
+        f"{len(last['new_sources'])} new sources (batch {last['batch']}), "
+        f"{len(last['rewritten_batches'])} batches rewritten, {m['row_counts']['measurements']:,} "
+        f"measurements, {m['row_counts']['points']:,} points -> {args.to}"
+    )
     return 0
 
 
@@ -434,12 +474,15 @@ def cmd_views(args) -> int:
 
     t0 = time.perf_counter()
     counts = views(args.lake, args.engine, args.master, args.out)
-    _console().print(f"{len(counts)} views computed by {args.engine} in {time.perf_counter() - t0:.1f} s "
-                     f"-> {args.out or Path(args.lake) / 'views'}")
+    _console().print(
+        f"{len(counts)} views computed by {args.engine} in {time.perf_counter() - t0:.1f} s "
+        f"-> {args.out or Path(args.lake) / 'views'}"
+    )
     return 0
 
 
 # ---- reading a lake (notebooks) -------------------------------------------------------------------
+
 
 def read_view(lake: str | Path, name: str):
     """A view from DIR/views/<name>/ as a Polars DataFrame (whichever engine wrote it)."""

@@ -4,12 +4,14 @@ A parser is a pure function from bytes to a ``ParseResult``: no clock, no databa
 It either returns exactly what the file says (in canonical units) or raises ``ParseError``
 naming the line and the reason. The writer (``ingest.db``) stores a result in one transaction.
 """
+
 from __future__ import annotations
 
 import array
 import codecs
 import math
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -73,7 +75,7 @@ class Sample:
     line_no: int | None = None
 
 
-def pack(batch) -> Any:
+def pack(batch: Any) -> Any:
     """A record batch as a zstd-compressed Arrow IPC buffer (numbers of big files kept small)."""
     import pyarrow as pa
 
@@ -92,14 +94,15 @@ def unpack(buf: Any) -> Any:
 class PackedTable:
     """A tool table kept as compressed Arrow batches; the writer inserts it a batch at a time."""
 
-    def __init__(self, schema: Any):
-        self.schema, self.packed, self.num_rows = schema, [], 0
+    def __init__(self, schema: Any) -> None:
+        self.schema, self.num_rows = schema, 0
+        self.packed: list[Any] = []
 
     def append(self, batch: Any) -> None:
         self.packed.append(pack(batch))
         self.num_rows += batch.num_rows
 
-    def batches(self):
+    def batches(self) -> Iterator[Any]:
         return (unpack(b) for b in self.packed)
 
     def to_table(self) -> Any:
@@ -108,8 +111,18 @@ class PackedTable:
         return pa.Table.from_batches(list(self.batches()), schema=self.schema)
 
 
-SAMPLE_FIELDS = ("run_key", "scope", "metric", "value", "unit", "target", "outstanding_ios", "small_oio",
-                 "large_oio", "line_no")
+SAMPLE_FIELDS = (
+    "run_key",
+    "scope",
+    "metric",
+    "value",
+    "unit",
+    "target",
+    "outstanding_ios",
+    "small_oio",
+    "large_oio",
+    "line_no",
+)
 
 
 class Samples:
@@ -118,7 +131,7 @@ class Samples:
 
     CHUNK = 65536
 
-    def __init__(self, items=()):
+    def __init__(self, items: Iterable[Sample] = ()) -> None:
         self.chunks: list = []  # compressed (see pack)
         self.rows = 0  # in chunks
         self.pending: dict[str, list] = {f: [] for f in SAMPLE_FIELDS}
@@ -157,7 +170,7 @@ class Samples:
         self.rows += len(self.pending["value"])
         self.pending = {f: [] for f in SAMPLE_FIELDS}
 
-    def batches(self):
+    def batches(self) -> Iterator[Any]:
         """The samples as Arrow record batches (dictionary-encoded text, int32 integers)."""
         self.flush()
         return (unpack(b) for b in self.chunks)
@@ -168,12 +181,12 @@ class Samples:
     def __bool__(self) -> bool:
         return len(self) > 0
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Sample]:
         for b in map(unpack, self.chunks):
             yield from (Sample(**d) for d in b.to_pylist())
         yield from (Sample(*vals) for vals in zip(*self.pending.values()))
 
-    def __getitem__(self, i):
+    def __getitem__(self, i: int) -> Sample:
         return list(self)[i]
 
     def __repr__(self) -> str:
@@ -220,8 +233,18 @@ class ParseResult:
             return
         if isinstance(value, float) and not math.isfinite(value):
             raise ParseError(f"{metric} is not a finite number ({value})", dims.get("line_no"))
-        self.samples.add(run_key, scope, metric, float(value), unit, dims.get("target"), dims.get("outstanding_ios"),
-                         dims.get("small_oio"), dims.get("large_oio"), dims.get("line_no"))
+        self.samples.add(
+            run_key,
+            scope,
+            metric,
+            float(value),
+            unit,
+            dims.get("target"),
+            dims.get("outstanding_ios"),
+            dims.get("small_oio"),
+            dims.get("large_oio"),
+            dims.get("line_no"),
+        )
 
 
 # ---- shared helpers -----------------------------------------------------------------------------
@@ -239,7 +262,9 @@ def decode_text(data: bytes, fallback: str = "cp1252") -> str:
         try:
             return data.decode("utf-16")
         except UnicodeDecodeError as e:
-            raise ParseError(f"file starts with a UTF-16 byte-order mark but is not valid UTF-16 ({e.reason})") from None
+            raise ParseError(
+                f"file starts with a UTF-16 byte-order mark but is not valid UTF-16 ({e.reason})"
+            ) from None
     if b"\x00" in data[:4096]:
         raise ParseError("file contains NUL bytes: binary data, or UTF-16 without a byte-order mark")
     try:
@@ -285,9 +310,9 @@ class TextLines:
             i += n
         if not 0 <= i < n:
             raise IndexError(i)
-        return self.data[self.bounds[2 * i]:self.bounds[2 * i + 1]].decode(self.encoding)
+        return self.data[self.bounds[2 * i] : self.bounds[2 * i + 1]].decode(self.encoding)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[str]:
         return (self[i] for i in range(len(self)))
 
 
@@ -316,7 +341,7 @@ def _decodes(data: bytes, start: int, encoding: str, chunk: int = 1 << 20) -> bo
     view = memoryview(data)
     try:
         for i in range(start, len(data), chunk):
-            dec.decode(view[i:i + chunk])
+            dec.decode(view[i : i + chunk])
         dec.decode(b"", final=True)
     except UnicodeDecodeError:
         return False

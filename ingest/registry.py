@@ -2,6 +2,7 @@
 
 Adding a format = adding one module (and its fixtures); nothing here changes.
 """
+
 from __future__ import annotations
 
 import functools
@@ -32,8 +33,10 @@ def check_module(m: ModuleType) -> ModuleType:
     """``m`` itself, or IncompleteFormat naming the module and the attribute that is missing or wrong."""
     for attr, (what, ok) in REQUIRED.items():
         if not hasattr(m, attr):
-            raise IncompleteFormat(f"format module {m.__name__} has no {attr} (it must be {what}); "
-                                   f"helper modules that are not formats start with '_'")
+            raise IncompleteFormat(
+                f"format module {m.__name__} has no {attr} (it must be {what}); "
+                f"helper modules that are not formats start with '_'"
+            )
         if not ok(getattr(m, attr)):
             raise IncompleteFormat(f"format module {m.__name__}: {attr} is {getattr(m, attr)!r}, it must be {what}")
     return m
@@ -81,24 +84,34 @@ def sniff(data: bytes, name: str) -> list[ModuleType]:
 # Files we know of but whose shape no public example shows: say so instead of "not recognised".
 KNOWN_UNSUPPORTED = {
     "_hist.txt": "ORION latency histograms (_hist.txt): no public example of this file was found, so iolab "
-                 "does not read it yet; the 12c+ summary's histogram lines are read (orion_histograms)",
+    "does not read it yet; the 12c+ summary's histogram lines are read (orion_histograms)",
     "_trace.txt": "ORION trace (_trace.txt): no public example of this file was found, so iolab does not read it yet",
     ".blg": "binary perfmon log (.blg): convert it with `relog file.blg -f csv -o file.csv` and ingest the CSV",
 }
 
 
 # Containers recognised by their first bytes: what to do instead.
-_OFFICE = ("a {what}: iolab reads the tools' own result files, not documents. Export the results table "
-           "to CSV (in the office program: Save As / Download as CSV) and ingest the CSV, or type the "
-           "numbers into a published-results CSV (see docs/formats)")
+_OFFICE = (
+    "a {what}: iolab reads the tools' own result files, not documents. Export the results table "
+    "to CSV (in the office program: Save As / Download as CSV) and ingest the CSV, or type the "
+    "numbers into a published-results CSV (see docs/formats)"
+)
 MAGIC = {
-    b"PK\x03\x04": ("ZIP archive", "unpack it (`unzip FILE -d FOLDER`) and ingest the folder; if it holds a "
-                                    "spreadsheet or report, export the results to CSV first"),
+    b"PK\x03\x04": (
+        "ZIP archive",
+        "unpack it (`unzip FILE -d FOLDER`) and ingest the folder; if it holds a "
+        "spreadsheet or report, export the results to CSV first",
+    ),
     b"\xd0\xcf\x11\xe0": ("legacy Office file (.doc/.xls)", ""),
     b"%PDF": ("PDF", ""),
 }
-OFFICE_SUFFIXES = {".docx": "Word document", ".xlsx": "Excel workbook", ".odt": "OpenDocument text",
-                   ".ods": "OpenDocument spreadsheet", ".pptx": "PowerPoint deck"}
+OFFICE_SUFFIXES = {
+    ".docx": "Word document",
+    ".xlsx": "Excel workbook",
+    ".odt": "OpenDocument text",
+    ".ods": "OpenDocument spreadsheet",
+    ".pptx": "PowerPoint deck",
+}
 
 
 def unsupported_hint(name: str, head: bytes = b"") -> str | None:

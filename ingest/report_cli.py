@@ -4,6 +4,7 @@ All three open the database read-only and never create one (a missing file is an
 advice). A read-only connection cannot open while an ingest writes: they wait for it, as ingest
 waits for another ingest (ingest.db.connect), and `report` renders from one snapshot.
 """
+
 from __future__ import annotations
 
 import json
@@ -14,9 +15,28 @@ from .config import REPORTS_DEFAULT, default_db
 
 DEFAULT_DB = default_db()
 DB_HELP = "the DuckDB database file, opened read-only ($IOLAB_DB sets the default)"
-COMPARE_COLUMNS = ["study", "metric", "unit", "direction", "baseline_system", "system", "workload_label",
-                   "block_size_bytes", "read_pct", "random_pct", "load", "scope", "baseline_config", "config",
-                   "baseline_value", "value", "ratio", "correction", "pct_better", "match_rule"]
+COMPARE_COLUMNS = [
+    "study",
+    "metric",
+    "unit",
+    "direction",
+    "baseline_system",
+    "system",
+    "workload_label",
+    "block_size_bytes",
+    "read_pct",
+    "random_pct",
+    "load",
+    "scope",
+    "baseline_config",
+    "config",
+    "baseline_value",
+    "value",
+    "ratio",
+    "correction",
+    "pct_better",
+    "match_rule",
+]
 
 
 def register(sub) -> None:
@@ -24,8 +44,11 @@ def register(sub) -> None:
     p.add_argument("--db", default=DEFAULT_DB, help=DB_HELP)
     p.add_argument("--out", default=REPORTS_DEFAULT, help="folder for reports/<study>/*.html and index.html")
     p.add_argument("--study", action="append", help="only this study (repeatable; default: every study)")
-    p.add_argument("--force", action="store_true",
-                   help="render every page, even those whose notebook, views and data are unchanged since the last render")
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="render every page, even those whose notebook, views and data are unchanged since the last render",
+    )
     p.set_defaults(func=cmd_report)
     p = sub.add_parser("compare", help="every system of a study against its baseline, at matched points")
     p.add_argument("--db", default=DEFAULT_DB, help=DB_HELP)
@@ -55,8 +78,10 @@ def open_read_only(path: str):
     from . import db
 
     if not Path(path).is_file():
-        _console().print(f"[red]No database at {escape(path)}[/]: nothing is created by this command. "
-                         f"Ingest first (`iolab ingest DATA --db {escape(path)}`, or `make demo`).")
+        _console().print(
+            f"[red]No database at {escape(path)}[/]: nothing is created by this command. "
+            f"Ingest first (`iolab ingest DATA --db {escape(path)}`, or `make demo`)."
+        )
         return None
     try:
         return db.connect(path, read_only=True)
@@ -82,9 +107,11 @@ def comparison_rows(con, study: str, baseline: str | None, metrics: list[str] | 
                                'command line: --baseline' AS baseline_source, count(DISTINCT system) AS systems
                         FROM measurements WHERE study = {lit(study)} GROUP BY study""")
     cols = ", ".join(COMPARE_COLUMNS)
-    return con.sql(f"""SELECT {cols} FROM comparison WHERE study = $1 AND metric IN (SELECT unnest($2::VARCHAR[]))
+    return con.sql(
+        f"""SELECT {cols} FROM comparison WHERE study = $1 AND metric IN (SELECT unnest($2::VARCHAR[]))
                        ORDER BY system, metric, block_size_bytes, read_pct, random_pct, load, workload_label""",
-                   params=[study, metrics]).pl()
+        params=[study, metrics],
+    ).pl()
 
 
 def cmd_compare(args) -> int:
@@ -96,18 +123,28 @@ def cmd_compare(args) -> int:
     err = _console()
     studies = {s for (s,) in con.execute("SELECT DISTINCT study FROM source_files WHERE study IS NOT NULL").fetchall()}
     if args.study not in studies:
-        err.print(f"[red]No study {escape(args.study)!r}[/] in {escape(args.db)}; studies: "
-                  + escape(", ".join(sorted(studies))))
+        err.print(
+            f"[red]No study {escape(args.study)!r}[/] in {escape(args.db)}; studies: "
+            + escape(", ".join(sorted(studies)))
+        )
         return 2
-    systems = {s for (s,) in con.execute("SELECT DISTINCT system FROM measurements WHERE study = ?", [args.study]).fetchall()}
+    systems = {
+        s for (s,) in con.execute("SELECT DISTINCT system FROM measurements WHERE study = ?", [args.study]).fetchall()
+    }
     if args.baseline and args.baseline not in systems:
-        err.print(f"[red]No system {escape(args.baseline)!r}[/] in study {escape(args.study)}; systems: "
-                  + escape(", ".join(sorted(s for s in systems if s))))
+        err.print(
+            f"[red]No system {escape(args.baseline)!r}[/] in study {escape(args.study)}; systems: "
+            + escape(", ".join(sorted(s for s in systems if s)))
+        )
         return 2
     df = comparison_rows(con, args.study, args.baseline, args.metric)
-    base = con.execute("SELECT baseline_system, baseline_source FROM study_baseline WHERE study = ?", [args.study]).fetchall()
-    unmatched = con.execute("SELECT count(*) FROM comparison_unmatched WHERE study = ? AND metric IN (SELECT unnest(?::VARCHAR[]))",
-                            [args.study, args.metric or ["iops", "mbps", "avg_latency_ms"]]).fetchall()[0][0]
+    base = con.execute(
+        "SELECT baseline_system, baseline_source FROM study_baseline WHERE study = ?", [args.study]
+    ).fetchall()
+    unmatched = con.execute(
+        "SELECT count(*) FROM comparison_unmatched WHERE study = ? AND metric IN (SELECT unnest(?::VARCHAR[]))",
+        [args.study, args.metric or ["iops", "mbps", "avg_latency_ms"]],
+    ).fetchall()[0][0]
     con.close()
     if args.format == "csv":
         sys.stdout.write(df.write_csv())
@@ -130,12 +167,16 @@ def _print_table(df, study: str, base, unmatched: int) -> None:
     for r in df.iter_rows(named=True):
         pct = r["pct_better"]
         colour = "green" if pct is not None and pct > 0 else "red" if pct is not None and pct < 0 else ""
-        t.add_row(escape(str(r["system"])), escape(str(r["workload_label"])),
-                  escape(f"{r['metric']} ({r['unit']}, {r['direction']} is better)"),
-                  f"{r['baseline_value']:,.4g}", f"{r['value']:,.4g}",
-                  "" if r["ratio"] is None else f"{r['ratio']:.4f}",
-                  "" if pct is None else f"[{colour}]{pct:+.2f} %[/]" if colour else f"{pct:+.2f} %",
-                  escape(str(r["match_rule"])))
+        t.add_row(
+            escape(str(r["system"])),
+            escape(str(r["workload_label"])),
+            escape(f"{r['metric']} ({r['unit']}, {r['direction']} is better)"),
+            f"{r['baseline_value']:,.4g}",
+            f"{r['value']:,.4g}",
+            "" if r["ratio"] is None else f"{r['ratio']:.4f}",
+            "" if pct is None else f"[{colour}]{pct:+.2f} %[/]" if colour else f"{pct:+.2f} %",
+            escape(str(r["match_rule"])),
+        )
     out.print(t)
     out.print(f"{df.height} matched points; {unmatched} points without a match (view comparison_unmatched).")
 
@@ -146,12 +187,17 @@ def cmd_export(args) -> int:
         return 2
     from rich.markup import escape
 
-    names = {n for (n,) in con.execute(
-        """SELECT view_name FROM duckdb_views() WHERE NOT internal AND database_name = current_database()
+    names = {
+        n
+        for (n,) in con.execute(
+            """SELECT view_name FROM duckdb_views() WHERE NOT internal AND database_name = current_database()
            UNION SELECT table_name FROM duckdb_tables() WHERE NOT internal AND database_name = current_database()"""
-    ).fetchall()}
+        ).fetchall()
+    }
     if args.view not in names:
-        _console().print(f"[red]No view or table {escape(args.view)!r}[/]; there are: " + escape(", ".join(sorted(names))))
+        _console().print(
+            f"[red]No view or table {escape(args.view)!r}[/]; there are: " + escape(", ".join(sorted(names)))
+        )
         return 2
     if args.format == "parquet" and not args.out:
         _console().print("[red]Parquet is binary:[/] give a file with --out")

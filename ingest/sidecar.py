@@ -28,6 +28,7 @@ Also: baseline = "<system>", criteria = [...], corrections = [...], generation_o
 orion_version = "...". Every key is checked (pydantic): an unknown one is refused with the file,
 the line and a did-you-mean, and the folder's files are not ingested under wrong labels.
 """
+
 from __future__ import annotations
 
 import difflib
@@ -95,9 +96,17 @@ def _keys(loc: list[str]) -> list[str]:
     """The keys allowed where ``loc`` points: in a [[targets]] entry, a [files."<glob>"] table, or the top."""
     model = Target if loc[:1] == ["targets"] or loc[2:3] == ["targets"] else Labels if loc[:1] == ["files"] else Sidecar
     return sorted(model.model_fields)
-WHAT = {"int_type": "a whole number", "float_type": "a number", "string_type": "text in quotes",
-        "list_type": "a list, such as [\"a\", \"b\"]", "greater_than": "greater than 0",
-        "greater_than_equal": "0 or more", "dict_type": "a table"}
+
+
+WHAT = {
+    "int_type": "a whole number",
+    "float_type": "a number",
+    "string_type": "text in quotes",
+    "list_type": 'a list, such as ["a", "b"]',
+    "greater_than": "greater than 0",
+    "greater_than_equal": "0 or more",
+    "dict_type": "a table",
+}
 
 
 class SidecarError(Exception):
@@ -121,7 +130,9 @@ def _explain(path: Path, text: str, err: Any) -> str:
         hint = f"; did you mean '{close[0]}'?" if close else f"; the keys here are: {', '.join(allowed)}"
         return f"{where}: unknown key '{'.'.join(loc)}'{hint}"
     if err["type"] == "missing":
-        return f"{where}: '{'.'.join(loc)}' is required (every [[targets]] entry names its target as the tool writes it)"
+        return (
+            f"{where}: '{'.'.join(loc)}' is required (every [[targets]] entry names its target as the tool writes it)"
+        )
     if err["type"] == "value_error":
         return f"{where}: {err['msg'].removeprefix('Value error, ')}"
     want = WHAT.get(err["type"], err["msg"].lower())
@@ -180,7 +191,8 @@ class Sidecars:
             if not data:
                 continue
             layers = [data] + [
-                v for g, v in data.get("files", {}).items()
+                v
+                for g, v in data.get("files", {}).items()
                 if fnmatch.fnmatch(file.name, g) or fnmatch.fnmatch(str(file.relative_to(folder)), g)
             ]
             for layer in layers:
@@ -191,8 +203,13 @@ class Sidecars:
                         labels.update(v)
                     elif k == "targets":
                         targets = [
-                            {"target": t["target"], "volume": t.get("volume"), "drives": t.get("drives"),
-                             "array_name": t.get("array")} for t in v
+                            {
+                                "target": t["target"],
+                                "volume": t.get("volume"),
+                                "drives": t.get("drives"),
+                                "array_name": t.get("array"),
+                            }
+                            for t in v
                         ]
                     else:
                         labels["config_label" if k == "config" else k] = v

@@ -15,6 +15,7 @@ Units (see the Units table in schemas/README.md): ``IO/s``, ``MB/s`` (10^6 B/s),
 ``count``, ``bytes``, ``s``, ``1/s``, ``1/h``, ``TB``, ``USD``, ``W``, ``bool`` and, for time series
 only, ``MBytes/s`` and ``bytes/s``.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -39,9 +40,18 @@ GB_S_TO_MB_S = 1000.0  # published GB/s -> MB/s
 
 #: every factor a parser multiplies a written number by (tests/fuzz.py traces stored numbers with them)
 FACTORS: dict[str, float] = {
-    "MiB/s -> MB/s": MB_PER_MIB, "KiB/s -> MB/s": KIB_S_TO_MB_S, "B/s -> MB/s": BYTES_S_TO_MB_S,
-    "us -> ms": US_TO_MS, "ns -> ms": NS_TO_MS, "s -> ms": S_TO_MS, "ms -> s": MS_TO_S,
-    "KiB -> bytes": KIB_BYTES, "MiB -> bytes": MIB_BYTES, "GiB -> bytes": GIB_BYTES, "TiB -> bytes": TIB_BYTES, "GB/s -> MB/s": GB_S_TO_MB_S,
+    "MiB/s -> MB/s": MB_PER_MIB,
+    "KiB/s -> MB/s": KIB_S_TO_MB_S,
+    "B/s -> MB/s": BYTES_S_TO_MB_S,
+    "us -> ms": US_TO_MS,
+    "ns -> ms": NS_TO_MS,
+    "s -> ms": S_TO_MS,
+    "ms -> s": MS_TO_S,
+    "KiB -> bytes": KIB_BYTES,
+    "MiB -> bytes": MIB_BYTES,
+    "GiB -> bytes": GIB_BYTES,
+    "TiB -> bytes": TIB_BYTES,
+    "GB/s -> MB/s": GB_S_TO_MB_S,
 }
 
 # ---- scopes ----------------------------------------------------------------------------------------
@@ -62,13 +72,45 @@ class Entry:
 
 
 ENTRIES: tuple[Entry, ...] = (
-    Entry(D + "iops", "IO/s", IO_SCOPES, "Iometer rows, published tables, time series (esxtop Commands/Reads/Writes per sec, perfmon Disk Transfers/Reads/Writes per sec), DiskSpd, vdbench, Jetstress 2007 volumes without a role; fio (`iops` = read + write + trim)"),
-    Entry(D + "mbps", "MB/s", IO_SCOPES, "Iometer (`MBps`/`MiBps (Binary)` x 1.048576), published (GB/s x 1000), DiskSpd (MiB/s x 1.048576; XML bytes / test time), vdbench (MB/sec = 2^20, x 1.048576); fio `bw_bytes`, or `bw` KiB/s x 1024 / 10^6"),
-    Entry(D + "ios", "count", ROWS + " volume", "Iometer Read/Write I/Os, DiskSpd I/Os, fio `total_ios` (`ios` for unified_rw_reporting `mixed`), vscsiStats latency histogram count per virtual disk, elbencho `IOs total`; array statistics Total Requests Serviced / Read / Write Requests (per volume; cumulative since the controller's last reset)"),
+    Entry(
+        D + "iops",
+        "IO/s",
+        IO_SCOPES,
+        "Iometer rows, published tables, time series (esxtop Commands/Reads/Writes per sec, perfmon Disk Transfers/Reads/Writes per sec), DiskSpd, vdbench, Jetstress 2007 volumes without a role; fio (`iops` = read + write + trim)",
+    ),
+    Entry(
+        D + "mbps",
+        "MB/s",
+        IO_SCOPES,
+        "Iometer (`MBps`/`MiBps (Binary)` x 1.048576), published (GB/s x 1000), DiskSpd (MiB/s x 1.048576; XML bytes / test time), vdbench (MB/sec = 2^20, x 1.048576); fio `bw_bytes`, or `bw` KiB/s x 1024 / 10^6",
+    ),
+    Entry(
+        D + "ios",
+        "count",
+        ROWS + " volume",
+        "Iometer Read/Write I/Os, DiskSpd I/Os, fio `total_ios` (`ios` for unified_rw_reporting `mixed`), vscsiStats latency histogram count per virtual disk, elbencho `IOs total`; array statistics Total Requests Serviced / Read / Write Requests (per volume; cumulative since the controller's last reset)",
+    ),
     Entry("bytes_{read,written,trimmed}", "bytes", ROWS, "Iometer, DiskSpd; fio io_bytes (KiB x 1024 in 2.x)"),
-    Entry("{avg,max,min,stddev}_" + D + "latency_ms", "ms", IO_SCOPES, "Iometer Average/Maximum (Read/Write) Response Time, published, DiskSpd (AvgLat, LatStdDev), vdbench resp, vscsiStats mean (us / 1000); fio total latency (`lat`/`lat_ns`: 2.x usec / 1000, 3.x ns / 10^6)"),
-    Entry("{avg,max,min,stddev}_" + D + "{clat,slat}_ms", "ms", "all", "fio completion / submission latency (2.x usec / 1000, 3.x ns / 10^6)"),
-    Entry("p{1,25,50,75,90,95,99,99_5,99_9,99_95,99_99,99_999,99_9999,99_99999,99_999999,99_9999999}_" + D + "{latency,clat}_ms", "ms", "all", "DiskSpd latency percentiles (text `%-ile` rows 25th .. 9-nines, XML buckets); fio percentiles: of completion latency (fio's default), of total latency when the job set lat_percentiles (then clat ones are `p99_read_clat_ms`...); every fio percentile is in `fio_percentiles`; elbencho result text `IO lat % us` (`1%<=`, `50%<=`, ... us / 1000)"),
+    Entry(
+        "{avg,max,min,stddev}_" + D + "latency_ms",
+        "ms",
+        IO_SCOPES,
+        "Iometer Average/Maximum (Read/Write) Response Time, published, DiskSpd (AvgLat, LatStdDev), vdbench resp, vscsiStats mean (us / 1000); fio total latency (`lat`/`lat_ns`: 2.x usec / 1000, 3.x ns / 10^6)",
+    ),
+    Entry(
+        "{avg,max,min,stddev}_" + D + "{clat,slat}_ms",
+        "ms",
+        "all",
+        "fio completion / submission latency (2.x usec / 1000, 3.x ns / 10^6)",
+    ),
+    Entry(
+        "p{1,25,50,75,90,95,99,99_5,99_9,99_95,99_99,99_999,99_9999,99_99999,99_999999,99_9999999}_"
+        + D
+        + "{latency,clat}_ms",
+        "ms",
+        "all",
+        "DiskSpd latency percentiles (text `%-ile` rows 25th .. 9-nines, XML buckets); fio percentiles: of completion latency (fio's default), of total latency when the job set lat_percentiles (then clat ones are `p99_read_clat_ms`...); every fio percentile is in `fio_percentiles`; elbencho result text `IO lat % us` (`1%<=`, `50%<=`, ... us / 1000)",
+    ),
     Entry("{,read_,write_}iops_stddev", "IO/s", ROWS, "DiskSpd IopsStdDev"),
     Entry("runtime_s", "s", "all", "fio job_runtime (ms / 1000; 2.x: the longest direction's runtime)"),
     Entry("test_time_s", "s", "all", "DiskSpd actual test time"),
@@ -76,33 +118,105 @@ ENTRIES: tuple[Entry, ...] = (
     Entry("{avg,max}_transaction_ms", "ms", ROWS, "Iometer"),
     Entry("avg_connection_ms", "ms", ROWS, "Iometer"),
     Entry("{transactions,connections,interrupts,packets,segments_retransmitted}_per_s", "1/s", ROWS, "Iometer"),
-    Entry("{,read_,write_,packet_}errors", "count", ROWS, "Iometer; fio `total_err` (fio's `error` is an errno: it goes in the run status)"),
-    Entry("pct_ios_within_30ms", "%", "target", "vscsiStats latency histogram, per virtual disk (the `latency_bin_shares` view computes the same from Iometer bins)"),
-    Entry("cpu_{util,user,privileged,dpc,interrupt,idle,wait}_pct", "%", CPU_SCOPES, "Iometer ALL/MANAGER/PROCESSOR rows; Jetstress host `% Processor Time`; esxtop `% Util Time`; DiskSpd CPU; vdbench cpu; fio `usr_cpu` (user), `sys_cpu` (privileged)"),
+    Entry(
+        "{,read_,write_,packet_}errors",
+        "count",
+        ROWS,
+        "Iometer; fio `total_err` (fio's `error` is an errno: it goes in the run status)",
+    ),
+    Entry(
+        "pct_ios_within_30ms",
+        "%",
+        "target",
+        "vscsiStats latency histogram, per virtual disk (the `latency_bin_shares` view computes the same from Iometer bins)",
+    ),
+    Entry(
+        "cpu_{util,user,privileged,dpc,interrupt,idle,wait}_pct",
+        "%",
+        CPU_SCOPES,
+        "Iometer ALL/MANAGER/PROCESSOR rows; Jetstress host `% Processor Time`; esxtop `% Util Time`; DiskSpd CPU; vdbench cpu; fio `usr_cpu` (user), `sys_cpu` (privileged)",
+    ),
     Entry("cpu_effectiveness", "IO/s per %CPU", "all manager", "Iometer"),
-    Entry("read_pct", "%", "all volume", "vdbench observed read % (`read pct`, `read%`); array statistics Read Percentage / Total Percent Read Requests"),
-    Entry("cache_hit_pct", "%", "all volume", "array Performance Monitor Cache Hit Percentage (per volume, array totals); support-bundle counters keep Total Cache Read Checks / Check Hits in `array_perf_values` only"),
-    Entry("max_iops", "IO/s", "all volume", "array Performance Monitor Maximum IO/second since monitoring started (`iops` is its Current IO/second)"),
-    Entry("max_mbps", "MB/s", "all volume", "array Performance Monitor Maximum KB/second x 1024 / 10^6 (Storage Manager KB = 2^10 bytes; `mbps` is its Current KB/second)"),
-    Entry("{,read_,write_}entries_per_s", "1/s", "all", "elbencho files, dirs or objects per second (`entries/s [last]`, `Dirs/s`, `Files/s`; read_/write_ in an RWMIX phase)"),
-    Entry("{,read_,write_}entries", "count", "all", "elbencho files, dirs or objects done (`entries [last]`, `Files total`)"),
-    Entry("{min,avg,max}_{,read_,write_}entry_latency_ms", "ms", "all", "elbencho per-file/dir latency (`Ent lat us` / 1000)"),
+    Entry(
+        "read_pct",
+        "%",
+        "all volume",
+        "vdbench observed read % (`read pct`, `read%`); array statistics Read Percentage / Total Percent Read Requests",
+    ),
+    Entry(
+        "cache_hit_pct",
+        "%",
+        "all volume",
+        "array Performance Monitor Cache Hit Percentage (per volume, array totals); support-bundle counters keep Total Cache Read Checks / Check Hits in `array_perf_values` only",
+    ),
+    Entry(
+        "max_iops",
+        "IO/s",
+        "all volume",
+        "array Performance Monitor Maximum IO/second since monitoring started (`iops` is its Current IO/second)",
+    ),
+    Entry(
+        "max_mbps",
+        "MB/s",
+        "all volume",
+        "array Performance Monitor Maximum KB/second x 1024 / 10^6 (Storage Manager KB = 2^10 bytes; `mbps` is its Current KB/second)",
+    ),
+    Entry(
+        "{,read_,write_}entries_per_s",
+        "1/s",
+        "all",
+        "elbencho files, dirs or objects per second (`entries/s [last]`, `Dirs/s`, `Files/s`; read_/write_ in an RWMIX phase)",
+    ),
+    Entry(
+        "{,read_,write_}entries",
+        "count",
+        "all",
+        "elbencho files, dirs or objects done (`entries [last]`, `Files total`)",
+    ),
+    Entry(
+        "{min,avg,max}_{,read_,write_}entry_latency_ms",
+        "ms",
+        "all",
+        "elbencho per-file/dir latency (`Ent lat us` / 1000)",
+    ),
     Entry("avg_io_bytes", "bytes", "all", "vdbench bytes/io, xfer size (average transfer size)"),
     Entry("avg_queue_depth", "count", "all", "vdbench queue depth (its own average of I/Os in flight)"),
     Entry("max_{large,small}_mbps", "MB/s", "test", "ORION summary headlines (with the Small/Large point)"),
     Entry("max_{large,small}_iops", "IO/s", "test", "ORION summary headlines"),
-    Entry("min_small_latency_ms", "ms", "test", "ORION summary headline (10.2/11.1 ms without a unit; 12c+ usecs / 1000)"),
+    Entry(
+        "min_small_latency_ms", "ms", "test", "ORION summary headline (10.2/11.1 ms without a unit; 12c+ usecs / 1000)"
+    ),
     Entry("small_iops", "IO/s", "point", "ORION matrix points"),
     Entry("large_mbps", "MB/s", "point", "ORION matrix points"),
-    Entry("small_latency_ms", "ms", "point", "ORION `_lat.csv` points, only where the version says the unit (the `orion_latency_points` view)"),
+    Entry(
+        "small_latency_ms",
+        "ms",
+        "point",
+        "ORION `_lat.csv` points, only where the version says the unit (the `orion_latency_points` view)",
+    ),
     Entry("{small,large}_{read,write}_latency_{avg,min,max,std_dev}_ms", "ms", "point", "ORION 12c+ detail lines"),
     Entry("{achieved,target}_iops", "IO/s", "test", "Jetstress Database Sizing and Throughput"),
-    Entry("{db_,log_,}{read,write}_latency_ms", "ms", "volume instance test", "Jetstress per volume (2007: sec x 1000) / instance; published (test)"),
-    Entry("{db,log}_{read,write}_iops", "IO/s", "volume instance test", "Jetstress per volume / instance; published (test)"),
+    Entry(
+        "{db_,log_,}{read,write}_latency_ms",
+        "ms",
+        "volume instance test",
+        "Jetstress per volume (2007: sec x 1000) / instance; published (test)",
+    ),
+    Entry(
+        "{db,log}_{read,write}_iops",
+        "IO/s",
+        "volume instance test",
+        "Jetstress per volume / instance; published (test)",
+    ),
     Entry("{db_,log_,}{read,write}_bytes_avg", "bytes", "volume instance", "Jetstress"),
     Entry("db_size_{initial,final}_bytes", "bytes", "test", "Jetstress"),
     Entry("db_files", "count", "test", "Jetstress"),
-    Entry("max_db_page_fault_stalls_per_s", "1/s", "test", "Jetstress test log threshold: maximum database page fault stalls per second"),
+    Entry(
+        "max_db_page_fault_stalls_per_s",
+        "1/s",
+        "test",
+        "Jetstress test log threshold: maximum database page fault stalls per second",
+    ),
     Entry("test_passed", "bool", "test", "Jetstress Overall Test Result, HTML report or test log (1 = pass)"),
     Entry("{supported_mailboxes,application_sets,total_vms}", "count", "test", "published"),
     Entry("{peak,steady}_iops", "IO/s", "test", "published (array counters)"),
@@ -110,11 +224,35 @@ ENTRIES: tuple[Entry, ...] = (
     Entry("total_price", "USD", "test", "published"),
     Entry("usable_capacity", "TB", "test", "published"),
     # time series (series.metric): also iops, mbps, avg_/max_/stddev_ latency, cpu_*_pct... above
-    Entry("{read,write,trim}_{lat,clat,slat}_raw", None, "", "fio latency logs as written: ns in fio 3.x, usec in 2.x, and the file does not say which", True),
+    Entry(
+        "{read,write,trim}_{lat,clat,slat}_raw",
+        None,
+        "",
+        "fio latency logs as written: ns in fio 3.x, usec in 2.x, and the file does not say which",
+        True,
+    ),
     Entry("cpu_{used,ready,processor_time}_pct", "%", "", "esxtop Group Cpu/Vcpu, perfmon", True),
-    Entry("{d,k,g,q}avg{,_read,_write}_ms", "ms", "", "esxtop Average Device/Kernel/Guest/Queue MilliSec per Command/Read/Write", True),
-    Entry("mbytes_{read,written}_per_s", "MBytes/s", "", "esxtop MBytes as esxtop prints them (it does not say 10^6 or 2^20)", True),
-    Entry("avg_{,read_,write_}latency_s", "s", "", "perfmon Avg. Disk sec/Read... (the device_io view converts to ms)", True),
+    Entry(
+        "{d,k,g,q}avg{,_read,_write}_ms",
+        "ms",
+        "",
+        "esxtop Average Device/Kernel/Guest/Queue MilliSec per Command/Read/Write",
+        True,
+    ),
+    Entry(
+        "mbytes_{read,written}_per_s",
+        "MBytes/s",
+        "",
+        "esxtop MBytes as esxtop prints them (it does not say 10^6 or 2^20)",
+        True,
+    ),
+    Entry(
+        "avg_{,read_,write_}latency_s",
+        "s",
+        "",
+        "perfmon Avg. Disk sec/Read... (the device_io view converts to ms)",
+        True,
+    ),
     Entry("{read,write}_bytes_per_s", "bytes/s", "", "perfmon", True),
     Entry("queue_length", "count", "", "perfmon", True),
     Entry("bytes_done", "bytes", "", "elbencho `--livecsv` DoneBytes", True),
@@ -150,8 +288,12 @@ def _build() -> dict[str, Metric]:
             prev = out.get(name)
             if prev and prev.unit != e.unit:
                 raise ValueError(f"vocabulary: {name!r} listed with units {prev.unit!r} and {e.unit!r}")
-            out[name] = Metric(name, e.unit, scopes | (prev.scopes if prev else frozenset()),
-                               e.series_only and (prev.series_only if prev else True))
+            out[name] = Metric(
+                name,
+                e.unit,
+                scopes | (prev.scopes if prev else frozenset()),
+                e.series_only and (prev.series_only if prev else True),
+            )
     return out
 
 
@@ -164,7 +306,9 @@ def problem(metric: str, unit: str | None, scope: str | None = None) -> str | No
     if m is None:
         return f"metric {metric!r} is not in the vocabulary (add an Entry to ingest/vocabulary.py)"
     if m.unit != unit:
-        return f"metric {metric!r} is stored in {m.unit!r}, not {unit!r} (convert with a factor from ingest/vocabulary.py)"
+        return (
+            f"metric {metric!r} is stored in {m.unit!r}, not {unit!r} (convert with a factor from ingest/vocabulary.py)"
+        )
     if scope is not None:
         if m.series_only:
             return f"metric {metric!r} is a time-series metric, not a sample"

@@ -26,42 +26,65 @@ systems = r.systems_block(con, study)
 colors = r.system_colors(systems["system"])
 
 # %%
-runs = r.query(con, """SELECT coalesce(system, '(no system label)') AS system, tool, tool_version,
+runs = r.query(
+    con,
+    """SELECT coalesce(system, '(no system label)') AS system, tool, tool_version,
                               count(DISTINCT run_id) AS runs, count(DISTINCT workload_label) AS workloads,
                               min(started_at) AS first_start, max(coalesce(ended_at, started_at)) AS last_end
-                       FROM measurements WHERE study = ? GROUP BY ALL ORDER BY 1, 2""", [study])
+                       FROM measurements WHERE study = ? GROUP BY ALL ORDER BY 1, 2""",
+    [study],
+)
 r.table(runs, "Runs by system and tool")
-metrics = r.query(con, """SELECT coalesce(system, '(no system label)') AS system, scope, metric, unit, count(*) AS numbers,
+metrics = r.query(
+    con,
+    """SELECT coalesce(system, '(no system label)') AS system, scope, metric, unit, count(*) AS numbers,
                                  min(value) AS min, max(value) AS max
-                          FROM measurements WHERE study = ? GROUP BY ALL ORDER BY system, scope, metric""", [study])
+                          FROM measurements WHERE study = ? GROUP BY ALL ORDER BY system, scope, metric""",
+    [study],
+)
 r.table(metrics, "What was measured, per system (measurements view)")
 
 # %%
 # Headline IO/s: the busiest workloads, one bar per system side by side (never stacked)
-head = r.query(con, """WITH p AS (SELECT coalesce(system, '(no system label)') AS system, workload_label, max(iops) AS iops
+head = r.query(
+    con,
+    """WITH p AS (SELECT coalesce(system, '(no system label)') AS system, workload_label, max(iops) AS iops
                                   FROM per_drive_iops WHERE study = ? AND level = 'run' AND iops IS NOT NULL GROUP BY ALL),
                             top AS (SELECT workload_label FROM p GROUP BY ALL ORDER BY max(iops) DESC LIMIT 12)
-                       SELECT p.* FROM p JOIN top USING (workload_label) ORDER BY iops DESC""", [study])
+                       SELECT p.* FROM p JOIN top USING (workload_label) ORDER BY iops DESC""",
+    [study],
+)
 if head.height:
-    r.show(alt.Chart(head.to_pandas()).mark_bar().encode(
-        y=alt.Y("workload_label:N", sort="-x", title=None, axis=alt.Axis(labelLimit=360)),
-        yOffset=alt.YOffset("system:N"),
-        x=alt.X("iops:Q", title="IO/s (best run at this workload)"),
-        color=alt.Color("system:N", scale=colors, legend=alt.Legend(orient="bottom", columns=1, title="system")),
-        tooltip=["system", "workload_label", alt.Tooltip("iops:Q", format=",.0f")],
-    ).properties(width=560, title="Headline IO/s per workload and system (12 busiest workloads)"))
+    r.show(
+        alt.Chart(head.to_pandas())
+        .mark_bar()
+        .encode(
+            y=alt.Y("workload_label:N", sort="-x", title=None, axis=alt.Axis(labelLimit=360)),
+            yOffset=alt.YOffset("system:N"),
+            x=alt.X("iops:Q", title="IO/s (best run at this workload)"),
+            color=alt.Color("system:N", scale=colors, legend=alt.Legend(orient="bottom", columns=1, title="system")),
+            tooltip=["system", "workload_label", alt.Tooltip("iops:Q", format=",.0f")],
+        )
+        .properties(width=560, title="Headline IO/s per workload and system (12 busiest workloads)")
+    )
     r.table(head, "Headline IO/s per workload and system")
 else:
     r.note("No run of this study reports IO/s.")
 
 # %%
-profiles = r.query(con, """SELECT a.array_name, a.profile_kind, a.firmware, a.controllers, a.controller_model,
+profiles = r.query(
+    con,
+    """SELECT a.array_name, a.profile_kind, a.firmware, a.controllers, a.controller_model,
                                   a.cache_mb_per_controller, a.stated_drives, a.stated_groups, a.stated_volumes,
                                   a.stated_hot_spares
-                           FROM profile_arrays a JOIN source_files f ON f.content_id = a.source_id WHERE f.study = ?""", [study])
+                           FROM profile_arrays a JOIN source_files f ON f.content_id = a.source_id WHERE f.study = ?""",
+    [study],
+)
 if profiles.height:
     r.table(profiles, "Array configuration (storage array profiles)")
-rejected = r.query(con, """SELECT path, error, error_line FROM source_files WHERE study = ? AND status = 'rejected'""", [study])
+rejected = r.query(
+    con, """SELECT path, error, error_line FROM source_files WHERE study = ? AND status = 'rejected'""", [study]
+)
 if rejected.height:
     r.table(rejected, "Files rejected at ingest")
 

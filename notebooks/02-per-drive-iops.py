@@ -24,41 +24,67 @@ con = r.connect(db_path, lake)
 r.heading(study, "IOPS per drive")
 systems = r.systems_block(con, study)
 colors = r.system_colors(systems["system"])
-r.note("IOPS per drive = workload IOPS / physical drives behind the volumes it hit (view per_drive_iops). "
-       "Drives come from the volume's array in a loaded profile (drives source: profile), from the sidecar "
-       "(declared) or from the published table (stated); every member of a RAID-10 group counts, hot spares do not.")
+r.note(
+    "IOPS per drive = workload IOPS / physical drives behind the volumes it hit (view per_drive_iops). "
+    "Drives come from the volume's array in a loaded profile (drives source: profile), from the sidecar "
+    "(declared) or from the published table (stated); every member of a RAID-10 group counts, hot spares do not."
+)
 
 # %%
-runs = r.query(con, """SELECT coalesce(system, '(no system label)') AS system, workload_label AS workload, run_key, tool,
+runs = r.query(
+    con,
+    """SELECT coalesce(system, '(no system label)') AS system, workload_label AS workload, run_key, tool,
                               raid_level, config_label, volume, drives, drives_source, match_rule, iops, iops_per_drive,
                               mbps, mbps_per_drive
                        FROM per_drive_iops WHERE study = ? AND level = 'run' AND drives IS NOT NULL
-                       ORDER BY system, workload, drives, run_key""", [study])
+                       ORDER BY system, workload, drives, run_key""",
+    [study],
+)
 d = runs.filter(runs["iops_per_drive"].is_not_null()).to_pandas()
 if len(d):
     # one bar per run: the run's own label, never runs stacked into one bar
-    d["run"] = (d["workload"] + " · " + d["drives"].astype(str) + " drives"
-                + d["config_label"].fillna("").map(lambda c: f" · {c}" if c else "")
-                + d["raid_level"].fillna("").map(lambda c: f" · {c}" if c else "") + " · " + d["run_key"])
+    d["run"] = (
+        d["workload"]
+        + " · "
+        + d["drives"].astype(str)
+        + " drives"
+        + d["config_label"].fillna("").map(lambda c: f" · {c}" if c else "")
+        + d["raid_level"].fillna("").map(lambda c: f" · {c}" if c else "")
+        + " · "
+        + d["run_key"]
+    )
     shown = d.nlargest(40, "iops_per_drive")
-    r.show(alt.Chart(shown).mark_bar().encode(
-        x=alt.X("iops_per_drive:Q", title="IO/s per physical drive"),
-        y=alt.Y("run:N", sort="-x", title=None, axis=alt.Axis(labelLimit=420)),
-        color=alt.Color("system:N", scale=colors, legend=alt.Legend(orient="bottom", columns=1)),
-        tooltip=["system", "workload", "drives", "iops", "iops_per_drive", "config_label", "raid_level", "run_key"],
-    ).properties(width=520, title=f"IO/s per drive, one bar per run ({len(shown)} of {len(d)} runs, highest first)"))
+    r.show(
+        alt.Chart(shown)
+        .mark_bar()
+        .encode(
+            x=alt.X("iops_per_drive:Q", title="IO/s per physical drive"),
+            y=alt.Y("run:N", sort="-x", title=None, axis=alt.Axis(labelLimit=420)),
+            color=alt.Color("system:N", scale=colors, legend=alt.Legend(orient="bottom", columns=1)),
+            tooltip=["system", "workload", "drives", "iops", "iops_per_drive", "config_label", "raid_level", "run_key"],
+        )
+        .properties(width=520, title=f"IO/s per drive, one bar per run ({len(shown)} of {len(d)} runs, highest first)")
+    )
 r.table(runs, "Per run")
 
 # %%
-targets = r.query(con, """SELECT coalesce(system, '(no system label)') AS system, workload_label AS workload, run_key,
+targets = r.query(
+    con,
+    """SELECT coalesce(system, '(no system label)') AS system, workload_label AS workload, run_key,
                                  target, volume, array_name, raid_level, drives, drives_source, match_rule, iops, iops_per_drive
-                          FROM per_drive_iops WHERE study = ? AND level = 'target' ORDER BY system, run_key, target""", [study])
+                          FROM per_drive_iops WHERE study = ? AND level = 'target' ORDER BY system, run_key, target""",
+    [study],
+)
 r.table(targets, "Per workload target (target -> volume -> drives)")
 
 # %%
-sizing = r.query(con, """SELECT coalesce(system, '(no system label)') AS system, workload_label AS workload, criterion,
+sizing = r.query(
+    con,
+    """SELECT coalesce(system, '(no system label)') AS system, workload_label AS workload, criterion,
                                 rule, threshold, threshold_unit, rule_metric, iops, drives, iops_per_drive, multiple
-                         FROM sizing WHERE study = ? AND multiple IS NOT NULL ORDER BY criterion, system, workload""", [study])
+                         FROM sizing WHERE study = ? AND multiple IS NOT NULL ORDER BY criterion, system, workload""",
+    [study],
+)
 if sizing.height:
     r.table(sizing, "Sizing rules this study declares (multiple = value / rule: units supported, or x the rule)")
 else:

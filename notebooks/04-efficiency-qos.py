@@ -23,37 +23,65 @@ from ingest.reports import page as r
 con = r.connect(db_path, lake)
 r.heading(study, "QoS verdicts and efficiency")
 systems = r.systems_block(con, study)
-declared = r.query(con, """SELECT kind, criterion, description, comparator, threshold, unit, iolab_metric AS metric,
+declared = r.query(
+    con,
+    """SELECT kind, criterion, description, comparator, threshold, unit, iolab_metric AS metric,
                                   defined, citation
-                           FROM study_declarations WHERE study = ? ORDER BY kind, criterion""", [study])
+                           FROM study_declarations WHERE study = ? ORDER BY kind, criterion""",
+    [study],
+)
 if declared.height:
     r.table(declared, "Criteria and corrections this study declares (its iolab.toml)")
 else:
-    r.note("This study declares no QoS criterion: add criteria = [\"<id>\", ...] naming rows of a criteria file "
-           "to its iolab.toml.")
+    r.note(
+        'This study declares no QoS criterion: add criteria = ["<id>", ...] naming rows of a criteria file '
+        "to its iolab.toml."
+    )
 
 # %%
-summary = r.query(con, """SELECT coalesce(system, '(no system label)') AS system, criterion, count(*) AS runs,
+summary = r.query(
+    con,
+    """SELECT coalesce(system, '(no system label)') AS system, criterion, count(*) AS runs,
                                  sum(passed::INT) AS passed, count(*) - sum(passed::INT) AS failed
-                          FROM qos_verdicts WHERE study = ? GROUP BY ALL ORDER BY criterion, system""", [study])
+                          FROM qos_verdicts WHERE study = ? GROUP BY ALL ORDER BY criterion, system""",
+    [study],
+)
 if summary.height:
     d = summary.unpivot(index=["system", "criterion"], on=["passed", "failed"]).to_pandas()
-    r.show(alt.Chart(d).mark_bar().encode(
-        x=alt.X("value:Q", title="runs", stack="zero"), y=alt.Y("system:N", title=None, axis=alt.Axis(labelLimit=360)),
-        row=alt.Row("criterion:N", title=None, header=alt.Header(labelAngle=0, labelAlign="left")),
-        color=alt.Color("variable:N", scale=alt.Scale(domain=["passed", "failed"], range=["#1a7f37", "#b42318"]),
-                        title="verdict"),
-        tooltip=["system", "criterion", "variable", "value"]).properties(width=480, title="QoS verdicts per system (runs)"))
+    r.show(
+        alt.Chart(d)
+        .mark_bar()
+        .encode(
+            x=alt.X("value:Q", title="runs", stack="zero"),
+            y=alt.Y("system:N", title=None, axis=alt.Axis(labelLimit=360)),
+            row=alt.Row("criterion:N", title=None, header=alt.Header(labelAngle=0, labelAlign="left")),
+            color=alt.Color(
+                "variable:N",
+                scale=alt.Scale(domain=["passed", "failed"], range=["#1a7f37", "#b42318"]),
+                title="verdict",
+            ),
+            tooltip=["system", "criterion", "variable", "value"],
+        )
+        .properties(width=480, title="QoS verdicts per system (runs)")
+    )
 r.table(summary, "Verdicts by criterion and system")
-v = r.query(con, """SELECT coalesce(system, '(no system label)') AS system, workload_label AS workload, config_label,
+v = r.query(
+    con,
+    """SELECT coalesce(system, '(no system label)') AS system, workload_label AS workload, config_label,
                            criterion, metric, value, comparator, threshold, unit, passed, citation
-                    FROM qos_verdicts WHERE study = ? ORDER BY passed, criterion, system, workload""", [study])
+                    FROM qos_verdicts WHERE study = ? ORDER BY passed, criterion, system, workload""",
+    [study],
+)
 r.table(v, "Every verdict (failures first)")
 
 # %%
-e = r.query(con, """SELECT coalesce(system, '(no system label)') AS system, price_usd, price_source, watts, vms, score,
+e = r.query(
+    con,
+    """SELECT coalesce(system, '(no system label)') AS system, price_usd, price_source, watts, vms, score,
                            best_iops, best_iops_per_drive, usd_per_vm, usd_per_iops, iops_per_watt, score_per_kw
-                    FROM efficiency WHERE study = ? ORDER BY system""", [study])
+                    FROM efficiency WHERE study = ? ORDER BY system""",
+    [study],
+)
 r.table(e, "Efficiency per system ($ from the sidecar or published figures)")
 
 # %%

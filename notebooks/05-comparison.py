@@ -24,46 +24,68 @@ con = r.connect(db_path, lake)
 r.heading(study, "systems compared at matched points")
 systems = r.systems_block(con, study)
 colors = r.system_colors(systems["system"])
-r.note("Each system against the baseline at matched points (view comparison): the same block size, read %, "
-       "random % and load (outstanding I/Os), scope and metric, whatever tool measured them; a run with no "
-       "read/random mix matches on its workload as written. % better is positive when the system beats the "
-       "baseline: higher IO/s and MB/s, lower latency. A correction factor applies only where the study's "
-       "iolab.toml declares one; it is applied to the baseline.")
+r.note(
+    "Each system against the baseline at matched points (view comparison): the same block size, read %, "
+    "random % and load (outstanding I/Os), scope and metric, whatever tool measured them; a run with no "
+    "read/random mix matches on its workload as written. % better is positive when the system beats the "
+    "baseline: higher IO/s and MB/s, lower latency. A correction factor applies only where the study's "
+    "iolab.toml declares one; it is applied to the baseline."
+)
 corr = r.query(con, "SELECT correction, correction_source FROM study_corrections WHERE study = ?", [study])
 if corr.height:
     r.note(f"Declared correction: x {corr['correction'][0]:g} ({corr['correction_source'][0]}).")
 
 # %%
 HEADLINE = ["iops", "mbps", "avg_latency_ms"]
-c = r.query(con, """SELECT metric, unit, direction, system, workload_label AS workload, baseline_config, config,
+c = r.query(
+    con,
+    """SELECT metric, unit, direction, system, workload_label AS workload, baseline_config, config,
                            baseline_raid_level, raid_level, baseline_drives, drives, baseline_value, value, ratio, correction, pct_better, match_rule
                     FROM comparison WHERE study = ? AND metric IN (SELECT unnest(?::VARCHAR[]))
-                    ORDER BY list_position(?::VARCHAR[], metric), system, block_size_bytes, read_pct, random_pct, load, workload""", [study, HEADLINE, HEADLINE])
+                    ORDER BY list_position(?::VARCHAR[], metric), system, block_size_bytes, read_pct, random_pct, load, workload""",
+    [study, HEADLINE, HEADLINE],
+)
 for (metric, unit, direction), g in c.group_by(["metric", "unit", "direction"], maintain_order=True):
     d = g.to_pandas()
     d["point"] = d.apply(r.point_label, axis=1)  # every distinct matched point gets its own bar
     shown = d.head(60)
-    r.show(alt.Chart(shown).mark_bar().encode(
-        x=alt.X("pct_better:Q", title=f"% better than the baseline ({metric}, {unit}; {direction} is better)"),
-        y=alt.Y("point:N", sort=None, title=None, axis=alt.Axis(labelLimit=420)),
-        yOffset=alt.YOffset("system:N"),
-        color=alt.Color("system:N", scale=colors, legend=alt.Legend(orient="bottom", columns=1)),
-        tooltip=["system", "workload", "config", "baseline_value", "value", "ratio", "pct_better", "match_rule"],
-    ).properties(width=480, title=f"{metric} ({unit}): % better per matched point"
-                 + (f" (first 60 of {len(d)})" if len(d) > 60 else "")))
+    r.show(
+        alt.Chart(shown)
+        .mark_bar()
+        .encode(
+            x=alt.X("pct_better:Q", title=f"% better than the baseline ({metric}, {unit}; {direction} is better)"),
+            y=alt.Y("point:N", sort=None, title=None, axis=alt.Axis(labelLimit=420)),
+            yOffset=alt.YOffset("system:N"),
+            color=alt.Color("system:N", scale=colors, legend=alt.Legend(orient="bottom", columns=1)),
+            tooltip=["system", "workload", "config", "baseline_value", "value", "ratio", "pct_better", "match_rule"],
+        )
+        .properties(
+            width=480,
+            title=f"{metric} ({unit}): % better per matched point"
+            + (f" (first 60 of {len(d)})" if len(d) > 60 else ""),
+        )
+    )
     r.table(g.drop(["metric", "unit", "direction"]), f"Matched points: {metric} ({unit}, {direction} is better)")
 if c.is_empty():
     r.note("No point of another system matches a baseline point at the headline metrics.")
 
 # %%
-allc = r.query(con, """SELECT system, metric, unit, direction, count(*) AS points, min(pct_better) AS min_pct_better,
+allc = r.query(
+    con,
+    """SELECT system, metric, unit, direction, count(*) AS points, min(pct_better) AS min_pct_better,
                               median(pct_better) AS median_pct_better, max(pct_better) AS max_pct_better
-                       FROM comparison WHERE study = ? GROUP BY ALL ORDER BY system, metric""", [study])
+                       FROM comparison WHERE study = ? GROUP BY ALL ORDER BY system, metric""",
+    [study],
+)
 r.table(allc, "Every compared metric: % better, summarised per system")
-u = r.query(con, """SELECT side, system, other_system, workload_label AS workload, scope, metric, unit, config, raid_level,
+u = r.query(
+    con,
+    """SELECT side, system, other_system, workload_label AS workload, scope, metric, unit, config, raid_level,
                            drives, value, reason
                     FROM comparison_unmatched WHERE study = ? AND metric IN (SELECT unnest(?::VARCHAR[]))
-                    ORDER BY side, system, metric, workload""", [study, HEADLINE])
+                    ORDER BY side, system, metric, workload""",
+    [study, HEADLINE],
+)
 r.table(u, "Points without a match (headline metrics): listed, not dropped")
 
 # %%

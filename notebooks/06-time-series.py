@@ -22,29 +22,45 @@ from ingest.reports import page as r
 
 con = r.connect(db_path, lake)
 r.heading(study, "esxtop and perfmon time series")
-r.note("Counters from esxtop batch output and Windows perfmon logs, summarised per capture (views series_summary, "
-       "device_io, cpu_usage): join them to benchmark runs by host and time window (first/last sample).")
-caps = r.query(con, """SELECT f.path AS capture, f.system, c.tool, c.time_zone, c.bias_minutes, c.series, c.samples,
+r.note(
+    "Counters from esxtop batch output and Windows perfmon logs, summarised per capture (views series_summary, "
+    "device_io, cpu_usage): join them to benchmark runs by host and time window (first/last sample)."
+)
+caps = r.query(
+    con,
+    """SELECT f.path AS capture, f.system, c.tool, c.time_zone, c.bias_minutes, c.series, c.samples,
                               c.has_date, min(smp.ts) AS first_sample, max(smp.ts) AS last_sample
                        FROM pdh_captures c JOIN source_files f ON f.content_id = c.source_id
                        LEFT JOIN series_samples smp ON smp.source_id = c.source_id
-                       WHERE f.study = ? GROUP BY ALL ORDER BY capture""", [study])
+                       WHERE f.study = ? GROUP BY ALL ORDER BY capture""",
+    [study],
+)
 r.table(caps, "Captures")
 
 # %%
-dev = r.query(con, """SELECT host, object, instance, iops_avg, iops_p95, iops_max, read_iops_avg, write_iops_avg,
+dev = r.query(
+    con,
+    """SELECT host, object, instance, iops_avg, iops_p95, iops_max, read_iops_avg, write_iops_avg,
                              davg_ms_avg, kavg_ms_avg, gavg_ms_avg, qavg_ms_avg, read_latency_ms_avg,
                              write_latency_ms_avg, queue_length_avg
-                      FROM device_io WHERE study = ? ORDER BY iops_avg DESC NULLS LAST, host, object, instance""", [study])
+                      FROM device_io WHERE study = ? ORDER BY iops_avg DESC NULLS LAST, host, object, instance""",
+    [study],
+)
 r.table(dev, "Storage devices, adapters, paths, virtual and logical disks (avg / p95 / max over the capture)")
-cpu = r.query(con, """SELECT host, object, instance, counter, samples, avg, p95, max FROM cpu_usage
-                      WHERE study = ? ORDER BY metric, avg DESC""", [study])
+cpu = r.query(
+    con,
+    """SELECT host, object, instance, counter, samples, avg, p95, max FROM cpu_usage
+                      WHERE study = ? ORDER BY metric, avg DESC""",
+    [study],
+)
 r.table(cpu, "CPU: utilisation per physical CPU, ready time per VM group (highest first)")
 
 # %%
 # One panel per unit, on the real time axis; the TOP series by mean load are drawn, the rest summarised
 TOP = 8
-pts = r.query(con, """WITH s AS (SELECT ss.series_id, ss.unit, ss.metric, ss.avg,
+pts = r.query(
+    con,
+    """WITH s AS (SELECT ss.series_id, ss.unit, ss.metric, ss.avg,
                                        ss.host || ' ' || ss.object || coalesce(' (' || ss.instance || ')', '') || ' ' || ss.counter AS series,
                                        row_number() OVER (PARTITION BY ss.unit ORDER BY ss.avg DESC NULLS LAST) AS rank,
                                        count(*) OVER (PARTITION BY ss.unit) AS of_unit
@@ -53,19 +69,35 @@ pts = r.query(con, """WITH s AS (SELECT ss.series_id, ss.unit, ss.metric, ss.avg
                                                   'read_iops', 'write_iops', 'davg_ms', 'gavg_ms'))
                       SELECT s.unit, s.series, s.rank, s.of_unit, p.ts, p.value
                       FROM s JOIN series_points p USING (series_id)
-                      WHERE s.rank <= ? AND p.ts IS NOT NULL ORDER BY s.unit, s.series, p.ts""", [study, TOP])
+                      WHERE s.rank <= ? AND p.ts IS NOT NULL ORDER BY s.unit, s.series, p.ts""",
+    [study, TOP],
+)
 for unit, g in pts.group_by("unit", maintain_order=True):
     d = g.to_pandas()
     unit = unit[0] if isinstance(unit, tuple) else unit
     of_unit = int(d["of_unit"].max())
-    r.show(alt.Chart(d).mark_line().encode(
-        x=alt.X("ts:T", title="time (as the capture wrote it)"), y=alt.Y("value:Q", title=unit),
-        color=alt.Color("series:N", legend=alt.Legend(orient="bottom", columns=1, labelLimit=600), title=None),
-        tooltip=["series", "ts", "value"]).properties(
-        width=720, height=220,
-        title=f"{unit}: top {min(TOP, of_unit)} of {of_unit} series by mean" + (" (the rest in the table below)" if of_unit > TOP else "")))
-rest = r.query(con, """SELECT unit, host, object, instance, counter, samples, avg, p95, max, first_ts, last_ts
-                       FROM series_summary WHERE study = ? ORDER BY unit, avg DESC NULLS LAST""", [study])
+    r.show(
+        alt.Chart(d)
+        .mark_line()
+        .encode(
+            x=alt.X("ts:T", title="time (as the capture wrote it)"),
+            y=alt.Y("value:Q", title=unit),
+            color=alt.Color("series:N", legend=alt.Legend(orient="bottom", columns=1, labelLimit=600), title=None),
+            tooltip=["series", "ts", "value"],
+        )
+        .properties(
+            width=720,
+            height=220,
+            title=f"{unit}: top {min(TOP, of_unit)} of {of_unit} series by mean"
+            + (" (the rest in the table below)" if of_unit > TOP else ""),
+        )
+    )
+rest = r.query(
+    con,
+    """SELECT unit, host, object, instance, counter, samples, avg, p95, max, first_ts, last_ts
+                       FROM series_summary WHERE study = ? ORDER BY unit, avg DESC NULLS LAST""",
+    [study],
+)
 r.table(rest, "Every series, summarised (avg / p95 / max)")
 
 # %%

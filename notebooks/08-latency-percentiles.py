@@ -24,35 +24,56 @@ con = r.connect(db_path, lake)
 r.heading(study, "latency percentiles")
 systems = r.systems_block(con, study)
 colors = r.system_colors(systems["system"])
-r.note("Tail latency as the load grows (view latency_percentiles: every p<N> latency the tools state, for "
-       "example fio's completion-latency percentiles). Lines are systems; dashes are percentiles. Both axes "
-       "are log scales: each step right doubles the outstanding I/Os.")
+r.note(
+    "Tail latency as the load grows (view latency_percentiles: every p<N> latency the tools state, for "
+    "example fio's completion-latency percentiles). Lines are systems; dashes are percentiles. Both axes "
+    "are log scales: each step right doubles the outstanding I/Os."
+)
 
 # %%
-p = r.query(con, r"""SELECT coalesce(system, '(no system label)') AS system, workload, direction, kind,
+p = r.query(
+    con,
+    r"""SELECT coalesce(system, '(no system label)') AS system, workload, direction, kind,
                            coalesce(config_label, '') AS configuration, load, percentile,
                            'p' || regexp_replace(CAST(percentile AS VARCHAR), '\.0$', '') AS pct, latency_ms
                     FROM latency_percentiles WHERE study = ? AND scope = 'all'
-                    ORDER BY workload, direction, system, configuration, percentile, load""", [study])
+                    ORDER BY workload, direction, system, configuration, percentile, load""",
+    [study],
+)
 SHOWN = [50.0, 99.0, 99.9, 99.99]  # the chart keeps four; the table below has every percentile
 d = p.filter(p["percentile"].is_in(SHOWN) & p["load"].is_not_null()).to_pandas()
 if len(d):
     d["panel"] = d["workload"] + " · " + d["direction"] + " (" + d["kind"] + ")"
     panels = list(dict.fromkeys(d["panel"]))[:8]
     d = d[d["panel"].isin(panels)]
-    r.show(alt.Chart(d).mark_line(point=True).encode(
-        x=alt.X("load:Q", scale=alt.Scale(type="log", base=2), title="outstanding I/Os (queue depth x workers), log2"),
-        y=alt.Y("latency_ms:Q", scale=alt.Scale(type="log"), title="latency (ms), log"),
-        color=alt.Color("system:N", scale=colors, legend=alt.Legend(orient="bottom", columns=1)),
-        strokeDash=alt.StrokeDash("pct:N", sort=[f"p{x:g}" for x in SHOWN], title="percentile",
-                                  legend=alt.Legend(orient="bottom")),
-        detail="configuration:N",
-        tooltip=["system", "workload", "direction", "configuration", "load", "pct", "latency_ms"],
-    ).properties(width=320, height=220).facet(facet=alt.Facet("panel:N", title=None), columns=2).properties(
-        title="Latency percentiles vs load, one line per system and percentile"
-              + (f" (first 8 of {d['panel'].nunique()} panels)" if d["panel"].nunique() > 8 else "")))
-wide = p.pivot(on="pct", index=["system", "workload", "direction", "kind", "configuration", "load"],
-               values="latency_ms", aggregate_function="max")
+    r.show(
+        alt.Chart(d)
+        .mark_line(point=True)
+        .encode(
+            x=alt.X(
+                "load:Q", scale=alt.Scale(type="log", base=2), title="outstanding I/Os (queue depth x workers), log2"
+            ),
+            y=alt.Y("latency_ms:Q", scale=alt.Scale(type="log"), title="latency (ms), log"),
+            color=alt.Color("system:N", scale=colors, legend=alt.Legend(orient="bottom", columns=1)),
+            strokeDash=alt.StrokeDash(
+                "pct:N", sort=[f"p{x:g}" for x in SHOWN], title="percentile", legend=alt.Legend(orient="bottom")
+            ),
+            detail="configuration:N",
+            tooltip=["system", "workload", "direction", "configuration", "load", "pct", "latency_ms"],
+        )
+        .properties(width=320, height=220)
+        .facet(facet=alt.Facet("panel:N", title=None), columns=2)
+        .properties(
+            title="Latency percentiles vs load, one line per system and percentile"
+            + (f" (first 8 of {d['panel'].nunique()} panels)" if d["panel"].nunique() > 8 else "")
+        )
+    )
+wide = p.pivot(
+    on="pct",
+    index=["system", "workload", "direction", "kind", "configuration", "load"],
+    values="latency_ms",
+    aggregate_function="max",
+)
 r.table(wide, "Every percentile (ms), one row per run")
 
 # %%

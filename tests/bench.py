@@ -12,6 +12,7 @@ and prints throughput ratios (iolab / baseline), peak RSS, time linearity 100 MB
 size / CSV size. Last, the real 7,632-column corpus capture's ingest time (in-process, interpreter
 start excluded). The bars (issue 4): ratio >= 0.8, RSS < 1.5 GB, stored <= 1/3 of the CSV.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -37,7 +38,7 @@ def _real() -> tuple[list[str], np.ndarray]:
     with open(REAL, newline="") as f:
         rows = list(csv.reader(f))
     names = [h for h in rows[0][1:] if h]
-    vals = np.array([[float(v) for v in r[1:len(names) + 1]] for r in rows[1:]])
+    vals = np.array([[float(v) for v in r[1 : len(names) + 1]] for r in rows[1:]])
     return names, vals
 
 
@@ -93,10 +94,17 @@ def run_pair(csv: Path, work: Path) -> dict:
     db = work / "bench.duckdb"
     i_wall, i_rss = measure([str(ROOT / ".venv" / "bin" / "iolab"), "ingest", str(csv), "--db", str(db)], cwd=ROOT)
     stored = db.stat().st_size + sum(f.stat().st_size for f in (work / "bench.duckdb.points").glob("*.parquet"))
-    result = {"csv_mb": csv.stat().st_size / 1e6, "baseline_s": b_wall, "baseline_rss_mb": b_rss / 2**20,
-              "iolab_s": i_wall, "iolab_rss_mb": i_rss / 2**20, "ratio": b_wall / i_wall,
-              "stored_mb": stored / 1e6, "stored_share": stored / csv.stat().st_size,
-              "baseline_parquet_mb": out.stat().st_size / 1e6}
+    result = {
+        "csv_mb": csv.stat().st_size / 1e6,
+        "baseline_s": b_wall,
+        "baseline_rss_mb": b_rss / 2**20,
+        "iolab_s": i_wall,
+        "iolab_rss_mb": i_rss / 2**20,
+        "ratio": b_wall / i_wall,
+        "stored_mb": stored / 1e6,
+        "stored_share": stored / csv.stat().st_size,
+        "baseline_parquet_mb": out.stat().st_size / 1e6,
+    }
     for f in (out, db, work / "bench.duckdb.wal"):
         f.unlink(missing_ok=True)
     shutil.rmtree(work / "bench.duckdb.points", ignore_errors=True)
@@ -121,8 +129,11 @@ def corpus_file_seconds() -> float:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--gb", type=float, default=1.0, help="size of the large file (default 1 GB)")
-    ap.add_argument("--cache", default=os.environ.get("IOLAB_BENCH_DIR", "/tmp/iolab-bench"),
-                    help="where generated files are kept between runs")
+    ap.add_argument(
+        "--cache",
+        default=os.environ.get("IOLAB_BENCH_DIR", "/tmp/iolab-bench"),
+        help="where generated files are kept between runs",
+    )
     ap.add_argument("--lake", action="store_true", help="the lake benchmark instead (tests/bench_lake.py)")
     ap.add_argument("--lab-mb", type=float, default=20, help="--lake: MB of esxtop in the generated lab")
     ap.add_argument("--runs", type=int, default=200, help="--lake: Iometer result files in the generated lab")
@@ -144,17 +155,26 @@ def main(argv=None) -> int:
             print(f"  {f.stat().st_size / 1e6:.0f} MB in {time.perf_counter() - t:.0f} s", flush=True)
         with tempfile.TemporaryDirectory(dir=cache) as work:
             results[label] = r = run_pair(f, Path(work))
-        print(f"{label:>6}: csv {r['csv_mb']:.0f} MB | baseline {r['baseline_s']:.1f} s, {r['baseline_rss_mb']:.0f} MiB RSS"
-              f" | iolab {r['iolab_s']:.1f} s, {r['iolab_rss_mb']:.0f} MiB RSS | throughput ratio iolab/baseline "
-              f"{r['ratio']:.2f} | stored {r['stored_mb']:.0f} MB = {r['stored_share']:.2f} of the CSV", flush=True)
+        print(
+            f"{label:>6}: csv {r['csv_mb']:.0f} MB | baseline {r['baseline_s']:.1f} s, {r['baseline_rss_mb']:.0f} MiB RSS"
+            f" | iolab {r['iolab_s']:.1f} s, {r['iolab_rss_mb']:.0f} MiB RSS | throughput ratio iolab/baseline "
+            f"{r['ratio']:.2f} | stored {r['stored_mb']:.0f} MB = {r['stored_share']:.2f} of the CSV",
+            flush=True,
+        )
     small, large = results["100MB"], results[f"{a.gb:g}GB"]
     per_mb = [r["iolab_s"] / r["csv_mb"] for r in (small, large)]
-    print(f"linearity: {large['csv_mb'] / small['csv_mb']:.1f}x the data took {large['iolab_s'] / small['iolab_s']:.1f}x"
-          f" the time (s/MB {per_mb[0]:.4f} -> {per_mb[1]:.4f})")
+    print(
+        f"linearity: {large['csv_mb'] / small['csv_mb']:.1f}x the data took {large['iolab_s'] / small['iolab_s']:.1f}x"
+        f" the time (s/MB {per_mb[0]:.4f} -> {per_mb[1]:.4f})"
+    )
     real = corpus_file_seconds()
     print(f"real 7,632-column corpus capture: {real:.2f} s in-process")
-    bars = {"ratio >= 0.8": large["ratio"] >= 0.8, "RSS < 1.5 GB": large["iolab_rss_mb"] < 1536,
-            "stored <= 1/3": large["stored_share"] <= 1 / 3, "corpus file < 2 s": real < 2.0}
+    bars = {
+        "ratio >= 0.8": large["ratio"] >= 0.8,
+        "RSS < 1.5 GB": large["iolab_rss_mb"] < 1536,
+        "stored <= 1/3": large["stored_share"] <= 1 / 3,
+        "corpus file < 2 s": real < 2.0,
+    }
     print("bars: " + ", ".join(f"{k}: {'met' if v else 'NOT met'}" for k, v in bars.items()))
     return 0
 

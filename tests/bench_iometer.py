@@ -9,6 +9,7 @@ The file repeats the session of the real tests/corpus/iometer/sqlserverio__iomet
 Floor, same run, same way: a child that reads the file and hashes it (the bytes must be read once).
 No test asserts on these figures: the machines are shared and noisy.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -56,8 +57,14 @@ def main(argv: list[str] | None = None) -> None:
     copies = make_file(src, a.mb)
     size_mb = src.stat().st_size / 1e6
     print(f"file: {size_mb:.1f} MB, {copies} sessions of {SOURCE.name}")
-    floor = run_child([sys.executable, "-c",
-                       "import hashlib,sys; hashlib.sha256(open(sys.argv[1],'rb').read()).hexdigest()", str(src)])
+    floor = run_child(
+        [
+            sys.executable,
+            "-c",
+            "import hashlib,sys; hashlib.sha256(open(sys.argv[1],'rb').read()).hexdigest()",
+            str(src),
+        ]
+    )
     ingest = run_child([sys.executable, "-m", "ingest", "ingest", str(src), "--db", str(tmp / "bench.duckdb")])
     print(f"{'':24}{'wall s':>10}{'peak RSS MB':>14}{'RSS / file':>12}")
     for label, (wall, rss) in (("floor (read + sha256)", floor), ("iolab ingest", ingest)):

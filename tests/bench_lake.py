@@ -12,6 +12,7 @@ SparkSession: the baseline (every table of the lake read in full, `spark.read.pa
 to the no-op sink) and the views (`iolab lake views --engine spark`). Throughput = lake bytes / s;
 the ratio views/baseline says what the SQL costs over merely reading the data.
 """
+
 from __future__ import annotations
 
 import shutil
@@ -41,8 +42,9 @@ def make_lab(where: Path, lab_mb: float, runs: int) -> Path:
         if not d.exists():
             d.mkdir(parents=True)
             (d / "iolab.toml").write_text(f'study = "bench-study-{i % 10}"\nsystem = "system {i % 4}"\n')
-        (d / f"run-{i:05d}.csv").write_text(text.replace("'Test Type,Test Description\n0,\n",
-                                                         f"'Test Type,Test Description\n0,bench run {i}\n"))
+        (d / f"run-{i:05d}.csv").write_text(
+            text.replace("'Test Type,Test Description\n0,\n", f"'Test Type,Test Description\n0,bench run {i}\n")
+        )
     (lab / ".complete").touch()
     return lab
 
@@ -72,9 +74,11 @@ def main(lab_mb: float, runs: int, cache: Path) -> int:
         export_s = time.perf_counter() - t
         size = _size(work / "lake")
         rows = sum(m["row_counts"].values())
-        print(f"export: {size / 1e6:.1f} MB of Parquet, {rows:,} rows ({m['row_counts']['measurements']:,} "
-              f"measurements, {m['row_counts']['points']:,} points) in {export_s:.1f} s = "
-              f"{rows / export_s:,.0f} rows/s, {size / 1e6 / export_s:.1f} MB/s")
+        print(
+            f"export: {size / 1e6:.1f} MB of Parquet, {rows:,} rows ({m['row_counts']['measurements']:,} "
+            f"measurements, {m['row_counts']['points']:,} points) in {export_s:.1f} s = "
+            f"{rows / export_s:,.0f} rows/s, {size / 1e6 / export_s:.1f} MB/s"
+        )
         spark = lake.spark_session(app="iolab bench")
         spark.sparkContext.setLogLevel("ERROR")
         try:
@@ -87,8 +91,12 @@ def main(lab_mb: float, runs: int, cache: Path) -> int:
             views_s = time.perf_counter() - t
         finally:
             spark.stop()
-    print(f"spark baseline (plain scan of every table): {scan_s:.1f} s = {rows / scan_s:,.0f} rows/s, "
-          f"{size / 1e6 / scan_s:.2f} MB/s")
-    print(f"spark views ({len(counts)} views): {views_s:.1f} s = {rows / views_s:,.0f} rows/s, "
-          f"{size / 1e6 / views_s:.2f} MB/s; throughput ratio views/baseline {scan_s / views_s:.2f}")
+    print(
+        f"spark baseline (plain scan of every table): {scan_s:.1f} s = {rows / scan_s:,.0f} rows/s, "
+        f"{size / 1e6 / scan_s:.2f} MB/s"
+    )
+    print(
+        f"spark views ({len(counts)} views): {views_s:.1f} s = {rows / views_s:,.0f} rows/s, "
+        f"{size / 1e6 / views_s:.2f} MB/s; throughput ratio views/baseline {scan_s / views_s:.2f}"
+    )
     return 0

@@ -15,6 +15,7 @@ The capture is generated like tests/bench.py's (esxtop-shaped, 5,000 columns). R
 <cache>/bench-views.json; when an earlier result is there, each ratio is printed beside the old one.
 Timings are medians of three runs. No test asserts on them: these machines are noisy.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -48,12 +49,16 @@ def query_figures(db_file: Path) -> dict[str, tuple[float, float]]:
     raw_agg = f"""SELECT sum(n), sum(a), sum(p), sum(x), sum(m) FROM (
         SELECT series_id, count(value) n, avg(value) a, quantile_cont(value, 0.95) p, max(value) x, min(value) m
         FROM read_parquet({store}) GROUP BY series_id)"""
-    run = lambda sql: (lambda: con.execute(sql).fetchall())  # noqa: E731
+    run = lambda sql: lambda: con.execute(sql).fetchall()  # noqa: E731
     figures = {
-        "series_points count": (median_time(run("SELECT count(*) FROM series_points")),
-                                median_time(run(f"SELECT count(*) FROM read_parquet({store})"))),
-        "series_summary": (median_time(run("SELECT sum(samples), sum(avg), sum(p95), sum(max), sum(min) FROM series_summary")),
-                           median_time(run(raw_agg))),
+        "series_points count": (
+            median_time(run("SELECT count(*) FROM series_points")),
+            median_time(run(f"SELECT count(*) FROM read_parquet({store})")),
+        ),
+        "series_summary": (
+            median_time(run("SELECT sum(samples), sum(avg), sum(p95), sum(max), sum(min) FROM series_summary")),
+            median_time(run(raw_agg)),
+        ),
         "device_io": (median_time(run("SELECT count(*), sum(iops_avg) FROM device_io")), median_time(run(raw_agg))),
     }
     con.close()
@@ -90,8 +95,10 @@ def startup_figures() -> tuple[float, float]:
     iolab = [str(ROOT / ".venv" / "bin" / "iolab"), "--help"]
     floor = [sys.executable, "-c", "import duckdb"]
     quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
-    return (median_time(lambda: subprocess.run(iolab, check=True, **quiet)),
-            median_time(lambda: subprocess.run(floor, check=True, **quiet)))
+    return (
+        median_time(lambda: subprocess.run(iolab, check=True, **quiet)),
+        median_time(lambda: subprocess.run(floor, check=True, **quiet)),
+    )
 
 
 def reingest_figures(work: Path, n: int = 1000) -> dict[str, tuple[float, float]]:

@@ -11,6 +11,7 @@ Each case writes one mutated file and ingests it into a shared database. The out
 Anything else is a violation: an uncaught exception, a reason-less rejection, a number that the
 file does not say, or rows left behind by a rejected file. Prints counts per format and outcome.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -61,18 +62,38 @@ def traceable(v: float, line: str) -> bool:
 
 def mutate(data: bytes, rng: random.Random) -> tuple[str, bytes]:
     lines = data.splitlines(keepends=True) or [data]
-    kind = rng.choice(["truncate", "delete_line", "dup_line", "garbage", "flip", "utf16", "cp1252", "crlf", "lf",
-                       "cr", "mixed_eol", "decimal_comma", "extra_col", "missing_col", "empty", "huge", "swap_lines", "cut_line"])
+    kind = rng.choice(
+        [
+            "truncate",
+            "delete_line",
+            "dup_line",
+            "garbage",
+            "flip",
+            "utf16",
+            "cp1252",
+            "crlf",
+            "lf",
+            "cr",
+            "mixed_eol",
+            "decimal_comma",
+            "extra_col",
+            "missing_col",
+            "empty",
+            "huge",
+            "swap_lines",
+            "cut_line",
+        ]
+    )
     if kind == "cut_line" and len(lines) > 1:  # cut at a line boundary: every line left is whole
         return kind, b"".join(lines[: rng.randrange(1, len(lines))])
     if kind == "truncate":
         return kind, data[: rng.randrange(0, max(1, len(data)))]
     if kind == "delete_line" and len(lines) > 1:
         i = rng.randrange(len(lines))
-        return kind, b"".join(lines[:i] + lines[i + 1:])
+        return kind, b"".join(lines[:i] + lines[i + 1 :])
     if kind == "dup_line":
         i = rng.randrange(len(lines))
-        return kind, b"".join(lines[: i + 1] + [lines[i]] + lines[i + 1:])
+        return kind, b"".join(lines[: i + 1] + [lines[i]] + lines[i + 1 :])
     if kind == "swap_lines" and len(lines) > 2:
         i = rng.randrange(len(lines) - 1)
         lines[i], lines[i + 1] = lines[i + 1], lines[i]
@@ -106,9 +127,9 @@ def mutate(data: bytes, rng: random.Random) -> tuple[str, bytes]:
     if kind in ("extra_col", "missing_col"):
         i = rng.randrange(len(lines))
         body = lines[i].rstrip(b"\r\n")
-        end = lines[i][len(body):]
+        end = lines[i][len(body) :]
         body = body + b",x" if kind == "extra_col" else body.rsplit(b",", 1)[0]
-        return kind, b"".join(lines[:i] + [body + end] + lines[i + 1:])
+        return kind, b"".join(lines[:i] + [body + end] + lines[i + 1 :])
     if kind == "empty":
         return kind, b""
     if kind == "huge":
@@ -117,25 +138,36 @@ def mutate(data: bytes, rng: random.Random) -> tuple[str, bytes]:
 
 
 def fingerprint(con, sid: int) -> Counter:
-    rows = con.execute("""SELECT s.scope, coalesce(s.target, ''), s.metric, round(s.value, 9) FROM samples s
-                          JOIN runs r USING (run_id) WHERE r.source_id = ?""", [sid]).fetchall()
+    rows = con.execute(
+        """SELECT s.scope, coalesce(s.target, ''), s.metric, round(s.value, 9) FROM samples s
+                          JOIN runs r USING (run_id) WHERE r.source_id = ?""",
+        [sid],
+    ).fetchall()
     return Counter(rows)
 
 
 def source_tables(con) -> list[str]:
-    return [t for (t,) in con.execute("""SELECT DISTINCT table_name FROM duckdb_columns()
+    return [
+        t
+        for (t,) in con.execute("""SELECT DISTINCT table_name FROM duckdb_columns()
                                          WHERE column_name = 'source_id' AND table_name <> 'source_files'
-                                         AND table_name IN (SELECT table_name FROM duckdb_tables())""").fetchall()]
+                                         AND table_name IN (SELECT table_name FROM duckdb_tables())""").fetchall()
+    ]
 
 
 def rows_left(con, tables: list[str], path: str) -> list[str]:
     """What a rejected file at ``path`` left behind: rows in any table that references source_files."""
-    sids = [s for (s,) in con.execute("SELECT source_id FROM source_files WHERE path = ? AND status = 'rejected'",
-                                      [path]).fetchall()]
+    sids = [
+        s
+        for (s,) in con.execute(
+            "SELECT source_id FROM source_files WHERE path = ? AND status = 'rejected'", [path]
+        ).fetchall()
+    ]
     out = []
     for tname in tables:
-        left = con.execute(f"SELECT count(*) FROM {tname} WHERE source_id IN (SELECT unnest(?::BIGINT[]))",
-                           [sids]).fetchall()[0][0]
+        left = con.execute(
+            f"SELECT count(*) FROM {tname} WHERE source_id IN (SELECT unnest(?::BIGINT[]))", [sids]
+        ).fetchall()[0][0]
         if left:
             out.append(f"{left} rows left in {tname} by a rejected file")
     return out
@@ -186,8 +218,9 @@ def run(cases_per_format: int, seed: int = 1, verbose: bool = False) -> tuple[di
                         violations.append(f"{src.name} {kind}: rejected without a reason")
                     violations += [f"{src.name} {kind}: {m}" for m in rows_left(con, tables, o.path)]
                 elif o.status == "ingested":
-                    sid = con.execute("SELECT source_id FROM source_files WHERE path = ? AND status = 'ok'",
-                                      [o.path]).fetchall()[0][0]
+                    sid = con.execute(
+                        "SELECT source_id FROM source_files WHERE path = ? AND status = 'ok'", [o.path]
+                    ).fetchall()[0][0]
                     violations += check_loaded(con, sid, data, kind, src, originals)
                 case.unlink()
         con.close()
@@ -206,8 +239,11 @@ def check_loaded(con, sid: int, data: bytes, kind: str, src: Path, originals) ->
         lines = split_lines(decode_text(data))
     except Exception:
         lines = split_lines(data.decode("latin-1"))
-    rows = con.execute("""SELECT s.metric, s.value, s.line_no FROM samples s JOIN runs r USING (run_id)
-                          WHERE r.source_id = ? AND s.line_no IS NOT NULL""", [sid]).fetchall()
+    rows = con.execute(
+        """SELECT s.metric, s.value, s.line_no FROM samples s JOIN runs r USING (run_id)
+                          WHERE r.source_id = ? AND s.line_no IS NOT NULL""",
+        [sid],
+    ).fetchall()
     for metric, value, line_no in rows:
         if not 1 <= line_no <= len(lines) or not traceable(value, lines[line_no - 1]):
             text = lines[line_no - 1][:80] if 1 <= line_no <= len(lines) else "<no such line>"
@@ -224,10 +260,14 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     t = time.perf_counter()
     stats, violations = run(a.cases, a.seed) if a.cases else ({}, [])
-    print(f"{'format':<28} {'ingested':>9} {'rejected':>9} {'unreadable':>10} {'unchanged':>9} {'placed':>9} {'crash':>6}")
+    print(
+        f"{'format':<28} {'ingested':>9} {'rejected':>9} {'unreadable':>10} {'unchanged':>9} {'placed':>9} {'crash':>6}"
+    )
     for fmt, c in stats.items():
-        print(f"{str(fmt):<28} {c.get('ingested', 0):>9} {c.get('rejected', 0):>9} {c.get('unreadable', 0):>10} "
-              f"{c.get('unchanged', 0):>9} {c.get('placed', 0):>9} {c.get('crash', 0):>6}")
+        print(
+            f"{str(fmt):<28} {c.get('ingested', 0):>9} {c.get('rejected', 0):>9} {c.get('unreadable', 0):>10} "
+            f"{c.get('unchanged', 0):>9} {c.get('placed', 0):>9} {c.get('crash', 0):>6}"
+        )
     total = sum(sum(c.values()) for c in stats.values())
     print(f"{total} cases in {time.perf_counter() - t:.0f} s; {len(violations)} violations")
     n_attacks = a.cases if a.attacks is None else a.attacks
@@ -238,8 +278,10 @@ def main(argv=None) -> int:
         astats, aviolations = fuzz_attacks.run(n_attacks, a.seed)
         print()
         print(fuzz_attacks.table(astats))
-        print(f"{n_attacks} attack cases ({sum(sum(c.values()) for c in astats.values())} files) in "
-              f"{time.perf_counter() - t:.0f} s; {len(aviolations)} violations")
+        print(
+            f"{n_attacks} attack cases ({sum(sum(c.values()) for c in astats.values())} files) in "
+            f"{time.perf_counter() - t:.0f} s; {len(aviolations)} violations"
+        )
         violations += aviolations
     for v in violations[:50]:
         print("VIOLATION", v)

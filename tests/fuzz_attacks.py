@@ -19,6 +19,7 @@ with ``batch.ingest_paths`` under a SIGALRM deadline. The invariants (anything e
   - ``reports.render.slug()`` of every stored study is one safe path component.
 Reports are not rendered (too slow for thousands of cases): slug() is what names their folders.
 """
+
 from __future__ import annotations
 
 import errno
@@ -38,14 +39,55 @@ from ingest import batch, db
 from ingest.reports.render import slug
 from tests.fuzz import rows_left, source_tables
 
-HOSTILE = ["<img src=x onerror=alert(1)>", "<script>alert('x')</script>", "javascript:alert(1)", "../../../x",
-           "..", ".", "{x}", "{{x}}", "{0}", "a\nb", "line\r\nbreak", "tab\there", "'; DROP TABLE runs; --",
-           '"quoted"', "%s%n", "$(rm -rf ~)", "`id`", "C:\\Windows\\x", "\u202eevil", "nul\u0000byte", "é–ü 日本",
-           " ", "-", "~", "*", "?", "a" * 300, "CON", "study/with/slashes", "\\\\server\\share"]
-TYPOS = ['sytem = "Acme"\n', 'price = 100\n', 'tile = 4\n', '[[target]]\ntarget = "x"\n',
-         '[[targets]]\ntarget = "x"\nvolme = "V"\n', '[files."*"]\nsytem = "A"\n']
-WRONG_TYPES = ["tiles = 'four'\n", "tiles = true\n", "study = 5\n", "system = ['a']\n", "[[targets]]\nvolume = 'V'\n",
-               "[labels]\nstudy = 'x'\n", "watts = -1\n"]
+HOSTILE = [
+    "<img src=x onerror=alert(1)>",
+    "<script>alert('x')</script>",
+    "javascript:alert(1)",
+    "../../../x",
+    "..",
+    ".",
+    "{x}",
+    "{{x}}",
+    "{0}",
+    "a\nb",
+    "line\r\nbreak",
+    "tab\there",
+    "'; DROP TABLE runs; --",
+    '"quoted"',
+    "%s%n",
+    "$(rm -rf ~)",
+    "`id`",
+    "C:\\Windows\\x",
+    "\u202eevil",
+    "nul\u0000byte",
+    "é–ü 日本",
+    " ",
+    "-",
+    "~",
+    "*",
+    "?",
+    "a" * 300,
+    "CON",
+    "study/with/slashes",
+    "\\\\server\\share",
+]
+TYPOS = [
+    'sytem = "Acme"\n',
+    "price = 100\n",
+    "tile = 4\n",
+    '[[target]]\ntarget = "x"\n',
+    '[[targets]]\ntarget = "x"\nvolme = "V"\n',
+    '[files."*"]\nsytem = "A"\n',
+]
+WRONG_TYPES = [
+    "tiles = 'four'\n",
+    "tiles = true\n",
+    "study = 5\n",
+    "system = ['a']\n",
+    "[[targets]]\nvolume = 'V'\n",
+    "[labels]\nstudy = 'x'\n",
+    "watts = -1\n",
+]
 BAD_TOML = ['study = "unclosed\n', "= 1\n", "study = 'a'\nstudy = 'b'\n", "\xff\xfe"]
 SPECIAL = ["fifo", "socket", "devzero", "link_other", "dangling"]
 SAFE_SLUG = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,254}")
@@ -183,8 +225,14 @@ def build(root: Path, files: list[Path], rng: random.Random) -> dict[Path, Expec
 def _expect(attack: str, folder: str, labels: dict, broken: bool, group: int | None = None) -> Expect:
     if broken:
         return Expect(attack, status={"unreadable"}, stored=False)
-    return Expect(attack, labels.get("study", folder), labels.get("system"),
-                  {"ingested", "placed", "unchanged", "relabelled"}, True, group)
+    return Expect(
+        attack,
+        labels.get("study", folder),
+        labels.get("system"),
+        {"ingested", "placed", "unchanged", "relabelled"},
+        True,
+        group,
+    )
 
 
 class Hang(Exception):
@@ -195,7 +243,9 @@ def _alarm(*_):
     raise Hang()
 
 
-def check(con, tables: list[str], expect: dict[Path, Expect], rep: batch.Report) -> tuple[list[tuple[str, str]], list[str]]:
+def check(
+    con, tables: list[str], expect: dict[Path, Expect], rep: batch.Report
+) -> tuple[list[tuple[str, str]], list[str]]:
     """(attack, status) per file, and the violations."""
     seen, bad = [], []
     by_path = {o.path: o for o in rep.outcomes}
@@ -208,13 +258,18 @@ def check(con, tables: list[str], expect: dict[Path, Expect], rep: batch.Report)
             bad.append(f"{e.attack}: {shown!r} has no outcome")
             continue
         seen.append((e.attack, o.status))
-        rows = con.execute("SELECT study, system, sha256 FROM source_files WHERE path = ? AND status = 'ok'",
-                           [shown]).fetchall()
+        rows = con.execute(
+            "SELECT study, system, sha256 FROM source_files WHERE path = ? AND status = 'ok'", [shown]
+        ).fetchall()
         if o.status not in e.status:
             bad.append(f"{e.attack}: {shown!r} is {o.status} ({o.reason}), expected {sorted(e.status)}")
         if not e.stored and con.execute("SELECT count(*) FROM source_files WHERE path = ?", [shown]).fetchall()[0][0]:
             bad.append(f"{e.attack}: {shown!r} was stored")
-        if e.attack in ("typo", "wrong_type", "bad_toml", "copy") and not e.stored and "sidecar is broken" not in (o.reason or ""):
+        if (
+            e.attack in ("typo", "wrong_type", "bad_toml", "copy")
+            and not e.stored
+            and "sidecar is broken" not in (o.reason or "")
+        ):
             bad.append(f"{e.attack}: {shown!r} not refused for its sidecar: {o.reason}")
         if e.stored and o.status in e.status:
             if len(rows) != 1:
@@ -228,8 +283,14 @@ def check(con, tables: list[str], expect: dict[Path, Expect], rep: batch.Report)
         if e.sha_group is not None and e.stored:
             groups[e.sha_group].add(str(e.study))
     for studies in groups.values():
-        stored = {s for (s,) in con.execute("SELECT DISTINCT study FROM source_files WHERE status = 'ok' AND study IN "
-                                            "(SELECT unnest(?::VARCHAR[]))", [sorted(studies)]).fetchall()}
+        stored = {
+            s
+            for (s,) in con.execute(
+                "SELECT DISTINCT study FROM source_files WHERE status = 'ok' AND study IN "
+                "(SELECT unnest(?::VARCHAR[]))",
+                [sorted(studies)],
+            ).fetchall()
+        }
         if stored != studies:
             bad.append(f"copy: studies {sorted(studies)!r} stored as {sorted(stored)!r}")
     return seen, bad
@@ -253,11 +314,16 @@ def disk_full(con, root: Path, expect: dict[Path, Expect], after: int) -> tuple[
         db.write_result = real
     if calls[0] <= after:
         return False, []  # nothing new to store: the disk never filled
-    bad = [] if rep.fault and "disk holding the database is full" in rep.fault else [f"disk_full: no fault: {rep.fault}"]
+    bad = (
+        [] if rep.fault and "disk holding the database is full" in rep.fault else [f"disk_full: no fault: {rep.fault}"]
+    )
     done = {o.path for o in rep.outcomes}
     for path in expect:
         shown = batch.display_path(path)
-        if shown not in done and con.execute("SELECT count(*) FROM source_files WHERE path = ?", [shown]).fetchall()[0][0]:
+        if (
+            shown not in done
+            and con.execute("SELECT count(*) FROM source_files WHERE path = ?", [shown]).fetchall()[0][0]
+        ):
             bad.append(f"disk_full: {shown!r} recorded though the batch stopped before it")
     return True, bad
 
@@ -320,7 +386,9 @@ def run(cases: int, seed: int = 1, deadline: int = 60) -> tuple[dict, list[str]]
                 rep = batch.ingest_paths(con, [root])
             except Hang:
                 batch._rollback(con)
-                violations.append(f"case {n}: still running after {deadline} s: {sorted(e.attack for e in expect.values())}")
+                violations.append(
+                    f"case {n}: still running after {deadline} s: {sorted(e.attack for e in expect.values())}"
+                )
                 stats["(case)"]["hang"] += 1
                 continue
             except Exception as e:

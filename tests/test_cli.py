@@ -1,5 +1,6 @@
 """The command line: a bare `iolab` prints help, every option explains itself and its default,
 plain log lines off a terminal, --quiet/--verbose/--json, and rejections that say what to do next."""
+
 from __future__ import annotations
 
 import argparse
@@ -54,12 +55,15 @@ def test_quiet_verbose_json(tmp_path, capsys):
     assert doc["summary"]["unchanged"] == 1 and doc["files"][0]["status"] == "unchanged"
 
 
-@pytest.mark.parametrize("name, content, words", [
-    ("results.docx", b"PK\x03\x04rest of a word file", "Export the results table to CSV"),
-    ("results.zip", b"PK\x03\x04rest of an archive", "unpack it"),
-    ("capture.blg", b"binary perfmon", "relog file.blg -f csv"),
-    ("notes.txt", b"nothing a tool wrote", "CONTRIBUTING.md"),
-])
+@pytest.mark.parametrize(
+    "name, content, words",
+    [
+        ("results.docx", b"PK\x03\x04rest of a word file", "Export the results table to CSV"),
+        ("results.zip", b"PK\x03\x04rest of an archive", "unpack it"),
+        ("capture.blg", b"binary perfmon", "relog file.blg -f csv"),
+        ("notes.txt", b"nothing a tool wrote", "CONTRIBUTING.md"),
+    ],
+)
 def test_rejections_say_what_to_do_next(tmp_path, capsys, name, content, words):
     f = tmp_path / name
     f.write_bytes(content)

@@ -6,6 +6,7 @@ so Zeta is exactly 33.33 % better at every point, for throughput and for latency
 "Bolt B3" is another real Iometer file (tests/corpus/iometer/adisireesha__results.csv) whose
 workloads mostly differ: its points have no partner and must be listed, not dropped.
 """
+
 from __future__ import annotations
 
 import csv
@@ -20,9 +21,16 @@ from ingest.model import ParseResult, Run
 from tests.conftest import corpus, ingest, q
 
 UP = ("IOps", "Read IOps", "Write IOps", "MBps", "Read MBps", "Write MBps", "Transactions per Second")
-DOWN = ("Average Response Time", "Average Read Response Time", "Average Write Response Time",
-        "Average Transaction Time", "Maximum Response Time", "Maximum Read Response Time",
-        "Maximum Write Response Time", "Maximum Transaction Time")
+DOWN = (
+    "Average Response Time",
+    "Average Read Response Time",
+    "Average Write Response Time",
+    "Average Transaction Time",
+    "Maximum Response Time",
+    "Maximum Read Response Time",
+    "Maximum Write Response Time",
+    "Maximum Transaction Time",
+)
 
 
 def scaled_iometer(src: Path, up: float, down: float) -> str:
@@ -63,11 +71,16 @@ def three(con, tmp_path):
 
 
 def test_exactly_a_third_better_at_every_matched_point(three):
-    rows = q(three, """SELECT metric, direction, baseline_value, value, ratio, pct_better FROM comparison
+    rows = q(
+        three,
+        """SELECT metric, direction, baseline_value, value, ratio, pct_better FROM comparison
                        WHERE system = 'Zeta Z9' AND metric IN ('iops', 'read_iops', 'write_iops', 'mbps',
                              'avg_latency_ms', 'max_latency_ms', 'avg_write_latency_ms')
-                       AND baseline_value <> 0""")  # a write-only sweep: its read numbers are 0
-    points = q(three, """SELECT count(DISTINCT run_id) FROM measurements WHERE system = 'Acme X1' AND scope = 'all'""")[0][0]
+                       AND baseline_value <> 0""",
+    )  # a write-only sweep: its read numbers are 0
+    points = q(three, """SELECT count(DISTINCT run_id) FROM measurements WHERE system = 'Acme X1' AND scope = 'all'""")[
+        0
+    ][0]
     assert points == 64
     by_metric = {}
     for metric, direction, base, value, ratio, pct in rows:
@@ -84,21 +97,32 @@ def test_exactly_a_third_better_at_every_matched_point(three):
 
 
 def test_matched_on_the_signature_not_the_tool_label(three):
-    keys = q(three, """SELECT DISTINCT workload_label, block_size_bytes, read_pct, random_pct, load FROM comparison
+    keys = q(
+        three,
+        """SELECT DISTINCT workload_label, block_size_bytes, read_pct, random_pct, load FROM comparison
                        WHERE system = 'Zeta Z9' AND metric = 'iops' AND load = 32 AND block_size_bytes = 8192
-                       ORDER BY ALL""")
-    assert keys == [("8 KiB random read, QD 32", 8192, 100.0, 100.0, 32), ("8 KiB random write, QD 32", 8192, 0.0, 100.0, 32),
-                    ("8 KiB sequential read, QD 32", 8192, 100.0, 0.0, 32),
-                    ("8 KiB sequential write, QD 32", 8192, 0.0, 0.0, 32)]
+                       ORDER BY ALL""",
+    )
+    assert keys == [
+        ("8 KiB random read, QD 32", 8192, 100.0, 100.0, 32),
+        ("8 KiB random write, QD 32", 8192, 0.0, 100.0, 32),
+        ("8 KiB sequential read, QD 32", 8192, 100.0, 0.0, 32),
+        ("8 KiB sequential write, QD 32", 8192, 0.0, 0.0, 32),
+    ]
 
 
 def test_unmatched_points_are_listed(three):
     bolt_points = q(three, """SELECT count(*) FROM comparison_points WHERE system = 'Bolt B3'""")[0][0]
     bolt_pairs = q(three, """SELECT count(*) FROM comparison WHERE system = 'Bolt B3'""")[0][0]
-    bolt_left = q(three, """SELECT count(*) FROM comparison_unmatched WHERE side = 'system' AND system = 'Bolt B3'""")[0][0]
+    bolt_left = q(three, """SELECT count(*) FROM comparison_unmatched WHERE side = 'system' AND system = 'Bolt B3'""")[
+        0
+    ][0]
     assert bolt_points > 0 and bolt_pairs + bolt_left == bolt_points  # nothing vanishes
-    base_left = q(three, """SELECT DISTINCT reason FROM comparison_unmatched WHERE side = 'baseline' AND other_system = 'Bolt B3'
-                            AND metric = 'iops'""")
+    base_left = q(
+        three,
+        """SELECT DISTINCT reason FROM comparison_unmatched WHERE side = 'baseline' AND other_system = 'Bolt B3'
+                            AND metric = 'iops'""",
+    )
     assert base_left == [("Bolt B3 has no point at this workload, load, scope and metric",)]
     # Zeta matches everywhere: none of its points, nor Acme's, is left for Zeta
     assert q(three, "SELECT count(*) FROM comparison_unmatched WHERE 'Zeta Z9' IN (system, other_system)") == [(0,)]
@@ -111,7 +135,9 @@ def test_default_baseline_is_the_alphabetically_first_system(con, tmp_path):
 
 def test_declared_baseline_wins(con, tmp_path):
     ingest(con, make_study(tmp_path / "data", baseline="Zeta Z9"))
-    pct = q(con, "SELECT min(pct_better), max(pct_better) FROM comparison WHERE system = 'Acme X1' AND metric = 'iops'")[0]
+    pct = q(
+        con, "SELECT min(pct_better), max(pct_better) FROM comparison WHERE system = 'Acme X1' AND metric = 'iops'"
+    )[0]
     assert pct == (pytest.approx(-25.0), pytest.approx(-25.0))  # Acme does 3/4 of Zeta's IO/s
 
 
@@ -126,16 +152,22 @@ def test_criteria_and_corrections_apply_only_where_declared(con, tmp_path):
     # declaring them makes them apply
     (tmp_path / "data" / "acme-vs-zeta" / "iolab.toml").write_text(
         'study = "acme-vs-zeta"\nbaseline = "Acme X1"\ncriteria = ["ds4300_measurement_point"]\n'
-        'corrections = ["drive_generation_correction"]\n')
+        'corrections = ["drive_generation_correction"]\n'
+    )
     ingest(con, tmp_path / "data" / "acme-vs-zeta")
-    assert q(con, "SELECT DISTINCT criterion FROM qos_verdicts WHERE study = 'acme-vs-zeta'") == [("ds4300_measurement_point",)]
+    assert q(con, "SELECT DISTINCT criterion FROM qos_verdicts WHERE study = 'acme-vs-zeta'") == [
+        ("ds4300_measurement_point",)
+    ]
     pct = q(con, "SELECT pct_better FROM comparison WHERE system = 'Zeta Z9' AND metric = 'iops' LIMIT 1")[0][0]
     assert pct == pytest.approx((4 / 3 / 1.1 - 1) * 100)
-    lat = q(con, "SELECT pct_better FROM comparison WHERE system = 'Zeta Z9' AND metric = 'avg_latency_ms' LIMIT 1")[0][0]
+    lat = q(con, "SELECT pct_better FROM comparison WHERE system = 'Zeta Z9' AND metric = 'avg_latency_ms' LIMIT 1")[0][
+        0
+    ]
     assert lat == pytest.approx((4 / 3 / 1.1 - 1) * 100)
 
 
 # ---- a format the views have never heard of ----------------------------------------------------
+
 
 def _fake_parse(data: bytes, name: str) -> ParseResult:
     """Lines 'bs,read,random,oio,iops,mbps,lat': one run each, scope 'all' plus one target."""
@@ -145,9 +177,19 @@ def _fake_parse(data: bytes, name: str) -> ParseResult:
             continue
         bs, rd, rnd, oio, iops, mbps, lat = line.split(",")
         key = f"p{i}"
-        res.runs.append(Run(key=key, tool="NewBench", block_size_bytes=int(bs), read_pct=float(rd),
-                            random_pct=float(rnd), outstanding_ios=int(oio), queue_depth=int(oio), workers=1,
-                            workload=f"job{i}"))
+        res.runs.append(
+            Run(
+                key=key,
+                tool="NewBench",
+                block_size_bytes=int(bs),
+                read_pct=float(rd),
+                random_pct=float(rnd),
+                outstanding_ios=int(oio),
+                queue_depth=int(oio),
+                workers=1,
+                workload=f"job{i}",
+            )
+        )
         res.add(key, "all", "iops", float(iops), "IO/s", line_no=i)
         res.add(key, "all", "mbps", float(mbps), "MB/s", line_no=i)
         res.add(key, "all", "avg_latency_ms", float(lat), "ms", line_no=i)
@@ -168,20 +210,31 @@ def test_a_new_format_reaches_the_views_without_view_edits(con, tmp_path, monkey
         d = study / system.split()[0].lower()
         d.mkdir(parents=True)
         d.joinpath("iolab.toml").write_text(
-            f'system = "{system}"\n[[targets]]\ntarget = "/dev/sdz"\nvolume = "lun0"\ndrives = 4\n')
-        lines = ["#newbench"] + [f"4096,100,100,{qd},{iops * qd / (1 + qd / 16)},{iops * qd / 250},{qd / 10}"
-                                 for qd in (1, 2, 4, 8, 16, 32)]
+            f'system = "{system}"\n[[targets]]\ntarget = "/dev/sdz"\nvolume = "lun0"\ndrives = 4\n'
+        )
+        lines = ["#newbench"] + [
+            f"4096,100,100,{qd},{iops * qd / (1 + qd / 16)},{iops * qd / 250},{qd / 10}" for qd in (1, 2, 4, 8, 16, 32)
+        ]
         d.joinpath("run.csv").write_text("\n".join(lines) + "\n")
     (study / "iolab.toml").write_text('study = "newbench"\nbaseline = "Old O1"\n')
     report = ingest(con, study)
-    assert [(o.status, o.format) for o in report.outcomes if o.path.endswith(".csv")] == [("ingested", "newbench-csv")] * 2, \
-        [(o.path, o.status, o.reason) for o in report.outcomes]
-    per_drive = q(con, """SELECT system, iops, drives, iops_per_drive FROM per_drive_iops
-                          WHERE level = 'run' AND outstanding_ios = 1 ORDER BY system""")
-    assert per_drive == [("New N2", pytest.approx(1500 / (1 + 1 / 16)), 4, pytest.approx(1500 / (1 + 1 / 16) / 4)),
-                         ("Old O1", pytest.approx(1000 / (1 + 1 / 16)), 4, pytest.approx(1000 / (1 + 1 / 16) / 4))]
-    curve = q(con, """SELECT system, workload, count(*), bool_or(is_knee) FROM scaling
-                      WHERE metric = 'iops' AND axis = 'outstanding_ios' GROUP BY ALL ORDER BY ALL""")
+    assert [(o.status, o.format) for o in report.outcomes if o.path.endswith(".csv")] == [
+        ("ingested", "newbench-csv")
+    ] * 2, [(o.path, o.status, o.reason) for o in report.outcomes]
+    per_drive = q(
+        con,
+        """SELECT system, iops, drives, iops_per_drive FROM per_drive_iops
+                          WHERE level = 'run' AND outstanding_ios = 1 ORDER BY system""",
+    )
+    assert per_drive == [
+        ("New N2", pytest.approx(1500 / (1 + 1 / 16)), 4, pytest.approx(1500 / (1 + 1 / 16) / 4)),
+        ("Old O1", pytest.approx(1000 / (1 + 1 / 16)), 4, pytest.approx(1000 / (1 + 1 / 16) / 4)),
+    ]
+    curve = q(
+        con,
+        """SELECT system, workload, count(*), bool_or(is_knee) FROM scaling
+                      WHERE metric = 'iops' AND axis = 'outstanding_ios' GROUP BY ALL ORDER BY ALL""",
+    )
     assert curve == [("New N2", "4 KiB random read", 6, True), ("Old O1", "4 KiB random read", 6, True)]
     pct = q(con, "SELECT DISTINCT metric, round(pct_better, 6) FROM comparison WHERE system = 'New N2' ORDER BY 1")
     assert pct == [("avg_latency_ms", 0.0), ("iops", 50.0), ("mbps", 50.0)]

@@ -1,4 +1,5 @@
 """DiskSpd text and XML output: every corpus file, values checked by hand against the raw text."""
+
 from __future__ import annotations
 
 import pytest
@@ -54,7 +55,9 @@ def test_old_layout_mb_is_mebibytes():
     assert round(966832128 / 600 / 2**20, 2) == 1.54 and round(966832128 / 600 / 1e6, 2) != 1.54
     assert round(123975102464 / 600 / 2**20, 2) == 197.05  # run 2, same check
     a = values(parse(OLD), "run2")
-    assert a["mbps"] == pytest.approx(197.05 * MB_PER_MIB) and a["mbps"] == pytest.approx(123975102464 / 600 / 1e6, rel=1e-4)
+    assert a["mbps"] == pytest.approx(197.05 * MB_PER_MIB) and a["mbps"] == pytest.approx(
+        123975102464 / 600 / 1e6, rel=1e-4
+    )
 
 
 def test_new_layout_single_run():
@@ -95,34 +98,46 @@ def test_xml_counts_become_rates():
 def test_xml_with_declaration_and_latency_buckets():
     """Latency element shape from XmlResultParser.cpp; the rest is the real file (this is an edit of it)."""
     text = corpus(XML).read_text()
-    lat = ("<Latency><AverageReadMilliseconds>1.250</AverageReadMilliseconds><ReadLatencyStdev>0.500</ReadLatencyStdev>"
-           "<AverageTotalMilliseconds>1.250</AverageTotalMilliseconds>"
-           "<Bucket><Percentile>0</Percentile><ReadMilliseconds>0.100</ReadMilliseconds></Bucket>"
-           "<Bucket><Percentile>99</Percentile><ReadMilliseconds>4.000</ReadMilliseconds></Bucket>"
-           "<Bucket><Percentile>99.99</Percentile><ReadMilliseconds>9.000</ReadMilliseconds></Bucket></Latency>")
+    lat = (
+        "<Latency><AverageReadMilliseconds>1.250</AverageReadMilliseconds><ReadLatencyStdev>0.500</ReadLatencyStdev>"
+        "<AverageTotalMilliseconds>1.250</AverageTotalMilliseconds>"
+        "<Bucket><Percentile>0</Percentile><ReadMilliseconds>0.100</ReadMilliseconds></Bucket>"
+        "<Bucket><Percentile>99</Percentile><ReadMilliseconds>4.000</ReadMilliseconds></Bucket>"
+        "<Bucket><Percentile>99.99</Percentile><ReadMilliseconds>9.000</ReadMilliseconds></Bucket></Latency>"
+    )
     edited = '<?xml version="1.0" encoding="UTF-8"?>\r\n' + text.replace("<Thread>", lat + "<Thread>", 1)
     a = values(diskspd_xml.parse(edited.encode(), "x.xml"), "timespan1")
-    assert (a["avg_read_latency_ms"], a["min_read_latency_ms"], a["p99_read_latency_ms"], a["p99_99_read_latency_ms"]) == (
-        1.25, 0.1, 4.0, 9.0)
+    assert (
+        a["avg_read_latency_ms"],
+        a["min_read_latency_ms"],
+        a["p99_read_latency_ms"],
+        a["p99_99_read_latency_ms"],
+    ) == (1.25, 0.1, 4.0, 9.0)
 
 
-@pytest.mark.parametrize("mutate, reason", [
-    (lambda t: '<!DOCTYPE r [<!ENTITY a "b">]>' + t, "DTD"),
-    (lambda t: t[: t.index("<Thread>")], "not well-formed"),
-    (lambda t: t.replace("<TestTimeSeconds>30.02</TestTimeSeconds>", ""), "TestTimeSeconds"),
-    (lambda t: t.replace("<IOCount>22645</IOCount>", "<IOCount>lots</IOCount>"), "not a number"),
-])
+@pytest.mark.parametrize(
+    "mutate, reason",
+    [
+        (lambda t: '<!DOCTYPE r [<!ENTITY a "b">]>' + t, "DTD"),
+        (lambda t: t[: t.index("<Thread>")], "not well-formed"),
+        (lambda t: t.replace("<TestTimeSeconds>30.02</TestTimeSeconds>", ""), "TestTimeSeconds"),
+        (lambda t: t.replace("<IOCount>22645</IOCount>", "<IOCount>lots</IOCount>"), "not a number"),
+    ],
+)
 def test_xml_rejections(mutate, reason):
     with pytest.raises(ParseError, match=reason):
         diskspd_xml.parse(mutate(corpus(XML).read_text()).encode(), "x.xml")
 
 
-@pytest.mark.parametrize("mutate, reason", [
-    (lambda t: t[: t.index("total:          20819968")], "no 'total:' line"),
-    (lambda t: t[: t.index("5-nines")], "before its 'max' row"),
-    (lambda t: t[: t.index("Results for timespan")], "no 'Total IO' totals"),
-    (lambda t: t.replace("508.09", "5o8.09", 1), "not a number"),
-])
+@pytest.mark.parametrize(
+    "mutate, reason",
+    [
+        (lambda t: t[: t.index("total:          20819968")], "no 'total:' line"),
+        (lambda t: t[: t.index("5-nines")], "before its 'max' row"),
+        (lambda t: t[: t.index("Results for timespan")], "no 'Total IO' totals"),
+        (lambda t: t.replace("508.09", "5o8.09", 1), "not a number"),
+    ],
+)
 def test_text_rejections(mutate, reason):
     with pytest.raises(ParseError, match=reason):
         diskspd_text.parse(mutate(corpus(NEW).read_text()).encode(), "x.txt")
@@ -133,21 +148,38 @@ def test_sniffers_claim_only_their_own_files():
         if not p.is_file() or p.name == "MANIFEST.tsv":
             continue
         got = {m.FORMAT for m in registry.sniff(p.read_bytes(), p.name)} & {"diskspd-text", "diskspd-xml"}
-        expected = {"diskspd-text"} if p.parent.name == "diskspd-text" else {"diskspd-xml"} if p.parent.name == "diskspd-xml" else set()
+        expected = (
+            {"diskspd-text"}
+            if p.parent.name == "diskspd-text"
+            else {"diskspd-xml"}
+            if p.parent.name == "diskspd-xml"
+            else set()
+        )
         assert got == expected, p
 
 
 def test_ingest_end_to_end(con):
     ingest(con, corpus(OLD), corpus(XML))
-    got = q(con, """SELECT m.run_key, m.value, r.outstanding_ios FROM measurements m JOIN runs r USING (run_id)
-                    WHERE m.metric = 'iops' AND m.scope = 'all' ORDER BY m.value""")
-    assert [(k, round(v, 2), o) for k, v, o in got] == [("run1", 393.40, 64), ("timespan1", 3030.31, 8), ("run2", 50445.24, 64)]
+    got = q(
+        con,
+        """SELECT m.run_key, m.value, r.outstanding_ios FROM measurements m JOIN runs r USING (run_id)
+                    WHERE m.metric = 'iops' AND m.scope = 'all' ORDER BY m.value""",
+    )
+    assert [(k, round(v, 2), o) for k, v, o in got] == [
+        ("run1", 393.40, 64),
+        ("timespan1", 3030.31, 8),
+        ("run2", 50445.24, 64),
+    ]
     assert q(con, "SELECT count(*) FROM diskspd_latency_percentiles")[0][0] == 30
 
 
 @settings(max_examples=40, deadline=None)
-@given(eol=st.sampled_from(["\n", "\r\n", "\r"]), pad=st.sampled_from(["", " ", "\t"]), bom=st.booleans(),
-       cut=st.floats(0, 1))
+@given(
+    eol=st.sampled_from(["\n", "\r\n", "\r"]),
+    pad=st.sampled_from(["", " ", "\t"]),
+    bom=st.booleans(),
+    cut=st.floats(0, 1),
+)
 def test_property_line_ends_padding_and_truncation(eol, pad, bom, cut):
     """Any line ends, trailing blanks and a BOM give the same numbers; a cut file is rejected or
     keeps only the whole runs before the cut."""

@@ -1,4 +1,5 @@
 """elbencho --csvfile, --livecsv and --resfile text: the real 2.1-0 files, values checked by hand."""
+
 from __future__ import annotations
 
 import csv
@@ -43,8 +44,11 @@ def test_mib_is_mebibytes():
 def test_csv_phases_signature_and_values():
     res = parse(CSV)
     assert [(r.key, r.workload, r.status) for r in res.runs] == [
-        ("1-SYNC", "SYNC", "complete"), ("2-MKDIRS", "MKDIRS", "complete"), ("3-SYNC", "SYNC", "complete"),
-        ("4-WRITE", "WRITE", "complete")]
+        ("1-SYNC", "SYNC", "complete"),
+        ("2-MKDIRS", "MKDIRS", "complete"),
+        ("3-SYNC", "SYNC", "complete"),
+        ("4-WRITE", "WRITE", "complete"),
+    ]
     assert res.tool_version == "2.1-0"
     w = res.runs[3]
     # hosts 4, threads 8, block size 1048576, random 0, IO depth 1, operation WRITE
@@ -61,8 +65,15 @@ def test_csv_phases_signature_and_values():
     assert "read_iops" not in v and "entries_per_s" not in v
     # MKDIRS,0,3,14492,8324,,,,,0,0,8,32,,,147,181,216
     m = values(res, "2-MKDIRS")
-    assert m == {"entries_per_s": 8324, "entries": 32, "min_entry_latency_ms": 0.147, "avg_entry_latency_ms": 0.181,
-                 "max_entry_latency_ms": 0.216, "runtime_s": 0.003, "cpu_util_pct": 0}
+    assert m == {
+        "entries_per_s": 8324,
+        "entries": 32,
+        "min_entry_latency_ms": 0.147,
+        "avg_entry_latency_ms": 0.181,
+        "max_entry_latency_ms": 0.216,
+        "runtime_s": 0.003,
+        "cpu_util_pct": 0,
+    }
     assert values(res, "3-SYNC") == {"runtime_s": 0.001, "cpu_util_pct": 3}
 
 
@@ -118,7 +129,9 @@ def test_text_without_header_files_phases():
     """The cleanup invocation's result file: the table alone (no ISO DATE / COMMAND LINE), RMFILES and RMDIRS."""
     res = parse(CLEANUP)
     assert [(r.key, r.workload, r.started_at, r.block_size_bytes) for r in res.runs] == [
-        ("1-1-RMFILES", "RMFILES", None, None), ("1-2-RMDIRS", "RMDIRS", None, None)]
+        ("1-1-RMFILES", "RMFILES", None, None),
+        ("1-2-RMDIRS", "RMDIRS", None, None),
+    ]
     # RMFILES Elapsed ms 0 3 / Files/s 14209 8866 / Files total 8 32; RMDIRS Elapsed ms 0 1 / Dirs/s 30888 19925
     assert values(res, "1-1-RMFILES") == {"runtime_s": 0.003, "entries_per_s": 8866, "entries": 32}
     assert values(res, "1-2-RMDIRS") == {"runtime_s": 0.001, "entries_per_s": 19925, "entries": 32}
@@ -166,7 +179,12 @@ READ      Elapsed ms       :       6001       6001
 """
     res = elbencho_text.parse(text, "handmade.txt")
     v = values(res, "1-1-READ")
-    assert (v["read_iops"], v["min_read_latency_ms"], v["avg_latency_ms"], v["max_latency_ms"]) == (8219, 0.091, 0.12, 1.583)
+    assert (v["read_iops"], v["min_read_latency_ms"], v["avg_latency_ms"], v["max_latency_ms"]) == (
+        8219,
+        0.091,
+        0.12,
+        1.583,
+    )
     assert v["bytes_read"] == 192 * 2**20 and res.runs[0].read_pct == 100.0
     # no COMMAND LINE: no block size, threads or depth (that run used -b 4K: defaults would have said 1M)
     assert signature(res.runs[0]) == (None, 100.0, None, None, None, None)
@@ -204,15 +222,31 @@ def test_elapsed_human_strings_read_back(ms):
 @given(st.integers(0, 9_999_999))
 def test_latency_human_strings_read_back(us):
     """UnitTk::latencyUsToHumanStr rounds; reading it back is within its printed precision."""
-    text = (f"{us}us" if us < 1000 else f"{us / 1000:.2f}ms" if us < 10_000 else f"{us / 1000:.1f}ms" if us < 100_000
-            else f"{us / 1000:.0f}ms" if us < 1_000_000 else f"{us / 1e6:.2f}s")
+    text = (
+        f"{us}us"
+        if us < 1000
+        else f"{us / 1000:.2f}ms"
+        if us < 10_000
+        else f"{us / 1000:.1f}ms"
+        if us < 100_000
+        else f"{us / 1000:.0f}ms"
+        if us < 1_000_000
+        else f"{us / 1e6:.2f}s"
+    )
     got = elbencho_text.human_us(text)
     assert abs(got - us) <= max(0.5, us * 0.006)
 
 
 def test_sizes_are_powers_of_two():
     assert [elbencho_text.size_bytes(t) for t in ("1m", "4k", "4K", "512", "1t", "2g", "x")] == [
-        2**20, 4096, 4096, 512, 2**40, 2 * 2**30, None]
+        2**20,
+        4096,
+        4096,
+        512,
+        2**40,
+        2 * 2**30,
+        None,
+    ]
 
 
 def test_bad_files_say_why():
@@ -250,8 +284,14 @@ def test_sniff_claims_each_corpus_file_once():
 def test_ingest_into_the_database(con):
     rep = ingest(con, corpus(CSV), corpus(LIVE), corpus(TEXT))
     assert [o.status for o in rep.outcomes] == ["ingested"] * 3
-    assert q(con, """SELECT round(value, 6), outstanding_ios, block_size_bytes, read_pct FROM measurements
-                     WHERE tool = 'elbencho' AND metric = 'mbps' ORDER BY 1""") == [(5065.670656, 32, 1048576, 0.0)] * 2
+    assert (
+        q(
+            con,
+            """SELECT round(value, 6), outstanding_ios, block_size_bytes, read_pct FROM measurements
+                     WHERE tool = 'elbencho' AND metric = 'mbps' ORDER BY 1""",
+        )
+        == [(5065.670656, 32, 1048576, 0.0)] * 2
+    )
     assert q(con, "SELECT count(*) FROM series WHERE object = 'elbencho live'") == [(8,)]
     assert q(con, "SELECT count(*) FROM elbencho_values WHERE file_kind = 'csv'") == [(4 * 55,)]
 

@@ -1,4 +1,5 @@
 """environment.yml must mirror pyproject.toml: conda users get the same pins (from conda-forge) as the venv."""
+
 import tomllib
 
 from tests.conftest import ROOT

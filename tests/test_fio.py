@@ -1,5 +1,6 @@
 """fio JSON / terse / logs: every corpus file with values checked by hand against the raw text,
 the unit conversions, fio's size parsing, sniffing, and property tests."""
+
 from __future__ import annotations
 
 import json
@@ -34,12 +35,26 @@ def sig(run) -> tuple:
 
 # ---- fio's own parsing rules ------------------------------------------------------------------------
 
-@pytest.mark.parametrize("text, kb_base, expected", [
-    ("4k", 1024, 4096), ("4K", 1024, 4096), ("4kb", 1024, 4096), ("1m", 1024, 1048576), ("1M", 1024, 1048576),
-    ("4096", 1024, 4096), ("1g", 1024, 1 << 30), ("4KiB", 1024, 4000),  # compatibility mode: IEC = powers of 10
-    ("4k", 1000, 4000), ("4KiB", 1000, 4096), ("1MiB", 1000, 1048576), ("0.5k", 1024, 512),
-    ("50%", 1024, None), ("abc", 1024, None),
-])
+
+@pytest.mark.parametrize(
+    "text, kb_base, expected",
+    [
+        ("4k", 1024, 4096),
+        ("4K", 1024, 4096),
+        ("4kb", 1024, 4096),
+        ("1m", 1024, 1048576),
+        ("1M", 1024, 1048576),
+        ("4096", 1024, 4096),
+        ("1g", 1024, 1 << 30),
+        ("4KiB", 1024, 4000),  # compatibility mode: IEC = powers of 10
+        ("4k", 1000, 4000),
+        ("4KiB", 1000, 4096),
+        ("1MiB", 1000, 1048576),
+        ("0.5k", 1024, 512),
+        ("50%", 1024, None),
+        ("abc", 1024, None),
+    ],
+)
 def test_parse_size_follows_fio_kb_base(text, kb_base, expected):
     assert _fio.parse_size(text, kb_base) == expected
 
@@ -49,12 +64,19 @@ def test_block_size_lists():
     assert _fio.block_size("16k") == 16384
 
 
-@pytest.mark.parametrize("opts, expected", [
-    ({"rw": "randread"}, (100.0, 100.0)), ({"rw": "randrw", "rwmixread": "70"}, (70.0, 100.0)),
-    ({"rw": "rw"}, (50.0, 0.0)), ({"rw": "readwrite", "rwmixwrite": "30"}, (70.0, 0.0)),
-    ({"rw": "randrw", "percentage_random": "85"}, (50.0, 85.0)), ({"rw": "write:8"}, (0.0, 0.0)),
-    ({"rw": "trim"}, (None, 0.0)), ({}, (None, None)),
-])
+@pytest.mark.parametrize(
+    "opts, expected",
+    [
+        ({"rw": "randread"}, (100.0, 100.0)),
+        ({"rw": "randrw", "rwmixread": "70"}, (70.0, 100.0)),
+        ({"rw": "rw"}, (50.0, 0.0)),
+        ({"rw": "readwrite", "rwmixwrite": "30"}, (70.0, 0.0)),
+        ({"rw": "randrw", "percentage_random": "85"}, (50.0, 85.0)),
+        ({"rw": "write:8"}, (0.0, 0.0)),
+        ({"rw": "trim"}, (None, 0.0)),
+        ({}, (None, None)),
+    ],
+)
 def test_read_and_random_percent_from_rw(opts, expected):
     assert _fio.read_random_pct(opts) == expected
 
@@ -67,19 +89,25 @@ def test_histogram_bin_values():
 @given(st.integers(1, 1 << 20), st.sampled_from([("k", 1), ("m", 2), ("g", 3)]), st.booleans())
 def test_size_round_trip(n, unit, upper):
     u, power = unit
-    assert _fio.parse_size(f"{n}{u.upper() if upper else u}") == n * 1024 ** power
-    assert _fio.parse_size(f"{n}{u}ib") == n * 1000 ** power  # kb_base=1024: IEC prefixes are decimal
-    assert _fio.parse_size(f"{n}{u}ib", 1000) == n * 1024 ** power
+    assert _fio.parse_size(f"{n}{u.upper() if upper else u}") == n * 1024**power
+    assert _fio.parse_size(f"{n}{u}ib") == n * 1000**power  # kb_base=1024: IEC prefixes are decimal
+    assert _fio.parse_size(f"{n}{u}ib", 1000) == n * 1024**power
 
 
 # ---- JSON: every corpus file ----------------------------------------------------------------------
+
 
 def test_fio2_json_usec_and_kib():
     """fio-2.18: usec latencies, io_bytes in KiB, bw in KiB/s."""
     res = parse(fio_json, J + "louwrentius__fio-plot__fio218_randread-01-01.json")
     run = res.runs[0]
     assert (run.key, run.tool_version, run.workload, run.status, run.test_type) == (
-        "1:1:random-io", "fio-2.18-59-g618e", "random-io", "complete", "randread")
+        "1:1:random-io",
+        "fio-2.18-59-g618e",
+        "random-io",
+        "complete",
+        "randread",
+    )
     assert sig(run) == (4096, 100.0, 100.0, 1, 1, 1)  # iodepth "01", numjobs "01"
     assert str(run.ended_at) == "2017-04-17 11:15:05"  # timestamp 1492427705 (UTC)
     v = values(res)
@@ -97,8 +125,16 @@ def test_fio2_json_usec_and_kib():
     assert ("avg_write_latency_ms", None) not in v and v[("write_iops", None)] == 0.0  # no writes: no latency
     assert ("avg_latency_ms", None) not in v  # fio states no combined latency
     pct = [r for r in res.tables["fio_percentiles"] if r["ddir"] == "read"]
-    assert len(pct) == 17 and pct[0] == {"doc_no": 1, "job_no": 1, "line_no": 8, "ddir": "read", "stat": "clat",
-                                         "percentile": 1.0, "value": 5472, "unit": "us"}  # the 0.00 slots dropped
+    assert len(pct) == 17 and pct[0] == {
+        "doc_no": 1,
+        "job_no": 1,
+        "line_no": 8,
+        "ddir": "read",
+        "stat": "clat",
+        "percentile": 1.0,
+        "value": 5472,
+        "unit": "us",
+    }  # the 0.00 slots dropped
     du = {r["name"]: r for r in res.tables["fio_disk_util"]}
     assert du["md127"]["aggr_util"] == 51.310237 and du["md127"]["aggr_write_merges"] == 0
 
@@ -142,8 +178,13 @@ def test_k8s_randrw_32k():
 
 def test_fio214_five_jobs_no_options():
     res = parse(fio_json, J + "GoogleCloudPlatform__PerfKitBenchmarker__fio214_5jobs.json")
-    assert [r.workload for r in res.runs] == ["sequential_write", "sequential_read", "random_write_test",
-                                              "random_read_test", "random_read_test_parallel"]
+    assert [r.workload for r in res.runs] == [
+        "sequential_write",
+        "sequential_read",
+        "random_write_test",
+        "random_read_test",
+        "random_read_test_parallel",
+    ]
     assert all(sig(r) == (None,) * 6 for r in res.runs)  # fio 2.1.4 printed no options: nothing to state
     v = values(res, "1:1:sequential_write")
     assert v[("write_iops", None)] == 133 and v[("bytes_written", None)] == 361984 * 1024
@@ -186,7 +227,13 @@ def test_queue_depth_sweep_files():
         iops[qd] = round(values(res)[("iops", None)])
     assert iops == {1: 7530, 2: 11587, 4: 16878, 8: 32492, 16: 50151, 32: 47193, 64: 44734}
     assert sig(parse(fio_json, J + "louwrentius__fio-plot__fio31_d3s4610_randread-16-4.json").runs[0]) == (
-        4096, 100.0, 100.0, 16, 4, 64)  # group_reporting: the entry aggregates 4 jobs
+        4096,
+        100.0,
+        100.0,
+        16,
+        4,
+        64,
+    )  # group_reporting: the entry aggregates 4 jobs
     assert parse(fio_json, J + "louwrentius__fio-plot__fio31_d3s4610_randread-1-16.json").runs[0].workers == 16
 
 
@@ -199,7 +246,9 @@ def test_several_documents_and_json_plus_bins():
     assert [r.key for r in res.runs] == ["1:1:iotest", "2:1:iotest"]
     assert values(res, "1:1:iotest") == values(res, "2:1:iotest")
     assert [(b["doc_no"], b["bin_value"], b["unit"], b["count"]) for b in res.tables["fio_latency_bins"]] == [
-        (2, 1408.0, "ns", 3), (2, 1416.0, "ns", 1)]
+        (2, 1408.0, "ns", 3),
+        (2, 1416.0, "ns", 1),
+    ]
     assert res.tables["fio_messages"][0]["doc_no"] == 2
 
 
@@ -210,8 +259,13 @@ def test_cut_json_names_the_line():
 
 
 # printable text lines without '{' or '"' (a line holding those could be a document)
-_NOISE = st.lists(st.text(st.characters(blacklist_characters='{"\x85\u2028\u2029', blacklist_categories=("Cs", "Cc", "Zl", "Zp")),
-                          max_size=30), max_size=4)
+_NOISE = st.lists(
+    st.text(
+        st.characters(blacklist_characters='{"\x85\u2028\u2029', blacklist_categories=("Cs", "Cc", "Zl", "Zp")),
+        max_size=30,
+    ),
+    max_size=4,
+)
 
 
 @settings(max_examples=40, deadline=None)
@@ -226,6 +280,7 @@ def test_text_around_json_does_not_change_numbers(before, after):
 
 # ---- terse ------------------------------------------------------------------------------------------
 
+
 def test_terse_group_reporting_empty_jobname():
     res = parse(fio_terse, T + "mcgrof__fio-tests__v3_fio31_4jobs_randrw_emptyname.terse")
     run = res.runs[0]
@@ -236,7 +291,9 @@ def test_terse_group_reporting_empty_jobname():
     assert v[("read_mbps", None)] == pytest.approx(2038124 * 1024 / 1e6)  # KiB/s
     assert v[("bytes_read", None)] == 489158140 * 1024
     assert v[("avg_read_clat_ms", None)] == pytest.approx(0.979318182)  # usec
-    assert v[("p99_read_latency_ms", None)] == pytest.approx(3.751) and v[("p99_99_write_latency_ms", None)] == pytest.approx(1.417)
+    assert v[("p99_read_latency_ms", None)] == pytest.approx(3.751) and v[
+        ("p99_99_write_latency_ms", None)
+    ] == pytest.approx(1.417)
     assert v[("disk_util_pct", "nvme0n1")] == 100.0 and v[("runtime_s", None)] == pytest.approx(240.004)
     assert len(res.tables["fio_percentiles"]) == 34  # 17 per direction; the '0%=0' slots are not values
 
@@ -262,11 +319,14 @@ def test_terse_stderr_lines_before_and_several_lines(before):
     assert values(res, "1:1:read") == values(parse(fio_terse, T + "mcgrof__fio-tests__v3_fio38_1job_read.terse"))
 
 
-@pytest.mark.parametrize("mutate, reason", [
-    (lambda t: t.replace("3;fio-3.8", "5;fio-3.8", 1), "terse version 5"),
-    (lambda t: t[:400], "at least 121 fields"),
-    (lambda t: t.replace("1.000000%=9", "1.000000=9", 1), "percentile field 1"),
-])
+@pytest.mark.parametrize(
+    "mutate, reason",
+    [
+        (lambda t: t.replace("3;fio-3.8", "5;fio-3.8", 1), "terse version 5"),
+        (lambda t: t[:400], "at least 121 fields"),
+        (lambda t: t.replace("1.000000%=9", "1.000000=9", 1), "percentile field 1"),
+    ],
+)
 def test_terse_bad_lines(mutate, reason):
     text = corpus(T + "mcgrof__fio-tests__v3_fio38_1job_read.terse").read_text()
     with pytest.raises(ParseError, match=reason):
@@ -274,6 +334,7 @@ def test_terse_bad_lines(mutate, reason):
 
 
 # ---- logs -------------------------------------------------------------------------------------------
+
 
 def test_bw_log_kib_to_mb():
     res = parse(fio_log, L + "louwrentius__fio-plot__fio218_randread_bw.1.log")
@@ -316,12 +377,13 @@ def test_log_name_decides_and_bad_rows():
 
 # ---- sniffing and the database ------------------------------------------------------------------------
 
+
 def test_sniff_claims_each_corpus_file_once():
     own = {"fio-json": "fio-json", "fio-terse": "fio-terse", "fio-log": "fio-log"}
     for p in sorted(CORPUS.rglob("*")):
         if not p.is_file() or p.name == "MANIFEST.tsv":
             continue
-        claimed = [m.FORMAT for m in registry.sniff(p.read_bytes()[:registry.HEAD_BYTES], p.name)]
+        claimed = [m.FORMAT for m in registry.sniff(p.read_bytes()[: registry.HEAD_BYTES], p.name)]
         fio = [c for c in claimed if c.startswith("fio")]
         assert fio == ([own[p.parent.name]] if p.parent.name in own else []), p
 
@@ -330,21 +392,30 @@ def test_demo_study_queue_depth_sweep(con):
     from tests.conftest import ROOT
 
     ingest(con, ROOT / "data" / "samples" / "fio-intel-d3-s4610-qd-sweep")
-    rows = q(con, """SELECT outstanding_ios, round(value) FROM measurements WHERE metric = 'iops'
-                     AND study = 'fio-intel-d3-s4610-qd-sweep' AND tool = 'fio' ORDER BY 1""")
+    rows = q(
+        con,
+        """SELECT outstanding_ios, round(value) FROM measurements WHERE metric = 'iops'
+                     AND study = 'fio-intel-d3-s4610-qd-sweep' AND tool = 'fio' ORDER BY 1""",
+    )
     assert rows == [(1, 7530), (2, 11587), (4, 16878), (8, 32492), (16, 50151), (32, 47193), (64, 44734)]
     assert q(con, "SELECT count(*) FROM fio_percentiles WHERE stat = 'clat' AND ddir = 'read'") == [(7 * 17,)]
     # fio states latency per direction only: the curve's avg_latency_ms is the I/O-weighted mean, which
     # for a pure read sweep is the read average itself (and the hockey stick has its latency axis)
-    lat = q(con, """SELECT s.load, s.value, m.value FROM scaling s
+    lat = q(
+        con,
+        """SELECT s.load, s.value, m.value FROM scaling s
                     JOIN measurements m ON m.study = s.study AND m.outstanding_ios = s.load
                      AND m.metric = 'avg_read_latency_ms' AND m.scope = 'all'
-                    WHERE s.study = 'fio-intel-d3-s4610-qd-sweep' AND s.metric = 'avg_latency_ms' ORDER BY 1""")
+                    WHERE s.study = 'fio-intel-d3-s4610-qd-sweep' AND s.metric = 'avg_latency_ms' ORDER BY 1""",
+    )
     assert [row[0] for row in lat] == [1, 2, 4, 8, 16, 32, 64]
     assert all(abs(derived - read) < 1e-12 for _, derived, read in lat)
     assert round(lat[-1][1], 4) == 1.4294  # randread-64-1.json: read.lat_ns.mean 1429416.26 ns
     # every percentile fio states is a row of latency_percentiles (randread-64-1.json clat_ns 99.900000: 3162112)
-    pct = q(con, """SELECT direction, kind, percentile, latency_ms FROM latency_percentiles
-                    WHERE study = 'fio-intel-d3-s4610-qd-sweep' AND load = 64 ORDER BY percentile""")
+    pct = q(
+        con,
+        """SELECT direction, kind, percentile, latency_ms FROM latency_percentiles
+                    WHERE study = 'fio-intel-d3-s4610-qd-sweep' AND load = 64 ORDER BY percentile""",
+    )
     assert len(pct) == 8
     assert pct[5] == ("read", "latency", 99.9, 3.162112)

@@ -5,6 +5,7 @@ real fio 3.1 document (the D3-S4610 iodepth-1 run) given a json+ `bins` object i
 keys are fio's own representative values (stat.c plat_idx_to_val, reimplemented in
 ingest.formats._fio and checked there), the counts are made up. Bounds are checked by hand below.
 """
+
 from __future__ import annotations
 
 import json
@@ -39,8 +40,11 @@ def jsonplus_study(con, root, counts: dict[int, int]):
 
 def test_fio_bins_are_a_latency_histogram(con, tmp_path):
     hist = jsonplus_study(con, tmp_path, COUNTS)
-    rows = q(hist, """SELECT direction, bin_no, lower_us, upper_us, io_count, round(share_pct, 6), workload_label, system
-                      FROM latency_histograms WHERE study = 'hist' ORDER BY bin_no""")
+    rows = q(
+        hist,
+        """SELECT direction, bin_no, lower_us, upper_us, io_count, round(share_pct, 6), workload_label, system
+                      FROM latency_histograms WHERE study = 'hist' ORDER BY bin_no""",
+    )
     label = "4 KiB random read, QD 1"
     assert rows == [
         ("read", 100, 0.1, 0.101, 5.0, 5.0, label, "D3-S4610"),  # below 128 ns: the bin [100, 101) ns
@@ -59,4 +63,6 @@ def test_every_bin_holds_its_representative_value(con, tmp_path):
     for idx, lo, hi in rows:
         v = _fio.plat_idx_to_val(idx)
         width = 1 if idx < 128 else 2 ** (idx // 64 - 1)
-        assert lo * 1000 == pytest.approx(v - (0 if idx < 128 else width / 2)) and hi - lo == pytest.approx(width / 1000)
+        assert lo * 1000 == pytest.approx(v - (0 if idx < 128 else width / 2)) and hi - lo == pytest.approx(
+            width / 1000
+        )

@@ -10,6 +10,7 @@ honestly from real files, each system a sidecar label:
   "Pliant LS300S (Iometer)": the Iometer sweep, which finds no partner and is listed as unmatched.
 The ratios are computed by hand from the JSON "iops" and clat "99.000000" values.
 """
+
 from __future__ import annotations
 
 import shutil
@@ -41,12 +42,18 @@ def study(con, tmp_path):
 
 
 def test_matched_by_signature_with_hand_ratios(study):
-    rows = q(study, """SELECT system, metric, block_size_bytes, read_pct, random_pct, load, baseline_value, value, ratio
+    rows = q(
+        study,
+        """SELECT system, metric, block_size_bytes, read_pct, random_pct, load, baseline_value, value, ratio
                        FROM comparison WHERE study = 'fio-vs-iometer' AND metric IN ('iops', 'p99_read_latency_ms')
-                       ORDER BY metric, load""")
-    assert [r[:6] for r in rows] == [(JOBS, "iops", 4096, 100.0, 100.0, 16), (JOBS, "iops", 4096, 100.0, 100.0, 64),
-                                     (JOBS, "p99_read_latency_ms", 4096, 100.0, 100.0, 16),
-                                     (JOBS, "p99_read_latency_ms", 4096, 100.0, 100.0, 64)]
+                       ORDER BY metric, load""",
+    )
+    assert [r[:6] for r in rows] == [
+        (JOBS, "iops", 4096, 100.0, 100.0, 16),
+        (JOBS, "iops", 4096, 100.0, 100.0, 64),
+        (JOBS, "p99_read_latency_ms", 4096, 100.0, 100.0, 16),
+        (JOBS, "p99_read_latency_ms", 4096, 100.0, 100.0, 64),
+    ]
     # load 16: randread-1-16 "iops" 49355.421486 vs randread-16-1 50151.214146
     assert rows[0][6:] == (pytest.approx(50151.214146), pytest.approx(49355.421486), pytest.approx(0.984132, abs=1e-6))
     # load 64: randread-16-4 34589.587187 vs randread-64-1 44733.692210
@@ -57,14 +64,21 @@ def test_matched_by_signature_with_hand_ratios(study):
 
 
 def test_unmatched_points_are_listed(study):
-    miss = q(study, """SELECT side, system, other_system, load FROM comparison_unmatched
-                       WHERE study = 'fio-vs-iometer' AND metric = 'iops' ORDER BY side, other_system, load""")
+    miss = q(
+        study,
+        """SELECT side, system, other_system, load FROM comparison_unmatched
+                       WHERE study = 'fio-vs-iometer' AND metric = 'iops' ORDER BY side, other_system, load""",
+    )
     base = [(s, o, ld) for side, s, o, ld in miss if side == "baseline"]
     assert base == [(BASE, JOBS, ld) for ld in (1, 2, 4, 8, 32)] + [(BASE, IOM, ld) for ld in (1, 2, 4, 8, 16, 32, 64)]
     iom = [r for r in miss if r[0] == "system"]
     assert {r[1] for r in iom} == {IOM}  # every Iometer point: nothing at 8/64 KiB on the fio side
-    n_iom = q(study, """SELECT count(*) FROM comparison_points WHERE study = 'fio-vs-iometer' AND system = ?
-                        AND metric = 'iops'""", [IOM])[0][0]
+    n_iom = q(
+        study,
+        """SELECT count(*) FROM comparison_points WHERE study = 'fio-vs-iometer' AND system = ?
+                        AND metric = 'iops'""",
+        [IOM],
+    )[0][0]
     assert len(iom) == n_iom > 0
     assert q(study, "SELECT count(*) FROM comparison WHERE system = ?", [IOM]) == [(0,)]
 
@@ -81,12 +95,27 @@ def test_an_iometer_sweep_meets_a_fio_sweep_at_the_same_load(con, tmp_path):
     shutil.copy(corpus("iometer/quarch__testfile.csv"), root / "iometer")
     (root / "iolab.toml").write_text(f'baseline = "{BASE}"\n')
     ingest(con, tmp_path / "data")
-    rows = q(con, """SELECT system, load, baseline_value, value, ratio, baseline_tools, tools FROM comparison
-                     WHERE study = 'fio-vs-quarch' AND metric = 'iops' AND block_size_bytes = 4096""")
+    rows = q(
+        con,
+        """SELECT system, load, baseline_value, value, ratio, baseline_tools, tools FROM comparison
+                     WHERE study = 'fio-vs-quarch' AND metric = 'iops' AND block_size_bytes = 4096""",
+    )
     # fio: randread-4-1.json read "iops" 16878.185364; Iometer: the mean of the ALL rows of its 4 KiB / 100 % read / 100 % random sessions, as written
-    iom = q(con, """SELECT avg(r.iops), count(*) FROM iometer_results r JOIN iometer_access_specs a
+    iom = q(
+        con,
+        """SELECT avg(r.iops), count(*) FROM iometer_results r JOIN iometer_access_specs a
                     ON a.session_no = r.session_no AND a.size_bytes = 4096 AND a.pct_reads = 100 AND a.pct_random = 100
-                    WHERE r.row_type = 'ALL'""")[0]
+                    WHERE r.row_type = 'ALL'""",
+    )[0]
     assert iom[1] == 11
-    assert rows == [("Intel P3700 (Iometer, Quarch)", 4, pytest.approx(16878.185364), pytest.approx(iom[0]),
-                     pytest.approx(iom[0] / 16878.185364), ["fio"], ["Iometer"])]
+    assert rows == [
+        (
+            "Intel P3700 (Iometer, Quarch)",
+            4,
+            pytest.approx(16878.185364),
+            pytest.approx(iom[0]),
+            pytest.approx(iom[0] / 16878.185364),
+            ["fio"],
+            ["Iometer"],
+        )
+    ]

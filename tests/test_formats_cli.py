@@ -1,4 +1,5 @@
 """`iolab formats` and `iolab detect`: every parser listed with the versions its real files show; each file's claimant and why."""
+
 from __future__ import annotations
 
 from ingest import formats_cli, registry
@@ -59,7 +60,8 @@ def test_detect_reports_several_claimants(monkeypatch):
 def test_detect_escapes_rich_markup(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "[red]x[bold].txt").write_bytes(
-        (FIXTURES / "jetstress-log" / "handmade-jetstresscmd-2013-performance.txt").read_bytes())
+        (FIXTURES / "jetstress-log" / "handmade-jetstresscmd-2013-performance.txt").read_bytes()
+    )
     assert main(["detect", "[red]x[bold].txt"]) == 0
     out = capsys.readouterr().out
     assert "[red]x[bold].txt" in out and "jetstress-log" in out

@@ -1,4 +1,5 @@
 """Batch behaviour: provenance, idempotence, rejection without half-loads, sidecars, odd paths."""
+
 from __future__ import annotations
 
 import io
@@ -19,8 +20,11 @@ ADI = "iometer/adisireesha__results.csv"
 
 
 def counts(con):
-    return q(con, "SELECT (SELECT count(*) FROM source_files), (SELECT count(*) FROM runs), "
-                  "(SELECT count(*) FROM samples), (SELECT count(*) FROM iometer_results)")[0]
+    return q(
+        con,
+        "SELECT (SELECT count(*) FROM source_files), (SELECT count(*) FROM runs), "
+        "(SELECT count(*) FROM samples), (SELECT count(*) FROM iometer_results)",
+    )[0]
 
 
 def test_source_record_has_full_provenance(con, tmp_path):
@@ -28,10 +32,17 @@ def test_source_record_has_full_provenance(con, tmp_path):
     shutil.copy(corpus(ADI), f)
     ingest(con, f)
     (path, sha, size, fmt, parser, pver, tver, status) = q(
-        con, "SELECT path, sha256, size_bytes, format, parser, parser_version, tool_version, status FROM source_files")[0]
+        con, "SELECT path, sha256, size_bytes, format, parser, parser_version, tool_version, status FROM source_files"
+    )[0]
     assert sha == "e7863c9725883413c346a46f6cd4dd871c311b0e5f7ed66f2b57e512fc6d19cd"  # MANIFEST.tsv
     assert (size, fmt, parser, pver, tver, status) == (
-        4758, "iometer-results-csv", "ingest.formats.iometer", "1", "1.1.0", "ok")
+        4758,
+        "iometer-results-csv",
+        "ingest.formats.iometer",
+        "1",
+        "1.1.0",
+        "ok",
+    )
     assert path.endswith("a.csv")
 
 
@@ -83,8 +94,11 @@ def test_bad_files_rejected_batch_goes_on(con, tmp_path):
     # nothing but the rejection records for the bad files; the good file is whole
     assert q(con, "SELECT count(*) FROM source_files WHERE status='rejected'") == [(len(BAD),)]
     assert q(con, "SELECT count(DISTINCT source_id) FROM runs") == [(1,)]
-    assert q(con, """SELECT count(*) FROM iometer_results r JOIN source_files f USING (source_id)
-                     WHERE f.status = 'rejected'""") == [(0,)]
+    assert q(
+        con,
+        """SELECT count(*) FROM iometer_results r JOIN source_files f USING (source_id)
+                     WHERE f.status = 'rejected'""",
+    ) == [(0,)]
     assert rep.failed
     # re-running retries the rejected files without piling up rejection records
     ingest(con, d)
@@ -114,11 +128,15 @@ def test_sidecar_labels_nest_and_refresh(con, tmp_path):
     study.mkdir(parents=True)
     (root / "study-a" / "iolab.toml").write_text(
         'system = "Array X"\ngeneration = "G2"\nprice_usd = 1000\ntags = ["t1"]\n[labels]\nowner = "lab 3"\n'
-        '[[targets]]\ntarget = "1: *"\nvolume = "VOL1"\ndrives = 4\n')
+        '[[targets]]\ntarget = "1: *"\nvolume = "VOL1"\ndrives = 4\n'
+    )
     (study / "iolab.toml").write_text('tiles = 4\nconfig = "write cache enabled"\n[files."*.csv"]\nvms = 16\n')
     shutil.copy(corpus(ADI), study / "r.csv")
     ingest(con, root)
-    row = q(con, "SELECT study, system, generation, tiles, vms, config_label, price_usd, tags, labels->>'owner' FROM source_files")
+    row = q(
+        con,
+        "SELECT study, system, generation, tiles, vms, config_label, price_usd, tags, labels->>'owner' FROM source_files",
+    )
     assert row == [("study-a", "Array X", "G2", 4, 16, "write cache enabled", 1000.0, ["t1"], "lab 3")]
     assert q(con, "SELECT target, volume, drives FROM sidecar_targets") == [("1: *", "VOL1", 4)]
     assert q(con, "SELECT DISTINCT system, tiles FROM measurements") == [("Array X", 4)]
@@ -179,9 +197,16 @@ def test_cli_exit_codes_and_summary(tmp_path, capsys):
 
 def test_second_ingest_waits_then_explains(tmp_path):
     dbf = tmp_path / "busy.duckdb"
-    holder = subprocess.Popen([sys.executable, "-c", (
-        "import duckdb, sys, time; c = duckdb.connect(sys.argv[1]); print('held', flush=True); time.sleep(30)"),
-        str(dbf)], stdout=subprocess.PIPE, text=True)
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            ("import duckdb, sys, time; c = duckdb.connect(sys.argv[1]); print('held', flush=True); time.sleep(30)"),
+            str(dbf),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert holder.stdout.readline().strip() == "held"
         with pytest.raises(db.DatabaseBusy, match="in use by another process"):
@@ -193,8 +218,12 @@ def test_second_ingest_waits_then_explains(tmp_path):
 
 
 def test_python_dash_m_ingest(tmp_path):
-    out = subprocess.run([sys.executable, "-m", "ingest", "ingest", str(corpus(ADI)), "--db", str(tmp_path / "m.duckdb")],
-                         cwd=ROOT, capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "ingest", "ingest", str(corpus(ADI)), "--db", str(tmp_path / "m.duckdb")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert out.returncode == 0, out.stderr
     assert "1 ingested" in out.stdout
 

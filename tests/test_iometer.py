@@ -1,4 +1,5 @@
 """Iometer results and instantaneous files: every corpus file, values asserted against the file."""
+
 from __future__ import annotations
 
 import pytest
@@ -9,8 +10,11 @@ from ingest.formats import iometer, iometer_inst
 from ingest.model import MB_PER_MIB, ParseError
 from tests.conftest import corpus, ingest, q
 
-RESULT_FILES = ["iometer/sqlserverio__iometeroutput.csv", "iometer/quarch__testfile.csv",
-                "iometer/adisireesha__results.csv"]
+RESULT_FILES = [
+    "iometer/sqlserverio__iometeroutput.csv",
+    "iometer/quarch__testfile.csv",
+    "iometer/adisireesha__results.csv",
+]
 
 
 def reference_all_rows(path):
@@ -48,12 +52,15 @@ def test_all_rows_equal_the_file(con, rel):
     assert [o.status for o in report.outcomes] == ["ingested"]
     expected = reference_all_rows(path)
     assert expected, "reference reader found no ALL rows"
-    got = q(con, """
+    got = q(
+        con,
+        """
         SELECT r.run_key,
                max(value) FILTER (metric = 'iops'), max(value) FILTER (metric = 'mbps'),
                max(value) FILTER (metric = 'avg_latency_ms')
         FROM measurements m JOIN runs r USING (run_id)
-        WHERE scope = 'all' GROUP BY r.run_key""")
+        WHERE scope = 'all' GROUP BY r.run_key""",
+    )
     got = {k: v for k, *v in got}
     assert len(got) == len(expected)
     for session, block, iops, mbps, avg in expected:
@@ -69,21 +76,35 @@ def test_sqlserverio_2008_layout_and_cycling(con):
     assert q(con, "SELECT count(*) FROM runs") == [(64,)]
     assert q(con, "SELECT DISTINCT tool_version, test_type FROM runs") == [("2008.06.18", "cycle outstanding I/Os")]
     # first test point: 1196.489673 IO/s, 9.347576 MiB/s (2^20) = 9.801643851776 MB/s (10^6), 0.835007 ms
-    row = q(con, """SELECT metric, value, unit FROM measurements WHERE run_key = 's1/r1' AND scope = 'all'
-                    AND metric IN ('iops', 'mbps', 'avg_latency_ms', 'max_latency_ms') ORDER BY metric""")
-    assert row == [("avg_latency_ms", 0.835007, "ms"), ("iops", 1196.489673, "IO/s"),
-                   ("max_latency_ms", 35.649557, "ms"), ("mbps", pytest.approx(9.347576 * 1.048576), "MB/s")]
+    row = q(
+        con,
+        """SELECT metric, value, unit FROM measurements WHERE run_key = 's1/r1' AND scope = 'all'
+                    AND metric IN ('iops', 'mbps', 'avg_latency_ms', 'max_latency_ms') ORDER BY metric""",
+    )
+    assert row == [
+        ("avg_latency_ms", 0.835007, "ms"),
+        ("iops", 1196.489673, "IO/s"),
+        ("max_latency_ms", 35.649557, "ms"),
+        ("mbps", pytest.approx(9.347576 * 1.048576), "MB/s"),
+    ]
     # the spec of the first run, and queue depth carried as outstanding_ios
     assert q(con, "SELECT workload, block_size_bytes, read_pct, random_pct FROM runs WHERE run_key = 's1/r1'") == [
-        ("8k 0% Read; 100% Random 8k", 8192, 0, 100)]
-    assert q(con, "SELECT outstanding_ios FROM measurements WHERE run_key = 's1/r2' AND scope='all' AND metric='iops'") == [(2,)]
+        ("8k 0% Read; 100% Random 8k", 8192, 0, 100)
+    ]
+    assert q(
+        con, "SELECT outstanding_ios FROM measurements WHERE run_key = 's1/r2' AND scope='all' AND metric='iops'"
+    ) == [(2,)]
     # PROCESSOR rows inherit the spec name; DISK names keep their double quotes
     assert q(con, "SELECT DISTINCT access_spec FROM iometer_results WHERE row_type='PROCESSOR' AND block_no=1") == [
-        ("8k 0% Read; 100% Random 8k",)]
+        ("8k 0% Read; 100% Random 8k",)
+    ]
     assert q(con, "SELECT DISTINCT target FROM measurements WHERE scope='target'") == [('8: "Pliant LS300S P10"',)]
     # CPU 0 of the first block: 1.804300 % utilisation
-    assert q(con, """SELECT value FROM measurements WHERE run_key='s1/r1' AND scope='processor'
-                     AND target='CPU 0' AND metric='cpu_util_pct'""") == [(1.8043,)]
+    assert q(
+        con,
+        """SELECT value FROM measurements WHERE run_key='s1/r1' AND scope='processor'
+                     AND target='CPU 0' AND metric='cpu_util_pct'""",
+    ) == [(1.8043,)]
 
 
 def test_quarch_59_sessions_latency_bins(con):
@@ -91,21 +112,27 @@ def test_quarch_59_sessions_latency_bins(con):
     assert q(con, "SELECT count(*), count(DISTINCT status) FROM iometer_sessions") == [(59, 1)]
     assert q(con, "SELECT DISTINCT layout FROM iometer_results") == [(80,)]
     # first ALL row's bins: 40443 I/Os in 0-50 us, 0 in >= 10 s (open-ended)
-    bins = q(con, """SELECT bin_label, lower_us, upper_us, io_count FROM iometer_latency_bins b
+    bins = q(
+        con,
+        """SELECT bin_label, lower_us, upper_us, io_count FROM iometer_latency_bins b
                      JOIN iometer_results r USING (source_id, line_no)
-                     WHERE r.row_type = 'ALL' AND r.session_no = 1 ORDER BY bin_no""")
+                     WHERE r.row_type = 'ALL' AND r.session_no = 1 ORDER BY bin_no""",
+    )
     assert len(bins) == 21
     assert bins[0] == ("0 to 50 uS", 0, 50, 40443)
     assert bins[-1] == (">= 10 s", 10_000_000, None, 0)
     # 1.1.0 writes the decimal MBps itself: stored as written
-    assert q(con, "SELECT value FROM measurements WHERE run_key='s1/r1' AND scope='all' AND metric='mbps'") == [(15.447641,)]
+    assert q(con, "SELECT value FROM measurements WHERE run_key='s1/r1' AND scope='all' AND metric='mbps'") == [
+        (15.447641,)
+    ]
     assert q(con, "SELECT count(*) FROM measurements WHERE scope='processor' AND metric='cpu_util_pct'") == [(708,)]
 
 
 def test_adisireesha_unbalanced_quote_and_lf(con):
     ingest(con, corpus("iometer/adisireesha__results.csv"))
     assert q(con, "SELECT target_name, worker_name, manager_name FROM iometer_results WHERE row_type='DISK'") == [
-        ('1: "( ATP ENG SAMPLE SSD OR221013"', "Worker 1", "DESKTOP-RDOPFI8")]
+        ('1: "( ATP ENG SAMPLE SSD OR221013"', "Worker 1", "DESKTOP-RDOPFI8")
+    ]
     assert q(con, "SELECT status FROM iometer_sessions") == [("complete",)]
     assert q(con, "SELECT timer_resolution_hz FROM iometer_results WHERE row_type='WORKER'") == [(10_000_000.0,)]
 
@@ -115,8 +142,11 @@ def test_instantaneous_file_is_a_time_series(con):
     # 60 interval rows (15 per worker) x 9 series metrics; the 4 closing WORKER rows + ALL are samples
     assert q(con, "SELECT count(DISTINCT instance), count(*) FROM series") == [(4, 36)]
     assert q(con, "SELECT count(*) FROM series_points") == [(540,)]
-    first = q(con, """SELECT p.ts, p.value FROM series_points p JOIN series s USING (series_id)
-                      WHERE s.instance = 'Worker 1' AND s.metric = 'iops' ORDER BY p.ts LIMIT 1""")
+    first = q(
+        con,
+        """SELECT p.ts, p.value FROM series_points p JOIN series s USING (series_id)
+                      WHERE s.instance = 'Worker 1' AND s.metric = 'iops' ORDER BY p.ts LIMIT 1""",
+    )
     assert first[0][1] == 2174.84 and str(first[0][0]) == "2023-03-27 13:14:32.804000"
     assert q(con, "SELECT count(*) FROM measurements WHERE scope='worker' AND metric='iops'") == [(4,)]
     assert q(con, "SELECT value FROM measurements WHERE scope='all' AND metric='iops'") == [(8527.872164,)]
@@ -124,10 +154,12 @@ def test_instantaneous_file_is_a_time_series(con):
 
 def _file(rows: list[str], header=None, tail="'Time Stamp\n2020-01-01 00:01:00:000\n'End Test\n") -> bytes:
     header = header or ",".join(iometer.OLD_LAYOUT)
-    return ("'Test Type,Test Description\n0,hand-written fixture\n'Version\n2008.06.18\n'Time Stamp\n"
-            "2020-01-01 00:00:00:000\n'Access specifications\n'Access specification name,default assignment\n"
-            "4k, 100% read,0\n'size,% of size,% reads,% random,delay,burst,align,reply\n4096,100,100,100,0,1,0,0\n"
-            "'End access specifications\n'Results\n'" + header + "\n" + "\n".join(rows) + "\n" + tail).encode()
+    return (
+        "'Test Type,Test Description\n0,hand-written fixture\n'Version\n2008.06.18\n'Time Stamp\n"
+        "2020-01-01 00:00:00:000\n'Access specifications\n'Access specification name,default assignment\n"
+        "4k, 100% read,0\n'size,% of size,% reads,% random,delay,burst,align,reply\n4096,100,100,100,0,1,0,0\n"
+        "'End access specifications\n'Results\n'" + header + "\n" + "\n".join(rows) + "\n" + tail
+    ).encode()
 
 
 def _all_row(iops: float, mib: float, avg: float, qd: int = 4, name="4k, 100% read") -> str:
@@ -138,8 +170,7 @@ def _all_row(iops: float, mib: float, avg: float, qd: int = 4, name="4k, 100% re
 
 
 @settings(max_examples=60, deadline=None)
-@given(iops=st.floats(0, 1e7, allow_nan=False), mib=st.floats(0, 1e5), avg=st.floats(0, 1e4),
-       qd=st.integers(1, 1024))
+@given(iops=st.floats(0, 1e7, allow_nan=False), mib=st.floats(0, 1e5), avg=st.floats(0, 1e4), qd=st.integers(1, 1024))
 def test_property_values_round_trip(iops, mib, avg, qd):
     """Hand-written 56-column fixture (not a real file): whatever the ALL row says comes back."""
     name = "4k 100% read"
@@ -158,7 +189,9 @@ def test_mib_to_mb_conversion():
 
 
 def test_spec_name_with_comma_and_aborted_session():
-    data = _file([_all_row(100, 1, 1, name="4k, 100% read")], tail="'Time Stamp\n2020-01-01 00:01:00:000\nAborted test\n")
+    data = _file(
+        [_all_row(100, 1, 1, name="4k, 100% read")], tail="'Time Stamp\n2020-01-01 00:01:00:000\nAborted test\n"
+    )
     res = iometer.parse(data, "x.csv")
     assert res.runs[0].workload == "4k, 100% read"
     assert res.runs[0].status == "aborted"
@@ -179,13 +212,19 @@ def test_two_to_the_64_minus_one_is_kept_exactly():
     assert t.column("starting_sector").to_pylist() == [2**64 - 1]
 
 
-@pytest.mark.parametrize("mutate, reason", [
-    (lambda b: b[: b.index(b"ALL,") + 40], "ends in the middle of a data row"),
-    (lambda b: b.replace(b",1196", b",x1196").replace(b"ALL,All,4k, 100% read,1", b"ALL,All,4k, 100% read,z"), "is not an integer"),
-    (lambda b: b.replace(b"ALL,All", b"ALL,All,extra"), "fields; the header has 56"),
-    (lambda b: b.replace(b"'Results\n", b"'Results\n'Target Type,Bogus Column\n"), "unknown Iometer column"),
-    (lambda b: b.split(b"'Results")[0], "no results rows"),
-])
+@pytest.mark.parametrize(
+    "mutate, reason",
+    [
+        (lambda b: b[: b.index(b"ALL,") + 40], "ends in the middle of a data row"),
+        (
+            lambda b: b.replace(b",1196", b",x1196").replace(b"ALL,All,4k, 100% read,1", b"ALL,All,4k, 100% read,z"),
+            "is not an integer",
+        ),
+        (lambda b: b.replace(b"ALL,All", b"ALL,All,extra"), "fields; the header has 56"),
+        (lambda b: b.replace(b"'Results\n", b"'Results\n'Target Type,Bogus Column\n"), "unknown Iometer column"),
+        (lambda b: b.split(b"'Results")[0], "no results rows"),
+    ],
+)
 def test_bad_input_is_rejected_with_reason(mutate, reason):
     with pytest.raises(ParseError, match=reason) as e:
         iometer.parse(mutate(_file([_all_row(100, 1, 1)])), "x.csv")
@@ -223,10 +262,15 @@ def test_sentinels_are_missing_values_kept_as_written_in_the_tool_table(con, tmp
     f = tmp_path / "sentinels-from-adisireesha.csv"
     f.write_bytes(data)
     assert ingest(con, f).outcomes[0].status == "ingested"
-    got = q(con, "SELECT row_type, queue_depth, sentinels FROM iometer_results WHERE row_type IN ('ALL', 'MANAGER') ORDER BY 1")
+    got = q(
+        con,
+        "SELECT row_type, queue_depth, sentinels FROM iometer_results WHERE row_type IN ('ALL', 'MANAGER') ORDER BY 1",
+    )
     # -1 is NULL in its own column, 2^64-1 stays as written; both are listed as written, in column order
-    assert got == [("ALL", None, "Average Response Time=-1; Transactions per Connection=-1; Queue Depth=-1"),
-                   ("MANAGER", 2**64 - 1, f"Transactions per Connection=-1; Queue Depth={2**64 - 1}")]
+    assert got == [
+        ("ALL", None, "Average Response Time=-1; Transactions per Connection=-1; Queue Depth=-1"),
+        ("MANAGER", 2**64 - 1, f"Transactions per Connection=-1; Queue Depth={2**64 - 1}"),
+    ]
     # no sample from a sentinel; the load still comes from the target row (32 outstanding I/Os)
     assert q(con, "SELECT count(*) FROM samples WHERE metric = 'avg_latency_ms' AND scope = 'all'") == [(0,)]
     assert q(con, "SELECT DISTINCT outstanding_ios FROM measurements WHERE scope IN ('all', 'manager')") == [(32,)]
@@ -234,9 +278,21 @@ def test_sentinels_are_missing_values_kept_as_written_in_the_tool_table(con, tmp
 
 
 @settings(max_examples=25, deadline=None)
-@given(column=st.sampled_from(["IOps", "Read IOps", "Average Response Time", "Maximum Response Time", "Queue Depth",
-                               "Bytes Read", "Errors", "% CPU Utilization"]),
-       sentinel=st.sampled_from(["-1", str(2**64 - 1)]))
+@given(
+    column=st.sampled_from(
+        [
+            "IOps",
+            "Read IOps",
+            "Average Response Time",
+            "Maximum Response Time",
+            "Queue Depth",
+            "Bytes Read",
+            "Errors",
+            "% CPU Utilization",
+        ]
+    ),
+    sentinel=st.sampled_from(["-1", str(2**64 - 1)]),
+)
 def test_any_sentinel_cell_gives_a_missing_value_never_a_rejection(column, sentinel):
     from ingest.formats import iometer
 
@@ -245,9 +301,15 @@ def test_any_sentinel_cell_gives_a_missing_value_never_a_rejection(column, senti
     table = res.tables["iometer_results"].to_table().to_pylist()
     all_row = next(r for r in table if r["row_type"] == "ALL")
     assert f"{column}={sentinel}" in all_row["sentinels"]
-    metric = {"IOps": "iops", "Read IOps": "read_iops", "Average Response Time": "avg_latency_ms",
-              "Maximum Response Time": "max_latency_ms", "Bytes Read": "bytes_read", "Errors": "errors",
-              "% CPU Utilization": "cpu_util_pct"}.get(column)
+    metric = {
+        "IOps": "iops",
+        "Read IOps": "read_iops",
+        "Average Response Time": "avg_latency_ms",
+        "Maximum Response Time": "max_latency_ms",
+        "Bytes Read": "bytes_read",
+        "Errors": "errors",
+        "% CPU Utilization": "cpu_util_pct",
+    }.get(column)
     if metric:
         assert not [s for s in res.samples if s.scope == "all" and s.metric == metric]
 
@@ -263,6 +325,7 @@ def test_a_runs_load_is_the_sum_of_its_targets_outstanding_ios():
 
 
 # -- issue 11.10: a file cut at a line boundary loads only what it holds completely, or is rejected
+
 
 def _samples_by_run(res):
     out: dict = {}
@@ -292,10 +355,13 @@ def test_a_file_cut_at_a_line_boundary_is_whole_or_rejected(rel, where):
         assert samples == full[key], f"run {key} of the cut file differs from the full file's"
 
 
-@pytest.mark.parametrize("cut_after, reason", [
-    ("ALL,", "before its closing 'Time Stamp"),       # the ALL row, then nothing: MANAGER/WORKER rows lost
-    ("'Target Type", "before its closing 'Time Stamp"),  # a 'Results header without rows
-])
+@pytest.mark.parametrize(
+    "cut_after, reason",
+    [
+        ("ALL,", "before its closing 'Time Stamp"),  # the ALL row, then nothing: MANAGER/WORKER rows lost
+        ("'Target Type", "before its closing 'Time Stamp"),  # a 'Results header without rows
+    ],
+)
 def test_cut_inside_a_results_block_names_the_block(cut_after, reason):
     text = corpus("iometer/adisireesha__results.csv").read_bytes()  # 'Results at line 13
     end = text.index(b"\n", text.index(cut_after.encode())) + 1
@@ -306,9 +372,14 @@ def test_cut_inside_a_results_block_names_the_block(cut_after, reason):
 
 # -- bounded memory (issue 11.6): lines indexed in the bytes, samples kept packed
 
+
 @settings(max_examples=300, deadline=None)
-@given(st.binary(max_size=60) | st.lists(st.sampled_from(["a", "é", ",", "\r", "\n", "\r\n", "\ufeff", "\x81"]),
-                                         max_size=12).map(lambda x: "".join(x).encode("utf-8", "replace")))
+@given(
+    st.binary(max_size=60)
+    | st.lists(st.sampled_from(["a", "é", ",", "\r", "\n", "\r\n", "\ufeff", "\x81"]), max_size=12).map(
+        lambda x: "".join(x).encode("utf-8", "replace")
+    )
+)
 def test_text_lines_match_split_lines_of_decode_text(data):
     from ingest.model import decode_text, split_lines, text_lines
 
@@ -327,8 +398,10 @@ def test_samples_round_trip_through_packed_chunks():
 
     Samples.CHUNK, old = 3, Samples.CHUNK
     try:
-        items = [Sample(f"r{i % 2}", "target", "iops", i + 0.5, "IO/s", None if i % 3 else f"d{i}", i, None, None, i)
-                 for i in range(8)]
+        items = [
+            Sample(f"r{i % 2}", "target", "iops", i + 0.5, "IO/s", None if i % 3 else f"d{i}", i, None, None, i)
+            for i in range(8)
+        ]
         packed = Samples(items)
         assert len(packed) == 8 and list(packed) == items and packed[-1] == items[-1]
     finally:
@@ -342,4 +415,4 @@ def test_multi_session_file_keeps_every_number():
     assert len(multi.samples) == 10 * len(single.samples)
     assert multi.tables["iometer_results"].num_rows == 10 * single.tables["iometer_results"].num_rows
     values = [(s.metric, s.value, s.target) for s in single.samples]
-    assert [(s.metric, s.value, s.target) for s in multi.samples][-len(values):] == values
+    assert [(s.metric, s.value, s.target) for s in multi.samples][-len(values) :] == values

@@ -1,4 +1,5 @@
 """IOzone auto-mode text (3.434, 3.465): every corpus file, values checked by hand against the raw lines."""
+
 from __future__ import annotations
 
 import pytest
@@ -33,9 +34,17 @@ def test_old_auto_table():
     r = {x.key: x for x in res.runs}
     rr = r["1048576/512/random read"]
     assert (rr.block_size_bytes, rr.read_pct, rr.random_pct, rr.queue_depth, rr.workers, rr.outstanding_ios) == (
-        524288, 100.0, 100.0, 1, 1, 1)
-    assert values(res, "1048576/512/random read") == {"mbps": pytest.approx(7541971 * 1024 / 1e6),
-                                                       "read_mbps": pytest.approx(7541971 * 1024 / 1e6)}
+        524288,
+        100.0,
+        100.0,
+        1,
+        1,
+        1,
+    )
+    assert values(res, "1048576/512/random read") == {
+        "mbps": pytest.approx(7541971 * 1024 / 1e6),
+        "read_mbps": pytest.approx(7541971 * 1024 / 1e6),
+    }
     assert values(res, "1048576/512/write")["write_mbps"] == pytest.approx(5293.44)
     assert values(res, "1048576/512/record rewrite")["mbps"] == pytest.approx(11968815 * 1024 / 1e6)
     assert (r["1048576/512/stride read"].random_pct, r["1048576/512/fwrite"].read_pct) == (None, 0.0)
@@ -84,7 +93,7 @@ def test_a_short_line_is_read_by_column():
     """`-i 0 -i 1`: only some tests ran; the values sit under their own columns."""
     data = corpus(OLD).read_bytes()
     lines = data.split(b"\n")
-    lines[30] = lines[30][:len(b"         1048576     512  5169375  7712220")]
+    lines[30] = lines[30][: len(b"         1048576     512  5169375  7712220")]
     v = values(iozone_text.parse(b"\n".join(lines), "a.out"), "1048576/512/rewrite")
     assert v["mbps"] == pytest.approx(7712220 * 1024 / 1e6)
 
@@ -100,6 +109,9 @@ def test_sniff_claims_only_iozone_files():
 
 def test_ingest(con):
     ingest(con, corpus(OLD))
-    assert q(con, """SELECT round(value, 2) FROM measurements WHERE tool = 'iozone' AND metric = 'mbps'
-                     AND block_size_bytes = 4194304 AND workload = 'read 2097152 kB file'""") == [(round(6555321 * 1024 / 1e6, 2),)]
+    assert q(
+        con,
+        """SELECT round(value, 2) FROM measurements WHERE tool = 'iozone' AND metric = 'mbps'
+                     AND block_size_bytes = 4194304 AND workload = 'read 2097152 kB file'""",
+    ) == [(round(6555321 * 1024 / 1e6, 2),)]
     assert q(con, "SELECT count(*) FROM iozone_values WHERE column_name <> '(banner)'") == [(104,)]

@@ -1,4 +1,5 @@
 """Jetstress HTML reports and JetstressConfig.xml."""
+
 from __future__ import annotations
 
 import pytest
@@ -14,8 +15,10 @@ RECONSTRUCTED = FIXTURES / "jetstress" / "Performance_2009_10_16_11_49_42_RECONS
 def test_reconstructed_fixture_is_current():
     import subprocess
     import sys
-    out = subprocess.run([sys.executable, str(FIXTURES / "jetstress" / "reconstruct_esg_report.py")],
-                         capture_output=True, check=True).stdout
+
+    out = subprocess.run(
+        [sys.executable, str(FIXTURES / "jetstress" / "reconstruct_esg_report.py")], capture_output=True, check=True
+    ).stdout
     assert out == RECONSTRUCTED.read_bytes()
 
 
@@ -63,14 +66,17 @@ def test_2010_instance_grid_and_fail_verdict():
     assert res.runs[0].status == "fail" and res.runs[0].test_type == "Stress"
 
 
-@pytest.mark.parametrize("data, reason", [
-    (_report_2010(verdict="Maybe"), "expected Pass or Fail"),
-    (_report_2010(lat="12,5"), "not a number"),
-    (_report_2010().replace(b"Overall Test Result", b"Something"), "Overall Test Result"),
-    (_report_2010().replace(b"Stress Test Result Report", b"Report"), "title"),
-    (_report_2010().replace(b"<td>80.5</td>", b""), "cells"),
-    (b"<html><body>Jetstress</body></html>", "no <fieldset>"),
-])
+@pytest.mark.parametrize(
+    "data, reason",
+    [
+        (_report_2010(verdict="Maybe"), "expected Pass or Fail"),
+        (_report_2010(lat="12,5"), "not a number"),
+        (_report_2010().replace(b"Overall Test Result", b"Something"), "Overall Test Result"),
+        (_report_2010().replace(b"Stress Test Result Report", b"Report"), "title"),
+        (_report_2010().replace(b"<td>80.5</td>", b""), "cells"),
+        (b"<html><body>Jetstress</body></html>", "no <fieldset>"),
+    ],
+)
 def test_bad_reports(data, reason):
     with pytest.raises(ParseError, match=reason):
         jetstress.parse(data, "x.html")
@@ -83,7 +89,9 @@ def test_cut_reconstructed_report_is_rejected():
 
 
 def test_config_xml_corpus():
-    res = jetstress_config.parse(corpus("jetstress/jacobklitzke__JetstressConfig.xml").read_bytes(), "JetstressConfig.xml")
+    res = jetstress_config.parse(
+        corpus("jetstress/jacobklitzke__JetstressConfig.xml").read_bytes(), "JetstressConfig.xml"
+    )
     assert res.tool_version == "15.0.995.0"
     th = {t["name"]: t for t in res.tables["jetstress_thresholds"]}
     assert th["Strict"]["avg_db_read_latency_ms"] == 20 and th["Strict"]["avg_log_write_latency_ms"] == 10
@@ -96,11 +104,17 @@ def test_config_xml_corpus():
     assert res.samples == [] and res.runs == []
 
 
-@pytest.mark.parametrize("mutate, reason", [
-    (lambda b: b[:500], "well-formed"),
-    (lambda b: b.replace(b"P0Y0M0DT2H0M0S", b"two hours"), "ISO-8601"),
-    (lambda b: b.replace(b'<?xml version="1.0"?>', b'<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "b">]>'), "ENTITY"),
-])
+@pytest.mark.parametrize(
+    "mutate, reason",
+    [
+        (lambda b: b[:500], "well-formed"),
+        (lambda b: b.replace(b"P0Y0M0DT2H0M0S", b"two hours"), "ISO-8601"),
+        (
+            lambda b: b.replace(b'<?xml version="1.0"?>', b'<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "b">]>'),
+            "ENTITY",
+        ),
+    ],
+)
 def test_bad_config(mutate, reason):
     data = corpus("jetstress/jacobklitzke__JetstressConfig.xml").read_bytes()
     with pytest.raises(ParseError, match=reason):

@@ -1,4 +1,5 @@
 """Jetstress text log / JetstressCmd console: the real start-up transcript and a handmade full test log."""
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -21,9 +22,16 @@ def test_real_first_run_transcript_is_read_then_rejected_for_having_no_test():
     events = jetstress_log._events(split_lines(data.decode()))
     test = jetstress_log._test_row(events)
     assert (test["jetstress_edition"], test["jetstress_version"], test["ese_version"], test["ese_perflib_version"]) == (
-        "2013", "15.00.0995.000", "15.00.0995.021", "15.00.0995.021")  # perflib line wrapped after "detect"
+        "2013",
+        "15.00.0995.000",
+        "15.00.0995.021",
+        "15.00.0995.021",
+    )  # perflib line wrapped after "detect"
     assert (test["operating_system"], test["os_version"]) == ("Windows Server 2012 R2 Standard", "6.2.9200.0")
-    assert (test["started_at"], test["ended_at"]) == (datetime(2019, 6, 3, 19, 41, 47), datetime(2019, 6, 3, 19, 43, 10))
+    assert (test["started_at"], test["ended_at"]) == (
+        datetime(2019, 6, 3, 19, 41, 47),
+        datetime(2019, 6, 3, 19, 43, 10),
+    )
     untimed = [e["message"] for e in events if e["kind"] == "untimed"]
     assert untimed[0] == "ed." and "This process will restart itself within 5 seconds." in untimed
     assert len(events) == 15 and sum(e["logged_at_text"] is not None for e in events) == 9
@@ -35,7 +43,12 @@ def test_handmade_full_log_values_and_samples():
     res = jetstress_log.parse(HANDMADE.read_bytes(), HANDMADE.name)
     (run,) = res.runs
     assert (run.key, run.status, run.tool_version, run.started_at, run.ended_at) == (
-        "Performance", "pass", "15.00.0995.000", datetime(2014, 6, 11, 9, 10, 2), datetime(2014, 6, 11, 11, 10, 35))
+        "Performance",
+        "pass",
+        "15.00.0995.000",
+        datetime(2014, 6, 11, 9, 10, 2),
+        datetime(2014, 6, 11, 11, 10, 35),
+    )
     got = {(s.scope, s.metric, s.target): s.value for s in res.samples}
     assert got[("instance", "db_read_latency_ms", "Instance3160.2")] == 13.0
     assert got[("instance", "log_write_latency_ms", "Instance3160.1")] == 1.2
@@ -54,10 +67,12 @@ def test_handmade_full_log_values_and_samples():
 
 
 def test_2007_volume_lines_seconds_to_ms():
-    text = ("10/16/2009 2:55:37 PM -- Creating test report ...\n"
-            "10/16/2009 2:55:40 PM -- Volume E: has 0.0150 for Avg. Disk sec/Read.\n"
-            "10/16/2009 2:55:40 PM -- Volume F: has 0.0004 for Avg. Disk sec/Write.\n"
-            "10/16/2009 2:55:40 PM -- Test has 0 Maximum Database Page Fault Stalls/sec.\n")
+    text = (
+        "10/16/2009 2:55:37 PM -- Creating test report ...\n"
+        "10/16/2009 2:55:40 PM -- Volume E: has 0.0150 for Avg. Disk sec/Read.\n"
+        "10/16/2009 2:55:40 PM -- Volume F: has 0.0004 for Avg. Disk sec/Write.\n"
+        "10/16/2009 2:55:40 PM -- Test has 0 Maximum Database Page Fault Stalls/sec.\n"
+    )
     res = jetstress_log.parse(text.encode(), "log.txt")
     got = {(s.metric, s.target): s.value for s in res.samples}
     assert got[("avg_read_latency_ms", "Volume E:")] == pytest.approx(15.0)
@@ -65,12 +80,17 @@ def test_2007_volume_lines_seconds_to_ms():
     assert res.runs[0].status is None  # no verdict line: none invented
 
 
-@pytest.mark.parametrize("text, reason", [
-    ("hello\nworld\n", "not a Jetstress log"),
-    ("6/11/2014 9:10:03 AM -- Preparing for testing ...\n6/11/2014 9:10:12 AM -- Attaching databases ...\n",
-     "no result lines"),
-    ("6/11/2014 11:10:35 AM -- Overall Test Result: Maybe\n", "expected Pass or Fail"),
-])
+@pytest.mark.parametrize(
+    "text, reason",
+    [
+        ("hello\nworld\n", "not a Jetstress log"),
+        (
+            "6/11/2014 9:10:03 AM -- Preparing for testing ...\n6/11/2014 9:10:12 AM -- Attaching databases ...\n",
+            "no result lines",
+        ),
+        ("6/11/2014 11:10:35 AM -- Overall Test Result: Maybe\n", "expected Pass or Fail"),
+    ],
+)
 def test_rejections(text, reason):
     with pytest.raises(ParseError, match=reason):
         jetstress_log.parse(text.encode(), "x.log")

@@ -1,4 +1,5 @@
 """JupyterLab as `make lab` starts it: .py notebooks open as notebooks (contents API and default viewer)."""
+
 from __future__ import annotations
 
 import json
@@ -25,11 +26,24 @@ def free_port() -> int:
 @pytest.fixture
 def lab(tmp_path):
     port, token = free_port(), secrets.token_hex(16)
-    env = {**os.environ, "JUPYTER_CONFIG_PATH": str(ROOT / ".jupyter"), "JUPYTER_RUNTIME_DIR": str(tmp_path),
-           "IOLAB_ROOT": str(ROOT)}
-    cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
-           "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={ROOT}",
-           "--allow-root"]
+    env = {
+        **os.environ,
+        "JUPYTER_CONFIG_PATH": str(ROOT / ".jupyter"),
+        "JUPYTER_RUNTIME_DIR": str(tmp_path),
+        "IOLAB_ROOT": str(ROOT),
+    }
+    cmd = [
+        sys.executable,
+        "-m",
+        "jupyterlab",
+        "--no-browser",
+        "--ServerApp.ip=127.0.0.1",
+        f"--ServerApp.port={port}",
+        "--ServerApp.port_retries=0",
+        f"--IdentityProvider.token={token}",
+        f"--ServerApp.root_dir={ROOT}",
+        "--allow-root",
+    ]
     log = (tmp_path / "lab.log").open("w")
     proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
 

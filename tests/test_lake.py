@@ -1,5 +1,6 @@
 """The Parquet lake: export of the demo database, the views computed from the lake alone by Spark
 (local mode) and by DuckDB, row for row the same; incremental export; the manifest."""
+
 from __future__ import annotations
 
 import json
@@ -43,6 +44,7 @@ def spark():
 
 # ---- comparing two engines' rows ----------------------------------------------------------------
 
+
 def _norm(v):
     """A value as both engines should agree on it: numbers as float, lists element-wise."""
     if isinstance(v, bool) or v is None or isinstance(v, (str, datetime, date)):
@@ -83,9 +85,19 @@ def test_spark_views_equal_duckdb_views(exported, spark, tmp_path):
     by_spark = lake.views(lake_dir, "spark", out=tmp_path / "spark", spark=spark)
     assert set(by_spark) == set(by_duckdb)
     # every view of schemas/views/*.sql is there (plus series_points, and series_values, made by ingest/db.py)
-    assert {"measurements", "per_drive_iops", "comparison", "comparison_unmatched", "generation_comparison",
-            "target_volumes", "study_declarations", "series_summary", "series_points", "series_values",
-            "latency_percentiles"} <= set(by_spark)
+    assert {
+        "measurements",
+        "per_drive_iops",
+        "comparison",
+        "comparison_unmatched",
+        "generation_comparison",
+        "target_volumes",
+        "study_declarations",
+        "series_summary",
+        "series_points",
+        "series_values",
+        "latency_percentiles",
+    } <= set(by_spark)
     differ = {}
     for name in sorted(by_duckdb):
         cols_d, rows_d = _rows(tmp_path / "duckdb" / name)
@@ -123,6 +135,7 @@ def test_views_from_lake_match_the_database(demo, exported, tmp_path):
 
 # ---- the export and its manifest ------------------------------------------------------------------
 
+
 def test_manifest_and_any_parquet_reader(demo, exported):
     import pyarrow.dataset as ds
 
@@ -130,10 +143,12 @@ def test_manifest_and_any_parquet_reader(demo, exported):
     assert json.loads((lake_dir / lake.MANIFEST).read_text()) == m
     con = db.connect(demo, read_only=True)
     try:
-        assert [x["version"] for x in m["schema"]["migrations"]] == [v for (v,) in q(
-            con, "SELECT version FROM schema_history ORDER BY version")]
+        assert [x["version"] for x in m["schema"]["migrations"]] == [
+            v for (v,) in q(con, "SELECT version FROM schema_history ORDER BY version")
+        ]
         assert {s: v["sha256"] for s, v in m["sources"].items()} == {
-            str(i): sha for i, sha in q(con, "SELECT source_id, sha256 FROM source_files")}
+            str(i): sha for i, sha in q(con, "SELECT source_id, sha256 FROM source_files")
+        }
         tables = [t for (t,) in q(con, "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main'")]
         for t in [*tables, "measurements"]:
             n = q(con, f'SELECT count(*) FROM "{t}"')[0][0]
@@ -197,8 +212,9 @@ def test_relabelled_source_rewrites_its_batch(tmp_path):
     assert m["last_run"]["rewritten_batches"] == [1] and m["last_run"]["new_sources"] == []
     import pyarrow.dataset as ds
 
-    systems = set(ds.dataset(out / "measurements", format="parquet").to_table(columns=["system"])
-                  .column("system").to_pylist())
+    systems = set(
+        ds.dataset(out / "measurements", format="parquet").to_table(columns=["system"]).column("system").to_pylist()
+    )
     assert systems and all(s.startswith("renamed ") for s in systems)
 
 
@@ -216,5 +232,6 @@ def test_notebook_helper_reads_a_lake(demo, exported):
     finally:
         d.close()
     assert [tuple(r) for r in got.iter_rows()] == want and want
-    assert page.query(con, "SELECT count(*) AS n FROM source_files")["n"][0] == len(json.loads(
-        (lake_dir / lake.MANIFEST).read_text())["sources"])
+    assert page.query(con, "SELECT count(*) AS n FROM source_files")["n"][0] == len(
+        json.loads((lake_dir / lake.MANIFEST).read_text())["sources"]
+    )

@@ -5,6 +5,7 @@ installs it with --no-deps into a bare venv whose dependencies come from this ve
 (a plain path line, so this checkout's editable install is not seen), and ingests one real file
 from outside the checkout.
 """
+
 from __future__ import annotations
 
 import os
@@ -31,7 +32,9 @@ def sh(*cmd, cwd=None) -> str:
 def _not_shipped(folder: str, names: list[str]) -> set[str]:
     """Caches, generated notebooks, and anything not a file or folder (a running kernel's sockets)."""
     skip = set(shutil.ignore_patterns("__pycache__", "*.ipynb")(folder, names))
-    return skip | {n for n in names if not (os.path.isfile(os.path.join(folder, n)) or os.path.isdir(os.path.join(folder, n)))}
+    return skip | {
+        n for n in names if not (os.path.isfile(os.path.join(folder, n)) or os.path.isdir(os.path.join(folder, n)))
+    }
 
 
 @pytest.mark.slow
@@ -53,17 +56,24 @@ def test_wheel_installs_and_ingests(tmp_path):
     sh(sys.executable, "-m", "pip", "--python", py, "install", "-q", "--no-deps", "--no-index", wheel)
     site = sh(py, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])").strip()
     (tmp_path / "venv" / site.split(str(venv) + "/", 1)[1] / "iolab-deps.pth").write_text(
-        sysconfig.get_paths()["purelib"] + "\n")
+        sysconfig.get_paths()["purelib"] + "\n"
+    )
 
     work = tmp_path / "elsewhere"
     work.mkdir()
-    where = sh(py, "-c", "import ingest.config as c; print(c.__file__); print(c.SCHEMAS); print(c.NOTEBOOKS)",
-               cwd=work).split()
+    where = sh(
+        py, "-c", "import ingest.config as c; print(c.__file__); print(c.SCHEMAS); print(c.NOTEBOOKS)", cwd=work
+    ).split()
     assert all(w.startswith(str(venv)) for w in where), where
     assert (venv / where[1] / "views" / "010_measurements.sql").is_file()
     assert (venv / where[2] / "01-overview.py").is_file()
     out = sh(venv / "bin" / "iolab", "ingest", FIO, "--db", work / "x.duckdb", cwd=work)
     assert "1 ingested" in out
-    n = sh(py, "-c", "import duckdb; print(duckdb.connect('x.duckdb').sql("
-                     "\"SELECT count(*) FROM measurements WHERE metric = 'iops'\").fetchall()[0][0])", cwd=work)
+    n = sh(
+        py,
+        "-c",
+        "import duckdb; print(duckdb.connect('x.duckdb').sql("
+        "\"SELECT count(*) FROM measurements WHERE metric = 'iops'\").fetchall()[0][0])",
+        cwd=work,
+    )
     assert int(n) >= 1

@@ -1,4 +1,5 @@
 """esxtop batch output and perfmon PDH-CSV: series counts, spot checks against the file text, traps."""
+
 from __future__ import annotations
 
 import csv
@@ -23,38 +24,65 @@ def test_esxtop_rs2_series_counts_and_spot_checks(con):
     assert q(con, "SELECT count(*) FROM series") == [(len(named),)] == [(7630,)]
     assert q(con, "SELECT column_no, reason FROM pdh_skipped_columns") == [(7631, "no counter name (trailing comma)")]
     for col in (1, 7, 100, 2500, 5000, 7630):
-        got = q(con, """SELECT p.ts_text, p.value FROM series_points p JOIN series s USING (series_id)
-                        WHERE s.column_no = ? ORDER BY p.sample_no""", [col])
+        got = q(
+            con,
+            """SELECT p.ts_text, p.value FROM series_points p JOIN series s USING (series_id)
+                        WHERE s.column_no = ? ORDER BY p.sample_no""",
+            [col],
+        )
         assert got == [(r[0], float(r[col])) for r in rows[1:]], header[col]
     objects = dict(q(con, "SELECT object, count(*) FROM series GROUP BY 1"))
     assert (objects["Vcpu"], objects["Group Cpu"], objects["Network Port"], objects["Physical Disk SCSI Device"]) == (
-        5313, 655, 96, 60)  # as counted in MANIFEST.tsv
+        5313,
+        655,
+        96,
+        60,
+    )  # as counted in MANIFEST.tsv
     assert q(con, "SELECT min(ts), max(ts) FROM series_samples") == q(
-        con, "SELECT TIMESTAMP '2018-04-26 14:06:27', TIMESTAMP '2018-04-26 14:06:37'")
+        con, "SELECT TIMESTAMP '2018-04-26 14:06:27', TIMESTAMP '2018-04-26 14:06:37'"
+    )
 
 
 def test_esxtop_instance_parts(con):
     ingest(con, corpus(RS2))
-    vcpu = q(con, """SELECT instance_id, instance_name, sub_instance FROM series
-                     WHERE object = 'Vcpu' AND instance = '1:system:65537:idle1' LIMIT 1""")
+    vcpu = q(
+        con,
+        """SELECT instance_id, instance_name, sub_instance FROM series
+                     WHERE object = 'Vcpu' AND instance = '1:system:65537:idle1' LIMIT 1""",
+    )
     assert vcpu == [("1", "system", "65537:idle1")]
-    port = q(con, "SELECT instance_name, instance_id, sub_instance FROM series WHERE object = 'Network Port' "
-                  "AND instance = 'vSwitch0:33554435:Shadow of vmnic0' LIMIT 1")
+    port = q(
+        con,
+        "SELECT instance_name, instance_id, sub_instance FROM series WHERE object = 'Network Port' "
+        "AND instance = 'vSwitch0:33554435:Shadow of vmnic0' LIMIT 1",
+    )
     assert port == [("vSwitch0", "33554435", "Shadow of vmnic0")]
-    assert q(con, "SELECT count(*) FROM series WHERE counter LIKE 'Average Packet Size  %'")[0][0] > 0  # two spaces kept
+    assert (
+        q(con, "SELECT count(*) FROM series WHERE counter LIKE 'Average Packet Size  %'")[0][0] > 0
+    )  # two spaces kept
 
 
 def test_perfmon_blanks_are_missing_not_zero(con):
     path = corpus("perfmon/narmadha6790__DataCollector01.csv")
     rows = cells(path)
     ingest(con, path)
-    assert q(con, "SELECT time_zone, bias_minutes, series, samples FROM pdh_captures") == [("India Standard Time", -330, 12, 21)]
-    first = dict(q(con, """SELECT s.column_no, p.value FROM series_points p JOIN series s USING (series_id)
-                           WHERE p.sample_no = 0"""))
+    assert q(con, "SELECT time_zone, bias_minutes, series, samples FROM pdh_captures") == [
+        ("India Standard Time", -330, 12, 21)
+    ]
+    first = dict(
+        q(
+            con,
+            """SELECT s.column_no, p.value FROM series_points p JOIN series s USING (series_id)
+                           WHERE p.sample_no = 0""",
+        )
+    )
     assert first == {9: 0.0, 10: 0.0, 11: 0.0, 12: 0.0}  # the 8 averaged counters are " " there
     assert rows[1][1] == " "
-    v = q(con, """SELECT p.value FROM series_points p JOIN series s USING (series_id)
-                  WHERE s.column_no = 2 AND p.sample_no = 1""")
+    v = q(
+        con,
+        """SELECT p.value FROM series_points p JOIN series s USING (series_id)
+                  WHERE s.column_no = 2 AND p.sample_no = 1""",
+    )
     assert v == [(float(rows[2][2]),)] == [(0.032083023520161361,)]
     assert q(con, "SELECT ts FROM series_samples WHERE sample_no = 0")[0][0].microsecond == 73000
 
@@ -62,10 +90,15 @@ def test_perfmon_blanks_are_missing_not_zero(con):
 def test_perfmon_huge_values_and_crlf(con):
     path = corpus("perfmon/jg185342__DataCollector01.csv")
     ingest(con, path)
-    got = q(con, """SELECT p.value FROM series_points p JOIN series s USING (series_id)
-                    WHERE s.instance = '_Total' AND s.counter = 'Virtual Bytes' ORDER BY p.sample_no LIMIT 1""")
+    got = q(
+        con,
+        """SELECT p.value FROM series_points p JOIN series s USING (series_id)
+                    WHERE s.instance = '_Total' AND s.counter = 'Virtual Bytes' ORDER BY p.sample_no LIMIT 1""",
+    )
     assert got == [(238132991823872.0,)]
-    assert q(con, "SELECT instance_name, instance_id FROM series WHERE instance = 'AnyDesk#2' LIMIT 1") == [("AnyDesk", "2")]
+    assert q(con, "SELECT instance_name, instance_id FROM series WHERE instance = 'AnyDesk#2' LIMIT 1") == [
+        ("AnyDesk", "2")
+    ]
     assert q(con, "SELECT samples FROM pdh_captures") == [(208,)]
 
 
@@ -75,17 +108,26 @@ def test_spreadsheet_resave_time_only(con):
     assert q(con, "SELECT has_date, samples, series FROM pdh_captures") == [(False, 100, 6)]
     assert q(con, "SELECT ts, ts_text FROM series_samples ORDER BY sample_no LIMIT 1") == [(None, "22:42:26")]
     text = path.read_bytes().decode().split("\r")
-    assert q(con, """SELECT p.value FROM series_points p JOIN series s USING (series_id)
-                     WHERE s.column_no = 3 AND p.sample_no = 0""") == [(float(text[1].split(",")[3]),)]
+    assert q(
+        con,
+        """SELECT p.value FROM series_points p JOIN series s USING (series_id)
+                     WHERE s.column_no = 3 AND p.sample_no = 0""",
+    ) == [(float(text[1].split(",")[3]),)]
 
 
 def test_pcpu_glued_tokens_are_split_not_merged(con):
     """Hand-made fixture in the shape of the real 17,427-column capture's PCPU power section."""
     ingest(con, FIXTURES / "pdh" / "handmade-esxtop-pcpu-glitch.csv")
-    got = q(con, """SELECT s.counter, s.instance, list(p.value ORDER BY p.sample_no) FROM series s
-                    JOIN series_points p USING (series_id) GROUP BY s.counter, s.instance, s.column_no ORDER BY s.column_no""")
-    assert got == [("%T-State T7", "PCPU 0", [0.0, 1.0]), ("%C-State C0", "PCPU 1", [8.93, 9.5]),
-                   ("Commands/sec", "naa.600a0b80", [120.5, 130.25])]
+    got = q(
+        con,
+        """SELECT s.counter, s.instance, list(p.value ORDER BY p.sample_no) FROM series s
+                    JOIN series_points p USING (series_id) GROUP BY s.counter, s.instance, s.column_no ORDER BY s.column_no""",
+    )
+    assert got == [
+        ("%T-State T7", "PCPU 0", [0.0, 1.0]),
+        ("%C-State C0", "PCPU 1", [8.93, 9.5]),
+        ("Commands/sec", "naa.600a0b80", [120.5, 130.25]),
+    ]
     skipped = q(con, "SELECT column_no, reason FROM pdh_skipped_columns ORDER BY 1")
     assert [c for c, _ in skipped] == [4] and "'-' token" in skipped[0][1]
 
@@ -93,8 +135,10 @@ def test_pcpu_glued_tokens_are_split_not_merged(con):
 def test_cp1251_header_and_truncated_zone(con, tmp_path):
     """Hand-made, in the shape of the real cp1251 capture the formats page describes (PDH2)."""
     f = tmp_path / "handmade-cp1251.csv"
-    f.write_bytes('"(PDH-CSV 4.0) (RTZ 2 (","\\\\DESKTOP-LRPVSK4\\Процесс(Idle)\\% загруженности процессора"\r\n'
-                  '"04/28/2023 05:55:48.490"," "\r\n"04/28/2023 05:55:49.490","99.5"\r\n'.encode("cp1251"))
+    f.write_bytes(
+        '"(PDH-CSV 4.0) (RTZ 2 (","\\\\DESKTOP-LRPVSK4\\Процесс(Idle)\\% загруженности процессора"\r\n'
+        '"04/28/2023 05:55:48.490"," "\r\n"04/28/2023 05:55:49.490","99.5"\r\n'.encode("cp1251")
+    )
     rep = ingest(con, f)
     assert rep.outcomes[0].status == "ingested", rep.outcomes[0].reason
     assert q(con, "SELECT object, counter FROM series") == [("Процесс", "% загруженности процессора")]
@@ -104,19 +148,24 @@ def test_cp1251_header_and_truncated_zone(con, tmp_path):
 
 def test_resxtop_junk_line_before_header(con, tmp_path):
     f = tmp_path / "handmade-resxtop.csv"
-    f.write_text('Junk line from resxtop\n"(PDH-CSV 4.0) (UTC)(0)","\\\\h\\Memory\\Free MBytes"\n"01/02/2020 03:04:05","512"\n')
+    f.write_text(
+        'Junk line from resxtop\n"(PDH-CSV 4.0) (UTC)(0)","\\\\h\\Memory\\Free MBytes"\n"01/02/2020 03:04:05","512"\n'
+    )
     ingest(con, f)
     assert q(con, "SELECT header_line FROM pdh_captures") == [(2,)]
     assert q(con, "SELECT value FROM series_points") == [(512.0,)]
 
 
-@pytest.mark.parametrize("mutate, reason", [
-    (lambda t: t.replace('"0.78"', '"0.7x8"', 1), "is not a number"),
-    (lambda t: t.replace('"04/26/2018 14:06:32"', '"yesterday"', 1), "time stamp"),
-    (lambda t: t.split("\n", 1)[0] + "\n", "no data rows"),
-    (lambda t: t.rstrip("\n")[:-40] + ',"', "cut"),  # found by make fuzz: Polars panicked on this
-    (lambda t: t.rstrip("\n").rsplit(",", 30)[0], "cut"),
-])
+@pytest.mark.parametrize(
+    "mutate, reason",
+    [
+        (lambda t: t.replace('"0.78"', '"0.7x8"', 1), "is not a number"),
+        (lambda t: t.replace('"04/26/2018 14:06:32"', '"yesterday"', 1), "time stamp"),
+        (lambda t: t.split("\n", 1)[0] + "\n", "no data rows"),
+        (lambda t: t.rstrip("\n")[:-40] + ',"', "cut"),  # found by make fuzz: Polars panicked on this
+        (lambda t: t.rstrip("\n").rsplit(",", 30)[0], "cut"),
+    ],
+)
 def test_bad_cells_reject_the_whole_file(con, tmp_path, mutate, reason):
     f = tmp_path / "bad.csv"
     f.write_text(mutate(corpus(RS2).read_text()))
@@ -130,15 +179,21 @@ def test_bad_cells_reject_the_whole_file(con, tmp_path, mutate, reason):
 
 def test_device_and_cpu_views(con):
     ingest(con, corpus(RS2))
-    dev = q(con, "SELECT count(*), count(iops_avg), count(davg_ms_avg) FROM device_io WHERE object = 'Physical Disk SCSI Device'")
+    dev = q(
+        con,
+        "SELECT count(*), count(iops_avg), count(davg_ms_avg) FROM device_io WHERE object = 'Physical Disk SCSI Device'",
+    )
     assert dev[0][0] > 0 and dev[0][1] == dev[0][0]
     ready = q(con, "SELECT count(*) FROM cpu_usage WHERE metric = 'cpu_ready_pct' AND object = 'Group Cpu'")[0][0]
     assert ready > 0
     rows = cells(corpus(RS2))
     col = next(i for i, h in enumerate(rows[0]) if h.endswith("Physical Cpu(0)\\% Util Time"))
     vals = [float(r[col]) for r in rows[1:]]
-    got = q(con, """SELECT avg, max, samples FROM cpu_usage WHERE object = 'Physical Cpu' AND instance = '0'
-                    AND metric = 'cpu_util_pct'""")
+    got = q(
+        con,
+        """SELECT avg, max, samples FROM cpu_usage WHERE object = 'Physical Cpu' AND instance = '0'
+                    AND metric = 'cpu_util_pct'""",
+    )
     assert got == [(pytest.approx(sum(vals) / 3), max(vals), 3)]
 
 
@@ -154,8 +209,11 @@ def test_series_summary_equals_its_definition_over_the_points(con):
     for f in ("esxtop/rachsharp__small-esxtop-data.csv", "perfmon/narmadha6790__DataCollector01.csv"):
         ingest(con, corpus(f))
     got = q(con, "SELECT series_id, samples, avg, max, min, first_ts, last_ts FROM series_summary ORDER BY 1")
-    want = q(con, """SELECT s.series_id, count(p.value), avg(p.value), max(p.value), min(p.value), min(p.ts), max(p.ts)
-                     FROM series s LEFT JOIN series_points p USING (series_id) GROUP BY 1 ORDER BY 1""")
+    want = q(
+        con,
+        """SELECT s.series_id, count(p.value), avg(p.value), max(p.value), min(p.value), min(p.ts), max(p.ts)
+                     FROM series s LEFT JOIN series_points p USING (series_id) GROUP BY 1 ORDER BY 1""",
+    )
     assert len(got) == len(want) > 7000
     for g, w in zip(got, want):
         assert g[0:2] == w[0:2] and g[3:] == w[3:] and g[2] == pytest.approx(w[2], rel=1e-12), g

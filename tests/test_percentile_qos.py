@@ -4,6 +4,7 @@ study's sidecar, judged by qos_verdicts on the real fio queue-depth sweep (data/
 Hand-checked against the JSON files (read clat_ns percentile "99.000000" / "99.900000", ns):
 iodepth 16: 552960 / 692224; iodepth 32: 1269760 / 1499136; iodepth 64: 2834432 / 3162112.
 """
+
 from __future__ import annotations
 
 import shutil
@@ -21,7 +22,9 @@ def study(con, tmp_path):
     d = tmp_path / "data" / "fio-qos"
     shutil.copytree(SWEEP, d)
     sidecar = (d / "iolab.toml").read_text().replace('study = "fio-intel-d3-s4610-qd-sweep"', 'study = "fio-qos"')
-    (d / "iolab.toml").write_text('criteria = ["p99_read_le_1ms", "p99_9_read_le_5ms", "p99_9_read_le_1ms"]\n' + sidecar)
+    (d / "iolab.toml").write_text(
+        'criteria = ["p99_read_le_1ms", "p99_9_read_le_5ms", "p99_9_read_le_1ms"]\n' + sidecar
+    )
     (tmp_path / "data" / "criteria").mkdir()
     shutil.copy(CRITERIA, tmp_path / "data" / "criteria" / CRITERIA.name)
     rep = ingest(con, tmp_path / "data")
@@ -30,8 +33,12 @@ def study(con, tmp_path):
 
 
 def verdicts(con, criterion):
-    return q(con, """SELECT r.outstanding_ios, round(v.value, 6), v.passed FROM qos_verdicts v JOIN runs r USING (run_id)
-                     WHERE v.study = 'fio-qos' AND v.criterion = ? ORDER BY 1""", [criterion])
+    return q(
+        con,
+        """SELECT r.outstanding_ios, round(v.value, 6), v.passed FROM qos_verdicts v JOIN runs r USING (run_id)
+                     WHERE v.study = 'fio-qos' AND v.criterion = ? ORDER BY 1""",
+        [criterion],
+    )
 
 
 def test_p99_within_1ms_up_to_queue_depth_16(study):
@@ -48,9 +55,11 @@ def test_p99_9_within_5ms_everywhere_but_not_within_1ms(study):
 
 
 def test_saturation_is_the_last_queue_depth_meeting_every_percentile(study):
-    assert q(study, """SELECT saturation_load, max_load_tested, criteria FROM saturation
-                       WHERE study = 'fio-qos' AND axis = 'outstanding_ios'""") == [
-        (16, 64, "p99_9_read_le_1ms, p99_9_read_le_5ms, p99_read_le_1ms")]
+    assert q(
+        study,
+        """SELECT saturation_load, max_load_tested, criteria FROM saturation
+                       WHERE study = 'fio-qos' AND axis = 'outstanding_ios'""",
+    ) == [(16, 64, "p99_9_read_le_1ms, p99_9_read_le_5ms, p99_read_le_1ms")]
 
 
 def test_undeclared_criteria_judge_nothing(con, tmp_path):

@@ -1,4 +1,5 @@
 """Bad input and faults: the pollution harness (short run), crash safety, concurrent ingests."""
+
 from __future__ import annotations
 
 import shutil
@@ -42,8 +43,12 @@ def _batch_dir(tmp_path, n=40):
 def test_sigkill_mid_batch_leaves_whole_files_and_rerun_completes(tmp_path):
     d = _batch_dir(tmp_path)
     dbf = tmp_path / "k.duckdb"
-    p = subprocess.Popen([sys.executable, "-m", "ingest", "ingest", str(d), "--db", str(dbf)], cwd=ROOT,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    p = subprocess.Popen(
+        [sys.executable, "-m", "ingest", "ingest", str(d), "--db", str(dbf)],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     time.sleep(4.0)
     p.send_signal(signal.SIGKILL)
     p.wait()
@@ -51,8 +56,11 @@ def test_sigkill_mid_batch_leaves_whole_files_and_rerun_completes(tmp_path):
     done = q(con, "SELECT count(*) FROM source_files WHERE status = 'ok'")[0][0]
     assert done < 40, "the batch finished before the kill; make it bigger"
     # every stored file is whole: 64 runs and 10,496 samples each, nothing else
-    per = q(con, """SELECT f.source_id, count(DISTINCT r.run_id), count(s.run_id) FROM source_files f
-                    LEFT JOIN runs r USING (source_id) LEFT JOIN samples s USING (run_id) GROUP BY 1""")
+    per = q(
+        con,
+        """SELECT f.source_id, count(DISTINCT r.run_id), count(s.run_id) FROM source_files f
+                    LEFT JOIN runs r USING (source_id) LEFT JOIN samples s USING (run_id) GROUP BY 1""",
+    )
     assert all(r[1:] == (64, 10496) for r in per)
     assert q(con, "SELECT count(*) FROM runs WHERE source_id NOT IN (SELECT source_id FROM source_files)") == [(0,)]
     rep = batch.ingest_paths(con, [d])

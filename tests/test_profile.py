@@ -1,4 +1,5 @@
 """Storage array profiles: counts equal the profile's own SUMMARY; spot-checked volumes; bad input."""
+
 from __future__ import annotations
 
 import pytest
@@ -33,7 +34,12 @@ def test_counts_equal_the_profile_summary(rel):
     t = load(rel)
     a = t["profile_arrays"][0]
     assert (a["array_name"], a["profile_kind"], a["firmware"]) == (name, kind, fw)
-    assert (a["stated_drives"], a["stated_groups"], a["stated_volumes"], a["stated_hot_spares"]) == (drives, groups, volumes, spares)
+    assert (a["stated_drives"], a["stated_groups"], a["stated_volumes"], a["stated_hot_spares"]) == (
+        drives,
+        groups,
+        volumes,
+        spares,
+    )
     assert len(t["profile_drives"]) == drives
     assert len(t["profile_groups"]) == groups
     assert len(t["profile_volumes"]) == volumes
@@ -50,7 +56,12 @@ def test_ds4500_spot_checks():
     t = load("profile/storcs__ibm_DS4500.txt")
     v = {x["volume_name"]: x for x in t["profile_volumes"]}
     adt = v["adt_test"]
-    assert (adt["raid_level"], adt["group_name"], adt["capacity_bytes"], adt["segment_size_kb"]) == ("5", "4", 51_380_224, 128)
+    assert (adt["raid_level"], adt["group_name"], adt["capacity_bytes"], adt["segment_size_kb"]) == (
+        "5",
+        "4",
+        51_380_224,
+        128,
+    )
     assert v["data_01dg_server_01_05-06_room1"]["capacity_text"].startswith("953.624 GB")  # overflowing row
     g = {x["group_name"]: x for x in t["profile_groups"]}
     assert (g["1"]["raid_level"], g["1"]["drive_count"]) == ("5", 10)
@@ -65,7 +76,11 @@ def test_santricity_775_raid1_pairs_and_volume():
     g = {x["group_name"]: x for x in t["profile_groups"]}
     assert (g["1"]["raid_level"], g["1"]["drive_count"], g["2"]["status"]) == ("1", 2, "Degraded")
     v = {x["volume_name"]: x for x in t["profile_volumes"]}
-    assert (v["0"]["capacity_bytes"], v["0"]["group_name"], v["0"]["segment_size_kb"]) == (round(1862.514 * 2**30), "1", 1936)
+    assert (v["0"]["capacity_bytes"], v["0"]["group_name"], v["0"]["segment_size_kb"]) == (
+        round(1862.514 * 2**30),
+        "1",
+        1936,
+    )
     assert v["1"]["status"] == "Degraded"
     assert {d["speed_rpm"] for d in t["profile_drives"]} == {7200}
 
@@ -73,12 +88,21 @@ def test_santricity_775_raid1_pairs_and_volume():
 def test_esg_excerpt_partial_profile_loads():
     t = load("seed/esg-ds5020_profile-excerpt.txt")
     a = t["profile_arrays"][0]
-    assert (a["array_name"], a["firmware"], a["stated_drives"], a["stated_groups"]) == ("ESG_DS5020", "07.60.08.00", 112, 24)
+    assert (a["array_name"], a["firmware"], a["stated_drives"], a["stated_groups"]) == (
+        "ESG_DS5020",
+        "07.60.08.00",
+        112,
+        24,
+    )
     assert a["cache_mb_per_controller"] == 1709
     assert t["profile_drives"] == [] and t["profile_groups"] == []  # sections not in the excerpt: missing, not errors
     v = {x["volume_name"]: x for x in t["profile_volumes"]}
     assert len(v) == 24
-    assert (v["JS_01"]["raid_level"], v["JS_01"]["capacity_text"], v["JS_01"]["group_name"]) == ("10", "1.089 TB", "JS_01")
+    assert (v["JS_01"]["raid_level"], v["JS_01"]["capacity_text"], v["JS_01"]["group_name"]) == (
+        "10",
+        "1.089 TB",
+        "JS_01",
+    )
     assert v["OS_01"]["group_name"] == "0S_1"  # as printed (zero, not O)
     assert (v["BK_01"]["segment_size_kb"], v["BK_01"]["write_cache"]) == (512, "Enabled")
     m = {x["volume_name"]: x for x in t["profile_mappings"] if x["volume_name"].startswith("JS_01")}
@@ -144,21 +168,31 @@ def test_md3000i_disk_groups_virtual_disks_physical_disks():
     """Checked by hand against the raw profile (GoldenbergSAN, MDSM 03.35, firmware 07.35.38.60)."""
     t = load(MD3000I)
     g = {x["group_name"]: x for x in t["profile_groups"]}
-    assert (g["XenGroup"]["raid_level"], g["XenGroup"]["drive_count"], g["XenGroup"]["capacity_text"]) == ("5", 8, "4.772 TB")
+    assert (g["XenGroup"]["raid_level"], g["XenGroup"]["drive_count"], g["XenGroup"]["capacity_text"]) == (
+        "5",
+        8,
+        "4.772 TB",
+    )
     assert (g["XenGroup2"]["raid_level"], g["XenGroup2"]["drive_count"]) == ("10", 4)  # both halves of the mirror
     assert g["XenGroup2"]["drive_type"] == "Serial ATA (SATA)"
     members = sorted(m["slot"] for m in t["profile_group_drives"] if m["group_name"] == "XenGroup2")
     assert members == [10, 11, 12, 13]
     v = {x["volume_name"]: x for x in t["profile_volumes"]}
     assert (v["EXCHDATA"]["capacity_bytes"], v["EXCHDATA"]["group_name"], v["EXCHDATA"]["raid_level"]) == (
-        round(1.364 * 2**40), "XenGroup2", "10")
+        round(1.364 * 2**40),
+        "XenGroup2",
+        "10",
+    )
     assert (v["Xenstorage"]["capacity_text"], v["Xenstorage"]["segment_size_kb"]) == ("4.091 TB", 128)
     assert v["Xenstorage"]["write_cache"] == "Enabled (currently suspended)"
     d = {(x["tray"], x["slot"]): x for x in t["profile_drives"]}
     assert d[(0, 9)]["hot_spare"] and d[(0, 9)]["mode"] == "Hot spare standby"
     assert d[(0, 14)]["mode"] == "Unassigned" and d[(0, 14)]["group_name"] is None
     assert (d[(0, 1)]["capacity_bytes"], d[(0, 1)]["speed_rpm"], d[(0, 1)]["product_id"]) == (
-        round(698.638 * 2**30), 7200, "ST3750640NS")
+        round(698.638 * 2**30),
+        7200,
+        "ST3750640NS",
+    )
     m = {(x["volume_name"], x["accessible_by"]): x for x in t["profile_mappings"]}
     assert (m[("EXCHDATA", "Host xenhost1")]["lun"], m[("Xenstorage", "Host xenhost1")]["lun"]) == (0, 1)
     a = t["profile_arrays"][0]
@@ -169,7 +203,12 @@ def test_md3200i_counts_from_the_storage_array_section():
     """MDSM 10.84: no SUMMARY section; the counts are in STORAGE ARRAY ("Physical Disks: 8")."""
     t = load(MD3200I)
     (g,) = t["profile_groups"]
-    assert (g["group_name"], g["raid_level"], g["drive_count"], g["capacity_text"]) == ("WGASANGroup01", "6", 7, "9,312.541 GB")
+    assert (g["group_name"], g["raid_level"], g["drive_count"], g["capacity_text"]) == (
+        "WGASANGroup01",
+        "6",
+        7,
+        "9,312.541 GB",
+    )
     assert sorted(m["slot"] for m in t["profile_group_drives"]) == list(range(7))
     v = {x["volume_name"]: x for x in t["profile_volumes"]}
     assert (v["NexGenSQLDB"]["capacity_bytes"], v["NexGenSQLDB"]["raid_level"]) == (round(1228.799 * 2**30), "6")
@@ -178,12 +217,22 @@ def test_md3200i_counts_from_the_storage_array_section():
     d = {(x["tray"], x["slot"]): x for x in t["profile_drives"]}
     assert d[(0, 7)]["hot_spare"] and not d[(0, 6)]["hot_spare"]
     assert (d[(0, 6)]["product_id"], d[(0, 6)]["firmware"], d[(0, 6)]["capacity_bytes"]) == (
-        "MK2001TRKB", "DCA8", round(1863.016 * 2**30))
+        "MK2001TRKB",
+        "DCA8",
+        round(1863.016 * 2**30),
+    )
     m = {(x["volume_name"], x["accessible_by"]): x for x in t["profile_mappings"]}
-    assert (m[("ImageServerICSIImages", "Host wacwganims08-07")]["lun"], m[("ImageServerICSIImages", "Host wacwganims08-07")]["controller"]) == (3, "1")
+    assert (
+        m[("ImageServerICSIImages", "Host wacwganims08-07")]["lun"],
+        m[("ImageServerICSIImages", "Host wacwganims08-07")]["controller"],
+    ) == (3, "1")
     assert m[("Access Virtual Disk", "Default Group")]["controller"] == "0,1"
     a = t["profile_arrays"][0]
-    assert (a["controllers"], a["nvsram"], a["controller_model"]) == (2, "N26X0-784890-004", "2650")  # Model name (Board ID 2660)
+    assert (a["controllers"], a["nvsram"], a["controller_model"]) == (
+        2,
+        "N26X0-784890-004",
+        "2650",
+    )  # Model name (Board ID 2660)
 
 
 def test_md_profile_whose_sections_are_unknown_is_rejected():
@@ -196,7 +245,11 @@ def test_md_profile_whose_sections_are_unknown_is_rejected():
 
 
 def test_md_count_mismatch_is_rejected():
-    text = corpus(MD3200I).read_bytes().replace(b"Physical Disks:                              8 ", b"Physical Disks:                              9 ")
+    text = (
+        corpus(MD3200I)
+        .read_bytes()
+        .replace(b"Physical Disks:                              8 ", b"Physical Disks:                              9 ")
+    )
     with pytest.raises(ParseError, match="states 9 drives but its DRIVES section lists 8"):
         profile.parse(text, "x.txt")
 

@@ -1,4 +1,5 @@
 """Published-results and criteria CSVs (the shapes of docs/reference)."""
+
 from __future__ import annotations
 
 import pytest
@@ -14,8 +15,14 @@ def test_ds4300_table():
     res = published.parse((REF / "ds4300_vs_fastt200_2004.csv").read_bytes(), "x.csv")
     assert len(res.runs) == 159
     first = res.runs[0]
-    assert (first.system, first.generation, first.raid_level, first.drives, first.config_label, first.block_size_bytes) == (
-        "IBM DS4300 (dual controllers)", "DS4300", "RAID-5", 20, "All Caches Disabled", 4096)
+    assert (
+        first.system,
+        first.generation,
+        first.raid_level,
+        first.drives,
+        first.config_label,
+        first.block_size_bytes,
+    ) == ("IBM DS4300 (dual controllers)", "DS4300", "RAID-5", 20, "All Caches Disabled", 4096)
     s = [(x.metric, x.value) for x in res.samples if x.run_key == first.key]
     assert s == [("iops", 2750.0), ("mbps", 11.0), ("avg_latency_ms", 20.0)]
     fastt = [r for r in res.runs if r.generation == "FAStT200"]
@@ -32,11 +39,14 @@ def test_esg_long_form_and_ranges():
     assert res.runs[0].drives == 32 and res.runs[0].tiles == 4
 
 
-@pytest.mark.parametrize("text, reason", [
-    ("metric,value,unit,source\niops,5,furlongs,x\n", "unit"),
-    ("metric,value,unit,source\niops,5,IO/s,\n", "citation"),
-    ("metric,value,unit,source\niops,5,IO/s\n", "fields"),
-])
+@pytest.mark.parametrize(
+    "text, reason",
+    [
+        ("metric,value,unit,source\niops,5,furlongs,x\n", "unit"),
+        ("metric,value,unit,source\niops,5,IO/s,\n", "citation"),
+        ("metric,value,unit,source\niops,5,IO/s\n", "fields"),
+    ],
+)
 def test_bad_published(text, reason):
     with pytest.raises(ParseError, match=reason):
         published.parse(text.encode(), "x.csv")

@@ -1,4 +1,5 @@
 """The format registry refuses an incomplete format module loudly, naming the module and attribute."""
+
 from __future__ import annotations
 
 import importlib
@@ -27,12 +28,15 @@ def test_real_formats_are_complete():
     assert len(mods) >= 18 and all(isinstance(m.FORMAT, str) for m in mods)
 
 
-@pytest.mark.parametrize("text, attr, words", [
-    (GOOD.replace('VERSION = "1"\n', ""), "VERSION", "has no VERSION"),
-    (GOOD.replace("def parse", "def not_parse"), "parse", "has no parse"),
-    (GOOD.replace('FORMAT = "good-fmt"', "FORMAT = 3"), "FORMAT", "FORMAT is 3, it must be a non-empty str"),
-    (GOOD.replace("def sniff(head, name): return False", 'sniff = "yes"'), "sniff", "sniff is 'yes'"),
-])
+@pytest.mark.parametrize(
+    "text, attr, words",
+    [
+        (GOOD.replace('VERSION = "1"\n', ""), "VERSION", "has no VERSION"),
+        (GOOD.replace("def parse", "def not_parse"), "parse", "has no parse"),
+        (GOOD.replace('FORMAT = "good-fmt"', "FORMAT = 3"), "FORMAT", "FORMAT is 3, it must be a non-empty str"),
+        (GOOD.replace("def sniff(head, name): return False", 'sniff = "yes"'), "sniff", "sniff is 'yes'"),
+    ],
+)
 def test_broken_module_is_refused(tmp_path, monkeypatch, text, attr, words):
     pkg = f"planted_{attr.lower()}"
     package = plant(tmp_path, monkeypatch, pkg, {"good": GOOD, "broken": text, "_helper": "X = 1\n"})

@@ -1,6 +1,7 @@
 """Rendered reports: executed notebooks, no code cells, no network, the reproduced figures visible,
 every system shown, hostile names inert, charts drawn in a real browser (headless Chromium,
 network cut) when one is installed."""
+
 from __future__ import annotations
 
 import html
@@ -16,7 +17,7 @@ from tests.conftest import ROOT
 from tests.test_comparison import make_study
 from validation import run as vrun
 
-HOSTILE = '<img src=x onerror=alert(1)> {x} <script>alert(2)</script> ../../../x javascript:alert(3)'
+HOSTILE = "<img src=x onerror=alert(1)> {x} <script>alert(2)</script> ../../../x javascript:alert(3)"
 
 
 @pytest.fixture(scope="module")
@@ -24,13 +25,32 @@ def rendered(tmp_path_factory):
     d = tmp_path_factory.mktemp("reports")
     dbf = d / "r.duckdb"
     con = db.open_db(dbf)
-    batch.ingest_paths(con, [ROOT / "data" / "samples" / s for s in
-                             ("ds4300-vs-fastt200-2004", "iomark-vm-hp4335-2014", "criteria", "esxtop-perfmon-samples")])
+    batch.ingest_paths(
+        con,
+        [
+            ROOT / "data" / "samples" / s
+            for s in ("ds4300-vs-fastt200-2004", "iomark-vm-hp4335-2014", "criteria", "esxtop-perfmon-samples")
+        ],
+    )
     vrun.validate(con)
     con.close()
-    assert render.main(["--db", str(dbf), "--out", str(d / "out"),
-                        "--study", "ds4300-vs-fastt200-2004", "--study", "iomark-vm-hp4335-2014",
-                        "--study", "esxtop-perfmon-samples"]) == 0
+    assert (
+        render.main(
+            [
+                "--db",
+                str(dbf),
+                "--out",
+                str(d / "out"),
+                "--study",
+                "ds4300-vs-fastt200-2004",
+                "--study",
+                "iomark-vm-hp4335-2014",
+                "--study",
+                "esxtop-perfmon-samples",
+            ]
+        )
+        == 0
+    )
     return d / "out"
 
 
@@ -73,7 +93,10 @@ def test_reproduced_figures_are_in_the_reports(rendered):
 
 def test_tables_say_what_they_show_and_carry_all_rows(rendered):
     page = (rendered / "ds4300-vs-fastt200-2004" / "03-scaling-curves.html").read_text()
-    m = re.search(r"50 of ([\d,]+) rows shown; <a download=\"[^\"]+\.csv\" href=\"data:text/csv;charset=utf-8;base64,([A-Za-z0-9+/=]+)\"", page)
+    m = re.search(
+        r"50 of ([\d,]+) rows shown; <a download=\"[^\"]+\.csv\" href=\"data:text/csv;charset=utf-8;base64,([A-Za-z0-9+/=]+)\"",
+        page,
+    )
     assert m, "a long table says how many rows it shows and embeds all of them"
     import base64
 
@@ -154,8 +177,10 @@ def test_points_differing_only_in_raid_level_or_drives_get_their_own_bar():
     r10 = point_label({**base, "baseline_raid_level": "RAID-10", "baseline_drives": 40.0})
     assert r5 == "8 KiB random read, QD 32 · RAID-5 · 40 drives · Caches off"
     assert r5 != r10
-    assert point_label({**base, "baseline_raid_level": "5", "baseline_drives": nan}) == \
-        "8 KiB random read, QD 32 · RAID 5 · Caches off"
+    assert (
+        point_label({**base, "baseline_raid_level": "5", "baseline_drives": nan})
+        == "8 KiB random read, QD 32 · RAID 5 · Caches off"
+    )
 
 
 def test_pages_share_one_kernel_but_never_each_others_names():
@@ -165,11 +190,12 @@ def test_pages_share_one_kernel_but_never_each_others_names():
 
     first = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("leftover = 1\nimport os\npid = os.getpid()")])
     second = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("print('leftover' in globals())")])
-    hostile = 'a{b}c"\'\n<script>'
+    hostile = "a{b}c\"'\n<script>"
     params = nbformat.v4.new_code_cell("study = 'x'")
     params.metadata["tags"] = ["parameters"]
-    third = parameterize(nbformat.v4.new_notebook(cells=[params, nbformat.v4.new_code_cell("print(repr(study))")]),
-                         {"study": hostile})
+    third = parameterize(
+        nbformat.v4.new_notebook(cells=[params, nbformat.v4.new_code_cell("print(repr(study))")]), {"study": hostile}
+    )
     with Pages() as pages:
         for nb in (first, second, third):
             pages.execute(nb)

@@ -1,4 +1,5 @@
 """The repository stands alone: a clone with nothing beside it has every file its tests and docs use."""
+
 from __future__ import annotations
 
 import subprocess

@@ -3,6 +3,7 @@
 Each attack from issue 11 is a test here; the hostile report names are in tests/test_reports.py and
 the relabelling of copies in tests/test_ingest.py.
 """
+
 from __future__ import annotations
 
 import errno
@@ -22,8 +23,10 @@ ADI = "iometer/adisireesha__results.csv"
 @contextmanager
 def deadline(seconds: int):
     """A hang fails the test instead of blocking the suite."""
+
     def hung(*_):
         raise TimeoutError(f"still running after {seconds} s")
+
     old = signal.signal(signal.SIGALRM, hung)
     signal.alarm(seconds)
     try:
@@ -43,14 +46,17 @@ def two_studies(tmp_path, sidecar: str):
     return root
 
 
-@pytest.mark.parametrize("sidecar, key, line, hint", [
-    ('study = "s"\nsytem = "Acme"\n', "sytem", 2, "did you mean 'system'"),
-    ('price = 100\n', "price", 1, "did you mean 'price_usd'"),
-    ('system = "A"\ntile = 4\n', "tile", 2, "did you mean 'tiles'"),
-    ('[[target]]\ntarget = "1: *"\nvolume = "V"\n', "target", 1, "did you mean 'targets'"),
-    ('[[targets]]\ntarget = "1: *"\nvolme = "V"\n', "targets.volme", 3, "did you mean 'volume'"),
-    ('[files."*.csv"]\nsytem = "A"\n', "files.*.csv.sytem", 2, "did you mean 'system'"),
-])
+@pytest.mark.parametrize(
+    "sidecar, key, line, hint",
+    [
+        ('study = "s"\nsytem = "Acme"\n', "sytem", 2, "did you mean 'system'"),
+        ("price = 100\n", "price", 1, "did you mean 'price_usd'"),
+        ('system = "A"\ntile = 4\n', "tile", 2, "did you mean 'tiles'"),
+        ('[[target]]\ntarget = "1: *"\nvolume = "V"\n', "target", 1, "did you mean 'targets'"),
+        ('[[targets]]\ntarget = "1: *"\nvolme = "V"\n', "targets.volme", 3, "did you mean 'volume'"),
+        ('[files."*.csv"]\nsytem = "A"\n', "files.*.csv.sytem", 2, "did you mean 'system'"),
+    ],
+)
 def test_a_sidecar_typo_is_refused_with_file_line_and_did_you_mean(con, tmp_path, sidecar, key, line, hint):
     root = two_studies(tmp_path, sidecar)
     rep = ingest(con, root)
@@ -65,13 +71,16 @@ def test_a_sidecar_typo_is_refused_with_file_line_and_did_you_mean(con, tmp_path
     assert rep.failed
 
 
-@pytest.mark.parametrize("sidecar, said", [
-    ("tiles = 'four'\n", "'tiles' should be a whole number, got 'four'"),
-    ("tiles = true\n", "'tiles' should be a whole number, got True"),
-    ("[[targets]]\nvolume = 'V'\n", "'targets.target' is required"),
-    ("[[targets]]\ntarget = 'x'\ndrives = 0\n", "'targets.drives' should be greater than 0"),
-    ("[labels]\nstudy = 'x'\n", "[labels] may not redefine study"),
-])
+@pytest.mark.parametrize(
+    "sidecar, said",
+    [
+        ("tiles = 'four'\n", "'tiles' should be a whole number, got 'four'"),
+        ("tiles = true\n", "'tiles' should be a whole number, got True"),
+        ("[[targets]]\nvolume = 'V'\n", "'targets.target' is required"),
+        ("[[targets]]\ntarget = 'x'\ndrives = 0\n", "'targets.drives' should be greater than 0"),
+        ("[labels]\nstudy = 'x'\n", "[labels] may not redefine study"),
+    ],
+)
 def test_wrong_types_say_what_was_expected(con, tmp_path, sidecar, said):
     rep = ingest(con, two_studies(tmp_path, sidecar))
     bad = next(o for o in rep.outcomes if "/typo/" in o.path)

@@ -1,4 +1,5 @@
 """Great Expectations suites: pass on good data, fail on planted bad rows; results stored."""
+
 from __future__ import annotations
 
 import pytest
@@ -25,8 +26,15 @@ def failed(rows):
 def test_suites_pass_on_the_demo_and_are_stored(good):
     con, rows, _ = good
     assert failed(rows) == set()
-    assert {r["suite"] for r in rows} == {"source_files", "runs", "measurements", "iometer_results",
-                                          "series_points", "per_drive_iops", "profile_drives"}
+    assert {r["suite"] for r in rows} == {
+        "source_files",
+        "runs",
+        "measurements",
+        "iometer_results",
+        "series_points",
+        "per_drive_iops",
+        "profile_drives",
+    }
     assert q(con, "SELECT count(*), bool_and(success) FROM validation_results") == [(len(rows), True)]
 
 
@@ -42,14 +50,18 @@ def test_consistency_checks_are_not_vacuous(good):
 
 def test_planted_bad_rows_fail(tmp_path):
     con = db.open_db(tmp_path / "bad.duckdb")
-    batch.ingest_paths(con, [corpus("iometer/sqlserverio__iometeroutput.csv"), corpus("iometer/quarch__Iometer_insttestfile.csv")])
+    batch.ingest_paths(
+        con, [corpus("iometer/sqlserverio__iometeroutput.csv"), corpus("iometer/quarch__Iometer_insttestfile.csv")]
+    )
     run_id = q(con, "SELECT min(run_id) FROM runs")[0][0]
     con.execute(f"""INSERT INTO samples (run_id, scope, metric, value, unit) VALUES
         ({run_id}, 'all', 'weird', 1, 'furlongs'),
         ({run_id}, 'all', 'avg_latency_ms', -3, 'ms'),
         ({run_id}, 'processor', 'cpu_util_pct', 150, '%')""")
     # a read IOPS that no longer adds up, a DISK row that no longer sums to its worker
-    con.execute(f"UPDATE samples SET value = value + 7 WHERE run_id = {run_id} AND scope = 'all' AND metric = 'write_iops'")
+    con.execute(
+        f"UPDATE samples SET value = value + 7 WHERE run_id = {run_id} AND scope = 'all' AND metric = 'write_iops'"
+    )
     con.execute("UPDATE iometer_results SET iops = iops * 2 WHERE row_type = 'DISK' AND block_no = 3 AND ts IS NULL")
     # two samples of one series at the same time stamp (Worker 1's 2nd interval row stamped as its 1st)
     con.execute("""UPDATE series_samples SET ts = (SELECT ts FROM series_samples WHERE sample_no = 0)
@@ -60,8 +72,14 @@ def test_planted_bad_rows_fail(tmp_path):
     assert ("measurements", "expect_column_values_to_be_between", "rw_ratio") in f
     assert ("iometer_results", "expect_column_values_to_be_between", "targets_ratio") in f
     assert ("series_points", "expect_column_values_to_be_between", "step_ms") in f
-    between = [r for r in rows if r["suite"] == "measurements" and not r["success"]
-               and r["expectation"] == "expect_column_values_to_be_between" and r["kwargs"]["column"] == "value"]
+    between = [
+        r
+        for r in rows
+        if r["suite"] == "measurements"
+        and not r["success"]
+        and r["expectation"] == "expect_column_values_to_be_between"
+        and r["kwargs"]["column"] == "value"
+    ]
     conds = sorted(r["kwargs"]["row_condition"]["pass_through_filter"] for r in between)
     assert conds == ['unit == "%"', 'unit == "ms"']
     assert all(r["unexpected_count"] == 1 for r in between)

@@ -1,4 +1,5 @@
 """vdbench summary.html, totals.html and flatfile.html: every corpus file, values checked by hand."""
+
 from __future__ import annotations
 
 import pytest
@@ -40,14 +41,28 @@ def test_sd_summary_and_totals_agree(rel):
     assert [(r.workload, r.status) for r in res.runs] == [("rd1", "complete"), ("rd2", "complete"), ("rd3", "complete")]
     # For loops: threads=2; bytes i/o 4096; no rdpct/seekpct setting and observed read pct 75.91: unknown
     assert [signature(r) for r in res.runs] == [(4096, None, None, 1, 2, 2)] * 3
-    a = values(res, "run1")  # 13:50:00.270  avg_2-60  50.02  0.20  4096  75.91  5.395  6.944  0.516  96.066  10.097  0.3  1.2  0.2
+    a = values(
+        res, "run1"
+    )  # 13:50:00.270  avg_2-60  50.02  0.20  4096  75.91  5.395  6.944  0.516  96.066  10.097  0.3  1.2  0.2
     assert (a["iops"], a["read_pct"], a["avg_latency_ms"], a["avg_read_latency_ms"], a["avg_write_latency_ms"]) == (
-        50.02, 75.91, 5.395, 6.944, 0.516)
-    assert (a["max_latency_ms"], a["stddev_latency_ms"], a["avg_queue_depth"], a["cpu_util_pct"], a["cpu_privileged_pct"]) == (
-        96.066, 10.097, 0.3, 1.2, 0.2)
+        50.02,
+        75.91,
+        5.395,
+        6.944,
+        0.516,
+    )
+    assert (
+        a["max_latency_ms"],
+        a["stddev_latency_ms"],
+        a["avg_queue_depth"],
+        a["cpu_util_pct"],
+        a["cpu_privileged_pct"],
+    ) == (96.066, 10.097, 0.3, 1.2, 0.2)
     assert a["mbps"] == pytest.approx(0.20 * 1.048576)
     assert values(res, "run3")["iops"] == 310.05 and values(res, "run2")["max_latency_ms"] == 209.282
-    settings_rows = [r for r in res.tables["vdbench_values"] if r["interval"] == "(settings)" and r["run_key"] == "run1"]
+    settings_rows = [
+        r for r in res.tables["vdbench_values"] if r["interval"] == "(settings)" and r["run_key"] == "run1"
+    ]
     assert {r["column_name"]: r["text"] for r in settings_rows} == {"I/O rate": "50", "elapsed": "60", "threads": "2"}
 
 
@@ -64,7 +79,12 @@ def test_mb_is_mebibytes():
     a = values(parse(TOT_FSD), "run1")
     assert a["read_mbps"] == pytest.approx(4313 * MB_PER_MIB) and a["mbps"] == pytest.approx(4313.7 * 1.048576)
     assert (a["iops"], a["read_iops"], a["avg_read_latency_ms"], a["read_pct"], a["cpu_util_pct"]) == (
-        1104872, 1104872, 0.115, 100.0, 1.3)
+        1104872,
+        1104872,
+        0.115,
+        100.0,
+        1.3,
+    )
     assert "avg_write_latency_ms" not in a  # write rate 0.0: its 0.000 response time is no value
 
 
@@ -111,21 +131,30 @@ def test_aborted_flatfile_is_rejected():
         parse(FF_ABORTED)
 
 
-@pytest.mark.parametrize("rel, mutate, reason", [
-    (TOT_SD, lambda t: t.replace("  50.02 ", "  5O.02 ", 1), "not a number"),
-    (TOT_SD, lambda t: t.replace("   0.3   1.2   0.2", "   0.3   1.2", 1), "header names"),
-    (TOT_SD, lambda t: t[: t.index("Apr 08")], "no interval or avg_ lines"),
-    (FF_SD, lambda t: t.replace("rd1          7 ", "rd1          7 8 ", 1), "values, the header"),
-    (FF_SD, lambda t: t.replace("rd1   avg_2-60", "rd1   xvg_2-60", 1), "neither a number"),
-])
+@pytest.mark.parametrize(
+    "rel, mutate, reason",
+    [
+        (TOT_SD, lambda t: t.replace("  50.02 ", "  5O.02 ", 1), "not a number"),
+        (TOT_SD, lambda t: t.replace("   0.3   1.2   0.2", "   0.3   1.2", 1), "header names"),
+        (TOT_SD, lambda t: t[: t.index("Apr 08")], "no interval or avg_ lines"),
+        (FF_SD, lambda t: t.replace("rd1          7 ", "rd1          7 8 ", 1), "values, the header"),
+        (FF_SD, lambda t: t.replace("rd1   avg_2-60", "rd1   xvg_2-60", 1), "neither a number"),
+    ],
+)
 def test_bad_files(rel, mutate, reason):
     with pytest.raises(ParseError, match=reason):
-        (vdbench_flatfile if "flatfile" in rel else vdbench_summary).parse(mutate(corpus(rel).read_text()).encode(), "x")
+        (vdbench_flatfile if "flatfile" in rel else vdbench_summary).parse(
+            mutate(corpus(rel).read_text()).encode(), "x"
+        )
 
 
 def test_sniffers_claim_only_their_own_files():
     mine = {"vdbench-summary", "vdbench-flatfile"}
-    own = {"vdbench-summary": "vdbench-summary", "vdbench-totals": "vdbench-summary", "vdbench-flatfile": "vdbench-flatfile"}
+    own = {
+        "vdbench-summary": "vdbench-summary",
+        "vdbench-totals": "vdbench-summary",
+        "vdbench-flatfile": "vdbench-flatfile",
+    }
     for p in sorted(CORPUS.rglob("*")):
         if p.is_file() and p.name != "MANIFEST.tsv":
             got = {m.FORMAT for m in registry.sniff(p.read_bytes(), p.name)} & mine
@@ -134,16 +163,26 @@ def test_sniffers_claim_only_their_own_files():
 
 def test_ingest_end_to_end(con):
     ingest(con, corpus(TOT_SD), corpus(FF_SD7))
-    got = q(con, """SELECT m.format, round(m.value, 4), r.outstanding_ios FROM measurements m JOIN runs r USING (run_id)
-                    WHERE m.metric = 'iops' AND m.scope = 'all' ORDER BY m.value""")
-    assert got == [("vdbench-summary", 50.02, 2), ("vdbench-summary", 212.42, 2), ("vdbench-summary", 310.05, 2),
-                   ("vdbench-flatfile", 15773.1017, 8)]
+    got = q(
+        con,
+        """SELECT m.format, round(m.value, 4), r.outstanding_ios FROM measurements m JOIN runs r USING (run_id)
+                    WHERE m.metric = 'iops' AND m.scope = 'all' ORDER BY m.value""",
+    )
+    assert got == [
+        ("vdbench-summary", 50.02, 2),
+        ("vdbench-summary", 212.42, 2),
+        ("vdbench-summary", 310.05, 2),
+        ("vdbench-flatfile", 15773.1017, 8),
+    ]
     assert q(con, "SELECT count(*) FROM series_points")[0][0] == parse(FF_SD7).points.height
 
 
 @settings(max_examples=30, deadline=None)
-@given(eol=st.sampled_from(["\n", "\r\n", "\r"]), rel=st.sampled_from([SUM_SD, TOT_FSD, FF_SD, FF_SD7]),
-       cut=st.floats(0, 1))
+@given(
+    eol=st.sampled_from(["\n", "\r\n", "\r"]),
+    rel=st.sampled_from([SUM_SD, TOT_FSD, FF_SD, FF_SD7]),
+    cut=st.floats(0, 1),
+)
 def test_property_line_ends_and_truncation(eol, rel, cut):
     """Line ends do not change the numbers; a cut file is rejected, or its last run says it has no avg line."""
     mod = vdbench_flatfile if "flatfile" in rel else vdbench_summary

@@ -1,4 +1,5 @@
 """The metric vocabulary (ingest/vocabulary.py): enforced by ParseResult.add, documented in schemas/README.md."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -20,7 +21,11 @@ def test_readme_table_is_the_module():
 
 def test_expand_braces():
     assert vocabulary.expand("p{50,99_9}_{,read_}latency_ms") == [
-        "p50_latency_ms", "p50_read_latency_ms", "p99_9_latency_ms", "p99_9_read_latency_ms"]
+        "p50_latency_ms",
+        "p50_read_latency_ms",
+        "p99_9_latency_ms",
+        "p99_9_read_latency_ms",
+    ]
     assert vocabulary.expand("iops") == ["iops"]
 
 

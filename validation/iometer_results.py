@@ -2,6 +2,7 @@
 
 Iometer's own arithmetic: ALL = sum of workers; a worker = sum of its targets (when it has any).
 """
+
 SUITE = "iometer_results"
 QUERY = """
 WITH b AS (

@@ -4,6 +4,7 @@ Consistency columns computed next to each number (per run, scope and target):
   rw_ratio    (read IOPS + write IOPS) / IOPS on the 'iops' rows (Iometer, published tables)
   mbps_ratio  MB/s / (IOPS x block size / 10^6) on ALL rows of fixed-size Iometer specs
 """
+
 SUITE = "measurements"
 UNITS = ["IO/s", "MB/s", "ms", "%", "count", "bytes", "1/s", "IO/s per %CPU", "bool", "USD", "TB", "1/h", "s", "W"]
 QUERY = """
@@ -31,8 +32,21 @@ def expectations(E):
         E.ExpectColumnValuesToNotBeNull(column="metric"),
         E.ExpectColumnValuesToNotBeNull(column="value"),
         E.ExpectColumnValuesToBeInSet(column="unit", value_set=UNITS),
-        E.ExpectColumnValuesToBeInSet(column="scope", value_set=[
-            "all", "manager", "processor", "worker", "target", "volume", "instance", "host", "point", "test"]),
+        E.ExpectColumnValuesToBeInSet(
+            column="scope",
+            value_set=[
+                "all",
+                "manager",
+                "processor",
+                "worker",
+                "target",
+                "volume",
+                "instance",
+                "host",
+                "point",
+                "test",
+            ],
+        ),
         E.ExpectColumnValuesToBeBetween(column="value", min_value=0, max_value=100, **cond('unit == "%"')),
         E.ExpectColumnValuesToBeBetween(column="value", min_value=0, **cond('unit == "ms"')),
         E.ExpectColumnValuesToBeBetween(column="value", min_value=0, **cond('unit == "IO/s"')),

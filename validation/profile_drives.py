@@ -1,4 +1,5 @@
 """profile_drives: every drive has a position and a capacity; no drive is listed twice per profile."""
+
 SUITE = "profile_drives"
 QUERY = "SELECT *, source_id || ':' || tray || ',' || slot AS position FROM profile_drives"
 

@@ -6,6 +6,7 @@ expectations. Frames are pulled from DuckDB and validated as pandas frames: Grea
 Results land in validation_results (one row per expectation per run); a failed expectation is
 reported, never fatal: the exit code is 0 unless a suite could not run at all.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -74,8 +75,17 @@ def validate(con, keep=None, store: bool = True) -> list[dict]:
             if keep is not None:
                 df = keep(con, df)
         except Exception as e:
-            rows.append({"suite": mod.SUITE, "expectation": "suite query runs", "kwargs": {}, "success": False,
-                         "unexpected_count": None, "examples": [str(e)], "rows_validated": 0})
+            rows.append(
+                {
+                    "suite": mod.SUITE,
+                    "expectation": "suite query runs",
+                    "kwargs": {},
+                    "success": False,
+                    "unexpected_count": None,
+                    "examples": [str(e)],
+                    "rows_validated": 0,
+                }
+            )
             continue
         asset = ds.add_dataframe_asset(name=mod.SUITE)
         batch = asset.add_batch_definition_whole_dataframe("all").get_batch(batch_parameters={"dataframe": df})
@@ -88,18 +98,38 @@ def validate(con, keep=None, store: bool = True) -> list[dict]:
             assert cfg is not None  # GX sets it on every result of a suite run
             kw = {k: v for k, v in dict(cfg.kwargs).items() if k != "batch_id"}
             res = r.result or {}
-            rows.append({"suite": mod.SUITE, "expectation": cfg.type, "kwargs": _jsonable(kw),
-                         "success": bool(r.success), "unexpected_count": res.get("unexpected_count"),
-                         "examples": _jsonable(res.get("partial_unexpected_list") or []), "rows_validated": len(df),
-                         "seconds": time.perf_counter() - t0, "run_at": run_at})
+            rows.append(
+                {
+                    "suite": mod.SUITE,
+                    "expectation": cfg.type,
+                    "kwargs": _jsonable(kw),
+                    "success": bool(r.success),
+                    "unexpected_count": res.get("unexpected_count"),
+                    "examples": _jsonable(res.get("partial_unexpected_list") or []),
+                    "rows_validated": len(df),
+                    "seconds": time.perf_counter() - t0,
+                    "run_at": run_at,
+                }
+            )
     if not store:
         return rows
     run_id = con.execute("SELECT coalesce(max(run_id), 0) + 1 FROM validation_results").fetchall()[0][0]
     con.execute("BEGIN")
     for row in rows:
-        con.execute("INSERT INTO validation_results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    [run_id, run_at, row["suite"], row["expectation"], json.dumps(row["kwargs"]), row["success"],
-                     row["unexpected_count"], json.dumps(row["examples"]), row["rows_validated"]])
+        con.execute(
+            "INSERT INTO validation_results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                run_id,
+                run_at,
+                row["suite"],
+                row["expectation"],
+                json.dumps(row["kwargs"]),
+                row["success"],
+                row["unexpected_count"],
+                json.dumps(row["examples"]),
+                row["rows_validated"],
+            ],
+        )
     con.execute("COMMIT")
     return rows
 
@@ -122,16 +152,25 @@ def main(db_path: str) -> int:
         by.setdefault(r["suite"], []).append(r)
     for suite, rs in by.items():
         failed = sum(not r["success"] for r in rs)
-        t.add_row(suite, str(len(rs)), str(len(rs) - failed), f"[red]{failed}[/]" if failed else "0",
-                  f"{rs[0]['rows_validated']:,}")
+        t.add_row(
+            suite,
+            str(len(rs)),
+            str(len(rs) - failed),
+            f"[red]{failed}[/]" if failed else "0",
+            f"{rs[0]['rows_validated']:,}",
+        )
     console.print(t)
     bad = [r for r in rows if not r["success"]]
     for r in bad:
         args = ", ".join(f"{k}={v}" for k, v in r["kwargs"].items())
-        console.print(f"[red]failed[/] {r['suite']}: {r['expectation']}({args}): "
-                      f"{r['unexpected_count']} unexpected, e.g. {r['examples'][:3]}")
-    console.print(f"{len(rows)} expectations, {len(rows) - len(bad)} met, {len(bad)} failed "
-                  "(stored in validation_results; failures are reported, not fatal)")
+        console.print(
+            f"[red]failed[/] {r['suite']}: {r['expectation']}({args}): "
+            f"{r['unexpected_count']} unexpected, e.g. {r['examples'][:3]}"
+        )
+    console.print(
+        f"{len(rows)} expectations, {len(rows) - len(bad)} met, {len(bad)} failed "
+        "(stored in validation_results; failures are reported, not fatal)"
+    )
     return 0
 
 

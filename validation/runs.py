@@ -1,4 +1,5 @@
 """runs: keys present, each run tied to an ingested file, sane times and percentages."""
+
 SUITE = "runs"
 QUERY = """SELECT r.*, f.status AS source_status,
                   epoch(r.ended_at) - epoch(r.started_at) AS duration_s

@@ -1,5 +1,6 @@
 """series_points: each point belongs to a series; within a series, time stamps strictly increase
 (ordered by time, no two values share a time stamp: a duplicated line or a merged file shows here)."""
+
 SUITE = "series_points"
 QUERY = """
 SELECT p.series_id, p.ts, p.value, s.series_id IS NOT NULL AS has_series,

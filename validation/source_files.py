@@ -1,4 +1,5 @@
 """source_files: every file is traceable and its record is complete."""
+
 SUITE = "source_files"
 QUERY = "SELECT * FROM source_files"
 
@@ -13,5 +14,7 @@ def expectations(E):
         E.ExpectColumnValuesToBeBetween(column="size_bytes", min_value=0),
         # an ok file names its format and parser; a rejected one says why
         E.ExpectColumnValuesToNotBeNull(column="parser", row_condition='status == "ok"', condition_parser="pandas"),
-        E.ExpectColumnValuesToNotBeNull(column="error", row_condition='status == "rejected"', condition_parser="pandas"),
+        E.ExpectColumnValuesToNotBeNull(
+            column="error", row_condition='status == "rejected"', condition_parser="pandas"
+        ),
     ]

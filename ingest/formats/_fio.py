@@ -5,6 +5,7 @@ Sizes (`bs=4k`) follow fio's parse.c (`__get_mult_bytes`): with the default `kb_
 prefixes are powers of two (`4k` = `4K` = `4kb` = 4096) and IEC prefixes are powers of ten
 (`4KiB` = 4000: fio's "compatibility mode"); `kb_base=1000` swaps the two. Case does not matter.
 """
+
 from __future__ import annotations
 
 import re
@@ -14,8 +15,16 @@ from ..model import ParseResult
 
 DIRECTIONS = ("read", "write", "trim")
 # percentiles that become samples (all of them go to the fio_percentiles tool table)
-NAMED_PERCENTILES = {50.0: "p50", 90.0: "p90", 95.0: "p95", 99.0: "p99", 99.5: "p99_5", 99.9: "p99_9",
-                     99.95: "p99_95", 99.99: "p99_99"}
+NAMED_PERCENTILES = {
+    50.0: "p50",
+    90.0: "p90",
+    95.0: "p95",
+    99.0: "p99",
+    99.5: "p99_5",
+    99.9: "p99_9",
+    99.95: "p99_95",
+    99.99: "p99_99",
+}
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d*)?)\s*([a-z%]*)\s*$", re.I)
 _IEC = {"kib": 1, "mib": 2, "gib": 3, "tib": 4, "pib": 5}
 _SI = {"k": 1, "m": 2, "g": 3, "t": 4, "p": 5}
@@ -34,7 +43,7 @@ def parse_size(text: str | None, kb_base: int = 1024) -> int | None:
         power, mult = _IEC[suffix[:3]], 1000 if kb_base == 1024 else 1024
     elif suffix[:1] in _SI:
         power = _SI[suffix[:1]]
-    return round(float(m.group(1)) * mult ** power)
+    return round(float(m.group(1)) * mult**power)
 
 
 def block_size(bs: str | None, kb_base: int = 1024) -> int | None:
@@ -120,8 +129,9 @@ def add_direction(res: ParseResult, key: str, d: Direction, line_no: int | None)
         return
     pre = "" if d.name == "mixed" else f"{d.name}_"
     res.add(key, "all", f"{pre}iops", d.iops, "IO/s", line_no=line_no)
-    res.add(key, "all", f"{pre}mbps", None if d.bw_bytes_per_s is None else d.bw_bytes_per_s / 1e6, "MB/s",
-            line_no=line_no)
+    res.add(
+        key, "all", f"{pre}mbps", None if d.bw_bytes_per_s is None else d.bw_bytes_per_s / 1e6, "MB/s", line_no=line_no
+    )
     res.add(key, "all", f"{pre}ios", d.ios, "count", line_no=line_no)
     if d.name in _BYTES:
         res.add(key, "all", _BYTES[d.name], d.io_bytes, "bytes", line_no=line_no)
@@ -136,8 +146,14 @@ def add_direction(res: ParseResult, key: str, d: Direction, line_no: int | None)
     for stat, pcts in d.percentiles.items():
         for p, v in pcts.items():
             if p in NAMED_PERCENTILES:
-                res.add(key, "all", metric(NAMED_PERCENTILES[p], d.name, "lat" if stat == primary else stat), v, "ms",
-                        line_no=line_no)
+                res.add(
+                    key,
+                    "all",
+                    metric(NAMED_PERCENTILES[p], d.name, "lat" if stat == primary else stat),
+                    v,
+                    "ms",
+                    line_no=line_no,
+                )
 
 
 def add_totals(res: ParseResult, key: str, dirs: list[Direction]) -> None:

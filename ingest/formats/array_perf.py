@@ -26,6 +26,7 @@ ratio, Total Cache Read Check Hits / Total Cache Read Checks, is left to queries
 KB/second: Storage Manager's KB is 2^10 bytes, so MB/s (10^6 B/s) = KB/s x 1024 / 10^6 = x 0.001024.
 Controller rows stay in the tool table only (no controller scope in samples).
 """
+
 from __future__ import annotations
 
 import csv
@@ -39,15 +40,30 @@ KB_PER_S_TO_MBPS = 1024 / 1_000_000  # SANtricity/MDSM KB = 2^10 bytes; MB/s = 1
 
 _TITLE = re.compile(r"^Performance Monitor Statistics for Storage (?:Array|Subsystem):\s*(.*?)\s*$", re.IGNORECASE)
 _SLOT = re.compile(r"^(.+?),\s*(Slot \w+)\s*$")
-_COUNTER_HEAD = re.compile(r"^(virtual disk|volume|logical drive)\s*,\s*Time\s*,\s*Total Requests Serviced", re.IGNORECASE)
+_COUNTER_HEAD = re.compile(
+    r"^(virtual disk|volume|logical drive)\s*,\s*Time\s*,\s*Total Requests Serviced", re.IGNORECASE
+)
 _OBJECT = re.compile(r"^(Virtual Disk|Logical Drive|Volume)\s+(.+?)\s*$", re.IGNORECASE)
 _CONTROLLER = re.compile(r"^CONTROLLER IN SLOT\s+(\w+)\s*$", re.IGNORECASE)
 _TOTALS = re.compile(r"^STORAGE (ARRAY|SUBSYSTEM) TOTALS\s*$", re.IGNORECASE)
-MONITOR_COLUMNS = ["Total IOs", "Read Percentage", "Cache Hit Percentage", "Current KB/second", "Maximum KB/second",
-                   "Current IO/second", "Maximum IO/second"]
-_MONITOR_METRICS = [("ios", "count", 1.0), ("read_pct", "%", 1.0), ("cache_hit_pct", "%", 1.0),
-                    ("mbps", "MB/s", KB_PER_S_TO_MBPS), ("max_mbps", "MB/s", KB_PER_S_TO_MBPS),
-                    ("iops", "IO/s", 1.0), ("max_iops", "IO/s", 1.0)]
+MONITOR_COLUMNS = [
+    "Total IOs",
+    "Read Percentage",
+    "Cache Hit Percentage",
+    "Current KB/second",
+    "Maximum KB/second",
+    "Current IO/second",
+    "Maximum IO/second",
+]
+_MONITOR_METRICS = [
+    ("ios", "count", 1.0),
+    ("read_pct", "%", 1.0),
+    ("cache_hit_pct", "%", 1.0),
+    ("mbps", "MB/s", KB_PER_S_TO_MBPS),
+    ("max_mbps", "MB/s", KB_PER_S_TO_MBPS),
+    ("iops", "IO/s", 1.0),
+    ("max_iops", "IO/s", 1.0),
+]
 
 
 SNIFF_RULE = 'a first line "Performance Monitor Statistics for Storage Array|Subsystem: <name>", or "<array>, Slot N" followed by a "virtual disk|volume|logical drive,Time,Total Requests Serviced" header'
@@ -74,8 +90,11 @@ def parse(data: bytes, name: str) -> ParseResult:
     elif _SLOT.match(",".join(rows[0][1])):
         res = _counters(rows)
     else:
-        raise ParseError("neither a 'Performance Monitor Statistics for Storage Array' title nor an '<array>, Slot N' "
-                         "block opens the file", rows[0][0])
+        raise ParseError(
+            "neither a 'Performance Monitor Statistics for Storage Array' title nor an '<array>, Slot N' "
+            "block opens the file",
+            rows[0][0],
+        )
     if not any(s.scope == "volume" for s in res.samples):
         raise ParseError("no volume rows with numbers: the file holds no statistics")
     return res
@@ -91,8 +110,14 @@ class _Monitor:
     def __init__(self, rows: list[tuple[int, list[str]]]):
         self.rows = rows
         self.res = ParseResult(tool_version=None)
-        self.capture = {"dialect": "monitor", "array_name": None, "title_text": rows[0][1][0], "captured_at_text": None,
-                        "polling_interval_s": None, "line_no": rows[0][0]}
+        self.capture = {
+            "dialect": "monitor",
+            "array_name": None,
+            "title_text": rows[0][1][0],
+            "captured_at_text": None,
+            "polling_interval_s": None,
+            "line_no": rows[0][0],
+        }
         self.iteration: int | None = None
         self.captured_at: str | None = None
         self.controller: str | None = None
@@ -130,9 +155,13 @@ class _Monitor:
         m = re.match(r"^Capture Iteration:\s*(\d+)$", first)
         if m:
             self.iteration, self.controller = int(m.group(1)), None
-            run = Run(key=f"iteration{self.iteration}", tool="Storage Manager Performance Monitor",
-                      workload="array performance statistics", status="complete",
-                      description=f"{self.capture['array_name']}: capture iteration {self.iteration}")
+            run = Run(
+                key=f"iteration{self.iteration}",
+                tool="Storage Manager Performance Monitor",
+                workload="array performance statistics",
+                status="complete",
+                description=f"{self.capture['array_name']}: capture iteration {self.iteration}",
+            )
             self.res.runs.append(run)
             return
         if self._header(ln, cells):
@@ -145,12 +174,12 @@ class _Monitor:
         """One header row, or two ("Total,Read,..." over ",IOs,Percentage,..."): checked against MONITOR_COLUMNS."""
         first = cells[0].lower()
         if first.startswith(("storage arrays", "storage subsystems")):
-            self.top = [c.strip() for c in cells[1:len(MONITOR_COLUMNS) + 1]]
+            self.top = [c.strip() for c in cells[1 : len(MONITOR_COLUMNS) + 1]]
             names = self.top
             if len(self.top) == len(MONITOR_COLUMNS) and self.top[0].lower() == "total":
                 return True  # the second row completes it
         elif first == "" and getattr(self, "top", None):
-            names = [f"{a} {b}" for a, b in zip(self.top, cells[1:len(MONITOR_COLUMNS) + 1])]
+            names = [f"{a} {b}" for a, b in zip(self.top, cells[1 : len(MONITOR_COLUMNS) + 1])]
         else:
             return False
         if [n.lower() for n in names] != [c.lower() for c in MONITOR_COLUMNS]:
@@ -175,21 +204,37 @@ class _Monitor:
         key = f"iteration{self.iteration}"
         scope = {"volume": "volume", "totals": "all"}.get(kind)
         for col, text, (metric, unit, factor) in zip(MONITOR_COLUMNS, nums, _MONITOR_METRICS):
-            _value(self.res, dialect="monitor", iteration=self.iteration, captured_at_text=self.captured_at,
-                   controller=self.controller if kind != "totals" else None, object_kind=kind, object_name=obj_name,
-                   column_name=col, value_text=text, line_no=ln)
+            _value(
+                self.res,
+                dialect="monitor",
+                iteration=self.iteration,
+                captured_at_text=self.captured_at,
+                controller=self.controller if kind != "totals" else None,
+                object_kind=kind,
+                object_name=obj_name,
+                column_name=col,
+                value_text=text,
+                line_no=ln,
+            )
             v = parse_float(text, col, ln)
             if scope and v is not None:
-                self.res.add(key, scope, metric, v * factor, unit, target=obj_name if scope == "volume" else None,
-                             line_no=ln)
+                self.res.add(
+                    key, scope, metric, v * factor, unit, target=obj_name if scope == "volume" else None, line_no=ln
+                )
 
 
 def _counters(rows: list[tuple[int, list[str]]]) -> ParseResult:
     """A support bundle's performanceStatistics.csv: cumulative counters per controller block."""
     res = ParseResult(tool_version=None)
     array, controller, header, seen = None, None, None, set()
-    res.runs.append(Run(key="counters", tool="Storage Manager performanceStatistics", status="complete",
-                        workload="array cumulative counters"))
+    res.runs.append(
+        Run(
+            key="counters",
+            tool="Storage Manager performanceStatistics",
+            status="complete",
+            workload="array cumulative counters",
+        )
+    )
     for ln, cells in rows:
         slot = _SLOT.match(",".join(cells))
         if slot and len(cells) == 2:
@@ -200,15 +245,33 @@ def _counters(rows: list[tuple[int, list[str]]]) -> ParseResult:
             continue
         if header is None:
             if cells[0].startswith("No Performance data"):
-                _value(res, dialect="counters", iteration=None, captured_at_text=None, controller=controller,
-                       object_kind="controller", object_name=array, column_name="note", value_text=cells[0], line_no=ln)
+                _value(
+                    res,
+                    dialect="counters",
+                    iteration=None,
+                    captured_at_text=None,
+                    controller=controller,
+                    object_kind="controller",
+                    object_name=array,
+                    column_name="note",
+                    value_text=cells[0],
+                    line_no=ln,
+                )
                 continue
             raise ParseError(f"row {cells[0]!r} before a 'virtual disk,Time,...' header", ln)
         if len(cells) != len(header):
             raise ParseError(f"row has {len(cells)} fields, the header has {len(header)}", ln)
         _counter_row(res, dict(zip(header, cells)), header, controller, ln, seen)
-    res.tables["array_perf_captures"] = [{"dialect": "counters", "array_name": array, "title_text": None,
-                                          "captured_at_text": None, "polling_interval_s": None, "line_no": rows[0][0]}]
+    res.tables["array_perf_captures"] = [
+        {
+            "dialect": "counters",
+            "array_name": array,
+            "title_text": None,
+            "captured_at_text": None,
+            "polling_interval_s": None,
+            "line_no": rows[0][0],
+        }
+    ]
     return res
 
 
@@ -218,15 +281,27 @@ def _counter_row(res: ParseResult, row: dict, header: list[str], controller: str
         raise ParseError(f"virtual disk {name!r} appears twice", ln)
     seen.add(name)
     for col in header[2:]:
-        _value(res, dialect="counters", iteration=None, captured_at_text=time, controller=controller,
-               object_kind="volume", object_name=name, column_name=col, value_text=row[col], line_no=ln)
+        _value(
+            res,
+            dialect="counters",
+            iteration=None,
+            captured_at_text=time,
+            controller=controller,
+            object_kind="volume",
+            object_name=name,
+            column_name=col,
+            value_text=row[col],
+            line_no=ln,
+        )
 
     def count(col: str) -> float | None:
         v = parse_float(row.get(col, ""), col, ln)
         return v if v is not None and v >= 0 else None  # negative: a wrapped signed 32-bit counter
 
-    for metric, unit, v in [("ios", "count", count("Total Requests Serviced")),
-                            ("read_ios", "count", count("Total Read Requests")),
-                            ("write_ios", "count", count("Total Write Requests")),
-                            ("read_pct", "%", count("Total Percent Read Requests"))]:
+    for metric, unit, v in [
+        ("ios", "count", count("Total Requests Serviced")),
+        ("read_ios", "count", count("Total Read Requests")),
+        ("write_ios", "count", count("Total Write Requests")),
+        ("read_pct", "%", count("Total Percent Read Requests")),
+    ]:
         res.add("counters", "volume", metric, v, unit, target=name, line_no=ln)

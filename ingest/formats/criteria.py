@@ -4,6 +4,7 @@ The shape of docs/reference/criteria.csv. Users add their own file of the same s
 optional `iolab_metric` column names the canonical metric a criterion tests; without it the
 qos_verdicts view maps the known criterion ids). Rows land in qos_criteria; no samples.
 """
+
 from __future__ import annotations
 
 from ..model import ParseError, ParseResult, csv_header, csv_records, parse_float
@@ -30,10 +31,20 @@ def parse(data: bytes, name: str) -> ParseResult:
         if r["criterion"] in seen:
             raise ParseError(f"criterion {r['criterion']!r} appears twice", ln)
         seen.add(r["criterion"])
-        out.append({"criterion": r["criterion"], "tool": r["tool"], "description": r["metric"],
-                    "comparator": r["comparator"], "threshold": parse_float(r["threshold"], "threshold", ln),
-                    "unit": r["unit"], "scope": r["scope"], "citation": r["source"],
-                    "iolab_metric": r.get("iolab_metric") or None, "line_no": ln})
+        out.append(
+            {
+                "criterion": r["criterion"],
+                "tool": r["tool"],
+                "description": r["metric"],
+                "comparator": r["comparator"],
+                "threshold": parse_float(r["threshold"], "threshold", ln),
+                "unit": r["unit"],
+                "scope": r["scope"],
+                "citation": r["source"],
+                "iolab_metric": r.get("iolab_metric") or None,
+                "line_no": ln,
+            }
+        )
     if not out:
         raise ParseError("no criteria under the header")
     return ParseResult(tables={"qos_criteria": out})

@@ -18,6 +18,7 @@ Workload signature: block size, read % = 100 - write %, random 100 / sequential 
 = outstanding I/Os per thread per target (-o), workers = thread x target pairs as DiskSpd applies
 them (-t N: N per target; -F N: N threads each on every target), outstanding I/Os = the product.
 """
+
 from __future__ import annotations
 
 import re
@@ -30,10 +31,23 @@ VERSION = "1"
 TOOL = "DiskSpd"
 
 # '%-ile' row label -> metric stem (p99_9 = 3-nines ...)
-PERCENTILES = {"min": "min", "25th": "p25", "50th": "p50", "75th": "p75", "90th": "p90", "95th": "p95",
-               "99th": "p99", "3-nines": "p99_9", "4-nines": "p99_99", "5-nines": "p99_999",
-               "6-nines": "p99_9999", "7-nines": "p99_99999", "8-nines": "p99_999999",
-               "9-nines": "p99_9999999", "max": "max"}
+PERCENTILES = {
+    "min": "min",
+    "25th": "p25",
+    "50th": "p50",
+    "75th": "p75",
+    "90th": "p90",
+    "95th": "p95",
+    "99th": "p99",
+    "3-nines": "p99_9",
+    "4-nines": "p99_99",
+    "5-nines": "p99_999",
+    "6-nines": "p99_9999",
+    "7-nines": "p99_99999",
+    "8-nines": "p99_999999",
+    "9-nines": "p99_9999999",
+    "max": "max",
+}
 DIRECTION = {"total": "", "read": "read_", "write": "write_"}
 _SIZE = re.compile(r"^(\d+)\s*(KiB|MiB|GiB|K|M|G|B)?$", re.I)
 _FACTOR = {"": 1, "b": 1, "k": 1024, "kib": 1024, "m": 1 << 20, "mib": 1 << 20, "g": 1 << 30, "gib": 1 << 30}
@@ -43,8 +57,11 @@ SNIFF_RULE = "a 'Command Line: ' line, 'Input parameters:' and a 'timespan:' lin
 
 
 def sniff(head: str, name: str) -> bool:
-    return bool(re.search(r"^Command Line: ", head, re.M)) and "Input parameters:" in head \
+    return (
+        bool(re.search(r"^Command Line: ", head, re.M))
+        and "Input parameters:" in head
         and bool(re.search(r"^\s*timespan:\s+\d", head, re.M))
+    )
 
 
 def size_bytes(text: str, line: int | None = None) -> int:
@@ -91,7 +108,7 @@ class _Run:
             s = line.strip()
             ln = i + 1
             if line.startswith("Command Line: "):
-                self.param("command line", line[len("Command Line: "):].strip(), ln)
+                self.param("command line", line[len("Command Line: ") :].strip(), ln)
             elif s in ("Input parameters:", "System information:"):
                 section = s
             elif s.startswith("Results for timespan"):
@@ -114,17 +131,24 @@ class _Run:
             i += 1
         for kind in ("total", "read", "write"):
             if kind not in self.totals_seen:
-                raise ParseError(f"run {self.key} (from line {self.first + 1}) has no '{kind.title()} IO' totals: "
-                                 f"the output is cut short or is not DiskSpd's", self.first + 1)
+                raise ParseError(
+                    f"run {self.key} (from line {self.first + 1}) has no '{kind.title()} IO' totals: "
+                    f"the output is cut short or is not DiskSpd's",
+                    self.first + 1,
+                )
         if any(p["name"] == "measuring latency" for p in self.params) and not any(
-                r["run_key"] == self.key for r in self.res.tables.get("diskspd_latency_percentiles", [])):
-            raise ParseError(f"run {self.key} measured latency but its percentile table is missing: "
-                             f"the output is cut short", self.end)
+            r["run_key"] == self.key for r in self.res.tables.get("diskspd_latency_percentiles", [])
+        ):
+            raise ParseError(
+                f"run {self.key} measured latency but its percentile table is missing: the output is cut short",
+                self.end,
+            )
 
     # ---- parameters ---------------------------------------------------------------------------
     def param(self, key: str, value: str, ln: int) -> None:
-        self.params.append({"run_key": self.key, "param_no": len(self.params), "name": key, "value": value,
-                            "line_no": ln})
+        self.params.append(
+            {"run_key": self.key, "param_no": len(self.params), "name": key, "value": value, "line_no": ln}
+        )
 
     def param_line(self, s: str, ln: int) -> None:
         key, sep, value = s.partition(":")
@@ -154,7 +178,9 @@ class _Run:
             t["threads"] = _whole(value, key, ln)
         elif key.startswith("performing"):
             m = re.search(r"read/write ratio: (\d+)/(\d+)", whole)
-            t["read"] = 100.0 if "read test" in key else 0.0 if "write test" in key else float(m.group(1)) if m else None
+            t["read"] = (
+                100.0 if "read test" in key else 0.0 if "write test" in key else float(m.group(1)) if m else None
+            )
         elif key.startswith("using random I/O"):
             t["random"] = 100.0
         elif re.match(r"using (interlocked )?sequential I/O", key):
@@ -184,14 +210,24 @@ class _Run:
             if len(cells) != len(header):
                 raise ParseError(f"CPU table row has {len(cells)} cells, its header {len(header)}", ln)
             d = dict(zip(header, cells))
-            row = {"run_key": self.key, "core": _int(d.get("core")), "cpu": _int(d.get("cpu")),
-                   "usage_pct": _num(d["usage"], "CPU usage", ln), "user_pct": _num(d["user"], "CPU user", ln),
-                   "kernel_pct": _num(d["kernel"], "CPU kernel", ln), "idle_pct": _num(d["idle"], "CPU idle", ln),
-                   "line_no": ln}
+            row = {
+                "run_key": self.key,
+                "core": _int(d.get("core")),
+                "cpu": _int(d.get("cpu")),
+                "usage_pct": _num(d["usage"], "CPU usage", ln),
+                "user_pct": _num(d["user"], "CPU user", ln),
+                "kernel_pct": _num(d["kernel"], "CPU kernel", ln),
+                "idle_pct": _num(d["idle"], "CPU idle", ln),
+                "line_no": ln,
+            }
             rows.append(row)
             scope, target = ("all", None) if avg else ("processor", str(row["cpu"]))
-            for col, metric in (("usage_pct", "cpu_util_pct"), ("user_pct", "cpu_user_pct"),
-                                ("kernel_pct", "cpu_privileged_pct"), ("idle_pct", "cpu_idle_pct")):
+            for col, metric in (
+                ("usage_pct", "cpu_util_pct"),
+                ("user_pct", "cpu_user_pct"),
+                ("kernel_pct", "cpu_privileged_pct"),
+                ("idle_pct", "cpu_idle_pct"),
+            ):
                 self.res.add(self.key, scope, metric, row[col], "%", target=target, line_no=ln)
             i += 1
         return i
@@ -215,7 +251,7 @@ class _Run:
             total = s.startswith("total:")
             cells = [c.strip() for c in s.split("|")]
             if total:
-                cells = ["", cells[0][len("total:"):].strip()] + cells[1:] + [""]
+                cells = ["", cells[0][len("total:") :].strip()] + cells[1:] + [""]
             if len(cells) != len(header):
                 raise ParseError(f"'{kind.title()} IO' row has {len(cells)} cells, the header {len(header)}", ln)
             rows.append(self.io_row(kind, dict(zip(header, cells)), total, ln))
@@ -230,13 +266,22 @@ class _Run:
         if mib is None:
             raise ParseError("thread table has neither a 'MiB/s' nor an 'MB/s' column", ln)
         path, size = _file_cell(d.get("file", ""))
-        row = {"run_key": self.key, "kind": kind, "thread": None if total else _int(d["thread"], ln),
-               "target": path, "target_size": size, "bytes": _int(d["bytes"], ln), "ios": _int(d["I/Os"], ln),
-               "mib_per_s": _num(mib, "MiB/s", ln), "iops": _num(d["I/O per s"], "I/O per s", ln),
-               # DiskSpd prints 0.000 as the average latency of a direction with no I/O: no value
-               "avg_latency_ms": _num(d.get("AvgLat", ""), "AvgLat", ln) if _int(d["I/Os"], ln) else None,
-               "iops_stddev": _num(d.get("IopsStdDev", ""), "IopsStdDev", ln),
-               "latency_stddev_ms": _num(d.get("LatStdDev", ""), "LatStdDev", ln), "line_no": ln}
+        row = {
+            "run_key": self.key,
+            "kind": kind,
+            "thread": None if total else _int(d["thread"], ln),
+            "target": path,
+            "target_size": size,
+            "bytes": _int(d["bytes"], ln),
+            "ios": _int(d["I/Os"], ln),
+            "mib_per_s": _num(mib, "MiB/s", ln),
+            "iops": _num(d["I/O per s"], "I/O per s", ln),
+            # DiskSpd prints 0.000 as the average latency of a direction with no I/O: no value
+            "avg_latency_ms": _num(d.get("AvgLat", ""), "AvgLat", ln) if _int(d["I/Os"], ln) else None,
+            "iops_stddev": _num(d.get("IopsStdDev", ""), "IopsStdDev", ln),
+            "latency_stddev_ms": _num(d.get("LatStdDev", ""), "LatStdDev", ln),
+            "line_no": ln,
+        }
         pre = DIRECTION[kind]
         scope, target = ("all", None) if total else ("worker", f"thread {row['thread']}: {path}")
         add = self.res.add
@@ -248,8 +293,15 @@ class _Run:
         add(self.key, scope, f"{pre}iops_stddev", row["iops_stddev"], "IO/s", target=target, line_no=ln)
         add(self.key, scope, f"{pre}ios", row["ios"], "count", target=target, line_no=ln)
         if kind != "total":
-            add(self.key, scope, f"bytes_{'read' if kind == 'read' else 'written'}", row["bytes"], "bytes",
-                target=target, line_no=ln)
+            add(
+                self.key,
+                scope,
+                f"bytes_{'read' if kind == 'read' else 'written'}",
+                row["bytes"],
+                "bytes",
+                target=target,
+                line_no=ln,
+            )
         return row
 
     def percentiles(self, i: int) -> int:
@@ -267,14 +319,25 @@ class _Run:
             if cells[0] not in PERCENTILES or len(cells) != len(header):
                 break
             d = dict(zip(header, cells))
-            row = {"run_key": self.key, "percentile": cells[0], "read_ms": _num(d["read"], "read latency", ln),
-                   "write_ms": _num(d["write"], "write latency", ln), "total_ms": _num(d["total"], "latency", ln),
-                   "line_no": ln}
+            row = {
+                "run_key": self.key,
+                "percentile": cells[0],
+                "read_ms": _num(d["read"], "read latency", ln),
+                "write_ms": _num(d["write"], "write latency", ln),
+                "total_ms": _num(d["total"], "latency", ln),
+                "line_no": ln,
+            }
             rows.append(row)
             stem = PERCENTILES[cells[0]]
             for direction in ("read", "write", "total"):
-                self.res.add(self.key, "all", f"{stem}_{DIRECTION[direction]}latency_ms", row[f"{direction}_ms"],
-                             "ms", line_no=ln)
+                self.res.add(
+                    self.key,
+                    "all",
+                    f"{stem}_{DIRECTION[direction]}latency_ms",
+                    row[f"{direction}_ms"],
+                    "ms",
+                    line_no=ln,
+                )
             i += 1
             if cells[0] == "max":
                 return i
@@ -293,10 +356,20 @@ class _Run:
             workers = None
         qd = one("qd")
         cmd = next((p["value"] for p in self.params if p["name"] == "command line"), None)
-        return Run(self.key, TOOL, started_at=self.started_at, workload=cmd, status="complete",
-                   block_size_bytes=one("block"), read_pct=one("read"), random_pct=one("random"),
-                   queue_depth=qd, workers=workers, outstanding_ios=qd * workers if qd and workers else None,
-                   description=", ".join(x["path"] for x in t) or None)
+        return Run(
+            self.key,
+            TOOL,
+            started_at=self.started_at,
+            workload=cmd,
+            status="complete",
+            block_size_bytes=one("block"),
+            read_pct=one("read"),
+            random_pct=one("random"),
+            queue_depth=qd,
+            workers=workers,
+            outstanding_ios=qd * workers if qd and workers else None,
+            description=", ".join(x["path"] for x in t) or None,
+        )
 
 
 def _int(text: str | None, ln: int | None = None) -> int | None:
@@ -318,7 +391,9 @@ def decode(data: bytes) -> str:
     try:
         return decode_text(data).lstrip("\ufeff")
     except UnicodeDecodeError as e:
-        raise ParseError(f"not text: byte {e.object[e.start]:#04x} at offset {e.start} is neither UTF-8 nor Windows-1252") from None
+        raise ParseError(
+            f"not text: byte {e.object[e.start]:#04x} at offset {e.start} is neither UTF-8 nor Windows-1252"
+        ) from None
 
 
 def _whole(text: str, what: str, ln: int) -> int:

@@ -14,6 +14,7 @@ Workload signature from the profile's targets: block size, read % = 100 - WriteR
 depth = RequestCount (outstanding I/Os per thread per target), workers = thread x target pairs
 (ThreadsPerFile summed over targets, or the time span's ThreadCount x targets when -F is used).
 """
+
 from __future__ import annotations
 
 import re
@@ -27,11 +28,26 @@ FORMAT = "diskspd-xml"
 VERSION = "1"
 # XML bucket percentile -> metric stem
 # (the buckets the text output prints; every bucket 1..99 stays in diskspd_latency_percentiles)
-_PCT = {"0": "min", "25": "p25", "50": "p50", "75": "p75", "90": "p90", "95": "p95", "99": "p99", "100": "max", "99.9": "p99_9", "99.99": "p99_99", "99.999": "p99_999", "99.9999": "p99_9999",
-        "99.99999": "p99_99999", "99.999999": "p99_999999", "99.9999999": "p99_9999999"}
+_PCT = {
+    "0": "min",
+    "25": "p25",
+    "50": "p50",
+    "75": "p75",
+    "90": "p90",
+    "95": "p95",
+    "99": "p99",
+    "100": "max",
+    "99.9": "p99_9",
+    "99.99": "p99_99",
+    "99.999": "p99_999",
+    "99.9999": "p99_9999",
+    "99.99999": "p99_99999",
+    "99.999999": "p99_999999",
+    "99.9999999": "p99_9999999",
+}
 
 
-SNIFF_RULE = 'the document element is <Results> with a <System> or <Profile> element'
+SNIFF_RULE = "the document element is <Results> with a <System> or <Profile> element"
 
 
 def sniff(head: str, name: str) -> bool:
@@ -94,11 +110,15 @@ def _signature(profile_ts: ET.Element | None, thread_count: float | None) -> dic
     workers = int(fixed * len(targets)) if fixed else int(sum(per_file)) if all(per_file) else None
     qd = one([_num(t, "RequestCount") for t in targets])
     w = one(write)
-    return {"block_size_bytes": int(one([_num(t, "BlockSize") for t in targets]) or 0) or None,
-            "read_pct": None if w is None else 100.0 - w, "random_pct": one(rnd),
-            "queue_depth": int(qd) if qd else None, "workers": workers,
-            "outstanding_ios": int(qd) * workers if qd and workers else None,
-            "description": ", ".join(_text(t, "Path") or "" for t in targets)}
+    return {
+        "block_size_bytes": int(one([_num(t, "BlockSize") for t in targets]) or 0) or None,
+        "read_pct": None if w is None else 100.0 - w,
+        "random_pct": one(rnd),
+        "queue_depth": int(qd) if qd else None,
+        "workers": workers,
+        "outstanding_ios": int(qd) * workers if qd and workers else None,
+        "description": ", ".join(_text(t, "Path") or "" for t in targets),
+    }
 
 
 def parse(data: bytes, name: str) -> ParseResult:
@@ -138,13 +158,24 @@ def _cpu(res: ParseResult, key: str, ts: ET.Element) -> None:
     cpus = [(c, "processor") for c in ts.findall("CpuUtilization/CPU")]
     cpus += [(c, "all") for c in ts.findall("CpuUtilization/Average")]
     for c, scope in cpus:
-        row = {"run_key": key, "core": None, "cpu": None if scope == "all" else _id(c),
-               "usage_pct": _num(c, "UsagePercent"), "user_pct": _num(c, "UserPercent"),
-               "kernel_pct": _num(c, "KernelPercent"), "idle_pct": _num(c, "IdlePercent"), "line_no": None}
+        row = {
+            "run_key": key,
+            "core": None,
+            "cpu": None if scope == "all" else _id(c),
+            "usage_pct": _num(c, "UsagePercent"),
+            "user_pct": _num(c, "UserPercent"),
+            "kernel_pct": _num(c, "KernelPercent"),
+            "idle_pct": _num(c, "IdlePercent"),
+            "line_no": None,
+        }
         rows.append(row)
         target = None if scope == "all" else f"{_text(c, 'Group') or 0}:{row['cpu']}"
-        for col, metric in (("usage_pct", "cpu_util_pct"), ("user_pct", "cpu_user_pct"),
-                            ("kernel_pct", "cpu_privileged_pct"), ("idle_pct", "cpu_idle_pct")):
+        for col, metric in (
+            ("usage_pct", "cpu_util_pct"),
+            ("user_pct", "cpu_user_pct"),
+            ("kernel_pct", "cpu_privileged_pct"),
+            ("idle_pct", "cpu_idle_pct"),
+        ):
             res.add(key, scope, metric, row[col], "%", target=target)
 
 
@@ -156,26 +187,44 @@ def _threads(res: ParseResult, key: str, ts: ET.Element, seconds: float) -> None
         tid = _id(th)
         for tg in th.findall("Target"):
             path = _text(tg, "Path")
-            counts = {"total": (_num(tg, "BytesCount"), _num(tg, "IOCount")),
-                      "read": (_num(tg, "ReadBytes"), _num(tg, "ReadCount")),
-                      "write": (_num(tg, "WriteBytes"), _num(tg, "WriteCount"))}
+            counts = {
+                "total": (_num(tg, "BytesCount"), _num(tg, "IOCount")),
+                "read": (_num(tg, "ReadBytes"), _num(tg, "ReadCount")),
+                "write": (_num(tg, "WriteBytes"), _num(tg, "WriteCount")),
+            }
             for kind, (b, n) in counts.items():
                 if b is None or n is None:
                     raise ParseError(f"thread {tid}: <Target> lacks its {kind} byte or I/O count")
                 totals[kind][0] += b
                 totals[kind][1] += n
-                avg = {"total": "AverageLatencyMilliseconds", "read": "AverageReadLatencyMilliseconds",
-                       "write": "AverageWriteLatencyMilliseconds"}[kind]
+                avg = {
+                    "total": "AverageLatencyMilliseconds",
+                    "read": "AverageReadLatencyMilliseconds",
+                    "write": "AverageWriteLatencyMilliseconds",
+                }[kind]
                 sd = {"total": "LatencyStdev", "read": "ReadLatencyStdev", "write": "WriteLatencyStdev"}[kind]
                 isd = {"total": "IopsStdDev", "read": "ReadIopsStdDev", "write": "WriteIopsStdDev"}[kind]
-                rows.append({"run_key": key, "kind": kind, "thread": tid, "target": path,
-                             "target_size": _text(tg, "FileSize"), "bytes": int(b), "ios": int(n),
-                             "mib_per_s": None, "iops": None, "avg_latency_ms": _num(tg, avg),
-                             "iops_stddev": _num(tg.find("Iops"), isd), "latency_stddev_ms": _num(tg, sd),
-                             "line_no": None})
+                rows.append(
+                    {
+                        "run_key": key,
+                        "kind": kind,
+                        "thread": tid,
+                        "target": path,
+                        "target_size": _text(tg, "FileSize"),
+                        "bytes": int(b),
+                        "ios": int(n),
+                        "mib_per_s": None,
+                        "iops": None,
+                        "avg_latency_ms": _num(tg, avg),
+                        "iops_stddev": _num(tg.find("Iops"), isd),
+                        "latency_stddev_ms": _num(tg, sd),
+                        "line_no": None,
+                    }
+                )
                 _rates(res, key, "worker", f"thread {tid}: {path}", kind, b, n, seconds)
-                res.add(key, "worker", f"avg_{_pre(kind)}latency_ms", _num(tg, avg), "ms",
-                        target=f"thread {tid}: {path}")
+                res.add(
+                    key, "worker", f"avg_{_pre(kind)}latency_ms", _num(tg, avg), "ms", target=f"thread {tid}: {path}"
+                )
             per_target.setdefault(path, [0, 0])
             per_target[path][0] += counts["total"][0]
             per_target[path][1] += counts["total"][1]
@@ -203,16 +252,26 @@ def _rates(res, key, scope, target, kind, nbytes, ios, seconds) -> None:
 def _latency(res: ParseResult, key: str, lat: ET.Element | None) -> None:
     if lat is None:
         return  # latency was not measured (no -L)
-    for tag, metric in (("AverageReadMilliseconds", "avg_read_latency_ms"), ("ReadLatencyStdev", "stddev_read_latency_ms"),
-                        ("AverageWriteMilliseconds", "avg_write_latency_ms"),
-                        ("WriteLatencyStdev", "stddev_write_latency_ms"),
-                        ("AverageTotalMilliseconds", "avg_latency_ms"), ("LatencyStdev", "stddev_latency_ms")):
+    for tag, metric in (
+        ("AverageReadMilliseconds", "avg_read_latency_ms"),
+        ("ReadLatencyStdev", "stddev_read_latency_ms"),
+        ("AverageWriteMilliseconds", "avg_write_latency_ms"),
+        ("WriteLatencyStdev", "stddev_write_latency_ms"),
+        ("AverageTotalMilliseconds", "avg_latency_ms"),
+        ("LatencyStdev", "stddev_latency_ms"),
+    ):
         res.add(key, "all", metric, _num(lat, tag), "ms")
     rows = res.tables.setdefault("diskspd_latency_percentiles", [])
     for b in lat.findall("Bucket"):
         pct = _text(b, "Percentile") or b.get("Percentile")
-        row = {"run_key": key, "percentile": pct, "read_ms": _num(b, "ReadMilliseconds"),
-               "write_ms": _num(b, "WriteMilliseconds"), "total_ms": _num(b, "TotalMilliseconds"), "line_no": None}
+        row = {
+            "run_key": key,
+            "percentile": pct,
+            "read_ms": _num(b, "ReadMilliseconds"),
+            "write_ms": _num(b, "WriteMilliseconds"),
+            "total_ms": _num(b, "TotalMilliseconds"),
+            "line_no": None,
+        }
         rows.append(row)
         try:
             float(pct or "")

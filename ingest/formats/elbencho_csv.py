@@ -32,6 +32,7 @@ and rank (`Total`, or a thread/host rank with --livecsvex). Stored as time serie
 rank, mix type and column; time = `<phase> <RuntimeMS> ms`, no wall clock), MiB/s as MB/s; the
 non-empty text cells (Label, Service) go to `elbencho_values` (file_kind 'live').
 """
+
 from __future__ import annotations
 
 import math
@@ -95,6 +96,7 @@ def parse(data: bytes, name: str) -> ParseResult:
 
 # ---- result CSV ---------------------------------------------------------------------------------------
 
+
 def split_row(line: str, header: list[str], ln: int) -> dict[str, str]:
     """A row as {column: cell}; the last `command` column takes the rest of the line as written."""
     if header[-1] == "command":
@@ -156,10 +158,16 @@ def _run(key: str, cells: dict[str, str], ln: int) -> Run:
     phase = cells["operation"].strip()
     if not phase:
         raise ParseError("the operation (phase) cell is empty", ln)
-    run = Run(key, TOOL, tool_version=(cells.get("version") or "").strip() or None, workload=phase,
-              description=(cells.get("label") or "").strip() or None, status="complete",
-              test_type=(cells.get("path type") or "").strip() or None,
-              ended_at=iso_date(cells.get("ISO date", ""), ln))
+    run = Run(
+        key,
+        TOOL,
+        tool_version=(cells.get("version") or "").strip() or None,
+        workload=phase,
+        description=(cells.get("label") or "").strip() or None,
+        status="complete",
+        test_type=(cells.get("path type") or "").strip() or None,
+        ended_at=iso_date(cells.get("ISO date", ""), ln),
+    )
     m = IO_PHASES.match(phase)
     if not m:
         return run
@@ -184,8 +192,17 @@ def _cells(run: Run, cells: dict[str, str], ln: int) -> list[dict]:
             v = None
         if v is not None and not math.isfinite(v):
             v = None
-        out.append({"file_kind": "csv", "run_key": run.key, "phase": run.workload, "column_name": col,
-                    "value": v, "text": None if v is not None or not text.strip() else text, "line_no": ln})
+        out.append(
+            {
+                "file_kind": "csv",
+                "run_key": run.key,
+                "phase": run.workload,
+                "column_name": col,
+                "value": v,
+                "text": None if v is not None or not text.strip() else text,
+                "line_no": ln,
+            }
+        )
     return out
 
 
@@ -207,11 +224,17 @@ def _samples(res: ParseResult, run: Run, cells: dict[str, str], ln: int) -> None
         if d in _BYTES and mib is not None:
             res.add(run.key, "all", _BYTES[d], mib * MIB, "bytes", line_no=ln)
     if rwmix:  # the phase totals: write part + read part
-        for col, (stem, unit, factor) in (("IOPS [last]", _LAST["IOPS [last]"]), ("MiB/s [last]", _LAST["MiB/s [last]"])):
+        for col, (stem, unit, factor) in (
+            ("IOPS [last]", _LAST["IOPS [last]"]),
+            ("MiB/s [last]", _LAST["MiB/s [last]"]),
+        ):
             w, r = _num(cells, col, ln), _num(cells, "rwmix read " + col, ln)
             if w is not None and r is not None:
                 res.add(run.key, "all", stem.format(d=""), (w + r) * factor, unit)
-    for col, metric, unit, factor in (("time ms [last]", "runtime_s", "s", 1e-3), ("CPU% [last]", "cpu_util_pct", "%", 1.0)):
+    for col, metric, unit, factor in (
+        ("time ms [last]", "runtime_s", "s", 1e-3),
+        ("CPU% [last]", "cpu_util_pct", "%", 1.0),
+    ):
         v = _num(cells, col, ln)
         if v is not None:
             res.add(run.key, "all", metric, v * factor, unit, line_no=ln)
@@ -220,9 +243,16 @@ def _samples(res: ParseResult, run: Run, cells: dict[str, str], ln: int) -> None
 # ---- live CSV -------------------------------------------------------------------------------------------
 
 # live column -> (metric, unit, factor); columns not named here are kept with no metric
-_LIVE = {"MiB/s": ("mbps", "MB/s", MB_PER_MIB), "IOPS": ("iops", "IO/s", 1.0), "Entries/s": ("entries_per_s", "1/s", 1.0),
-         "Entries": ("entries", "count", 1.0), "DoneBytes": ("bytes_done", "bytes", 1.0),
-         "Done%": ("done_pct", "%", 1.0), "Active": ("active_threads", "count", 1.0), "CPU": ("cpu_util_pct", "%", 1.0)}
+_LIVE = {
+    "MiB/s": ("mbps", "MB/s", MB_PER_MIB),
+    "IOPS": ("iops", "IO/s", 1.0),
+    "Entries/s": ("entries_per_s", "1/s", 1.0),
+    "Entries": ("entries", "count", 1.0),
+    "DoneBytes": ("bytes_done", "bytes", 1.0),
+    "Done%": ("done_pct", "%", 1.0),
+    "Active": ("active_threads", "count", 1.0),
+    "CPU": ("cpu_util_pct", "%", 1.0),
+}
 
 
 def _live(lines: list[str]) -> ParseResult:
@@ -248,12 +278,22 @@ def _live(lines: list[str]) -> ParseResult:
         if ms is None or not row["Phase"].strip():
             raise ParseError("a live row needs its Phase and RuntimeMS", ln)
         no = len(samples)
-        samples.append({"sample_no": no, "ts": None, "ts_text": f"{row['Phase'].strip()} {row['RuntimeMS'].strip()} ms"})
+        samples.append(
+            {"sample_no": no, "ts": None, "ts_text": f"{row['Phase'].strip()} {row['RuntimeMS'].strip()} ms"}
+        )
         for col, text in row.items():  # Label, Service and columns newer versions add: kept as written
             if col not in _LIVE and col not in ("Phase", "RuntimeMS", "Rank", "MixType") and text.strip():
-                rows.append({"file_kind": "live", "run_key": "live", "phase": row["Phase"].strip(),
-                             "column_name": f"{col} [{row['Rank'].strip()} {row['RuntimeMS'].strip()} ms]",
-                             "value": None, "text": text, "line_no": ln})
+                rows.append(
+                    {
+                        "file_kind": "live",
+                        "run_key": "live",
+                        "phase": row["Phase"].strip(),
+                        "column_name": f"{col} [{row['Rank'].strip()} {row['RuntimeMS'].strip()} ms]",
+                        "value": None,
+                        "text": text,
+                        "line_no": ln,
+                    }
+                )
         for col, (metric, unit, factor) in _LIVE.items():
             v = parse_float(row.get(col, ""), f"column {col!r}", ln)
             if v is None:
@@ -269,8 +309,13 @@ def _live(lines: list[str]) -> ParseResult:
     phases = sorted({s["ts_text"].split(" ")[0] for s in samples})
     res.runs.append(Run("live", TOOL, workload=" ".join(phases), test_type="live", status="complete"))
     res.series = list(series.values())
-    res.points = pl.DataFrame({"series_key": pl.Series(keys, dtype=pl.Int32), "sample_no": pl.Series(nos, dtype=pl.Int32),
-                               "value": pl.Series(vals, dtype=pl.Float64)})
+    res.points = pl.DataFrame(
+        {
+            "series_key": pl.Series(keys, dtype=pl.Int32),
+            "sample_no": pl.Series(nos, dtype=pl.Int32),
+            "value": pl.Series(vals, dtype=pl.Float64),
+        }
+    )
     res.tables["series_samples"] = samples
     if rows:
         res.tables["elbencho_values"] = rows

@@ -27,6 +27,7 @@ workers = threads x hosts, outstanding I/Os = iodepth x workers; with --hostsfil
 is not in the file and workers/outstanding I/Os are left empty; a table without COMMAND LINE
 (console capture, --resfile of an older or cleanup invocation) gives only the read % of its phases.
 """
+
 from __future__ import annotations
 
 import math
@@ -106,8 +107,13 @@ def command_signature(command: str) -> dict:
     if hosts is not None and numhosts:
         hosts = min(hosts, numhosts)
     workers = threads * hosts if threads is not None and hosts is not None else None
-    return {"block_size_bytes": block, "random_pct": 100.0 if "--rand" in opts else 0.0, "queue_depth": qd,
-            "workers": workers, "outstanding_ios": qd * workers if qd is not None and workers is not None else None}
+    return {
+        "block_size_bytes": block,
+        "random_pct": 100.0 if "--rand" in opts else 0.0,
+        "queue_depth": qd,
+        "workers": workers,
+        "outstanding_ios": qd * workers if qd is not None and workers is not None else None,
+    }
 
 
 def _count(v) -> int | None:
@@ -155,8 +161,17 @@ class _Parser:
         self.sig, self.when, self.run = {}, None, None
 
     def cell(self, run: Run | None, column: str, value: float | None, text: str | None, ln: int) -> None:
-        self.rows.append({"file_kind": "text", "run_key": run.key if run else None, "phase": run.workload if run else None,
-                          "column_name": column, "value": value, "text": text, "line_no": ln})
+        self.rows.append(
+            {
+                "file_kind": "text",
+                "run_key": run.key if run else None,
+                "phase": run.workload if run else None,
+                "column_name": column,
+                "value": value,
+                "text": text,
+                "line_no": ln,
+            }
+        )
 
     def result_line(self, line: str, ln: int) -> None:
         m = _ROW.match(line)
@@ -223,8 +238,13 @@ class _Parser:
                 add({"write_": "bytes_written", "read_": "bytes_read"}[bd], v * MIB, "bytes", ln, plain_too=False)
         elif self.is_entry(words[0].removesuffix("/s")):
             dd = d if self.mixed() else ""
-            add(f"{dd}entries_per_s" if words[0].endswith("/s") else f"{dd}entries",
-                v, "1/s" if words[0].endswith("/s") else "count", ln, plain_too=False)
+            add(
+                f"{dd}entries_per_s" if words[0].endswith("/s") else f"{dd}entries",
+                v,
+                "1/s" if words[0].endswith("/s") else "count",
+                ln,
+                plain_too=False,
+            )
 
     def is_entry(self, word: str) -> bool:
         """The phase's entry type (Dirs, Files, Objects...) is the first per-second line's; a later

@@ -20,6 +20,7 @@ errno: the run's status says it (and the `fio:` lines before the document go in 
 `total_err` (continue_on_error) is the error count. Disk utilisation is per document: target
 samples only when the document has one job (else the tool table alone).
 """
+
 from __future__ import annotations
 
 import json
@@ -44,7 +45,7 @@ class _Obj(dict):
         self.pairs = pairs
 
 
-SNIFF_RULE = '\'"fio version"\' in the JSON (or only fio\'s own error text)'
+SNIFF_RULE = "'\"fio version\"' in the JSON (or only fio's own error text)"
 
 
 def sniff(head: str, name: str) -> bool:
@@ -65,7 +66,7 @@ def split_documents(text: str) -> tuple[list[tuple[int, _Obj]], list[tuple[int, 
         eol = len(text) if eol < 0 else eol
         raw = text[pos:eol]
         brace = raw.find("{")
-        starts = brace >= 0 and (raw[:brace].strip() == "" or raw[brace + 1:].strip() == "")
+        starts = brace >= 0 and (raw[:brace].strip() == "" or raw[brace + 1 :].strip() == "")
         if not starts:
             if raw.strip():
                 other.append((line, raw.strip()))
@@ -76,7 +77,9 @@ def split_documents(text: str) -> tuple[list[tuple[int, _Obj]], list[tuple[int, 
         try:
             doc, end = decoder.raw_decode(text, pos + brace)
         except json.JSONDecodeError as e:
-            raise ParseError(f"the JSON document that starts on line {line} is cut or malformed ({e.msg})", e.lineno) from None
+            raise ParseError(
+                f"the JSON document that starts on line {line} is cut or malformed ({e.msg})", e.lineno
+            ) from None
         docs.append((line, doc))
         line += text.count("\n", pos, end)
         pos = end
@@ -90,8 +93,10 @@ def _num(v: Any) -> float | None:
 def _stat(obj: Any, scale: float) -> dict[str, float | None]:
     if not isinstance(obj, dict):
         return {}
-    return {p: (None if _num(obj.get(k)) is None else _num(obj.get(k)) * scale)
-            for p, k in (("min", "min"), ("max", "max"), ("avg", "mean"), ("stddev", "stddev"))}
+    return {
+        p: (None if _num(obj.get(k)) is None else _num(obj.get(k)) * scale)
+        for p, k in (("min", "min"), ("max", "max"), ("avg", "mean"), ("stddev", "stddev"))
+    }
 
 
 def _percentiles(obj: dict) -> list[tuple[float, float]]:
@@ -115,8 +120,14 @@ def _direction(name: str, d: dict, rows: dict[str, list], ids: dict) -> Directio
     bw = _num(d.get("bw_bytes"))
     if bw is None and _num(d.get("bw")) is not None:
         bw = _num(d["bw"]) * 1024  # KiB/s
-    out = Direction(name, ios=_num(d.get("total_ios")), io_bytes=io_bytes, bw_bytes_per_s=bw,
-                    iops=_num(d.get("iops")), runtime_ms=_num(d.get("runtime")))
+    out = Direction(
+        name,
+        ios=_num(d.get("total_ios")),
+        io_bytes=io_bytes,
+        bw_bytes_per_s=bw,
+        iops=_num(d.get("iops")),
+        runtime_ms=_num(d.get("runtime")),
+    )
     for stat in ("slat", "clat", "lat"):
         key, unit, scale = (f"{stat}_ns", "ns", 1e-6) if f"{stat}_ns" in d else (stat, "us", 1e-3)
         obj = d.get(key)
@@ -126,11 +137,14 @@ def _direction(name: str, d: dict, rows: dict[str, list], ids: dict) -> Directio
         pcts = _percentiles(obj.get("percentile", {})) if isinstance(obj.get("percentile"), dict) else []
         if pcts:
             out.percentiles[stat] = {p: v * scale for p, v in pcts}
-        rows["fio_percentiles"] += [{**ids, "ddir": name, "stat": stat, "percentile": p, "value": v, "unit": unit}
-                                    for p, v in pcts]
+        rows["fio_percentiles"] += [
+            {**ids, "ddir": name, "stat": stat, "percentile": p, "value": v, "unit": unit} for p, v in pcts
+        ]
         if isinstance(obj.get("bins"), dict):
-            rows["fio_latency_bins"] += [{**ids, "ddir": name, "stat": stat, "bin_value": float(k), "unit": unit,
-                                          "count": _num(v)} for k, v in obj["bins"].pairs]
+            rows["fio_latency_bins"] += [
+                {**ids, "ddir": name, "stat": stat, "bin_value": float(k), "unit": unit, "count": _num(v)}
+                for k, v in obj["bins"].pairs
+            ]
     return out
 
 
@@ -150,14 +164,23 @@ def _flatten(prefix: str, obj: Any, out: list[tuple[str, Any]]) -> None:
 def _value_rows(job: dict, ids: dict) -> list[dict]:
     flat: list[tuple[str, Any]] = []
     _flatten("", job, flat)
-    return [{**ids, "path": p, "value": None if v is None else (v if isinstance(v, str) else json.dumps(v)),
-             "value_num": _num(v)} for p, v in flat]
+    return [
+        {
+            **ids,
+            "path": p,
+            "value": None if v is None else (v if isinstance(v, str) else json.dumps(v)),
+            "value_num": _num(v),
+        }
+        for p, v in flat
+    ]
 
 
 def _option_rows(section: str, obj: Any, ids: dict) -> list[dict]:
     pairs = getattr(obj, "pairs", []) if isinstance(obj, dict) else []
-    return [{**ids, "section": section, "key": k, "value": v if isinstance(v, str) else json.dumps(v), "ordinal": i}
-            for i, (k, v) in enumerate(pairs, start=1)]
+    return [
+        {**ids, "section": section, "key": k, "value": v if isinstance(v, str) else json.dumps(v), "ordinal": i}
+        for i, (k, v) in enumerate(pairs, start=1)
+    ]
 
 
 def _job_lines(text: str, doc_line: int, n: int) -> list[int]:
@@ -180,16 +203,25 @@ def _run(doc_no: int, job_no: int, job: dict, doc: dict, opts: dict[str, str], k
     read, random = _fio.read_random_pct(opts)
     ts = _num(doc.get("timestamp"))
     name = job.get("jobname")
-    return Run(key=f"{doc_no}:{job_no}:{name}", tool="fio", tool_version=doc.get("fio version"),
-               ended_at=datetime.fromtimestamp(ts, UTC).replace(tzinfo=None) if ts else None,
-               workload=name or None, test_type=opts.get("rw", opts.get("readwrite")),
-               block_size_bytes=_fio.block_size(opts.get("bs", opts.get("blocksize")), kb_base),
-               read_pct=read, random_pct=random, queue_depth=qd, workers=workers,
-               outstanding_ios=qd * workers if qd is not None and workers is not None else None)
+    return Run(
+        key=f"{doc_no}:{job_no}:{name}",
+        tool="fio",
+        tool_version=doc.get("fio version"),
+        ended_at=datetime.fromtimestamp(ts, UTC).replace(tzinfo=None) if ts else None,
+        workload=name or None,
+        test_type=opts.get("rw", opts.get("readwrite")),
+        block_size_bytes=_fio.block_size(opts.get("bs", opts.get("blocksize")), kb_base),
+        read_pct=read,
+        random_pct=random,
+        queue_depth=qd,
+        workers=workers,
+        outstanding_ios=qd * workers if qd is not None and workers is not None else None,
+    )
 
 
-def _document(res: ParseResult, rows: dict[str, list], doc_no: int, line: int, doc: Any, text: str,
-              before: list[str]) -> None:
+def _document(
+    res: ParseResult, rows: dict[str, list], doc_no: int, line: int, doc: Any, text: str, before: list[str]
+) -> None:
     if not isinstance(doc, dict) or not isinstance(doc.get("jobs"), list):
         raise ParseError("this JSON document is not fio output (it has no 'jobs' list)", line)
     glob = doc.get("global options") if isinstance(doc.get("global options"), dict) else {}
@@ -209,11 +241,23 @@ def _document(res: ParseResult, rows: dict[str, list], doc_no: int, line: int, d
         if err or signal:
             run.description = " | ".join(before) or None
         res.runs.append(run)
-        rows["fio_jobs"].append({**ids, "run_key": run.key, "jobname": job.get("jobname"), "groupid": job.get("groupid"),
-                                 "error": err, "fio_version": doc.get("fio version"), "line_no": ln})
+        rows["fio_jobs"].append(
+            {
+                **ids,
+                "run_key": run.key,
+                "jobname": job.get("jobname"),
+                "groupid": job.get("groupid"),
+                "error": err,
+                "fio_version": doc.get("fio version"),
+                "line_no": ln,
+            }
+        )
         rows["fio_job_values"] += _value_rows(job, ids)
-        dirs = [_direction(d, job[d], rows, {**ids, "line_no": ln}) for d in (*_fio.DIRECTIONS, "mixed")
-                if isinstance(job.get(d), dict)]
+        dirs = [
+            _direction(d, job[d], rows, {**ids, "line_no": ln})
+            for d in (*_fio.DIRECTIONS, "mixed")
+            if isinstance(job.get(d), dict)
+        ]
         for d in dirs:  # a JSON number's own line is not tracked: samples carry no line_no (fio_jobs has the job's)
             _fio.add_direction(res, run.key, d, None)
         _fio.add_totals(res, run.key, dirs)
@@ -231,9 +275,24 @@ def _job_samples(res: ParseResult, key: str, job: dict, dirs: list[Direction], l
     res.add(key, "all", "cpu_privileged_pct", _num(job.get("sys_cpu")), "%", line_no=ln)
 
 
-DISK_FIELDS = ("read_ios", "write_ios", "read_merges", "write_merges", "read_ticks", "write_ticks", "in_queue", "util",
-               "aggr_read_ios", "aggr_write_ios", "aggr_read_merges", "aggr_write_merges", "aggr_read_ticks",
-               "aggr_write_ticks", "aggr_in_queue", "aggr_util")
+DISK_FIELDS = (
+    "read_ios",
+    "write_ios",
+    "read_merges",
+    "write_merges",
+    "read_ticks",
+    "write_ticks",
+    "in_queue",
+    "util",
+    "aggr_read_ios",
+    "aggr_write_ios",
+    "aggr_read_merges",
+    "aggr_write_merges",
+    "aggr_read_ticks",
+    "aggr_write_ticks",
+    "aggr_in_queue",
+    "aggr_util",
+)
 
 
 def _disk_util(res: ParseResult, rows: dict[str, list], doc_no: int, doc: dict, line: int, key: str | None) -> None:
@@ -241,14 +300,22 @@ def _disk_util(res: ParseResult, rows: dict[str, list], doc_no: int, doc: dict, 
         if not isinstance(du, dict):
             continue
         du = {("aggr_write_merges" if k == "aggr_write_merge" else k): v for k, v in du.items()}  # fio's spelling
-        rows["fio_disk_util"].append({"doc_no": doc_no, "name": du.get("name"), "line_no": line,
-                                      **{f: _num(du.get(f)) for f in DISK_FIELDS}})
+        rows["fio_disk_util"].append(
+            {"doc_no": doc_no, "name": du.get("name"), "line_no": line, **{f: _num(du.get(f)) for f in DISK_FIELDS}}
+        )
         if key is not None:
             res.add(key, "target", "disk_util_pct", _num(du.get("util")), "%", target=du.get("name"))
 
 
-TABLES = ("fio_jobs", "fio_options", "fio_job_values", "fio_percentiles", "fio_latency_bins", "fio_disk_util",
-          "fio_messages")
+TABLES = (
+    "fio_jobs",
+    "fio_options",
+    "fio_job_values",
+    "fio_percentiles",
+    "fio_latency_bins",
+    "fio_disk_util",
+    "fio_messages",
+)
 
 
 def parse(data: bytes, name: str) -> ParseResult:
@@ -266,8 +333,10 @@ def parse(data: bytes, name: str) -> ParseResult:
         end = text_span(text, ln, starts[doc_no] if doc_no < len(starts) else None)
         _document(res, rows, doc_no, ln, doc, end, before)
     # each text line belongs to the document after it (None: after the last one)
-    rows["fio_messages"] = [{"doc_no": next((i for i, s in enumerate(starts, 1) if s >= tl), None), "line_no": tl,
-                             "text": t} for tl, t in other]
+    rows["fio_messages"] = [
+        {"doc_no": next((i for i, s in enumerate(starts, 1) if s >= tl), None), "line_no": tl, "text": t}
+        for tl, t in other
+    ]
     if not res.runs:
         raise ParseError("the fio JSON has no jobs (an empty 'jobs' list)", docs[0][0])
     res.tables = {t: r for t, r in rows.items() if r}
@@ -277,4 +346,4 @@ def parse(data: bytes, name: str) -> ParseResult:
 def text_span(text: str, start_line: int, end_line: int | None) -> str:
     """The text from line ``start_line`` up to (not including) ``end_line``."""
     lines = text.split("\n")
-    return "\n".join(lines[start_line - 1:(end_line - 1) if end_line else None])
+    return "\n".join(lines[start_line - 1 : (end_line - 1) if end_line else None])

@@ -19,6 +19,7 @@ Histogram logs: `msec, ddir, bs, <bin counts>`: 1216 bins is fio 2.x's layout (u
 fio 3.x's (ns), so here the bin count does tell the unit. Stored long-form in fio_hist_log,
 nonzero bins only, with fio's representative latency of each bin.
 """
+
 from __future__ import annotations
 
 import re
@@ -34,7 +35,10 @@ _NAME = re.compile(r"(?P<prefix>.*?)_(?P<kind>bw|iops|lat|clat|slat|clat_hist|la
 _ROW = re.compile(r"^\d+(?:, *-?(?:\d+(?:\.\d*)?|0x[0-9a-f]+))+$", re.I)
 HIST_BINS = {1216: "us", 1856: "ns"}  # FIO_IO_U_PLAT_GROUP_NR 19 (2.x) / 29 (3.x) x 64
 DIRS = {0: "read", 1: "write", 2: "trim"}
-KINDS = {"bw": ("mbps", "MB/s", 1024 / 1e6, "bandwidth (KiB/s in the file, stored as MB/s)"), "iops": ("iops", "IO/s", 1.0, "IOPS")}
+KINDS = {
+    "bw": ("mbps", "MB/s", 1024 / 1e6, "bandwidth (KiB/s in the file, stored as MB/s)"),
+    "iops": ("iops", "IO/s", 1.0, "IOPS"),
+}
 
 
 SNIFF_RULE = "the first five rows are all 'time, value, direction, block size[, ...]' numbers"
@@ -54,8 +58,10 @@ def sniff(head: str, name: str) -> bool:
 def _kind(name: str) -> tuple[str, str]:
     m = _NAME.search(name)
     if not m:
-        raise ParseError(f"cannot tell which fio log this is: the name {name!r} should end in _bw.N.log, _iops.N.log, "
-                         "_lat.N.log, _clat.N.log, _slat.N.log or _clat_hist.N.log as fio writes it (rename it back)")
+        raise ParseError(
+            f"cannot tell which fio log this is: the name {name!r} should end in _bw.N.log, _iops.N.log, "
+            "_lat.N.log, _clat.N.log, _slat.N.log or _clat_hist.N.log as fio writes it (rename it back)"
+        )
     return m.group("kind").lower(), m.group("prefix").split("__")[-1]
 
 
@@ -92,8 +98,13 @@ def parse(data: bytes, name: str) -> ParseResult:
     if not samples:
         raise ParseError(f"the fio {kind} log has no rows")
     res.series = list(series.values())
-    res.points = pl.DataFrame({"series_key": pl.Series(keys, dtype=pl.Int32), "sample_no": pl.Series(nos, dtype=pl.Int32),
-                               "value": pl.Series(vals, dtype=pl.Float64)})
+    res.points = pl.DataFrame(
+        {
+            "series_key": pl.Series(keys, dtype=pl.Int32),
+            "sample_no": pl.Series(nos, dtype=pl.Int32),
+            "value": pl.Series(vals, dtype=pl.Float64),
+        }
+    )
     res.tables["series_samples"] = samples
     return res
 
@@ -115,11 +126,26 @@ def _hist(lines: list[str]) -> list[dict]:
         cells = _cells(line, ln)
         nbins = len(cells) - 3
         if nbins not in HIST_BINS:
-            raise ParseError(f"a fio histogram log row has msec, ddir, bs and 1216 (fio 2.x) or 1856 (fio 3.x) bin "
-                             f"counts; this one has {nbins} counts", ln)
+            raise ParseError(
+                f"a fio histogram log row has msec, ddir, bs and 1216 (fio 2.x) or 1856 (fio 3.x) bin "
+                f"counts; this one has {nbins} counts",
+                ln,
+            )
         unit = HIST_BINS[nbins]
-        rows += [{"msec": cells[0], "ddir": cells[1], "bs": cells[2], "bin": i, "bin_value": _fio.plat_idx_to_val(i),
-                  "unit": unit, "count": c, "line_no": ln} for i, c in enumerate(cells[3:]) if c]
+        rows += [
+            {
+                "msec": cells[0],
+                "ddir": cells[1],
+                "bs": cells[2],
+                "bin": i,
+                "bin_value": _fio.plat_idx_to_val(i),
+                "unit": unit,
+                "count": c,
+                "line_no": ln,
+            }
+            for i, c in enumerate(cells[3:])
+            if c
+        ]
     if not rows:
         raise ParseError("the fio histogram log has no nonzero bins")
     return rows

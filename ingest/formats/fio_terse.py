@@ -14,6 +14,7 @@ and the job description when one is set. 130 fields for one disk.
 Terse carries no job options, so the workload signature (block size, mix, queue depth) is unknown.
 Versions 2, 4 and 5 lay fields out differently and are refused by name.
 """
+
 from __future__ import annotations
 
 import re
@@ -26,13 +27,21 @@ FORMAT = "fio-terse"
 VERSION = "1"
 _LINE = re.compile(r"^(\d+);fio-[^;]*;")
 _STATS = ("min", "max", "avg", "stddev")
-DIR_FIELDS = (["kb", "bandwidth_kb", "iops", "runtime_ms"] + [f"slat_{s}_us" for s in _STATS]
-              + [f"clat_{s}_us" for s in _STATS] + [f"clat_pct{i:02d}" for i in range(1, 21)]
-              + [f"lat_{s}_us" for s in _STATS] + ["bw_min_kb", "bw_max_kb", "bw_agg_pct", "bw_mean_kb", "bw_dev_kb"])
-TAIL_FIELDS = (["cpu_user", "cpu_sys", "cpu_csw", "cpu_mjf", "cpu_minf"]
-               + [f"iodepth_{d}" for d in (1, 2, 4, 8, 16, 32, 64)]
-               + [f"lat_{u}us" for u in (2, 4, 10, 20, 50, 100, 250, 500, 750, 1000)]
-               + [f"lat_{m}ms" for m in (2, 4, 10, 20, 50, 100, 250, 500, 750, 1000, 2000)] + ["lat_over_2000ms"])
+DIR_FIELDS = (
+    ["kb", "bandwidth_kb", "iops", "runtime_ms"]
+    + [f"slat_{s}_us" for s in _STATS]
+    + [f"clat_{s}_us" for s in _STATS]
+    + [f"clat_pct{i:02d}" for i in range(1, 21)]
+    + [f"lat_{s}_us" for s in _STATS]
+    + ["bw_min_kb", "bw_max_kb", "bw_agg_pct", "bw_mean_kb", "bw_dev_kb"]
+)
+TAIL_FIELDS = (
+    ["cpu_user", "cpu_sys", "cpu_csw", "cpu_mjf", "cpu_minf"]
+    + [f"iodepth_{d}" for d in (1, 2, 4, 8, 16, 32, 64)]
+    + [f"lat_{u}us" for u in (2, 4, 10, 20, 50, 100, 250, 500, 750, 1000)]
+    + [f"lat_{m}ms" for m in (2, 4, 10, 20, 50, 100, 250, 500, 750, 1000, 2000)]
+    + ["lat_over_2000ms"]
+)
 FIXED = 5 + 2 * len(DIR_FIELDS) + len(TAIL_FIELDS)  # 121
 DISK_FIELDS = ("read_ios", "write_ios", "read_merges", "write_merges", "read_ticks", "write_ticks", "in_queue", "util")
 
@@ -52,21 +61,31 @@ def _direction(name: str, cells: list[str], ln: int, rows: dict, ids: dict) -> D
     v = {f: c for f, c in zip(DIR_FIELDS, cells)}
     kib = _num(v["kb"], f"{name} KiB", ln)
     bw = _num(v["bandwidth_kb"], f"{name} bandwidth", ln)
-    d = Direction(name, io_bytes=None if kib is None else kib * 1024, bw_bytes_per_s=None if bw is None else bw * 1024,
-                  iops=_num(v["iops"], f"{name} IOPS", ln), runtime_ms=_num(v["runtime_ms"], f"{name} runtime", ln))
+    d = Direction(
+        name,
+        io_bytes=None if kib is None else kib * 1024,
+        bw_bytes_per_s=None if bw is None else bw * 1024,
+        iops=_num(v["iops"], f"{name} IOPS", ln),
+        runtime_ms=_num(v["runtime_ms"], f"{name} runtime", ln),
+    )
     for stat in ("slat", "clat", "lat"):
-        d.lat[stat] = {s: (None if (x := _num(v[f"{stat}_{s}_us"], f"{name} {stat} {s}", ln)) is None else x / 1000)
-                       for s in _STATS}
+        d.lat[stat] = {
+            s: (None if (x := _num(v[f"{stat}_{s}_us"], f"{name} {stat} {s}", ln)) is None else x / 1000)
+            for s in _STATS
+        }
     pcts = {}
     for i in range(1, 21):
         p, sep, val = v[f"clat_pct{i:02d}"].partition("%=")
         if not sep:
-            raise ParseError(f"{name} percentile field {i} should look like '99.000000%=123', found {v[f'clat_pct{i:02d}']!r}", ln)
+            raise ParseError(
+                f"{name} percentile field {i} should look like '99.000000%=123', found {v[f'clat_pct{i:02d}']!r}", ln
+            )
         p_num, val_num = _num(p, f"{name} percentile", ln), _num(val, f"{name} percentile value", ln)
         if p_num:  # '0%=0' is an unused slot
             pcts[p_num] = val_num
-    rows["fio_percentiles"] += [{**ids, "ddir": name, "stat": "clat", "percentile": p, "value": x, "unit": "us"}
-                                for p, x in pcts.items()]
+    rows["fio_percentiles"] += [
+        {**ids, "ddir": name, "stat": "clat", "percentile": p, "value": x, "unit": "us"} for p, x in pcts.items()
+    ]
     if pcts:
         d.percentiles["clat"] = {p: x / 1000 for p, x in pcts.items()}
     return d
@@ -76,11 +95,17 @@ def _disks(cells: list[str], ln: int, doc_no: int) -> tuple[list[dict], list[str
     """Disk groups from the cells after the fixed part; returns (rows, cells left over)."""
     out = []
     while len(cells) >= 9 and cells[8].endswith("%"):
-        row = {"doc_no": doc_no, "name": cells[0], "line_no": ln,
-               **{f: _num(c, f"disk {cells[0]} {f}", ln) for f, c in zip(DISK_FIELDS, cells[1:9])}}
+        row = {
+            "doc_no": doc_no,
+            "name": cells[0],
+            "line_no": ln,
+            **{f: _num(c, f"disk {cells[0]} {f}", ln) for f, c in zip(DISK_FIELDS, cells[1:9])},
+        }
         cells = cells[9:]
         if len(cells) >= 9 and cells[0] == "slaves":
-            row.update({f"aggr_{f}": _num(c, f"disk {row['name']} aggregate {f}", ln) for f, c in zip(DISK_FIELDS, cells[1:9])})
+            row.update(
+                {f"aggr_{f}": _num(c, f"disk {row['name']} aggregate {f}", ln) for f, c in zip(DISK_FIELDS, cells[1:9])}
+            )
             cells = cells[9:]
         out.append(row)
     return out, cells
@@ -95,23 +120,48 @@ def _line(res: ParseResult, rows: dict, doc_no: int, ln: int, line: str) -> None
     version, jobname, groupid, error = cells[1], cells[2], cells[3], cells[4]
     ids = {"doc_no": doc_no, "job_no": 1, "line_no": ln}
     n = len(DIR_FIELDS)
-    dirs = [_direction("read", cells[5:5 + n], ln, rows, ids), _direction("write", cells[5 + n:5 + 2 * n], ln, rows, ids)]
-    tail = dict(zip(TAIL_FIELDS, cells[5 + 2 * n:FIXED]))
+    dirs = [
+        _direction("read", cells[5 : 5 + n], ln, rows, ids),
+        _direction("write", cells[5 + n : 5 + 2 * n], ln, rows, ids),
+    ]
+    tail = dict(zip(TAIL_FIELDS, cells[5 + 2 * n : FIXED]))
     disks, rest = _disks(cells[FIXED:], ln, doc_no)
     errors = None
     if len(rest) >= 2 and rest[0].isdigit() and rest[1].lstrip("-").isdigit():
         errors, rest = float(rest[0]), rest[2:]
     err = int(error) if error.lstrip("-").isdigit() else error
     key = f"{doc_no}:1:{jobname}"
-    res.runs.append(Run(key=key, tool="fio", tool_version=version, workload=jobname or None,
-                        status=f"error {err}" if err else "complete", description=";".join(rest) or None))
-    names = ["terse_version", "fio_version", "jobname", "groupid", "error"] + [f"read_{f}" for f in DIR_FIELDS] \
-        + [f"write_{f}" for f in DIR_FIELDS] + TAIL_FIELDS
-    rows["fio_job_values"] += [{"doc_no": doc_no, "job_no": 1, "path": p, "value": c,
-                                "value_num": _safe_num(c)} for p, c in zip(names, cells)]
-    rows["fio_jobs"].append({"doc_no": doc_no, "job_no": 1, "run_key": key, "jobname": jobname,
-                             "groupid": int(groupid) if groupid.isdigit() else None,
-                             "error": err if isinstance(err, int) else None, "fio_version": version, "line_no": ln})
+    res.runs.append(
+        Run(
+            key=key,
+            tool="fio",
+            tool_version=version,
+            workload=jobname or None,
+            status=f"error {err}" if err else "complete",
+            description=";".join(rest) or None,
+        )
+    )
+    names = (
+        ["terse_version", "fio_version", "jobname", "groupid", "error"]
+        + [f"read_{f}" for f in DIR_FIELDS]
+        + [f"write_{f}" for f in DIR_FIELDS]
+        + TAIL_FIELDS
+    )
+    rows["fio_job_values"] += [
+        {"doc_no": doc_no, "job_no": 1, "path": p, "value": c, "value_num": _safe_num(c)} for p, c in zip(names, cells)
+    ]
+    rows["fio_jobs"].append(
+        {
+            "doc_no": doc_no,
+            "job_no": 1,
+            "run_key": key,
+            "jobname": jobname,
+            "groupid": int(groupid) if groupid.isdigit() else None,
+            "error": err if isinstance(err, int) else None,
+            "fio_version": version,
+            "line_no": ln,
+        }
+    )
     rows["fio_disk_util"] += disks
     for d in dirs:
         _fio.add_direction(res, key, d, ln)
@@ -133,8 +183,13 @@ def _safe_num(text: str) -> float | None:
 
 def parse(data: bytes, name: str) -> ParseResult:
     res = ParseResult()
-    rows: dict[str, list] = {"fio_jobs": [], "fio_job_values": [], "fio_percentiles": [], "fio_disk_util": [],
-                             "fio_messages": []}
+    rows: dict[str, list] = {
+        "fio_jobs": [],
+        "fio_job_values": [],
+        "fio_percentiles": [],
+        "fio_disk_util": [],
+        "fio_messages": [],
+    }
     pending = []
     for ln, raw in enumerate(split_lines(decode_text(data).lstrip("\ufeff")), start=1):
         line = raw.strip()

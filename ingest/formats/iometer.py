@@ -15,6 +15,7 @@ the file or of its session, or one without rows or without its ALL row, is a cut
 Sentinels: 1.1.0 writes -1 and 2^64-1 for "not applicable" (Transactions per Connection, Queue
 Depth of ALL/MANAGER rows): no sample, no signature; kept as written in iometer_results.sentinels.
 """
+
 from __future__ import annotations
 
 import re
@@ -40,27 +41,47 @@ TOOL = "Iometer"
 
 # header text -> (column, kind); kind: i = unsigned integer, s = signed integer, f = float, t = text
 COLUMNS: dict[str, tuple[str, str]] = {
-    "Target Type": ("row_type", "t"), "Target Name": ("target_name", "t"),
+    "Target Type": ("row_type", "t"),
+    "Target Name": ("target_name", "t"),
     "Access Specification Name": ("access_spec", "t"),
-    "# Managers": ("n_managers", "i"), "# Workers": ("n_workers", "i"), "# Disks": ("n_disks", "i"),
-    "IOps": ("iops", "f"), "Read IOps": ("read_iops", "f"), "Write IOps": ("write_iops", "f"),
-    "MBps": ("mbps_binary", "f"), "Read MBps": ("read_mbps_binary", "f"), "Write MBps": ("write_mbps_binary", "f"),
-    "MBps (Binary)": ("mbps_binary", "f"), "Read MBps (Binary)": ("read_mbps_binary", "f"),
+    "# Managers": ("n_managers", "i"),
+    "# Workers": ("n_workers", "i"),
+    "# Disks": ("n_disks", "i"),
+    "IOps": ("iops", "f"),
+    "Read IOps": ("read_iops", "f"),
+    "Write IOps": ("write_iops", "f"),
+    "MBps": ("mbps_binary", "f"),
+    "Read MBps": ("read_mbps_binary", "f"),
+    "Write MBps": ("write_mbps_binary", "f"),
+    "MBps (Binary)": ("mbps_binary", "f"),
+    "Read MBps (Binary)": ("read_mbps_binary", "f"),
     "Write MBps (Binary)": ("write_mbps_binary", "f"),
-    "MiBps (Binary)": ("mbps_binary", "f"), "Read MiBps (Binary)": ("read_mbps_binary", "f"),
+    "MiBps (Binary)": ("mbps_binary", "f"),
+    "Read MiBps (Binary)": ("read_mbps_binary", "f"),
     "Write MiBps (Binary)": ("write_mbps_binary", "f"),
-    "MBps (Decimal)": ("mbps_decimal", "f"), "Read MBps (Decimal)": ("read_mbps_decimal", "f"),
+    "MBps (Decimal)": ("mbps_decimal", "f"),
+    "Read MBps (Decimal)": ("read_mbps_decimal", "f"),
     "Write MBps (Decimal)": ("write_mbps_decimal", "f"),
-    "Transactions per Second": ("transactions_per_s", "f"), "Connections per Second": ("connections_per_s", "f"),
-    "Average Response Time": ("avg_response_ms", "f"), "Average Read Response Time": ("avg_read_response_ms", "f"),
+    "Transactions per Second": ("transactions_per_s", "f"),
+    "Connections per Second": ("connections_per_s", "f"),
+    "Average Response Time": ("avg_response_ms", "f"),
+    "Average Read Response Time": ("avg_read_response_ms", "f"),
     "Average Write Response Time": ("avg_write_response_ms", "f"),
-    "Average Transaction Time": ("avg_transaction_ms", "f"), "Average Connection Time": ("avg_connection_ms", "f"),
-    "Maximum Response Time": ("max_response_ms", "f"), "Maximum Read Response Time": ("max_read_response_ms", "f"),
+    "Average Transaction Time": ("avg_transaction_ms", "f"),
+    "Average Connection Time": ("avg_connection_ms", "f"),
+    "Maximum Response Time": ("max_response_ms", "f"),
+    "Maximum Read Response Time": ("max_read_response_ms", "f"),
     "Maximum Write Response Time": ("max_write_response_ms", "f"),
-    "Maximum Transaction Time": ("max_transaction_ms", "f"), "Maximum Connection Time": ("max_connection_ms", "f"),
-    "Errors": ("errors", "i"), "Read Errors": ("read_errors", "i"), "Write Errors": ("write_errors", "i"),
-    "Bytes Read": ("bytes_read", "i"), "Bytes Written": ("bytes_written", "i"),
-    "Read I/Os": ("read_ios", "i"), "Write I/Os": ("write_ios", "i"), "Connections": ("connections", "i"),
+    "Maximum Transaction Time": ("max_transaction_ms", "f"),
+    "Maximum Connection Time": ("max_connection_ms", "f"),
+    "Errors": ("errors", "i"),
+    "Read Errors": ("read_errors", "i"),
+    "Write Errors": ("write_errors", "i"),
+    "Bytes Read": ("bytes_read", "i"),
+    "Bytes Written": ("bytes_written", "i"),
+    "Read I/Os": ("read_ios", "i"),
+    "Write I/Os": ("write_ios", "i"),
+    "Connections": ("connections", "i"),
     "Transactions per Connection": ("transactions_per_connection", "s"),
     "Total Raw Read Response Time": ("total_raw_read_response_ticks", "i"),
     "Total Raw Write Response Time": ("total_raw_write_response_ticks", "i"),
@@ -71,62 +92,142 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "Maximum Raw Transaction Time": ("max_raw_transaction_ticks", "i"),
     "Maximum Raw Connection Time": ("max_raw_connection_ticks", "i"),
     "Total Raw Run Time": ("total_raw_run_ticks", "i"),
-    "Starting Sector": ("starting_sector", "i"), "Maximum Size": ("maximum_size", "i"),
+    "Starting Sector": ("starting_sector", "i"),
+    "Maximum Size": ("maximum_size", "i"),
     "Queue Depth": ("queue_depth", "i"),
-    "% CPU Utilization": ("cpu_util_pct", "f"), "% User Time": ("cpu_user_pct", "f"),
-    "% Privileged Time": ("cpu_privileged_pct", "f"), "% DPC Time": ("cpu_dpc_pct", "f"),
-    "% Interrupt Time": ("cpu_interrupt_pct", "f"), "Processor Speed": ("timer_resolution_hz", "f"),
-    "Interrupts per Second": ("interrupts_per_s", "f"), "CPU Effectiveness": ("cpu_effectiveness", "f"),
-    "Packets/Second": ("packets_per_s", "f"), "Packet Errors": ("packet_errors", "f"),
+    "% CPU Utilization": ("cpu_util_pct", "f"),
+    "% User Time": ("cpu_user_pct", "f"),
+    "% Privileged Time": ("cpu_privileged_pct", "f"),
+    "% DPC Time": ("cpu_dpc_pct", "f"),
+    "% Interrupt Time": ("cpu_interrupt_pct", "f"),
+    "Processor Speed": ("timer_resolution_hz", "f"),
+    "Interrupts per Second": ("interrupts_per_s", "f"),
+    "CPU Effectiveness": ("cpu_effectiveness", "f"),
+    "Packets/Second": ("packets_per_s", "f"),
+    "Packet Errors": ("packet_errors", "f"),
     "Segments Retransmitted/Second": ("segments_retransmitted_per_s", "f"),
 }
 OLD_LAYOUT = [  # the 56-column header of 2001-2010 (PROCESSOR rows of rc1 files still use it)
-    "Target Type", "Target Name", "Access Specification Name", "# Managers", "# Workers", "# Disks", "IOps",
-    "Read IOps", "Write IOps", "MBps", "Read MBps", "Write MBps", "Transactions per Second",
-    "Connections per Second", "Average Response Time", "Average Read Response Time",
-    "Average Write Response Time", "Average Transaction Time", "Average Connection Time",
-    "Maximum Response Time", "Maximum Read Response Time", "Maximum Write Response Time",
-    "Maximum Transaction Time", "Maximum Connection Time", "Errors", "Read Errors", "Write Errors",
-    "Bytes Read", "Bytes Written", "Read I/Os", "Write I/Os", "Connections", "Transactions per Connection",
-    "Total Raw Read Response Time", "Total Raw Write Response Time", "Total Raw Transaction Time",
-    "Total Raw Connection Time", "Maximum Raw Read Response Time", "Maximum Raw Write Response Time",
-    "Maximum Raw Transaction Time", "Maximum Raw Connection Time", "Total Raw Run Time", "Starting Sector",
-    "Maximum Size", "Queue Depth", "% CPU Utilization", "% User Time", "% Privileged Time", "% DPC Time",
-    "% Interrupt Time", "Processor Speed", "Interrupts per Second", "CPU Effectiveness", "Packets/Second",
-    "Packet Errors", "Segments Retransmitted/Second",
+    "Target Type",
+    "Target Name",
+    "Access Specification Name",
+    "# Managers",
+    "# Workers",
+    "# Disks",
+    "IOps",
+    "Read IOps",
+    "Write IOps",
+    "MBps",
+    "Read MBps",
+    "Write MBps",
+    "Transactions per Second",
+    "Connections per Second",
+    "Average Response Time",
+    "Average Read Response Time",
+    "Average Write Response Time",
+    "Average Transaction Time",
+    "Average Connection Time",
+    "Maximum Response Time",
+    "Maximum Read Response Time",
+    "Maximum Write Response Time",
+    "Maximum Transaction Time",
+    "Maximum Connection Time",
+    "Errors",
+    "Read Errors",
+    "Write Errors",
+    "Bytes Read",
+    "Bytes Written",
+    "Read I/Os",
+    "Write I/Os",
+    "Connections",
+    "Transactions per Connection",
+    "Total Raw Read Response Time",
+    "Total Raw Write Response Time",
+    "Total Raw Transaction Time",
+    "Total Raw Connection Time",
+    "Maximum Raw Read Response Time",
+    "Maximum Raw Write Response Time",
+    "Maximum Raw Transaction Time",
+    "Maximum Raw Connection Time",
+    "Total Raw Run Time",
+    "Starting Sector",
+    "Maximum Size",
+    "Queue Depth",
+    "% CPU Utilization",
+    "% User Time",
+    "% Privileged Time",
+    "% DPC Time",
+    "% Interrupt Time",
+    "Processor Speed",
+    "Interrupts per Second",
+    "CPU Effectiveness",
+    "Packets/Second",
+    "Packet Errors",
+    "Segments Retransmitted/Second",
 ]
 # latency-bin header text -> (lower, upper) in microseconds (upper None = open-ended)
 _BIN = re.compile(r"^\s*(?:([\d.]+) to ([\d.]+)|>= ([\d.]+))\s*(uS|mS|S|s)\s*$")
 _SCALE = {"uS": 1, "mS": 1000, "S": 1_000_000, "s": 1_000_000}
 
-ROW_SCOPES = {"ALL": "all", "MANAGER": "manager", "PROCESSOR": "processor", "WORKER": "worker",
-              "DISK": "target", "NETWORK": "target", "UNKNOWN": "target"}
-TEST_TYPES = {0: "normal", 1: "cycle targets", 2: "cycle workers", 3: "increment targets parallel",
-              4: "increment targets serial", 5: "cycle workers and targets", 6: "cycle outstanding I/Os",
-              7: "cycle outstanding I/Os and targets"}
+ROW_SCOPES = {
+    "ALL": "all",
+    "MANAGER": "manager",
+    "PROCESSOR": "processor",
+    "WORKER": "worker",
+    "DISK": "target",
+    "NETWORK": "target",
+    "UNKNOWN": "target",
+}
+TEST_TYPES = {
+    0: "normal",
+    1: "cycle targets",
+    2: "cycle workers",
+    3: "increment targets parallel",
+    4: "increment targets serial",
+    5: "cycle workers and targets",
+    6: "cycle outstanding I/Os",
+    7: "cycle outstanding I/Os and targets",
+}
 
 # tool column -> (canonical metric, unit, factor); MB/s are 10^6 bytes/s
 METRICS: list[tuple[str, str, str, float]] = [
-    ("iops", "iops", "IO/s", 1), ("read_iops", "read_iops", "IO/s", 1), ("write_iops", "write_iops", "IO/s", 1),
-    ("transactions_per_s", "transactions_per_s", "1/s", 1), ("connections_per_s", "connections_per_s", "1/s", 1),
-    ("avg_response_ms", "avg_latency_ms", "ms", 1), ("avg_read_response_ms", "avg_read_latency_ms", "ms", 1),
-    ("avg_write_response_ms", "avg_write_latency_ms", "ms", 1), ("avg_transaction_ms", "avg_transaction_ms", "ms", 1),
+    ("iops", "iops", "IO/s", 1),
+    ("read_iops", "read_iops", "IO/s", 1),
+    ("write_iops", "write_iops", "IO/s", 1),
+    ("transactions_per_s", "transactions_per_s", "1/s", 1),
+    ("connections_per_s", "connections_per_s", "1/s", 1),
+    ("avg_response_ms", "avg_latency_ms", "ms", 1),
+    ("avg_read_response_ms", "avg_read_latency_ms", "ms", 1),
+    ("avg_write_response_ms", "avg_write_latency_ms", "ms", 1),
+    ("avg_transaction_ms", "avg_transaction_ms", "ms", 1),
     ("avg_connection_ms", "avg_connection_ms", "ms", 1),
-    ("max_response_ms", "max_latency_ms", "ms", 1), ("max_read_response_ms", "max_read_latency_ms", "ms", 1),
-    ("max_write_response_ms", "max_write_latency_ms", "ms", 1), ("max_transaction_ms", "max_transaction_ms", "ms", 1),
-    ("errors", "errors", "count", 1), ("read_errors", "read_errors", "count", 1),
-    ("write_errors", "write_errors", "count", 1), ("bytes_read", "bytes_read", "bytes", 1),
-    ("bytes_written", "bytes_written", "bytes", 1), ("read_ios", "read_ios", "count", 1),
+    ("max_response_ms", "max_latency_ms", "ms", 1),
+    ("max_read_response_ms", "max_read_latency_ms", "ms", 1),
+    ("max_write_response_ms", "max_write_latency_ms", "ms", 1),
+    ("max_transaction_ms", "max_transaction_ms", "ms", 1),
+    ("errors", "errors", "count", 1),
+    ("read_errors", "read_errors", "count", 1),
+    ("write_errors", "write_errors", "count", 1),
+    ("bytes_read", "bytes_read", "bytes", 1),
+    ("bytes_written", "bytes_written", "bytes", 1),
+    ("read_ios", "read_ios", "count", 1),
     ("write_ios", "write_ios", "count", 1),
-    ("cpu_util_pct", "cpu_util_pct", "%", 1), ("cpu_user_pct", "cpu_user_pct", "%", 1),
-    ("cpu_privileged_pct", "cpu_privileged_pct", "%", 1), ("cpu_dpc_pct", "cpu_dpc_pct", "%", 1),
-    ("cpu_interrupt_pct", "cpu_interrupt_pct", "%", 1), ("interrupts_per_s", "interrupts_per_s", "1/s", 1),
+    ("cpu_util_pct", "cpu_util_pct", "%", 1),
+    ("cpu_user_pct", "cpu_user_pct", "%", 1),
+    ("cpu_privileged_pct", "cpu_privileged_pct", "%", 1),
+    ("cpu_dpc_pct", "cpu_dpc_pct", "%", 1),
+    ("cpu_interrupt_pct", "cpu_interrupt_pct", "%", 1),
+    ("interrupts_per_s", "interrupts_per_s", "1/s", 1),
     ("cpu_effectiveness", "cpu_effectiveness", "IO/s per %CPU", 1),
-    ("packets_per_s", "packets_per_s", "1/s", 1), ("packet_errors", "packet_errors", "count", 1),
+    ("packets_per_s", "packets_per_s", "1/s", 1),
+    ("packet_errors", "packet_errors", "count", 1),
     ("segments_retransmitted_per_s", "segments_retransmitted_per_s", "1/s", 1),
 ]
-MBPS = [("mbps", "mbps_decimal", "mbps_binary"), ("read_mbps", "read_mbps_decimal", "read_mbps_binary"),
-        ("write_mbps", "write_mbps_decimal", "write_mbps_binary")]
+MBPS = [
+    ("mbps", "mbps_decimal", "mbps_binary"),
+    ("read_mbps", "read_mbps_decimal", "read_mbps_binary"),
+    ("write_mbps", "write_mbps_decimal", "write_mbps_binary"),
+]
 
 # Iometer 1.1.0 writes -1 and 2^64-1 for "not applicable" (Queue Depth of ALL and MANAGER rows, ...).
 # Such a cell is a missing value: no sample, no signature; the tool table keeps 2^64-1 as written
@@ -135,10 +236,18 @@ SENTINELS: dict[str, int | None] = {"-1": None, str(2**64 - 1): 2**64 - 1}
 RESULT_FIELDS = [(c, k) for c, k in dict.fromkeys(COLUMNS.values())]
 _ARROW = {"t": pa.string(), "i": pa.uint64(), "s": pa.int64(), "f": pa.float64()}
 RESULTS_SCHEMA = pa.schema(
-    [("session_no", pa.int32()), ("block_no", pa.int32()), ("line_no", pa.int32()), ("layout", pa.int32()),
-     ("manager_name", pa.string()), ("worker_name", pa.string()), ("ended_at", pa.timestamp("us")),
-     ("ts", pa.timestamp("us"))]
-    + [(c, _ARROW[k]) for c, k in RESULT_FIELDS] + [("sentinels", pa.string())]
+    [
+        ("session_no", pa.int32()),
+        ("block_no", pa.int32()),
+        ("line_no", pa.int32()),
+        ("layout", pa.int32()),
+        ("manager_name", pa.string()),
+        ("worker_name", pa.string()),
+        ("ended_at", pa.timestamp("us")),
+        ("ts", pa.timestamp("us")),
+    ]
+    + [(c, _ARROW[k]) for c, k in RESULT_FIELDS]
+    + [("sentinels", pa.string())]
 )
 
 
@@ -242,7 +351,9 @@ class _Parser:
         if not lines or not lines[0].startswith("'Test Type"):
             raise ParseError("an Iometer results file starts with 'Test Type,Test Description", 1)
         if not self.ends_with_newline and not lines[-1].startswith("'") and lines[-1] != "Aborted test":
-            raise ParseError("the file ends in the middle of a data row (truncated?); Iometer ends every line", len(lines))
+            raise ParseError(
+                "the file ends in the middle of a data row (truncated?); Iometer ends every line", len(lines)
+            )
         while self.i < len(lines):
             self.step(lines[self.i], self.i + 1)
             self.i += 1
@@ -269,8 +380,9 @@ class _Parser:
             raise ParseError("unexpected line inside the access specifications", ln)
         if self.header is None:
             raise ParseError("data row outside a 'Results section", ln)
-        self.block_rows.append(self.data_row(line, ln, self.header, self.session["session_no"], self.block_no,
-                                             self.block_rows))
+        self.block_rows.append(
+            self.data_row(line, ln, self.header, self.session["session_no"], self.block_no, self.block_rows)
+        )
 
     # -- blocks: a 'Results header opens one; 'Time Stamp, the next 'Results or 'End Test closes it
     def close_block(self, ended: datetime | None) -> None:
@@ -291,8 +403,11 @@ class _Parser:
         one still open was cut short."""
         untimed_writer = (self.session["version"] or "").startswith("2001") and not self.timed_blocks
         if self.header is not None and (not self.block_rows or not untimed_writer):
-            raise ParseError(f"{where} inside the 'Results block started here, before its closing "
-                             "'Time Stamp (a cut file: its last rows may be missing)", self.block_line)
+            raise ParseError(
+                f"{where} inside the 'Results block started here, before its closing "
+                "'Time Stamp (a cut file: its last rows may be missing)",
+                self.block_line,
+            )
 
     def end_of_file(self) -> None:
         if self.session:
@@ -319,10 +434,18 @@ class _Parser:
         val, vln = self.next_value_line("'Test Type")
         tt, _, desc = val.partition(",")
         tnum = parse_int(tt, "test type", vln)
-        self.session = {"session_no": len(self.sessions) + 1, "line_no": ln, "test_type": tnum,
-                        "test_type_name": TEST_TYPES.get(tnum) if tnum is not None else None,
-                        "test_description": desc, "version": None, "started_at": None, "status": None,
-                        "last_ts": None, "blocks": []}
+        self.session = {
+            "session_no": len(self.sessions) + 1,
+            "line_no": ln,
+            "test_type": tnum,
+            "test_type_name": TEST_TYPES.get(tnum) if tnum is not None else None,
+            "test_description": desc,
+            "version": None,
+            "started_at": None,
+            "status": None,
+            "last_ts": None,
+            "blocks": [],
+        }
         self.sessions.append(self.session)
         self.header, self.block_rows, self.block_no, self.spec_block = None, [], 0, 0
 
@@ -350,9 +473,13 @@ class _Parser:
         name, sep, assign = val.rpartition(",")
         if not sep:
             raise ParseError("access specification line needs '<name>,<default assignment>'", vln)
-        self.cur_spec = {"session_no": self.session["session_no"], "spec_block_no": self.spec_block,
-                         "spec_name": name, "default_assignment": parse_int(assign, "default assignment", vln),
-                         "lines": []}
+        self.cur_spec = {
+            "session_no": self.session["session_no"],
+            "spec_block_no": self.spec_block,
+            "spec_name": name,
+            "default_assignment": parse_int(assign, "default assignment", vln),
+            "lines": [],
+        }
         self.specs.append(self.cur_spec)
 
     def on_spec_lines(self, ln: int) -> None:
@@ -365,8 +492,11 @@ class _Parser:
             if len(cells) == 9 and cells[8].strip() == "":
                 cells = cells[:8]
             if len(cells) != 8:
-                raise ParseError(f"access-spec line has {len(cells)} fields, expected 8 "
-                                 "(size,% of size,% reads,% random,delay,burst,align,reply)", self.i + 1)
+                raise ParseError(
+                    f"access-spec line has {len(cells)} fields, expected 8 "
+                    "(size,% of size,% reads,% random,delay,burst,align,reply)",
+                    self.i + 1,
+                )
             vals = [parse_int(c, "access-spec value", self.i + 1) for c in cells]
             self.cur_spec["lines"].append((self.i + 1, vals))
 
@@ -390,7 +520,9 @@ class _Parser:
             cells = cells[1:]
         row_type = cells[0].strip()
         if row_type not in ROW_SCOPES:
-            raise ParseError(f"unknown row type {row_type!r} (expected ALL, MANAGER, PROCESSOR, WORKER, DISK, NETWORK)", ln)
+            raise ParseError(
+                f"unknown row type {row_type!r} (expected ALL, MANAGER, PROCESSOR, WORKER, DISK, NETWORK)", ln
+            )
         if len(cells) > h.width:
             cells = self.rejoin(cells, h.width, row_type, ln)
         if row_type == "PROCESSOR" and len(cells) != h.width:
@@ -402,13 +534,22 @@ class _Parser:
                 raise ParseError(f"PROCESSOR row has {len(cells)} fields; the header has {h.width}", ln)
             bins: list[str] = []
         elif len(cells) != h.width:
-            raise ParseError(f"{row_type} row has {len(cells)} fields; the header has {h.width} "
-                             "(a cut line, or a name containing a comma?)", ln)
+            raise ParseError(
+                f"{row_type} row has {len(cells)} fields; the header has {h.width} "
+                "(a cut line, or a name containing a comma?)",
+                ln,
+            )
         else:
             names = h.named
-            bins = cells[len(names):]
-        row: dict = {"session_no": session_no, "block_no": block_no, "line_no": ln, "layout": h.width,
-                     "ended_at": None, "ts": ts}
+            bins = cells[len(names) :]
+        row: dict = {
+            "session_no": session_no,
+            "block_no": block_no,
+            "line_no": ln,
+            "layout": h.width,
+            "ended_at": None,
+            "ts": ts,
+        }
         sentinels: dict[str, str] = {}
         for name, text in zip(names, cells):
             col, kind = COLUMNS[name]
@@ -421,7 +562,8 @@ class _Parser:
         row["sentinels"] = "; ".join(sentinels.values()) or None
         # names are carried down: PROCESSOR/DISK rows leave the access spec empty
         row["access_spec"] = row.get("access_spec") or next(
-            (r["access_spec"] for r in reversed(prev) if r.get("access_spec")), None)
+            (r["access_spec"] for r in reversed(prev) if r.get("access_spec")), None
+        )
         mgr = wkr = None
         for r in reversed(prev):
             if mgr is None and r["row_type"] == "MANAGER":
@@ -439,8 +581,16 @@ class _Parser:
         for bin_no, ((label, lo, hi), text) in enumerate(zip(h.bins, bins), start=1):
             v = _typed("i", text, label, ln)
             if v is not None:
-                self.bins.append({"line_no": ln, "bin_no": bin_no, "bin_label": label.strip(),
-                                  "lower_us": lo, "upper_us": hi, "io_count": v})
+                self.bins.append(
+                    {
+                        "line_no": ln,
+                        "bin_no": bin_no,
+                        "bin_label": label.strip(),
+                        "lower_us": lo,
+                        "upper_us": hi,
+                        "io_count": v,
+                    }
+                )
         return row
 
     def rejoin(self, cells: list[str], width: int, row_type: str, ln: int) -> list[str]:
@@ -451,17 +601,20 @@ class _Parser:
         if row_type in ("ALL", "MANAGER", "WORKER"):
             for spec in self.specs:
                 name, n = spec["spec_name"], spec["spec_name"].count(",")
-                if n and ",".join(cells[2:3 + n]) == name:
-                    cells = cells[:2] + [name] + cells[3 + n:]
+                if n and ",".join(cells[2 : 3 + n]) == name:
+                    cells = cells[:2] + [name] + cells[3 + n :]
                     break
         if len(cells) == width + 1 and cells[-1].strip() == "":
             cells = cells[:-1]
         extra = len(cells) - width
         if extra > 0 and row_type in ("DISK", "NETWORK", "UNKNOWN"):
-            cells = [cells[0], ",".join(cells[1:2 + extra])] + cells[2 + extra:]
+            cells = [cells[0], ",".join(cells[1 : 2 + extra])] + cells[2 + extra :]
         elif extra > 0 and row_type != "PROCESSOR":
-            raise ParseError(f"{row_type} row has {len(cells)} fields; the header has {width} "
-                             "(a cut line, or a name containing a comma that cannot be told apart)", ln)
+            raise ParseError(
+                f"{row_type} row has {len(cells)} fields; the header has {width} "
+                "(a cut line, or a name containing a comma that cannot be told apart)",
+                ln,
+            )
         return cells
 
     # -- output
@@ -486,11 +639,25 @@ class _Parser:
                 status = "unterminated"
             if idx == nblocks - 1 and s["status"] == "aborted":
                 status = "aborted"
-            res.runs.append(Run(
-                key=key, tool=TOOL, tool_version=s["version"], started_at=started, ended_at=ended,
-                workload=all_row.get("access_spec"), description=s["test_description"], status=status,
-                test_type=s["test_type_name"], block_size_bytes=bs, read_pct=rd, random_pct=rnd,
-                queue_depth=qd, workers=workers, outstanding_ios=outstanding))
+            res.runs.append(
+                Run(
+                    key=key,
+                    tool=TOOL,
+                    tool_version=s["version"],
+                    started_at=started,
+                    ended_at=ended,
+                    workload=all_row.get("access_spec"),
+                    description=s["test_description"],
+                    status=status,
+                    test_type=s["test_type_name"],
+                    block_size_bytes=bs,
+                    read_pct=rd,
+                    random_pct=rnd,
+                    queue_depth=qd,
+                    workers=workers,
+                    outstanding_ios=outstanding,
+                )
+            )
             for r in rows:
                 self.add_samples(key, r)
         cols = RESULTS_SCHEMA.names
@@ -504,14 +671,40 @@ class _Parser:
         res = self.result
         res.tool_version = next((s["version"] for s in self.sessions if s["version"]), None)
         res.tables["iometer_sessions"] = [
-            {k: s[k] for k in ("session_no", "line_no", "test_type", "test_type_name", "test_description",
-                               "version", "started_at", "status")} for s in self.sessions]
+            {
+                k: s[k]
+                for k in (
+                    "session_no",
+                    "line_no",
+                    "test_type",
+                    "test_type_name",
+                    "test_description",
+                    "version",
+                    "started_at",
+                    "status",
+                )
+            }
+            for s in self.sessions
+        ]
         res.tables["iometer_access_specs"] = [
-            {"session_no": sp["session_no"], "spec_block_no": sp["spec_block_no"], "spec_name": sp["spec_name"],
-             "default_assignment": sp["default_assignment"], "line_no": ln, "size_bytes": v[0],
-             "pct_of_size": v[1], "pct_reads": v[2], "pct_random": v[3], "delay_ms": v[4], "burst": v[5],
-             "align_bytes": v[6], "reply_bytes": v[7]}
-            for sp in self.specs for ln, v in sp["lines"]]
+            {
+                "session_no": sp["session_no"],
+                "spec_block_no": sp["spec_block_no"],
+                "spec_name": sp["spec_name"],
+                "default_assignment": sp["default_assignment"],
+                "line_no": ln,
+                "size_bytes": v[0],
+                "pct_of_size": v[1],
+                "pct_reads": v[2],
+                "pct_random": v[3],
+                "delay_ms": v[4],
+                "burst": v[5],
+                "align_bytes": v[6],
+                "reply_bytes": v[7],
+            }
+            for sp in self.specs
+            for ln, v in sp["lines"]
+        ]
         res.tables["iometer_results"] = self.results
         res.tables["iometer_latency_bins"] = self.bins
         return res
@@ -568,10 +761,16 @@ def _load(rows: list[dict], all_row: dict) -> tuple[int | None, int | None, int 
     return qd, all_row.get("n_workers"), all_row.get("outstanding", _own_qd(all_row))
 
 
-_MARKERS = [("'Version", _Parser.on_version), ("'Time Stamp", _Parser.on_time_stamp),
-            ("'Access specifications", _Parser.on_specs), ("'End access specifications", _Parser.on_end_specs),
-            ("'Access specification name", _Parser.on_spec_name), ("'size,% of size", _Parser.on_spec_lines),
-            ("'Results", _Parser.on_results), ("'End Test", _Parser.on_end_test)]
+_MARKERS = [
+    ("'Version", _Parser.on_version),
+    ("'Time Stamp", _Parser.on_time_stamp),
+    ("'Access specifications", _Parser.on_specs),
+    ("'End access specifications", _Parser.on_end_specs),
+    ("'Access specification name", _Parser.on_spec_name),
+    ("'size,% of size", _Parser.on_spec_lines),
+    ("'Results", _Parser.on_results),
+    ("'End Test", _Parser.on_end_test),
+]
 
 
 def parse(data: bytes, name: str) -> ParseResult:

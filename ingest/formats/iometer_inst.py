@@ -5,6 +5,7 @@ with `TimeStamp,` and numbers use 6 significant digits (`1e+007`). Rows without 
 are the per-interval samples and become time series (object "Iometer Worker"); the closing WORKER
 rows that name the spec, and the ALL row, are the run's final results and become samples.
 """
+
 from __future__ import annotations
 
 import polars as pl
@@ -15,9 +16,21 @@ from . import iometer
 FORMAT = "iometer-instantaneous-csv"
 VERSION = "1"
 # metrics kept as time series, by tool column
-SERIES_COLUMNS = [(c, m, u) for c, m, u, _ in iometer.METRICS if c in (
-    "iops", "read_iops", "write_iops", "avg_response_ms", "avg_read_response_ms", "avg_write_response_ms",
-    "max_response_ms", "errors")] + [("mbps_decimal", "mbps", "MB/s")]
+SERIES_COLUMNS = [
+    (c, m, u)
+    for c, m, u, _ in iometer.METRICS
+    if c
+    in (
+        "iops",
+        "read_iops",
+        "write_iops",
+        "avg_response_ms",
+        "avg_read_response_ms",
+        "avg_write_response_ms",
+        "max_response_ms",
+        "errors",
+    )
+] + [("mbps_decimal", "mbps", "MB/s")]
 
 
 SNIFF_RULE = 'the first line starts "\'Test Type,Test Description" and it holds instantaneous-result rows'
@@ -57,15 +70,28 @@ class _InstParser(iometer._Parser):
                 k = (r["target_name"], col)
                 if k not in series:
                     header = next(h for h, (c, _) in iometer.COLUMNS.items() if c == col)
-                    series[k] = Series(len(series), f"{r['target_name']}\\{header}", r["manager_name"],
-                                       "Iometer Worker", r["target_name"], header, metric, unit, r["target_name"])
+                    series[k] = Series(
+                        len(series),
+                        f"{r['target_name']}\\{header}",
+                        r["manager_name"],
+                        "Iometer Worker",
+                        r["target_name"],
+                        header,
+                        metric,
+                        unit,
+                        r["target_name"],
+                    )
                 keys.append(series[k].key)
                 nos.append(sample_no)
                 vals.append(v)
         res.series = list(series.values())
-        res.points = pl.DataFrame({"series_key": pl.Series(keys, dtype=pl.Int32),
-                                   "sample_no": pl.Series(nos, dtype=pl.Int32),
-                                   "value": pl.Series(vals, dtype=pl.Float64)})
+        res.points = pl.DataFrame(
+            {
+                "series_key": pl.Series(keys, dtype=pl.Int32),
+                "sample_no": pl.Series(nos, dtype=pl.Int32),
+                "value": pl.Series(vals, dtype=pl.Float64),
+            }
+        )
         res.tables["series_samples"] = samples
         return res
 

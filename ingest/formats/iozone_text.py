@@ -20,6 +20,7 @@ latency in this table. A file whose banner states neither unit is rejected: the 
 ambiguous. Every cell and banner line is kept in `iozone_values`. Throughput mode (`-t`) has no
 such table and is not read.
 """
+
 from __future__ import annotations
 
 import re
@@ -33,11 +34,25 @@ TOOL = "iozone"
 _BANNER = "Iozone: Performance Test of File I/O"
 _HEADER2 = re.compile(r"^\s*kB\s+reclen\s+\S")
 # test -> (read %, random %)
-TESTS = {"write": (0.0, 0.0), "rewrite": (0.0, 0.0), "read": (100.0, 0.0), "reread": (100.0, 0.0),
-         "random read": (100.0, 100.0), "random write": (0.0, 100.0), "bkwd read": (100.0, None),
-         "record rewrite": (0.0, None), "stride read": (100.0, None), "fwrite": (0.0, 0.0), "frewrite": (0.0, 0.0),
-         "fread": (100.0, 0.0), "freread": (100.0, 0.0)}
-UNITS = {"Output is in kBytes/sec": ("mbps", "MB/s", 1024 / 1e6), "Output is in operations per second": ("iops", "IO/s", 1.0)}
+TESTS = {
+    "write": (0.0, 0.0),
+    "rewrite": (0.0, 0.0),
+    "read": (100.0, 0.0),
+    "reread": (100.0, 0.0),
+    "random read": (100.0, 100.0),
+    "random write": (0.0, 100.0),
+    "bkwd read": (100.0, None),
+    "record rewrite": (0.0, None),
+    "stride read": (100.0, None),
+    "fwrite": (0.0, 0.0),
+    "frewrite": (0.0, 0.0),
+    "fread": (100.0, 0.0),
+    "freread": (100.0, 0.0),
+}
+UNITS = {
+    "Output is in kBytes/sec": ("mbps", "MB/s", 1024 / 1e6),
+    "Output is in operations per second": ("iops", "IO/s", 1.0),
+}
 
 
 SNIFF_RULE = 'the banner "Iozone: Performance Test of File I/O" and a "kB reclen ..." column header'
@@ -120,24 +135,45 @@ def _table_line(res: ParseResult, rows: list[dict], cells: dict[str, float], uni
     if kb is None or rec is None or kb != int(kb) or rec != int(rec):
         raise ParseError("a result line needs whole numbers of kB and reclen first", ln)
     metric, u, factor = unit
-    if any(r.key.startswith(f"{int(kb)}/{int(rec)}/") for r in res.runs[-len(TESTS):]):
+    if any(r.key.startswith(f"{int(kb)}/{int(rec)}/") for r in res.runs[-len(TESTS) :]):
         raise ParseError(f"a second result line for {int(kb)} kB files and {int(rec)} kB records", ln)
     for test, v in cells.items():
         if test in ("kB", "reclen"):
             continue
         key = f"{int(kb)}/{int(rec)}/{test}"
         read, rnd = TESTS[test]
-        res.runs.append(Run(key, TOOL, res.tool_version, started_at=started, workload=f"{test} {int(kb)} kB file",
-                            status="complete", test_type=test, block_size_bytes=int(rec) * 1024, read_pct=read,
-                            random_pct=rnd, queue_depth=1, workers=1, outstanding_ios=1))
+        res.runs.append(
+            Run(
+                key,
+                TOOL,
+                res.tool_version,
+                started_at=started,
+                workload=f"{test} {int(kb)} kB file",
+                status="complete",
+                test_type=test,
+                block_size_bytes=int(rec) * 1024,
+                read_pct=read,
+                random_pct=rnd,
+                queue_depth=1,
+                workers=1,
+                outstanding_ios=1,
+            )
+        )
         rows.append(_row(key, int(kb), int(rec), test, v, None, ln))
         res.add(key, "all", metric, v * factor, u, line_no=ln)
         res.add(key, "all", f"{'read' if read else 'write'}_{metric}", v * factor, u, line_no=ln)
 
 
 def _row(key, kb, rec, col, value, text, ln) -> dict:
-    return {"run_key": key, "file_kb": kb, "reclen_kb": rec, "column_name": col, "value": value, "text": text,
-            "line_no": ln}
+    return {
+        "run_key": key,
+        "file_kb": kb,
+        "reclen_kb": rec,
+        "column_name": col,
+        "value": value,
+        "text": text,
+        "line_no": ln,
+    }
 
 
 def _when(text: str, ln: int) -> datetime | None:

@@ -9,6 +9,7 @@ Performance", milliseconds). Every label, value and grid cell is kept as written
 units. No real report was public: the parser follows the documented structure and the ESG DS5020
 report transcription (tests/fixtures/jetstress/*RECONSTRUCTED*).
 """
+
 from __future__ import annotations
 
 import re
@@ -19,9 +20,15 @@ from ..model import ParseError, ParseResult, Run, decode_text
 
 FORMAT = "jetstress-html-report"
 VERSION = "1"
-REPORT_TYPES = {"Performance": "Performance", "Stress": "Stress", "Database Backup": "DatabaseBackup",
-                "DatabaseBackup": "DatabaseBackup", "Soft Recovery": "SoftRecovery", "SoftRecovery": "SoftRecovery",
-                "Database Checksum": "DBChecksum"}
+REPORT_TYPES = {
+    "Performance": "Performance",
+    "Stress": "Stress",
+    "Database Backup": "DatabaseBackup",
+    "DatabaseBackup": "DatabaseBackup",
+    "Soft Recovery": "SoftRecovery",
+    "SoftRecovery": "SoftRecovery",
+    "Database Checksum": "DBChecksum",
+}
 # summary labels -> (metric, unit); 2007 says "I/O per Second", 2010+ "Transactional I/O per Second"
 VALUE_METRICS = {
     "Achieved I/O per Second": ("achieved_iops", "IO/s"),
@@ -37,9 +44,12 @@ VALUE_METRICS = {
 }
 # grid column -> (metric suffix, unit, factor); role prefix (db_/log_) comes from the row or column
 GRID_2007 = {
-    "Avg. Disk sec/Read": ("read_latency_ms", "ms", 1000.0), "Avg. Disk sec/Write": ("write_latency_ms", "ms", 1000.0),
-    "Disk Reads/sec": ("read_iops", "IO/s", 1.0), "Disk Writes/sec": ("write_iops", "IO/s", 1.0),
-    "Avg. Disk Bytes/Read": ("read_bytes_avg", "bytes", 1.0), "Avg. Disk Bytes/Write": ("write_bytes_avg", "bytes", 1.0),
+    "Avg. Disk sec/Read": ("read_latency_ms", "ms", 1000.0),
+    "Avg. Disk sec/Write": ("write_latency_ms", "ms", 1000.0),
+    "Disk Reads/sec": ("read_iops", "IO/s", 1.0),
+    "Disk Writes/sec": ("write_iops", "IO/s", 1.0),
+    "Avg. Disk Bytes/Read": ("read_bytes_avg", "bytes", 1.0),
+    "Avg. Disk Bytes/Write": ("write_bytes_avg", "bytes", 1.0),
 }
 _IO_COL = re.compile(r"^I/O (Database|Log) (Reads|Writes) ?(Average Latency \(msec\)|/sec|Average Bytes)$")
 HOST_COUNTERS = {"% Processor Time": ("cpu_util_pct", "%")}
@@ -106,7 +116,7 @@ class _Html(HTMLParser):
                     self.sections[-1]["text"].append((line + k, part.strip()))
 
 
-SNIFF_RULE = 'HTML that names Jetstress and has <fieldset> or grid_row_header cells'
+SNIFF_RULE = "HTML that names Jetstress and has <fieldset> or grid_row_header cells"
 
 
 def sniff(head: str, name: str) -> bool:
@@ -162,8 +172,11 @@ def _read_html(data: bytes) -> _Html:
 
 
 def _report_type(h: _Html) -> str:
-    m = re.search(r"(Performance|Stress|Database Backup|DatabaseBackup|Soft Recovery|SoftRecovery|Database Checksum)"
-                  r" Test Result Report", " ".join(h.headings))
+    m = re.search(
+        r"(Performance|Stress|Database Backup|DatabaseBackup|Soft Recovery|SoftRecovery|Database Checksum)"
+        r" Test Result Report",
+        " ".join(h.headings),
+    )
     if not m:
         raise ParseError("the report title (e.g. 'Performance Test Result Report') is missing")
     return REPORT_TYPES[m.group(1)]
@@ -180,22 +193,40 @@ def _section_cells(sec: dict, values: list, grids: list) -> None:
             values.append({"section": legend, "label": row[0][2], "value_text": row[1][2], "line_no": row[1][3]})
             continue
         if header is None:
-            raise ParseError(f"a table row in '{legend}' has neither a label cell nor a header row above it",
-                             row[0][3] if row else None)
+            raise ParseError(
+                f"a table row in '{legend}' has neither a label cell nor a header row above it",
+                row[0][3] if row else None,
+            )
         if len(row) != len(header):
-            raise ParseError(f"'{legend}' row has {len(row)} cells, its header has {len(header)}",
-                             row[0][3] if row else None)
+            raise ParseError(
+                f"'{legend}' row has {len(row)} cells, its header has {len(header)}", row[0][3] if row else None
+            )
         for c_no, ((_, _, txt, line), col) in enumerate(zip(row, header)):
-            grids.append({"section": legend, "row_no": r_no, "col_no": c_no, "row_label": row[0][2],
-                          "column_name": col, "value_text": txt, "line_no": line})
+            grids.append(
+                {
+                    "section": legend,
+                    "row_no": r_no,
+                    "col_no": c_no,
+                    "row_label": row[0][2],
+                    "column_name": col,
+                    "value_text": txt,
+                    "line_no": line,
+                }
+            )
 
 
 def _section_log(sec: dict) -> list[dict]:
     out = []
     for line, text in sec["text"]:
         lm = re.match(r"^(\d{1,2}/\d{1,2}/\d{4} \d{1,2}:\d{2}:\d{2}(?: [AP]M)?)\s+--\s+(.*)$", text)
-        out.append({"line_no": line, "logged_at": _when(lm.group(1), line) if lm else None,
-                    "message": lm.group(2) if lm else text, "section": sec["legend"]})
+        out.append(
+            {
+                "line_no": line,
+                "logged_at": _when(lm.group(1), line) if lm else None,
+                "message": lm.group(2) if lm else text,
+                "section": sec["legend"],
+            }
+        )
     return out
 
 
@@ -211,11 +242,18 @@ def _verdict(kv: dict[str, tuple[str, int]]) -> tuple[str, int]:
 def _test_row(kv: dict[str, tuple[str, int]], report_type: str, verdict: str) -> dict:
     get = lambda k: kv.get(k, ("", None))[0] or None
     when = lambda k: _when(*kv[k]) if k in kv else None
-    return {"report_type": report_type, "verdict": verdict, "machine_name": get("Machine Name"),
-            "test_description": get("Test Description"), "started_at": when("Test Start Time"),
-            "ended_at": when("Test End Time"), "jetstress_version": get("Jetstress Version"),
-            "ese_version": get("Ese Version"), "operating_system": get("Operating System"),
-            "performance_log": get("Performance Log")}
+    return {
+        "report_type": report_type,
+        "verdict": verdict,
+        "machine_name": get("Machine Name"),
+        "test_description": get("Test Description"),
+        "started_at": when("Test Start Time"),
+        "ended_at": when("Test End Time"),
+        "jetstress_version": get("Jetstress Version"),
+        "ese_version": get("Ese Version"),
+        "operating_system": get("Operating System"),
+        "performance_log": get("Performance Log"),
+    }
 
 
 def _grid_sample(res: ParseResult, key: str, g: dict, machine: str | None) -> None:
@@ -226,13 +264,23 @@ def _grid_sample(res: ParseResult, key: str, g: dict, machine: str | None) -> No
         suffix, unit, factor = GRID_2007[col]
         v = _number(g["value_text"], f"{g['row_label']} / {col}", g["line_no"])
         if v is not None:
-            res.add(key, "volume", f"{role}_{suffix}" if role else suffix, v * factor, unit,
-                    target=target, line_no=g["line_no"])
+            res.add(
+                key,
+                "volume",
+                f"{role}_{suffix}" if role else suffix,
+                v * factor,
+                unit,
+                target=target,
+                line_no=g["line_no"],
+            )
     elif mm := _IO_COL.match(col):
         role = "db" if mm.group(1) == "Database" else "log"
         rw = "read" if mm.group(2) == "Reads" else "write"
-        suffix, unit = {"Average Latency (msec)": (f"{rw}_latency_ms", "ms"), "/sec": (f"{rw}_iops", "IO/s"),
-                        "Average Bytes": (f"{rw}_bytes_avg", "bytes")}[mm.group(3)]
+        suffix, unit = {
+            "Average Latency (msec)": (f"{rw}_latency_ms", "ms"),
+            "/sec": (f"{rw}_iops", "IO/s"),
+            "Average Bytes": (f"{rw}_bytes_avg", "bytes"),
+        }[mm.group(3)]
         v = _number(g["value_text"], f"{g['row_label']} / {col}", g["line_no"])
         if v is not None:
             res.add(key, "instance", f"{role}_{suffix}", v, unit, target=g["row_label"], line_no=g["line_no"])
@@ -256,9 +304,19 @@ def parse(data: bytes, name: str) -> ParseResult:
     test = _test_row(kv, report_type, verdict)
     res = ParseResult(tool_version=test["jetstress_version"])
     key = report_type
-    res.runs.append(Run(key=key, tool="Jetstress", tool_version=test["jetstress_version"],
-                        started_at=test["started_at"], ended_at=test["ended_at"], workload=f"Jetstress {report_type}",
-                        description=test["test_description"], status=verdict.lower(), test_type=report_type))
+    res.runs.append(
+        Run(
+            key=key,
+            tool="Jetstress",
+            tool_version=test["jetstress_version"],
+            started_at=test["started_at"],
+            ended_at=test["ended_at"],
+            workload=f"Jetstress {report_type}",
+            description=test["test_description"],
+            status=verdict.lower(),
+            test_type=report_type,
+        )
+    )
     res.add(key, "test", "test_passed", 1.0 if verdict.lower() == "pass" else 0.0, "bool", line_no=vline)
     for label, (metric, unit) in VALUE_METRICS.items():
         if label in kv:

@@ -4,6 +4,7 @@ See docs/formats/esxtop-jetstress-profile.md section 3.3. Holds parameters, not 
 element and attribute lands in jetstress_config (path, value) and the latency thresholds in
 jetstress_thresholds (milliseconds); no samples.
 """
+
 from __future__ import annotations
 
 import re
@@ -13,8 +14,12 @@ from ..model import ParseError, ParseResult, decode_text, parse_float
 
 FORMAT = "jetstress-config-xml"
 VERSION = "1"
-THRESHOLDS = {"AverageDatabaseReadLatency": "avg_db_read_latency_ms", "MaximumDatabaseReadLatency": "max_db_read_latency_ms",
-              "AverageLogWriteLatency": "avg_log_write_latency_ms", "MaximumLogWriteLatency": "max_log_write_latency_ms"}
+THRESHOLDS = {
+    "AverageDatabaseReadLatency": "avg_db_read_latency_ms",
+    "MaximumDatabaseReadLatency": "max_db_read_latency_ms",
+    "AverageLogWriteLatency": "avg_log_write_latency_ms",
+    "MaximumLogWriteLatency": "max_log_write_latency_ms",
+}
 
 
 SNIFF_RULE = "'<configuration' with a <JetstressVersionGenerated> element"

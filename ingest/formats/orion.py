@@ -5,6 +5,7 @@ parameters it maps to, the LUNs, and the headline results with the point where e
 Latency: no unit in 10.2/11.1 (milliseconds); `usecs`/`us` from 12c on. Stored in milliseconds.
 ORION does not say whether its MBPS is 10^6 or 2^20 bytes/s: the number is stored as written.
 """
+
 from __future__ import annotations
 
 import re
@@ -17,26 +18,38 @@ VERSION = "1"
 _VERSION = re.compile(r"^\s*O?RION VERSION\s+(\S+)")  # one corpus paste lost the leading O
 _HEADLINE = re.compile(
     r"^(Maximum Large MBPS|Maximum Small IOPS|Minimum Small Latency|Maximum Small MBPS|Maximum Large IOPS)"
-    r"=\s*([-\d.]+)\s*([A-Za-z]*)\s*@\s*Small=(\d+) and Large=(\d+)\s*$")
+    r"=\s*([-\d.]+)\s*([A-Za-z]*)\s*@\s*Small=(\d+) and Large=(\d+)\s*$"
+)
 _DETAIL = re.compile(
     r"^(Small|Large) (Read|Write) Latency:\s*avg=\s*([\d.]+)\s*(\w+),\s*min=\s*([\d.]+)\s*\w+,\s*max=\s*([\d.]+)\s*\w+,"
-    r"\s*std dev=\s*([\d.]+)\s*\w+\s*@\s*Small=(\d+) and Large=(\d+)\s*$")
+    r"\s*std dev=\s*([\d.]+)\s*\w+\s*@\s*Small=(\d+) and Large=(\d+)\s*$"
+)
 _HIST_HEAD = re.compile(r"^(Small|Large) Read / Write Latency Histogram @ Small=(\d+) and Large=(\d+)")
 _HIST_ROW = re.compile(r"^\s*(\d+)\s*-\s*(\d+)\s*us:\s*(\d+)\s*\(\s*([\d.]+)%\)\s*(\d+)\s*\(\s*([\d.]+)%\)\s*$")
 _LUN = re.compile(r"^Name:\s*(.+?)\s+Size:\s*(\d+)\s*$")
 _FOUND = re.compile(r"^(\d+) (?:FILEs|files) found\.?\s*$")
 HEADLINES = {
-    "Maximum Large MBPS": ("max_large_mbps", "MB/s"), "Maximum Small IOPS": ("max_small_iops", "IO/s"),
-    "Minimum Small Latency": ("min_small_latency_ms", "ms"), "Maximum Small MBPS": ("max_small_mbps", "MB/s"),
+    "Maximum Large MBPS": ("max_large_mbps", "MB/s"),
+    "Maximum Small IOPS": ("max_small_iops", "IO/s"),
+    "Minimum Small Latency": ("min_small_latency_ms", "ms"),
+    "Maximum Small MBPS": ("max_small_mbps", "MB/s"),
     "Maximum Large IOPS": ("max_large_iops", "IO/s"),
 }
 TO_MS = {"": None, "ms": 1.0, "msecs": 1.0, "us": 0.001, "usecs": 0.001}
 PARAMS = {
-    "Test": "testname", "Small IO size": "small_io_size", "Large IO size": "large_io_size", "IO Types": "io_types",
-    "Simulated Array Type": "simulated_array_type", "Stripe Depth": "stripe_depth", "Write": "write_pct",
-    "Cache Size": "cache_size", "Duration for each Data Point": "duration_per_point",
-    "Duration for each data point": "duration_per_point", "Small Columns": "small_columns",
-    "Large Columns": "large_columns", "Total Data Points": "total_data_points",
+    "Test": "testname",
+    "Small IO size": "small_io_size",
+    "Large IO size": "large_io_size",
+    "IO Types": "io_types",
+    "Simulated Array Type": "simulated_array_type",
+    "Stripe Depth": "stripe_depth",
+    "Write": "write_pct",
+    "Cache Size": "cache_size",
+    "Duration for each Data Point": "duration_per_point",
+    "Duration for each data point": "duration_per_point",
+    "Small Columns": "small_columns",
+    "Large Columns": "large_columns",
+    "Total Data Points": "total_data_points",
 }
 
 
@@ -85,10 +98,20 @@ class Results:
             pass
         elif self._hist_at and (m := _HIST_ROW.match(raw)):
             io, so, lo = self._hist_at
-            self.hist.append({"io_size": io, "small_oio": so, "large_oio": lo, "lower_us": int(m.group(1)),
-                              "upper_us": int(m.group(2)), "read_ios": int(m.group(3)),
-                              "read_cum_pct": float(m.group(4)), "write_ios": int(m.group(5)),
-                              "write_cum_pct": float(m.group(6)), "line_no": ln})
+            self.hist.append(
+                {
+                    "io_size": io,
+                    "small_oio": so,
+                    "large_oio": lo,
+                    "lower_us": int(m.group(1)),
+                    "upper_us": int(m.group(2)),
+                    "read_ios": int(m.group(3)),
+                    "read_cum_pct": float(m.group(4)),
+                    "write_ios": int(m.group(5)),
+                    "write_cum_pct": float(m.group(6)),
+                    "line_no": ln,
+                }
+            )
         else:
             self._hist_at = None
             return False
@@ -102,12 +125,28 @@ class Results:
             factor = _headline_factor(label, m.group(3), ln)
             so, lo = int(m.group(4)), int(m.group(5))
             res.add(key, "test", metric_unit[0], value * factor, metric_unit[1], small_oio=so, large_oio=lo, line_no=ln)
-            rows.append({"metric": metric_unit[0], "value_as_written": value, "unit_as_written": m.group(3) or None,
-                         "small_oio": so, "large_oio": lo, "line_no": ln})
+            rows.append(
+                {
+                    "metric": metric_unit[0],
+                    "value_as_written": value,
+                    "unit_as_written": m.group(3) or None,
+                    "small_oio": so,
+                    "large_oio": lo,
+                    "line_no": ln,
+                }
+            )
         for d in self.details:
             for stat in ("avg", "min", "max", "std_dev"):
-                res.add(key, "point", f"{d['io_size']}_{d['direction']}_latency_{stat}_ms", d[f"{stat}_ms"], "ms",
-                        small_oio=d["small_oio"], large_oio=d["large_oio"], line_no=d["line_no"])
+                res.add(
+                    key,
+                    "point",
+                    f"{d['io_size']}_{d['direction']}_latency_{stat}_ms",
+                    d[f"{stat}_ms"],
+                    "ms",
+                    small_oio=d["small_oio"],
+                    large_oio=d["large_oio"],
+                    line_no=d["line_no"],
+                )
         return rows
 
 
@@ -118,17 +157,25 @@ def _detail(m: re.Match, ln: int) -> dict:
     unit = TO_MS.get(m.group(4).lower())
     if not unit:
         raise ParseError(f"unknown latency unit {m.group(4)!r}", ln)
-    return {"io_size": m.group(1).lower(), "direction": m.group(2).lower(), "avg_ms": float(m.group(3)) * unit,
-            "min_ms": float(m.group(5)) * unit, "max_ms": float(m.group(6)) * unit,
-            "std_dev_ms": float(m.group(7)) * unit, "small_oio": int(m.group(8)), "large_oio": int(m.group(9)),
-            "line_no": ln}
+    return {
+        "io_size": m.group(1).lower(),
+        "direction": m.group(2).lower(),
+        "avg_ms": float(m.group(3)) * unit,
+        "min_ms": float(m.group(5)) * unit,
+        "max_ms": float(m.group(6)) * unit,
+        "std_dev_ms": float(m.group(7)) * unit,
+        "small_oio": int(m.group(8)),
+        "large_oio": int(m.group(9)),
+        "line_no": ln,
+    }
 
 
 def _headline_factor(label: str, unit_text: str, ln: int) -> float:
     if HEADLINES[label][0].endswith("_ms"):
         if unit_text.lower() not in TO_MS:
             raise ParseError(f"unknown latency unit {unit_text!r}", ln)
-        return TO_MS[unit_text.lower()] if unit_text else 1.0  # 10.2/11.1 print milliseconds with no unit
+        factor = TO_MS[unit_text.lower()]
+        return factor if factor is not None else 1.0  # 10.2/11.1 print milliseconds with no unit
     if unit_text:
         raise ParseError(f"unexpected unit {unit_text!r} after {label}", ln)
     return 1.0
@@ -136,8 +183,7 @@ def _headline_factor(label: str, unit_text: str, ln: int) -> float:
 
 def _scan(lines: list[str]) -> dict:
     """Walk the summary once: version, command line, parameters, LUNs and the result lines."""
-    found = {"version": None, "commandline": None, "params": {}, "luns": [], "files_found": None,
-             "results": Results()}
+    found = {"version": None, "commandline": None, "params": {}, "luns": [], "files_found": None, "results": Results()}
     i = 0
     while i < len(lines):
         line, ln = lines[i].strip(), i + 1
@@ -158,8 +204,9 @@ def _scan(lines: list[str]) -> dict:
         elif ":" in line and line.split(":", 1)[0] in PARAMS:
             k, v = line.split(":", 1)
             found["params"][PARAMS[k]] = (v.strip(), ln)
-        elif not line.startswith(("This maps to this test", "These options enable", "Setting ", "ORION: ",
-                                  "Test will take")):  # the last three: console chatter
+        elif not line.startswith(
+            ("This maps to this test", "These options enable", "Setting ", "ORION: ", "Test will take")
+        ):  # the last three: console chatter
             raise ParseError(f"unexpected line in an ORION summary: {line[:60]!r}", ln)
     return found
 
@@ -171,25 +218,33 @@ def _test_row(found: dict) -> dict:
     write, duration = p.get("write_pct"), p.get("duration_per_point")
     run_type = re.search(r"-run\s+(\S+)", found["commandline"] or "")
     return {
-        "testname": p["testname"], "version": found["version"], "commandline": found["commandline"],
+        "testname": p["testname"],
+        "version": found["version"],
+        "commandline": found["commandline"],
         "run_type": run_type.group(1) if run_type else None,
         "small_io_bytes": _kb(p.get("small_io_size"), "Small IO size", ln_of.get("small_io_size", 0)),
         "large_io_bytes": _kb(p.get("large_io_size"), "Large IO size", ln_of.get("large_io_size", 0)),
-        "io_types": p.get("io_types"), "simulated_array_type": p.get("simulated_array_type"),
+        "io_types": p.get("io_types"),
+        "simulated_array_type": p.get("simulated_array_type"),
         "stripe_depth_bytes": _kb(p.get("stripe_depth"), "Stripe Depth", ln_of.get("stripe_depth", 0)),
         "write_pct": parse_float(write.rstrip("%"), "Write", ln_of["write_pct"]) if write else None,
         "cache_size": p.get("cache_size"),
-        "duration_per_point_s": parse_int(duration.split()[0], "Duration", ln_of["duration_per_point"]) if duration else None,
+        "duration_per_point_s": parse_int(duration.split()[0], "Duration", ln_of["duration_per_point"])
+        if duration
+        else None,
         "small_columns": _columns(p.get("small_columns"), ln_of.get("small_columns", 0)),
         "large_columns": _columns(p.get("large_columns"), ln_of.get("large_columns", 0)),
         "total_data_points": parse_int(p["total_data_points"], "Total Data Points", ln_of["total_data_points"])
-        if "total_data_points" in p else None,
+        if "total_data_points" in p
+        else None,
         "files_found": found["files_found"],
     }
 
 
-NO_RESULTS = ("no result lines (Maximum Large MBPS / Maximum Small IOPS / Minimum Small Latency): "
-              "the test did not finish or the file is cut")
+NO_RESULTS = (
+    "no result lines (Maximum Large MBPS / Maximum Small IOPS / Minimum Small Latency): "
+    "the test did not finish or the file is cut"
+)
 
 
 def parse(data: bytes, name: str) -> ParseResult:
@@ -200,15 +255,26 @@ def parse(data: bytes, name: str) -> ParseResult:
     if not results.heads:
         raise ParseError(NO_RESULTS)
     if found["files_found"] is not None and found["files_found"] != len(found["luns"]):
-        raise ParseError(f"the file says {found['files_found']} files were found but lists {len(found['luns'])} "
-                         "'Name:' lines")
+        raise ParseError(
+            f"the file says {found['files_found']} files were found but lists {len(found['luns'])} 'Name:' lines"
+        )
     test = _test_row(found)
     res = ParseResult(tool_version=test["version"])
     rw = 100 - test["write_pct"] if test["write_pct"] is not None else None
     m = re.match(r"(?:.*__)?(.+?_\d{8}_\d{3,4})_summary", name)
-    res.runs.append(Run(key="test", tool="Orion", tool_version=test["version"], workload=test["testname"],
-                        description=test["commandline"], status="complete", test_type=test["run_type"], read_pct=rw,
-                        group=m.group(1) if m else test["testname"]))
+    res.runs.append(
+        Run(
+            key="test",
+            tool="Orion",
+            tool_version=test["version"],
+            workload=test["testname"],
+            description=test["commandline"],
+            status="complete",
+            test_type=test["run_type"],
+            read_pct=rw,
+            group=m.group(1) if m else test["testname"],
+        )
+    )
     res.tables["orion_tests"] = [test]
     res.tables["orion_headlines"] = results.add_samples(res, "test")
     res.tables["orion_luns"] = found["luns"]

@@ -16,6 +16,7 @@ tables (orion_headlines, orion_latency_details, orion_histograms); the run's gro
 `<testname>_<date>_<time>` stamp, the same as the summary of that run. `-verbose` per-point progress
 lines have no public example: they are rejected as unexpected lines, naming the line.
 """
+
 from __future__ import annotations
 
 import re
@@ -50,7 +51,7 @@ def _preamble(lines: list[str]) -> tuple[int, str | None]:
         if _BANNER.match(line):
             return i, command
         if m := _COMMAND.search(line):
-            command = line[m.start():]
+            command = line[m.start() :]
         elif line:
             raise ParseError(f"unexpected line before the ORION banner: {line[:60]!r}", i + 1)
     raise ParseError("no 'ORION: ORacle IO Numbers -- Version' banner: not an ORION console transcript")
@@ -58,8 +59,13 @@ def _preamble(lines: list[str]) -> tuple[int, str | None]:
 
 def _run_info(lines: list[str], start: int) -> tuple[dict, Results]:
     """Walk from the banner: version, test stamp, estimate, chatter, then the result lines."""
-    info = {"version": _BANNER.match(lines[start].strip()).group(1), "test_stamp": None, "testname": None,
-            "estimated_minutes": None, "chatter": []}
+    info = {
+        "version": _BANNER.match(lines[start].strip()).group(1),
+        "test_stamp": None,
+        "testname": None,
+        "estimated_minutes": None,
+        "chatter": [],
+    }
     results = Results()
     for i in range(start + 1, len(lines)):
         line, ln = lines[i].strip(), i + 1
@@ -86,9 +92,18 @@ def parse(data: bytes, name: str) -> ParseResult:
         raise ParseError(NO_RESULTS + " (11g and 12.1 print their results only in the _summary.txt)")
     run_type = _COMMAND.search(command).group(1) if command else None
     res = ParseResult(tool_version=info["version"])
-    res.runs.append(Run(key="test", tool="Orion", tool_version=info["version"], workload=info["testname"],
-                        description=command, status="complete", test_type=run_type,
-                        group=info["test_stamp"]))
+    res.runs.append(
+        Run(
+            key="test",
+            tool="Orion",
+            tool_version=info["version"],
+            workload=info["testname"],
+            description=command,
+            status="complete",
+            test_type=run_type,
+            group=info["test_stamp"],
+        )
+    )
     res.tables["orion_console_runs"] = [{**info, "commandline": command, "run_type": run_type}]
     res.tables["orion_headlines"] = results.add_samples(res, "test")
     res.tables["orion_latency_details"] = results.details

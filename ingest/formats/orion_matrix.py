@@ -10,6 +10,7 @@ so latency points are kept as written in orion_matrix and reach `measurements` t
 orion_latency_points view, which takes the unit from the same test's summary (or a sidecar
 `orion_version`). IOPS and MBPS points are samples right away.
 """
+
 from __future__ import annotations
 
 import re
@@ -18,7 +19,9 @@ from ..model import ParseError, ParseResult, Run, decode_text, parse_float, pars
 
 FORMAT = "orion-matrix-csv"
 VERSION = "1"
-_NAME = re.compile(r"(?:.*__)?(?P<group>(?P<test>.+?)(?:_(?P<date>\d{8}_\d{3,4}))?)_(?P<kind>iops|mbps|lat)\.csv$", re.I)
+_NAME = re.compile(
+    r"(?:.*__)?(?P<group>(?P<test>.+?)(?:_(?P<date>\d{8}_\d{3,4}))?)_(?P<kind>iops|mbps|lat)\.csv$", re.I
+)
 KINDS = {"iops": ("small_iops", "IO/s"), "mbps": ("large_mbps", "MB/s")}
 
 
@@ -33,8 +36,10 @@ def test_key(name: str) -> tuple[str, str, str | None, str]:
     """(group, testname, date, kind) from `<test>_<date>_<kind>.csv` (a `origin__` prefix is dropped)."""
     m = _NAME.match(name)
     if not m:
-        raise ParseError(f"cannot tell which ORION matrix this is: the name {name!r} should end in "
-                         "_iops.csv, _mbps.csv or _lat.csv as ORION writes it (rename it back)")
+        raise ParseError(
+            f"cannot tell which ORION matrix this is: the name {name!r} should end in "
+            "_iops.csv, _mbps.csv or _lat.csv as ORION writes it (rename it back)"
+        )
     return m.group("group"), m.group("test"), m.group("date"), m.group("kind").lower()
 
 
@@ -48,7 +53,9 @@ def parse(data: bytes, name: str) -> ParseResult:
     if None in small or len(set(small)) != len(small):
         raise ParseError("header must list distinct small outstanding-I/O counts", 1)
     res = ParseResult()
-    res.runs.append(Run(key=group, tool="Orion", workload=test, test_type=f"matrix:{kind}", status="complete", group=group))
+    res.runs.append(
+        Run(key=group, tool="Orion", workload=test, test_type=f"matrix:{kind}", status="complete", group=group)
+    )
     points, seen = [], set()
     for i, line in enumerate(lines[1:], start=2):
         if not line.strip():
@@ -71,8 +78,18 @@ def parse(data: bytes, name: str) -> ParseResult:
                 continue
             if v < 0:
                 raise ParseError(f"negative value {v} at Small={s}, Large={large}", i)
-            points.append({"run_group": group, "testname": test, "test_date": date, "kind": kind,
-                           "small_oio": s, "large_oio": large, "value_as_written": v, "line_no": i})
+            points.append(
+                {
+                    "run_group": group,
+                    "testname": test,
+                    "test_date": date,
+                    "kind": kind,
+                    "small_oio": s,
+                    "large_oio": large,
+                    "value_as_written": v,
+                    "line_no": i,
+                }
+            )
             if kind in KINDS:
                 metric, unit = KINDS[kind]
                 res.add(group, "point", metric, v, unit, small_oio=s, large_oio=large, line_no=i)

@@ -19,6 +19,7 @@ no name and is skipped, reported in pdh_skipped_columns); repeated counter names
 near 2.4e14 (float64); spreadsheet re-saves with CR line ends, unquoted cells, minute-resolution
 or time-only stamps (a time with no date gets no invented date: ts is NULL, ts_text keeps it).
 """
+
 from __future__ import annotations
 
 import csv
@@ -37,28 +38,48 @@ _ZONE = re.compile(r"^\(PDH-CSV 4\.0\)\s*\((?P<zone>.*?)\)\s*\((?P<bias>-?\d+)\)
 _NAME = re.compile(r"^\\\\(?P<host>[^\\]+)\\(?P<object>[^\\(]+?)(?:\((?P<instance>.*)\))?\\(?P<counter>[^\\]+)$")
 _GLUED = re.compile(r'^\s*-"(?P<name>.*)"$')
 TS_FORMATS = [  # (polars format, has date)
-    ("%m/%d/%Y %H:%M:%S%.f", True), ("%m/%d/%Y %H:%M:%S", True), ("%m/%d/%Y %H:%M", True),
-    ("%Y-%m-%d %H:%M:%S%.f", True), ("%H:%M:%S", False), ("%H:%M", False),
+    ("%m/%d/%Y %H:%M:%S%.f", True),
+    ("%m/%d/%Y %H:%M:%S", True),
+    ("%m/%d/%Y %H:%M", True),
+    ("%Y-%m-%d %H:%M:%S%.f", True),
+    ("%H:%M:%S", False),
+    ("%H:%M", False),
 ]
 # counter -> (metric, unit of the value as written); MBytes are left as esxtop prints them
 COUNTERS = {
-    "Commands/sec": ("iops", "IO/s"), "Reads/sec": ("read_iops", "IO/s"), "Writes/sec": ("write_iops", "IO/s"),
-    "MBytes Read/sec": ("mbytes_read_per_s", "MBytes/s"), "MBytes Written/sec": ("mbytes_written_per_s", "MBytes/s"),
-    "Average Device MilliSec/Command": ("davg_ms", "ms"), "Average Kernel MilliSec/Command": ("kavg_ms", "ms"),
-    "Average Guest MilliSec/Command": ("gavg_ms", "ms"), "Average Queue MilliSec/Command": ("qavg_ms", "ms"),
+    "Commands/sec": ("iops", "IO/s"),
+    "Reads/sec": ("read_iops", "IO/s"),
+    "Writes/sec": ("write_iops", "IO/s"),
+    "MBytes Read/sec": ("mbytes_read_per_s", "MBytes/s"),
+    "MBytes Written/sec": ("mbytes_written_per_s", "MBytes/s"),
+    "Average Device MilliSec/Command": ("davg_ms", "ms"),
+    "Average Kernel MilliSec/Command": ("kavg_ms", "ms"),
+    "Average Guest MilliSec/Command": ("gavg_ms", "ms"),
+    "Average Queue MilliSec/Command": ("qavg_ms", "ms"),
     "Average Driver MilliSec/Command": ("davg_ms", "ms"),
-    "Average Device MilliSec/Read": ("davg_read_ms", "ms"), "Average Device MilliSec/Write": ("davg_write_ms", "ms"),
-    "Average Guest MilliSec/Read": ("gavg_read_ms", "ms"), "Average Guest MilliSec/Write": ("gavg_write_ms", "ms"),
-    "Average Kernel MilliSec/Read": ("kavg_read_ms", "ms"), "Average Kernel MilliSec/Write": ("kavg_write_ms", "ms"),
-    "Average Queue MilliSec/Read": ("qavg_read_ms", "ms"), "Average Queue MilliSec/Write": ("qavg_write_ms", "ms"),
-    "Average MilliSec/Read": ("avg_read_latency_ms", "ms"), "Average MilliSec/Write": ("avg_write_latency_ms", "ms"),
-    "% Used": ("cpu_used_pct", "%"), "% Ready": ("cpu_ready_pct", "%"), "% Util Time": ("cpu_util_pct", "%"),
+    "Average Device MilliSec/Read": ("davg_read_ms", "ms"),
+    "Average Device MilliSec/Write": ("davg_write_ms", "ms"),
+    "Average Guest MilliSec/Read": ("gavg_read_ms", "ms"),
+    "Average Guest MilliSec/Write": ("gavg_write_ms", "ms"),
+    "Average Kernel MilliSec/Read": ("kavg_read_ms", "ms"),
+    "Average Kernel MilliSec/Write": ("kavg_write_ms", "ms"),
+    "Average Queue MilliSec/Read": ("qavg_read_ms", "ms"),
+    "Average Queue MilliSec/Write": ("qavg_write_ms", "ms"),
+    "Average MilliSec/Read": ("avg_read_latency_ms", "ms"),
+    "Average MilliSec/Write": ("avg_write_latency_ms", "ms"),
+    "% Used": ("cpu_used_pct", "%"),
+    "% Ready": ("cpu_ready_pct", "%"),
+    "% Util Time": ("cpu_util_pct", "%"),
     "% Processor Time": ("cpu_processor_time_pct", "%"),
     # perfmon LogicalDisk / PhysicalDisk
-    "Disk Transfers/sec": ("iops", "IO/s"), "Disk Reads/sec": ("read_iops", "IO/s"),
-    "Disk Writes/sec": ("write_iops", "IO/s"), "Avg. Disk sec/Read": ("avg_read_latency_s", "s"),
-    "Avg. Disk sec/Write": ("avg_write_latency_s", "s"), "Avg. Disk sec/Transfer": ("avg_latency_s", "s"),
-    "Disk Read Bytes/sec": ("read_bytes_per_s", "bytes/s"), "Disk Write Bytes/sec": ("write_bytes_per_s", "bytes/s"),
+    "Disk Transfers/sec": ("iops", "IO/s"),
+    "Disk Reads/sec": ("read_iops", "IO/s"),
+    "Disk Writes/sec": ("write_iops", "IO/s"),
+    "Avg. Disk sec/Read": ("avg_read_latency_s", "s"),
+    "Avg. Disk sec/Write": ("avg_write_latency_s", "s"),
+    "Avg. Disk sec/Transfer": ("avg_latency_s", "s"),
+    "Disk Read Bytes/sec": ("read_bytes_per_s", "bytes/s"),
+    "Disk Write Bytes/sec": ("write_bytes_per_s", "bytes/s"),
     "Current Disk Queue Length": ("queue_length", "count"),
 }
 HEADER_LIMIT = 64 * 1024 * 1024
@@ -68,8 +89,9 @@ def _cells(line: str, line_no: int | None = None) -> list[str]:
     try:
         return next(csv.reader([line]), [])
     except csv.Error:
-        raise ParseError("a bare carriage return inside a line: the file mixes line ends (CR within LF lines)",
-                         line_no) from None
+        raise ParseError(
+            "a bare carriage return inside a line: the file mixes line ends (CR within LF lines)", line_no
+        ) from None
 
 
 def _first_cell(line: str) -> str:
@@ -110,10 +132,10 @@ def _header_and_layout(head: bytes) -> tuple[str, int, str, int]:
     first = head[: m.start()]
     if _first_cell(_decode_header(first[:400]) if first else "").startswith("(PDH-CSV 4.0)"):
         return _decode_header(first), 0, eol.decode(), m.end()
-    m2 = re.search(re.escape(eol), head[m.end():])  # resxtop: one junk line before the header
+    m2 = re.search(re.escape(eol), head[m.end() :])  # resxtop: one junk line before the header
     if not m2:
         raise ParseError("the (PDH-CSV 4.0) header is missing", 1)
-    second = head[m.end(): m.end() + m2.start()]
+    second = head[m.end() : m.end() + m2.start()]
     if not _first_cell(_decode_header(second[:400])).startswith("(PDH-CSV 4.0)"):
         raise ParseError("neither line 1 nor line 2 is a (PDH-CSV 4.0) header", 1)
     return _decode_header(second), 1, eol.decode(), m.end() + m2.end()
@@ -124,8 +146,15 @@ def split_name(name: str) -> dict | None:
     if not m:
         return None
     obj, inst = m.group("object").strip(), m.group("instance")
-    d = {"host": m.group("host"), "object": obj, "instance": inst, "counter": m.group("counter"),
-         "instance_name": inst, "instance_id": None, "sub_instance": None}
+    d = {
+        "host": m.group("host"),
+        "object": obj,
+        "instance": inst,
+        "counter": m.group("counter"),
+        "instance_name": inst,
+        "instance_id": None,
+        "sub_instance": None,
+    }
     if inst is None:
         return d
     parts = inst.split(":")
@@ -148,32 +177,47 @@ def split_name(name: str) -> dict | None:
 def _columns(header: str, line_no: int) -> tuple[list[dict], list[dict], str | None, int | None, list[str]]:
     cells = _cells(header, line_no)
     zone = _ZONE.match(cells[0])
-    tz_name = zone.group("zone") if zone else cells[0][len("(PDH-CSV 4.0)"):].strip().removeprefix("(") or None
+    tz_name = zone.group("zone") if zone else cells[0][len("(PDH-CSV 4.0)") :].strip().removeprefix("(") or None
     bias = int(zone.group("bias")) if zone else None
     series, skipped, kinds = [], [], ["ts"]
     for i, cell in enumerate(cells[1:], start=1):
         glued = _GLUED.match(cell)
         name = glued.group("name") if glued else cell
         if name.strip() in ("", "-"):
-            skipped.append({"column_no": i, "header_text": cell,
-                            "reason": "no counter name (trailing comma)" if not cell.strip()
-                            else "unquoted '-' token of esxtop's PCPU power section: no counter name"})
+            skipped.append(
+                {
+                    "column_no": i,
+                    "header_text": cell,
+                    "reason": "no counter name (trailing comma)"
+                    if not cell.strip()
+                    else "unquoted '-' token of esxtop's PCPU power section: no counter name",
+                }
+            )
             kinds.append("skip")
             continue
         parts = split_name(name)
         if parts is None:
             raise ParseError(f"column {i + 1}: {name[:80]!r} is not \\\\host\\Object(instance)\\Counter", line_no)
         metric, unit = COUNTERS.get(parts["counter"], (None, None))
-        series.append({"key": len(series), "column_no": i, "original_name": name, **parts, "metric": metric,
-                       "unit": unit})
+        series.append(
+            {"key": len(series), "column_no": i, "original_name": name, **parts, "metric": metric, "unit": unit}
+        )
         kinds.append("glued" if glued else "value")
     return series, skipped, tz_name, bias, kinds
 
 
 def _frame(source, kinds: list[str], skip: int, eol: str) -> pl.LazyFrame:
     schema = {f"c{i}": (pl.Float64 if k == "value" else pl.String) for i, k in enumerate(kinds)}
-    opts = dict(has_header=False, skip_rows=skip, schema=schema, quote_char='"', null_values=[" ", ""],
-                eol_char="\r" if eol == "\r" else "\n", truncate_ragged_lines=False, encoding="utf8")
+    opts = dict(
+        has_header=False,
+        skip_rows=skip,
+        schema=schema,
+        quote_char='"',
+        null_values=[" ", ""],
+        eol_char="\r" if eol == "\r" else "\n",
+        truncate_ragged_lines=False,
+        encoding="utf8",
+    )
     if isinstance(source, (bytes, bytearray)):
         return pl.read_csv(io.BytesIO(source), **opts).lazy()
     # glob=False: a folder named "run [2]" or "*" is a name, not a pattern (found by the attack harness)
@@ -184,7 +228,7 @@ def _check_tail(source, n_cells: int, eol: str) -> None:
     """A last line without its line end must still be whole: a cut inside a quoted cell or a row
     with fewer cells than the header is rejected here (Polars' reader would panic or misread)."""
     if isinstance(source, (bytes, bytearray)):
-        tail = bytes(source[-(1 << 20):])
+        tail = bytes(source[-(1 << 20) :])
     else:
         with open(source, "rb") as fh:
             fh.seek(0, 2)
@@ -252,7 +296,7 @@ def parse_source(source: bytes | Path, name: str) -> ParseResult:
     series, skipped, tz_name, bias, kinds = _columns(header, hline + 1)
     if not series:
         raise ParseError("the header names no counters", hline + 1)
-    esxtop = (tz_name == "UTC" and bias == 0)
+    esxtop = tz_name == "UTC" and bias == 0
     tool = "esxtop" if esxtop else "perfmon"
     _check_tail(source, len(kinds), eol)
     lf = _frame(source, kinds, hline + 1, eol)
@@ -265,22 +309,38 @@ def parse_source(source: bytes | Path, name: str) -> ParseResult:
     for i, k in enumerate(kinds):
         c = f"c{i}"
         if k == "glued":  # `    73.1"8.93"`: the quoted part is this counter's value
-            lf = lf.with_columns(pl.col(c).str.extract(r'"([^"]*)"\s*$').str.strip_chars()
-                                 .replace("", None).cast(pl.Float64, strict=True).alias(c))
+            lf = lf.with_columns(
+                pl.col(c)
+                .str.extract(r'"([^"]*)"\s*$')
+                .str.strip_chars()
+                .replace("", None)
+                .cast(pl.Float64, strict=True)
+                .alias(c)
+            )
         if k in ("value", "glued"):
             value_cols.append(c)
     # one streaming pass: the series key is the column number, read back from the name "c<i>"
-    points = (lf.select(["sample_no", *value_cols])
-              .unpivot(index="sample_no", on=value_cols, variable_name="col", value_name="value")
-              .drop_nulls("value")
-              .select(pl.col("col").str.slice(1).cast(pl.Int32).alias("series_key"),
-                      pl.col("sample_no").cast(pl.Int32), "value"))
-    smp = pl.DataFrame({"ts_text": stamps}).with_row_index("sample_no").with_columns(
-        pl.col("ts_text").alias("c0")).with_columns(ts.alias("ts")).drop("c0")
+    points = (
+        lf.select(["sample_no", *value_cols])
+        .unpivot(index="sample_no", on=value_cols, variable_name="col", value_name="value")
+        .drop_nulls("value")
+        .select(
+            pl.col("col").str.slice(1).cast(pl.Int32).alias("series_key"), pl.col("sample_no").cast(pl.Int32), "value"
+        )
+    )
+    smp = (
+        pl.DataFrame({"ts_text": stamps})
+        .with_row_index("sample_no")
+        .with_columns(pl.col("ts_text").alias("c0"))
+        .with_columns(ts.alias("ts"))
+        .drop("c0")
+    )
     if smp["ts"].null_count():
         bad = smp.filter(pl.col("ts").is_null())["ts_text"][0]
-        raise ParseError(f"time stamp {bad!r} does not match the file's format {ts_fmt}",
-                         hline + 2 + smp.filter(pl.col("ts").is_null())["sample_no"][0])
+        raise ParseError(
+            f"time stamp {bad!r} does not match the file's format {ts_fmt}",
+            hline + 2 + smp.filter(pl.col("ts").is_null())["sample_no"][0],
+        )
     smp = smp.with_columns(pl.col("sample_no").cast(pl.Int32))
     if not has_date:
         smp = smp.with_columns(pl.lit(None, pl.Datetime("ms")).alias("ts"))
@@ -288,15 +348,48 @@ def parse_source(source: bytes | Path, name: str) -> ParseResult:
     start = smp["ts"].min() if has_date else None
     end = smp["ts"].max() if has_date else None
     hosts = sorted({s["host"] for s in series})
-    res.runs.append(Run(key="capture", tool=tool, started_at=start, ended_at=end, workload=f"{tool} capture",
-                        description=f"{len(series)} counters x {smp.height} samples from {', '.join(hosts)[:200]}",
-                        status="complete", test_type="time series"))
-    res.series = [Series(s["column_no"], s["original_name"], s["host"], s["object"], s["instance"], s["counter"],
-                         s["metric"], s["unit"], s["instance_name"], s["instance_id"], s["sub_instance"]) for s in series]
+    res.runs.append(
+        Run(
+            key="capture",
+            tool=tool,
+            started_at=start,
+            ended_at=end,
+            workload=f"{tool} capture",
+            description=f"{len(series)} counters x {smp.height} samples from {', '.join(hosts)[:200]}",
+            status="complete",
+            test_type="time series",
+        )
+    )
+    res.series = [
+        Series(
+            s["column_no"],
+            s["original_name"],
+            s["host"],
+            s["object"],
+            s["instance"],
+            s["counter"],
+            s["metric"],
+            s["unit"],
+            s["instance_name"],
+            s["instance_id"],
+            s["sub_instance"],
+        )
+        for s in series
+    ]
     res.tables["series_samples"] = smp.select("sample_no", "ts", "ts_text").to_arrow()
-    res.tables["pdh_captures"] = [{"tool": tool, "time_zone": tz_name, "bias_minutes": bias, "columns": len(kinds),
-                                   "series": len(series), "samples": smp.height, "has_date": has_date,
-                                   "header_line": hline + 1, "hosts": hosts}]
+    res.tables["pdh_captures"] = [
+        {
+            "tool": tool,
+            "time_zone": tz_name,
+            "bias_minutes": bias,
+            "columns": len(kinds),
+            "series": len(series),
+            "samples": smp.height,
+            "has_date": has_date,
+            "header_line": hline + 1,
+            "hosts": hosts,
+        }
+    ]
     res.tables["pdh_skipped_columns"] = skipped
     res.points = points  # a LazyFrame: the writer streams it into the store
     return res

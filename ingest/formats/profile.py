@@ -21,6 +21,7 @@ MDSM 10.8x / SANtricity 7.8x put the counts in a first section "STORAGE ARRAY" i
 Capacities: Storage Manager's GB/TB are binary (2^30/2^40 bytes); the exact byte count is used
 when the profile prints one.
 """
+
 from __future__ import annotations
 
 import re
@@ -45,9 +46,14 @@ _BASIC_ROW = re.compile(rf"^\s*(\d+),\s*(\d+)\s+(\S+)\s+({_CAP})(?:\s+(.*?))?\s*
 _VOL_ROW = re.compile(rf"^\s*(\S+)\s+(\S+)\s+({_CAP})\s+(\S+)\s+(\S+)")
 _MAP_ROW = re.compile(r"^\s*(.+?)\s+(\d+)\s+([AB01](?:,[AB01])?|None)\s+(.+?)\s+(\S+)\s*$")  # MD: slots 0/1
 # MDSM 10.8x adds "Virtual Disk Capacity" (empty for the access virtual disk) and "Type" columns
-_MAP_ROW_TYPED = re.compile(rf"^\s*(.+?)\s+(\d+)\s+([AB01](?:,[AB01])?|None)\s+(.+?)\s+(\S+)\s+(?:({_CAP})\s+)?(\S+)\s*$")
+_MAP_ROW_TYPED = re.compile(
+    rf"^\s*(.+?)\s+(\d+)\s+([AB01](?:,[AB01])?|None)\s+(.+?)\s+(\S+)\s+(?:({_CAP})\s+)?(\S+)\s*$"
+)
 UNITS = {"KB": 2**10, "MB": 2**20, "GB": 2**30, "TB": 2**40}
-FRENCH = re.compile(r"\b(janvier|f[ée]vrier|mars|avril|mai|juin|juillet|ao[uû]t|septembre|octobre|novembre|d[ée]cembre)\b", re.IGNORECASE)
+FRENCH = re.compile(
+    r"\b(janvier|f[ée]vrier|mars|avril|mai|juin|juillet|ao[uû]t|septembre|octobre|novembre|d[ée]cembre)\b",
+    re.IGNORECASE,
+)
 
 
 SNIFF_RULE = "a storage-array profile start line ('PROFILE FOR STORAGE SUBSYSTEM/ARRAY: ...')"
@@ -60,7 +66,9 @@ def sniff(head: str, name: str) -> bool:
 class _Num:
     def __init__(self, text: str):
         evidence_en = re.search(r"\d\.\d+\s?[KMGT]B", text)
-        evidence_fr = re.search(r"\d\u00a0\d{3}|\d,\d{1,2}\s?[KMGT]B\b|\d,\d{4,}\s?[KMGT]B\b", text) or FRENCH.search(text)
+        evidence_fr = re.search(r"\d\u00a0\d{3}|\d,\d{1,2}\s?[KMGT]B\b|\d,\d{4,}\s?[KMGT]B\b", text) or FRENCH.search(
+            text
+        )
         self.french = bool(evidence_fr) and not evidence_en
 
     def number(self, t: str, what: str, line: int) -> float:
@@ -114,7 +122,9 @@ def parse(data: bytes, name: str) -> ParseResult:
     text = decode_text(data).replace("\u2014", "-").replace("\u2013", "-")
     lines = split_lines(text)
     if lines and lines[-1].strip() and not text.endswith(("\n", "\r")):
-        raise ParseError("the file ends in the middle of a line: it was cut (Storage Manager ends every line)", len(lines))
+        raise ParseError(
+            "the file ends in the middle of a line: it was cut (Storage Manager ends every line)", len(lines)
+        )
     start = next((i for i, l in enumerate(lines) if _START.match(l)), None)
     if start is None:
         raise ParseError("no 'PROFILE FOR STORAGE SUBSYSTEM/ARRAY:' line")
@@ -173,20 +183,38 @@ def _values(sections: list[_Section]) -> list[dict]:
         for ln, line in sec.body:
             if not line.strip():
                 continue
-            if (any(g.match(line) for g in _GROUP_HEAD) or _DRIVE_AT.match(line.strip())
-                    or re.match(r"^\s*(Controller|RAID Controller Module) in ", line)):
+            if (
+                any(g.match(line) for g in _GROUP_HEAD)
+                or _DRIVE_AT.match(line.strip())
+                or re.match(r"^\s*(Controller|RAID Controller Module) in ", line)
+            ):
                 block = line.strip()
             kv = _KV.match(line)
             if kv and not _TRAY_SLOT_ROW.match(line):
-                values.append({"section": sec.name, "block": block, "indent": len(kv.group(1)), "key": kv.group(2).strip(),
-                               "value_text": kv.group(3), "line_no": ln})
+                values.append(
+                    {
+                        "section": sec.name,
+                        "block": block,
+                        "indent": len(kv.group(1)),
+                        "key": kv.group(2).strip(),
+                        "value_text": kv.group(3),
+                        "line_no": ln,
+                    }
+                )
     return values
 
 
-_GROUP_FIELDS = {"RAID level": "raid_level", "Status": "status", "Array status": "status", "Drive type": "drive_type",
-                 "Media type": "drive_type", "Physical Disk type": "drive_type",
-                 "Physical Disk interface type": "drive_type", "Capacity": "capacity_text",
-                 "Current owner": "current_owner"}
+_GROUP_FIELDS = {
+    "RAID level": "raid_level",
+    "Status": "status",
+    "Array status": "status",
+    "Drive type": "drive_type",
+    "Media type": "drive_type",
+    "Physical Disk type": "drive_type",
+    "Physical Disk interface type": "drive_type",
+    "Capacity": "capacity_text",
+    "Current owner": "current_owner",
+}
 
 
 _GROUP_CAPACITY = re.compile(rf"^\s*Capacity\s{{2,}}({_CAP})\s*$")
@@ -201,9 +229,16 @@ def _groups(secs: list[_Section]) -> tuple[list[dict], list[dict]]:
             head = next((g.match(line) for g in _GROUP_HEAD if g.match(line)), None)
             kv = _KV.match(line)
             if head or (kv and kv.group(2).strip() == "Name" and len(kv.group(1)) <= sec.indent + 3):
-                cur = {"group_name": head.group(1) if head else kv.group(3), "raid_level": head.group(2) if head else None,
-                       "status": None, "drive_type": None, "capacity_text": None, "current_owner": None,
-                       "drive_count": 0, "line_no": ln}
+                cur = {
+                    "group_name": head.group(1) if head else kv.group(3),
+                    "raid_level": head.group(2) if head else None,
+                    "status": None,
+                    "drive_type": None,
+                    "capacity_text": None,
+                    "current_owner": None,
+                    "drive_count": 0,
+                    "line_no": ln,
+                }
                 groups.append(cur)
                 in_drives = False
                 continue
@@ -217,8 +252,14 @@ def _groups(secs: list[_Section]) -> tuple[list[dict], list[dict]]:
             elif in_drives:
                 pos = _DRIVE_AT.search(line) or _TRAY_SLOT_ROW.match(line)
                 if pos:
-                    members.append({"group_name": cur["group_name"], "tray": int(pos.group(1)),
-                                    "slot": int(pos.group(2)), "line_no": ln})
+                    members.append(
+                        {
+                            "group_name": cur["group_name"],
+                            "tray": int(pos.group(1)),
+                            "slot": int(pos.group(2)),
+                            "line_no": ln,
+                        }
+                    )
                     cur["drive_count"] += 1
             elif _GROUP_CAPACITY.match(line):  # MD3000i: "Capacity    4.772 TB" without a colon
                 cur["capacity_text"] = _GROUP_CAPACITY.match(line).group(1)
@@ -229,12 +270,22 @@ def _groups(secs: list[_Section]) -> tuple[list[dict], list[dict]]:
     return groups, members
 
 
-_VOLUME_FIELDS = {"Logical Drive status": "status", "Volume status": "status", "Virtual Disk status": "status",
-                  "Status": "status", "Capacity": "capacity_text", "RAID level": "raid_level",
-                  "Associated array": "group_name", "Associated volume group": "group_name",
-                  "Associated disk group": "group_name", "Segment size": "segment_size",
-                  "Preferred owner": "preferred_owner", "Current owner": "current_owner",
-                  "Read cache": "read_cache", "Write cache": "write_cache"}
+_VOLUME_FIELDS = {
+    "Logical Drive status": "status",
+    "Volume status": "status",
+    "Virtual Disk status": "status",
+    "Status": "status",
+    "Capacity": "capacity_text",
+    "RAID level": "raid_level",
+    "Associated array": "group_name",
+    "Associated volume group": "group_name",
+    "Associated disk group": "group_name",
+    "Segment size": "segment_size",
+    "Preferred owner": "preferred_owner",
+    "Current owner": "current_owner",
+    "Read cache": "read_cache",
+    "Write cache": "write_cache",
+}
 _VOLUME_NAME_KEYS = ("Logical Drive name", "LOGICAL DRIVE NAME", "Volume name", "Virtual Disk name")
 
 
@@ -251,9 +302,17 @@ def _volumes(secs: list[_Section], num: _Num) -> list[dict]:
             if in_table:
                 row = _VOL_ROW.match(line)
                 if row and not s.startswith("DETAILS"):
-                    volumes.setdefault(row.group(1), {"volume_name": row.group(1), "status": row.group(2),
-                                                      "capacity_text": row.group(3), "raid_level": row.group(4),
-                                                      "group_name": row.group(5), "line_no": ln})
+                    volumes.setdefault(
+                        row.group(1),
+                        {
+                            "volume_name": row.group(1),
+                            "status": row.group(2),
+                            "capacity_text": row.group(3),
+                            "raid_level": row.group(4),
+                            "group_name": row.group(5),
+                            "line_no": ln,
+                        },
+                    )
                     continue
                 in_table = False
             kv = _KV.match(line)
@@ -262,8 +321,11 @@ def _volumes(secs: list[_Section], num: _Num) -> list[dict]:
             k, v = kv.group(2).strip(), kv.group(3)
             if k in _VOLUME_NAME_KEYS:
                 prior = volumes.get(v, {})
-                cur = {"volume_name": v, "line_no": ln,
-                       **{f: prior.get(f) for f in ("status", "capacity_text", "raid_level", "group_name")}}
+                cur = {
+                    "volume_name": v,
+                    "line_no": ln,
+                    **{f: prior.get(f) for f in ("status", "capacity_text", "raid_level", "group_name")},
+                }
                 volumes[v] = cur
             elif cur is not None and k in _VOLUME_FIELDS:
                 cur[_VOLUME_FIELDS[k]] = v
@@ -272,18 +334,39 @@ def _volumes(secs: list[_Section], num: _Num) -> list[dict]:
 
 def _volume_row(v: dict, num: _Num) -> dict:
     seg = re.match(r"\s*([\d,]+)\s*KB", v.get("segment_size") or "")
-    return {"volume_name": v["volume_name"], "status": v.get("status"), "capacity_text": v.get("capacity_text"),
-            "capacity_bytes": num.capacity(v.get("capacity_text"), v["line_no"]), "raid_level": v.get("raid_level"),
-            "group_name": v.get("group_name"), "segment_size_kb": int(seg.group(1).replace(",", "")) if seg else None,
-            "preferred_owner": v.get("preferred_owner"), "current_owner": v.get("current_owner"),
-            "read_cache": v.get("read_cache"), "write_cache": v.get("write_cache"), "line_no": v["line_no"]}
+    return {
+        "volume_name": v["volume_name"],
+        "status": v.get("status"),
+        "capacity_text": v.get("capacity_text"),
+        "capacity_bytes": num.capacity(v.get("capacity_text"), v["line_no"]),
+        "raid_level": v.get("raid_level"),
+        "group_name": v.get("group_name"),
+        "segment_size_kb": int(seg.group(1).replace(",", "")) if seg else None,
+        "preferred_owner": v.get("preferred_owner"),
+        "current_owner": v.get("current_owner"),
+        "read_cache": v.get("read_cache"),
+        "write_cache": v.get("write_cache"),
+        "line_no": v["line_no"],
+    }
 
 
-_DRIVE_FIELDS = {"Mode": "mode", "Raw capacity": "raw_capacity", "Drive type": "media_type", "Media type": "media_type",
-                 "Physical Disk type": "media_type", "Interface type": "interface_type", "Speed": "speed",
-                 "Current data rate": "data_rate", "Product ID": "product_id", "Firmware version": "firmware",
-                 "Physical Disk Firmware Version": "firmware", "Associated array": "group_name",
-                 "Associated volume group": "group_name", "Associated disk group": "group_name", "Status": "status"}
+_DRIVE_FIELDS = {
+    "Mode": "mode",
+    "Raw capacity": "raw_capacity",
+    "Drive type": "media_type",
+    "Media type": "media_type",
+    "Physical Disk type": "media_type",
+    "Interface type": "interface_type",
+    "Speed": "speed",
+    "Current data rate": "data_rate",
+    "Product ID": "product_id",
+    "Firmware version": "firmware",
+    "Physical Disk Firmware Version": "firmware",
+    "Associated array": "group_name",
+    "Associated volume group": "group_name",
+    "Associated disk group": "group_name",
+    "Status": "status",
+}
 _DRIVE_OVERRIDE = ("mode", "group_name", "speed", "product_id", "firmware")  # DETAILS beat the BASIC table
 
 
@@ -301,16 +384,23 @@ def _drives(secs: list[_Section], num: _Num) -> list[dict]:
                 row = _BASIC_ROW.match(line)
                 if row:
                     drives[(int(row.group(1)), int(row.group(2)))] = {
-                        "tray": int(row.group(1)), "slot": int(row.group(2)), "status": row.group(3),
-                        "capacity_text": row.group(4), "basic_rest": row.group(5), "line_no": ln}
+                        "tray": int(row.group(1)),
+                        "slot": int(row.group(2)),
+                        "status": row.group(3),
+                        "capacity_text": row.group(4),
+                        "basic_rest": row.group(5),
+                        "line_no": ln,
+                    }
                     continue
                 if s.startswith(("TRAY", "ENCLOSURE")) or not s:
                     continue
                 in_basic = False
             at = _DRIVE_AT.fullmatch(s)
             if at:
-                cur = drives.setdefault((int(at.group(1)), int(at.group(2))),
-                                        {"tray": int(at.group(1)), "slot": int(at.group(2)), "line_no": ln})
+                cur = drives.setdefault(
+                    (int(at.group(1)), int(at.group(2))),
+                    {"tray": int(at.group(1)), "slot": int(at.group(2)), "line_no": ln},
+                )
                 continue
             kv = _KV.match(line)
             field_ = _DRIVE_FIELDS.get(kv.group(2).strip()) if kv and cur is not None else None
@@ -322,12 +412,23 @@ def _drives(secs: list[_Section], num: _Num) -> list[dict]:
 def _drive_row(d: dict, num: _Num) -> dict:
     speed = re.match(r"\s*([\d,]+)\s*RPM", d.get("speed") or "")
     cap = d.get("capacity_text") or d.get("raw_capacity")
-    return {"tray": d["tray"], "slot": d["slot"], "status": d.get("status"), "mode": d.get("mode"),
-            "capacity_text": cap, "capacity_bytes": num.capacity(cap, d["line_no"]), "media_type": d.get("media_type"),
-            "interface_type": d.get("interface_type"), "speed_rpm": int(speed.group(1).replace(",", "")) if speed else None,
-            "data_rate": d.get("data_rate"), "product_id": d.get("product_id"), "firmware": d.get("firmware"),
-            "group_name": d.get("group_name") if d.get("group_name") not in (None, "None") else None,
-            "hot_spare": bool(d.get("mode") and "hot spare" in d["mode"].lower()), "line_no": d["line_no"]}
+    return {
+        "tray": d["tray"],
+        "slot": d["slot"],
+        "status": d.get("status"),
+        "mode": d.get("mode"),
+        "capacity_text": cap,
+        "capacity_bytes": num.capacity(cap, d["line_no"]),
+        "media_type": d.get("media_type"),
+        "interface_type": d.get("interface_type"),
+        "speed_rpm": int(speed.group(1).replace(",", "")) if speed else None,
+        "data_rate": d.get("data_rate"),
+        "product_id": d.get("product_id"),
+        "firmware": d.get("firmware"),
+        "group_name": d.get("group_name") if d.get("group_name") not in (None, "None") else None,
+        "hot_spare": bool(d.get("mode") and "hot spare" in d["mode"].lower()),
+        "line_no": d["line_no"],
+    }
 
 
 _MAP_HEAD = re.compile(r"^(Logical Drive Name|VOLUME NAME|LOGICAL DRIVE NAME|Virtual Disk Name)\b", re.IGNORECASE)
@@ -345,9 +446,16 @@ def _mappings(secs: list[_Section]) -> list[dict]:
             if in_table:
                 row = pattern.match(line)
                 if row:
-                    mappings.append({"volume_name": row.group(1).strip(), "lun": int(row.group(2)),
-                                     "controller": row.group(3), "accessible_by": row.group(4).strip(),
-                                     "status": row.group(5), "line_no": ln})
+                    mappings.append(
+                        {
+                            "volume_name": row.group(1).strip(),
+                            "lun": int(row.group(2)),
+                            "controller": row.group(3),
+                            "accessible_by": row.group(4).strip(),
+                            "status": row.group(5),
+                            "line_no": ln,
+                        }
+                    )
                 elif s:
                     in_table = False
     return mappings
@@ -368,9 +476,12 @@ def _array(m: re.Match, kind: str, values: list[dict], num: _Num) -> dict:
         return next((v["value_text"] for v in ctrl if v["key"] in keys), None)
 
     return {
-        "array_name": m.group(2), "profile_kind": kind,
+        "array_name": m.group(2),
+        "profile_kind": kind,
         "captured_at_text": m.group(3),
-        "firmware": summary.get("Firmware version") or summary.get("Current Package Version") or first("Firmware version"),
+        "firmware": summary.get("Firmware version")
+        or summary.get("Current Package Version")
+        or first("Firmware version"),
         "nvsram": summary.get("NVSRAM version") or summary.get("Current NVSRAM Version") or first("NVSRAM version"),
         "controllers": stated("Number of controllers", "Number of RAID controller modules", "RAID Controller Modules"),
         "controller_model": first("Model name") or first("Board ID"),
@@ -380,8 +491,12 @@ def _array(m: re.Match, kind: str, values: list[dict], num: _Num) -> dict:
         "stop_flush_pct": stated("Stop cache flushing at (in percentage)", "Stop cache flushing at"),
         "stated_drives": stated("Number of drives", "Number of physical disks", "Physical Disks"),
         "stated_groups": stated("Number of arrays", "Number of volume groups", "Number of disk groups", "Disk groups"),
-        "stated_volumes": stated("Number of standard logical drives", "Number of standard volumes",
-                                 "Number of standard virtual disks", "Standard Virtual Disks (Used/Allowed)"),
+        "stated_volumes": stated(
+            "Number of standard logical drives",
+            "Number of standard volumes",
+            "Number of standard virtual disks",
+            "Standard Virtual Disks (Used/Allowed)",
+        ),
         "stated_hot_spares": stated("Total hot spare drives", "Total hot spare physical disks"),
         "french_locale": num.french,
     }
@@ -389,15 +504,21 @@ def _array(m: re.Match, kind: str, values: list[dict], num: _Num) -> dict:
 
 def _check(array: dict, by_name: dict, groups: list, volumes: list, drives: list) -> None:
     """Counts equal what the profile states; a profile of which nothing could be read is not 'ok'."""
-    checks = [("drives", array["stated_drives"], DRIVE_SECTIONS, len(drives)),
-              ("arrays/volume groups", array["stated_groups"], GROUP_SECTIONS, len(groups)),
-              ("standard volumes", array["stated_volumes"], VOLUME_SECTIONS, len(volumes))]
+    checks = [
+        ("drives", array["stated_drives"], DRIVE_SECTIONS, len(drives)),
+        ("arrays/volume groups", array["stated_groups"], GROUP_SECTIONS, len(groups)),
+        ("standard volumes", array["stated_volumes"], VOLUME_SECTIONS, len(volumes)),
+    ]
     for what, claimed, secs, found in checks:
         present = [s for s in secs if s in by_name]
         if claimed is not None and present and claimed != found:
-            raise ParseError(f"the profile's SUMMARY states {claimed} {what} but its {present[0]} section lists "
-                             f"{found}: the file is cut or garbled")
+            raise ParseError(
+                f"the profile's SUMMARY states {claimed} {what} but its {present[0]} section lists "
+                f"{found}: the file is cut or garbled"
+            )
     if not (groups or volumes or drives):
         names = ", ".join(sorted(by_name)) or "none"
-        raise ParseError("no array/volume group, volume or drive could be read from this profile (sections: "
-                         f"{names}): its layout is not one iolab knows, and an empty profile is not a result")
+        raise ParseError(
+            "no array/volume group, volume or drive could be read from this profile (sections: "
+            f"{names}): its layout is not one iolab knows, and an empty profile is not a result"
+        )

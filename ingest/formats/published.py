@@ -13,6 +13,7 @@ Each row is a run (key `row<N>`, N = line number) carrying its own system, gener
 drive count and config; numbers become samples in canonical units. A value that is not one number
 (a range such as `16-17`) stays in published_results as text and is not a sample.
 """
+
 from __future__ import annotations
 
 import re
@@ -22,17 +23,38 @@ from ..model import ParseError, ParseResult, Run, csv_header, csv_records, parse
 
 FORMAT = "published-results-csv"
 VERSION = "1"
-UNITS = {"IO/s": ("IO/s", 1.0), "MB/s": ("MB/s", 1.0), "GB/s": ("MB/s", 1000.0), "ms": ("ms", 1.0),
-         "mailboxes": ("count", 1.0), "sets": ("count", 1.0), "VMs": ("count", 1.0), "USD": ("USD", 1.0),
-         "TB": ("TB", 1.0), "ops/h": ("1/h", 1.0), "%": ("%", 1.0), "s": ("s", 1.0), "W": ("W", 1.0)}
-METRICS = {"db_iops": "iops", "small_iops": "iops", "large_mbps": "mbps", "small_latency": "avg_latency_ms",
-           "db_read_latency": "db_read_latency_ms", "avg_response": "avg_latency_ms",
-           "read_response_avg": "avg_read_latency_ms", "write_response_avg": "avg_write_latency_ms",
-           "aggregate_throughput": "mbps", "peak_iops": "peak_iops", "steady_iops": "steady_iops"}
+UNITS = {
+    "IO/s": ("IO/s", 1.0),
+    "MB/s": ("MB/s", 1.0),
+    "GB/s": ("MB/s", 1000.0),
+    "ms": ("ms", 1.0),
+    "mailboxes": ("count", 1.0),
+    "sets": ("count", 1.0),
+    "VMs": ("count", 1.0),
+    "USD": ("USD", 1.0),
+    "TB": ("TB", 1.0),
+    "ops/h": ("1/h", 1.0),
+    "%": ("%", 1.0),
+    "s": ("s", 1.0),
+    "W": ("W", 1.0),
+}
+METRICS = {
+    "db_iops": "iops",
+    "small_iops": "iops",
+    "large_mbps": "mbps",
+    "small_latency": "avg_latency_ms",
+    "db_read_latency": "db_read_latency_ms",
+    "avg_response": "avg_latency_ms",
+    "read_response_avg": "avg_read_latency_ms",
+    "write_response_avg": "avg_write_latency_ms",
+    "aggregate_throughput": "mbps",
+    "peak_iops": "peak_iops",
+    "steady_iops": "steady_iops",
+}
 TABLE_COLUMNS = {"iops": ("iops", "IO/s"), "mbps": ("mbps", "MB/s"), "avg_response_ms": ("avg_latency_ms", "ms")}
 
 
-SNIFF_RULE = 'a CSV header with metric/value/unit/source (or iops/mbps/avg_response_ms/source_table)'
+SNIFF_RULE = "a CSV header with metric/value/unit/source (or iops/mbps/avg_response_ms/source_table)"
 
 
 def sniff(head: str, name: str) -> bool:
@@ -57,18 +79,36 @@ def parse(data: bytes, name: str) -> ParseResult:
         drives = r.get("drives_behind") or r.get("hdds") or ""
         tiles = r.get("tiles") or ""
         key = f"row{ln}"
-        run = Run(key=key, tool="published", workload=r.get("workload") or None,
-                  description=r.get("context") or r.get("note") or None, status="published", test_type=citation,
-                  block_size_bytes=block_bytes(r.get("block_size")), system=r.get("system") or None,
-                  generation=r.get("generation") or None, config_label=r.get("cache_setting") or r.get("config") or None,
-                  raid_level=r.get("raid_level") or None,
-                  drives=int(drives) if drives.strip().isdigit() else None,
-                  tiles=int(tiles) if tiles.strip().isdigit() else None)
+        run = Run(
+            key=key,
+            tool="published",
+            workload=r.get("workload") or None,
+            description=r.get("context") or r.get("note") or None,
+            status="published",
+            test_type=citation,
+            block_size_bytes=block_bytes(r.get("block_size")),
+            system=r.get("system") or None,
+            generation=r.get("generation") or None,
+            config_label=r.get("cache_setting") or r.get("config") or None,
+            raid_level=r.get("raid_level") or None,
+            drives=int(drives) if drives.strip().isdigit() else None,
+            tiles=int(tiles) if tiles.strip().isdigit() else None,
+        )
         res.runs.append(run)
-        base = {"study": r.get("study") or None, "system": run.system, "generation": run.generation,
-                "raid_level": run.raid_level, "drives": run.drives, "config_label": run.config_label,
-                "workload": run.workload, "block_size_text": r.get("block_size") or None, "tiles": run.tiles,
-                "context": run.description, "citation": citation, "line_no": ln}
+        base = {
+            "study": r.get("study") or None,
+            "system": run.system,
+            "generation": run.generation,
+            "raid_level": run.raid_level,
+            "drives": run.drives,
+            "config_label": run.config_label,
+            "workload": run.workload,
+            "block_size_text": r.get("block_size") or None,
+            "tiles": run.tiles,
+            "context": run.description,
+            "citation": citation,
+            "line_no": ln,
+        }
         if long_form:
             unit_text = r["unit"].strip()
             if unit_text not in UNITS:

@@ -15,6 +15,7 @@ the `avg_N-M` line gives the run's scope 'all' samples (same mapping as summary.
 x 1.048576 into MB/s) and its values go to `vdbench_values`. SD signature from the avg (else
 first) line's requested columns: xfersize, rdpct, seekpct, threads (workers; queue depth 1).
 """
+
 from __future__ import annotations
 
 import re
@@ -29,17 +30,30 @@ from .vdbench_summary import TOOL, _number, add_samples
 FORMAT = "vdbench-flatfile"
 VERSION = "1"
 METRICS = {
-    "rate": ("iops", "IO/s", 1), "mb/sec": ("mbps", "MB/s", MB_PER_MIB), "bytes/io": ("avg_io_bytes", "bytes", 1),
-    "read%": ("read_pct", "%", 1), "resp": ("avg_latency_ms", "ms", 1), "read_resp": ("avg_read_latency_ms", "ms", 1),
-    "write_resp": ("avg_write_latency_ms", "ms", 1), "resp_max": ("max_latency_ms", "ms", 1),
-    "read_max": ("max_read_latency_ms", "ms", 1), "write_max": ("max_write_latency_ms", "ms", 1),
-    "resp_std": ("stddev_latency_ms", "ms", 1), "read_std": ("stddev_read_latency_ms", "ms", 1),
-    "write_std": ("stddev_write_latency_ms", "ms", 1), "queue_depth": ("avg_queue_depth", "count", 1),
-    "cpu_used": ("cpu_util_pct", "%", 1), "cpu_user": ("cpu_user_pct", "%", 1),
-    "cpu_kernel": ("cpu_privileged_pct", "%", 1), "cpu_wait": ("cpu_wait_pct", "%", 1),
-    "cpu_idle": ("cpu_idle_pct", "%", 1), "read_rate": ("read_iops", "IO/s", 1),
-    "write_rate": ("write_iops", "IO/s", 1), "mb_read": ("read_mbps", "MB/s", MB_PER_MIB),
-    "mb_write": ("write_mbps", "MB/s", MB_PER_MIB), "xfersize": (None, None, 1),
+    "rate": ("iops", "IO/s", 1),
+    "mb/sec": ("mbps", "MB/s", MB_PER_MIB),
+    "bytes/io": ("avg_io_bytes", "bytes", 1),
+    "read%": ("read_pct", "%", 1),
+    "resp": ("avg_latency_ms", "ms", 1),
+    "read_resp": ("avg_read_latency_ms", "ms", 1),
+    "write_resp": ("avg_write_latency_ms", "ms", 1),
+    "resp_max": ("max_latency_ms", "ms", 1),
+    "read_max": ("max_read_latency_ms", "ms", 1),
+    "write_max": ("max_write_latency_ms", "ms", 1),
+    "resp_std": ("stddev_latency_ms", "ms", 1),
+    "read_std": ("stddev_read_latency_ms", "ms", 1),
+    "write_std": ("stddev_write_latency_ms", "ms", 1),
+    "queue_depth": ("avg_queue_depth", "count", 1),
+    "cpu_used": ("cpu_util_pct", "%", 1),
+    "cpu_user": ("cpu_user_pct", "%", 1),
+    "cpu_kernel": ("cpu_privileged_pct", "%", 1),
+    "cpu_wait": ("cpu_wait_pct", "%", 1),
+    "cpu_idle": ("cpu_idle_pct", "%", 1),
+    "read_rate": ("read_iops", "IO/s", 1),
+    "write_rate": ("write_iops", "IO/s", 1),
+    "mb_read": ("read_mbps", "MB/s", MB_PER_MIB),
+    "mb_write": ("write_mbps", "MB/s", MB_PER_MIB),
+    "xfersize": (None, None, 1),
 }
 TEXT_COLUMNS = {"tod", "timestamp", "run", "interval"}
 
@@ -52,7 +66,8 @@ def sniff(head: str, name: str) -> bool:
     if "<pre>" not in start:
         return False
     return "'flatfile.html' contains Vdbench" in start or bool(
-        re.search(r"<title>Vdbench [^<]*flatfile\.html</title>", start))
+        re.search(r"<title>Vdbench [^<]*flatfile\.html</title>", start)
+    )
 
 
 class _Parser:
@@ -90,9 +105,13 @@ class _Parser:
         for r in self.res.runs:
             r.status = "complete" if r.status == "complete" else "unterminated"
         self.res.series = list(self.series.values())
-        self.res.points = pl.DataFrame({"series_key": pl.Series(self.keys, dtype=pl.Int32),
-                                        "sample_no": pl.Series(self.nos, dtype=pl.Int32),
-                                        "value": pl.Series(self.vals, dtype=pl.Float64)})
+        self.res.points = pl.DataFrame(
+            {
+                "series_key": pl.Series(self.keys, dtype=pl.Int32),
+                "sample_no": pl.Series(self.nos, dtype=pl.Int32),
+                "value": pl.Series(self.vals, dtype=pl.Float64),
+            }
+        )
         self.res.tables["series_samples"] = self.samples
         self.res.tables["vdbench_values"] = self.values
         return self.res
@@ -103,8 +122,11 @@ class _Parser:
         if not is_avg and not interval.isdigit():
             raise ParseError(f"Interval {interval!r} is neither a number nor avg_N-M", ln)
         values = {c: _number(t, c, ln) for c, t in cells.items() if c not in TEXT_COLUMNS}
-        if self.run is None or cells["run"] != self.run.workload or (
-                not is_avg and (int(interval) <= self.last_interval or self.run.status == "complete")):
+        if (
+            self.run is None
+            or cells["run"] != self.run.workload
+            or (not is_avg and (int(interval) <= self.last_interval or self.run.status == "complete"))
+        ):
             self.start_run(cells["run"], values, ln)
         if is_avg:
             if self.run.status == "complete":
@@ -114,9 +136,19 @@ class _Parser:
             add_samples(self.res, self.run.key, "all", values, METRICS, ln)
             for c, t in cells.items():
                 v = values.get(c)
-                self.values.append({"file_kind": "flatfile", "run_key": self.run.key, "rd": self.run.workload,
-                                    "interval": interval, "tod": cells["tod"], "column_name": c, "value": v,
-                                    "text": t if v is None else None, "line_no": ln})
+                self.values.append(
+                    {
+                        "file_kind": "flatfile",
+                        "run_key": self.run.key,
+                        "rd": self.run.workload,
+                        "interval": interval,
+                        "tod": cells["tod"],
+                        "column_name": c,
+                        "value": v,
+                        "text": t if v is None else None,
+                        "line_no": ln,
+                    }
+                )
         else:
             self.last_interval = int(interval)
             self.point(cells, values)
@@ -155,9 +187,18 @@ class _Parser:
             k = (self.run.key, col)
             if k not in self.series:
                 metric, unit, _ = METRICS.get(col, (None, None, 1))
-                self.series[k] = Series(len(self.series), f"{self.run.key} {self.run.workload}\\{col}", None,
-                                        "vdbench RD", f"{self.run.key} {self.run.workload}", col, metric, unit,
-                                        self.run.workload, self.run.key)
+                self.series[k] = Series(
+                    len(self.series),
+                    f"{self.run.key} {self.run.workload}\\{col}",
+                    None,
+                    "vdbench RD",
+                    f"{self.run.key} {self.run.workload}",
+                    col,
+                    metric,
+                    unit,
+                    self.run.workload,
+                    self.run.key,
+                )
             self.keys.append(self.series[k].key)
             self.nos.append(no)
             self.vals.append(v * METRICS.get(col, (None, None, 1))[2])  # MB/sec (2^20) -> MB/s

@@ -16,6 +16,7 @@ the observed read pct only when it is 0 or 100, which cannot differ from the req
 = seekpct= (random = 100, sequential/seq = 0); vdbench threads each keep one I/O in flight:
 workers = threads=, queue depth 1, outstanding I/Os = threads.
 """
+
 from __future__ import annotations
 
 import re
@@ -29,19 +30,30 @@ TOOL = "vdbench"
 
 # column (lower case, header words joined) -> (metric, unit, factor)
 METRICS = {
-    "i/o rate": ("iops", "IO/s", 1), "reqstdops rate": ("iops", "IO/s", 1),
-    "mb/sec 1024**2": ("mbps", "MB/s", MB_PER_MIB), "mb/sec total": ("mbps", "MB/s", MB_PER_MIB),
-    "mb/sec read": ("read_mbps", "MB/s", MB_PER_MIB), "mb/sec write": ("write_mbps", "MB/s", MB_PER_MIB),
-    "bytes i/o": ("avg_io_bytes", "bytes", 1), "xfer size": ("avg_io_bytes", "bytes", 1),
+    "i/o rate": ("iops", "IO/s", 1),
+    "reqstdops rate": ("iops", "IO/s", 1),
+    "mb/sec 1024**2": ("mbps", "MB/s", MB_PER_MIB),
+    "mb/sec total": ("mbps", "MB/s", MB_PER_MIB),
+    "mb/sec read": ("read_mbps", "MB/s", MB_PER_MIB),
+    "mb/sec write": ("write_mbps", "MB/s", MB_PER_MIB),
+    "bytes i/o": ("avg_io_bytes", "bytes", 1),
+    "xfer size": ("avg_io_bytes", "bytes", 1),
     "read pct": ("read_pct", "%", 1),
-    "resp time": ("avg_latency_ms", "ms", 1), "reqstdops resp": ("avg_latency_ms", "ms", 1),
-    "read rate": ("read_iops", "IO/s", 1), "write rate": ("write_iops", "IO/s", 1),
-    "read resp": ("avg_read_latency_ms", "ms", 1), "write resp": ("avg_write_latency_ms", "ms", 1),
-    "resp max": ("max_latency_ms", "ms", 1), "read max": ("max_read_latency_ms", "ms", 1),
-    "write max": ("max_write_latency_ms", "ms", 1), "resp stddev": ("stddev_latency_ms", "ms", 1),
-    "read stddev": ("stddev_read_latency_ms", "ms", 1), "write stddev": ("stddev_write_latency_ms", "ms", 1),
+    "resp time": ("avg_latency_ms", "ms", 1),
+    "reqstdops resp": ("avg_latency_ms", "ms", 1),
+    "read rate": ("read_iops", "IO/s", 1),
+    "write rate": ("write_iops", "IO/s", 1),
+    "read resp": ("avg_read_latency_ms", "ms", 1),
+    "write resp": ("avg_write_latency_ms", "ms", 1),
+    "resp max": ("max_latency_ms", "ms", 1),
+    "read max": ("max_read_latency_ms", "ms", 1),
+    "write max": ("max_write_latency_ms", "ms", 1),
+    "resp stddev": ("stddev_latency_ms", "ms", 1),
+    "read stddev": ("stddev_read_latency_ms", "ms", 1),
+    "write stddev": ("stddev_write_latency_ms", "ms", 1),
     "queue depth": ("avg_queue_depth", "count", 1),
-    "cpu% sys+u": ("cpu_util_pct", "%", 1), "cpu% total": ("cpu_util_pct", "%", 1),
+    "cpu% sys+u": ("cpu_util_pct", "%", 1),
+    "cpu% total": ("cpu_util_pct", "%", 1),
     "cpu% sys": ("cpu_privileged_pct", "%", 1),
 }
 _HEADER = re.compile(r"^[A-Z][a-z]{2} \d\d, \d{4} ")
@@ -54,8 +66,11 @@ SNIFF_RULE = "'Vdbench summary report' (or '<pre> Run totals') and a 'Starting R
 
 
 def sniff(head: str, name: str) -> bool:
-    return ("Vdbench summary report" in head or head.lstrip().startswith(("<pre>\nRun totals", "<pre>\r\nRun totals"))
-            or bool(re.search(r"<pre>\s*Run totals", head[:300]))) and "Starting RD=" in head
+    return (
+        "Vdbench summary report" in head
+        or head.lstrip().startswith(("<pre>\nRun totals", "<pre>\r\nRun totals"))
+        or bool(re.search(r"<pre>\s*Run totals", head[:300]))
+    ) and "Starting RD=" in head
 
 
 def header_columns(l1: str, l2: str, ln: int) -> list[str]:
@@ -125,7 +140,9 @@ class _Parser:
         self.finish_run()
         self.settings = rd_settings(rest)
         key = f"run{len(self.res.runs) + 1}"
-        self.run = Run(key, TOOL, workload=name, description=re.sub(r"<[^>]+>", "", line).strip(), status="unterminated")
+        self.run = Run(
+            key, TOOL, workload=name, description=re.sub(r"<[^>]+>", "", line).strip(), status="unterminated"
+        )
         s = self.settings
         try:
             if "xfersize" in s:
@@ -134,7 +151,8 @@ class _Parser:
             pass  # a list or distribution of sizes: no single block size
         self.run.read_pct = _pct(s.get("rdpct"))
         self.run.random_pct = {"random": 100.0, "sequential": 0.0, "seq": 0.0, "eof": 0.0}.get(
-            s.get("seekpct", ""), _pct(s.get("seekpct")))
+            s.get("seekpct", ""), _pct(s.get("seekpct"))
+        )
         if s.get("threads", "").isdigit():
             self.run.workers = int(s["threads"])
             self.run.queue_depth, self.run.outstanding_ios = 1, self.run.workers
@@ -148,16 +166,25 @@ class _Parser:
             r.status = "complete"
 
     def value_row(self, interval, tod, column, value, text, ln) -> dict:
-        return {"file_kind": self.kind, "run_key": self.run.key if self.run else None,
-                "rd": self.run.workload if self.run else None, "interval": interval, "tod": tod,
-                "column_name": column, "value": value, "text": text, "line_no": ln}
+        return {
+            "file_kind": self.kind,
+            "run_key": self.run.key if self.run else None,
+            "rd": self.run.workload if self.run else None,
+            "interval": interval,
+            "tod": tod,
+            "column_name": column,
+            "value": value,
+            "text": text,
+            "line_no": ln,
+        }
 
     def data_row(self, tok: list[str], ln: int) -> None:
         if self.run is None or self.cols is None:
             raise ParseError("a data line comes before any 'Starting RD=' line or column header", ln)
         if len(tok) != len(self.cols) + 1:
-            raise ParseError(f"data line has {len(tok) - 1} values after the time, the header names "
-                             f"{len(self.cols)} columns", ln)
+            raise ParseError(
+                f"data line has {len(tok) - 1} values after the time, the header names {len(self.cols)} columns", ln
+            )
         values = {}
         for col, t in zip(self.cols[1:], tok[2:]):
             v = _number(t, col, ln)
@@ -187,7 +214,9 @@ def _did_io(values: dict[str, float | None]) -> bool:
     return bool(_first(values, "i/o rate", "reqstdops rate", "rate"))
 
 
-def add_samples(res: ParseResult, key: str, scope: str, values: dict[str, float | None], metrics: dict, ln: int) -> None:
+def add_samples(
+    res: ParseResult, key: str, scope: str, values: dict[str, float | None], metrics: dict, ln: int
+) -> None:
     """The mapped columns of one line as samples. Latencies of a direction without I/O (vdbench
     prints 0.000 for them) and the read % of a line without I/O are no value."""
     pct = _first(values, "read pct", "read%")

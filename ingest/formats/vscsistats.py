@@ -10,6 +10,7 @@ Every histogram and bucket is kept (vscsi_histograms, vscsi_buckets). From the l
 (microseconds) come samples per virtual disk: mean latency (ms), I/O count, and the share of I/Os
 completed within 30 ms (the IOmark-VM response criterion).
 """
+
 from __future__ import annotations
 
 import re
@@ -18,14 +19,20 @@ from ..model import ParseError, ParseResult, Run, decode_text, parse_float, pars
 
 FORMAT = "vscsistats-csv"
 VERSION = "1"
-_HEAD = re.compile(r"^Histogram: (?P<title>[^,]+),virtual machine worldGroupID,\s*(?P<wg>\d+),"
-                   r"virtual disk handleID,\s*(?P<handle>\d+)(?:\s*\((?P<vdisk>[^)]*)\))?\s*$")
-KINDS = [(re.compile(r"latency", re.I), "latency_us"), (re.compile(r"IO lengths?", re.I), "io_length_bytes"),
-         (re.compile(r"outstanding", re.I), "outstanding_ios"), (re.compile(r"interarrival", re.I), "interarrival_us"),
-         (re.compile(r"distance", re.I), "seek_distance_lbn")]
+_HEAD = re.compile(
+    r"^Histogram: (?P<title>[^,]+),virtual machine worldGroupID,\s*(?P<wg>\d+),"
+    r"virtual disk handleID,\s*(?P<handle>\d+)(?:\s*\((?P<vdisk>[^)]*)\))?\s*$"
+)
+KINDS = [
+    (re.compile(r"latency", re.I), "latency_us"),
+    (re.compile(r"IO lengths?", re.I), "io_length_bytes"),
+    (re.compile(r"outstanding", re.I), "outstanding_ios"),
+    (re.compile(r"interarrival", re.I), "interarrival_us"),
+    (re.compile(r"distance", re.I), "seek_distance_lbn"),
+]
 
 
-SNIFF_RULE = 'the first line is a vscsiStats histogram title'
+SNIFF_RULE = "the first line is a vscsiStats histogram title"
 
 
 def sniff(head: str, name: str) -> bool:
@@ -47,10 +54,21 @@ def parse(data: bytes, name: str) -> ParseResult:
             continue
         m = _HEAD.match(line)
         if m:
-            cur = {"histogram_no": len(hists) + 1, "title": m.group("title").strip(),
-                   "world_group_id": int(m.group("wg")), "vdisk_handle_id": int(m.group("handle")),
-                   "vdisk": m.group("vdisk"), "line_no": ln, "kind": None, "direction": _direction(m.group("title")),
-                   "min": None, "max": None, "mean": None, "count": None, "_rows": []}
+            cur = {
+                "histogram_no": len(hists) + 1,
+                "title": m.group("title").strip(),
+                "world_group_id": int(m.group("wg")),
+                "vdisk_handle_id": int(m.group("handle")),
+                "vdisk": m.group("vdisk"),
+                "line_no": ln,
+                "kind": None,
+                "direction": _direction(m.group("title")),
+                "min": None,
+                "max": None,
+                "mean": None,
+                "count": None,
+                "_rows": [],
+            }
             cur["kind"] = next((k for rx, k in KINDS if rx.search(cur["title"])), "other")
             hists.append(cur)
             continue
@@ -69,29 +87,63 @@ def parse(data: bytes, name: str) -> ParseResult:
     if not hists:
         raise ParseError("no 'Histogram:' sections")
     res = ParseResult()
-    res.runs.append(Run(key="vscsistats", tool="vscsiStats", workload="vscsiStats histograms", status="complete",
-                        test_type="histograms"))
+    res.runs.append(
+        Run(
+            key="vscsistats",
+            tool="vscsiStats",
+            workload="vscsiStats histograms",
+            status="complete",
+            test_type="histograms",
+        )
+    )
     for h in hists:
         rows = h.pop("_rows")
         if h["count"] is None or not rows:
             raise ParseError(f"histogram '{h['title']}' has no count or no buckets (a cut file?)", h["line_no"])
         if sum(f for f, _, _ in rows) != h["count"]:
-            raise ParseError(f"histogram '{h['title']}': frequencies sum to {sum(f for f, _, _ in rows)}, "
-                             f"its count says {h['count']:.0f}", h["line_no"])
+            raise ParseError(
+                f"histogram '{h['title']}': frequencies sum to {sum(f for f, _, _ in rows)}, "
+                f"its count says {h['count']:.0f}",
+                h["line_no"],
+            )
         # the last limit written twice: the second row is the overflow (> limit) bucket
-        marked = [(f, lim, ln, n == len(rows) and n > 1 and lim == rows[-2][1]) for n, (f, lim, ln) in enumerate(rows, 1)]
+        marked = [
+            (f, lim, ln, n == len(rows) and n > 1 and lim == rows[-2][1]) for n, (f, lim, ln) in enumerate(rows, 1)
+        ]
         for n, (freq, limit, ln, overflow) in enumerate(marked, start=1):
-            buckets.append({"histogram_no": h["histogram_no"], "bucket_no": n, "upper_bound": limit,
-                            "is_overflow": overflow, "frequency": freq, "line_no": ln})
+            buckets.append(
+                {
+                    "histogram_no": h["histogram_no"],
+                    "bucket_no": n,
+                    "upper_bound": limit,
+                    "is_overflow": overflow,
+                    "frequency": freq,
+                    "line_no": ln,
+                }
+            )
         if h["kind"] == "latency_us" and h["direction"] == "all" and h["count"]:
             target = f"{h['world_group_id']}:{h['vdisk'] or h['vdisk_handle_id']}"
             within = sum(f for f, lim, _, overflow in marked if not overflow and lim <= 30000)
             res.add("vscsistats", "target", "ios", h["count"], "count", target=target, line_no=h["line_no"])
             if h["mean"] is not None:
-                res.add("vscsistats", "target", "avg_latency_ms", h["mean"] / 1000, "ms", target=target,
-                        line_no=h["line_no"])
-            res.add("vscsistats", "target", "pct_ios_within_30ms", 100.0 * within / h["count"], "%",
-                    target=target, line_no=h["line_no"])
+                res.add(
+                    "vscsistats",
+                    "target",
+                    "avg_latency_ms",
+                    h["mean"] / 1000,
+                    "ms",
+                    target=target,
+                    line_no=h["line_no"],
+                )
+            res.add(
+                "vscsistats",
+                "target",
+                "pct_ios_within_30ms",
+                100.0 * within / h["count"],
+                "%",
+                target=target,
+                line_no=h["line_no"],
+            )
     res.tables["vscsi_histograms"] = hists
     res.tables["vscsi_buckets"] = buckets
     return res

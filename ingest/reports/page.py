@@ -5,6 +5,7 @@ The analysis itself lives in schemas/views/*.sql; notebooks query those views an
 Every label that comes from the data (study, system, workload, file names) is escaped here:
 notebooks never build HTML or Markdown from data themselves.
 """
+
 from __future__ import annotations
 
 import base64
@@ -94,7 +95,13 @@ def _fmt(v, col: str) -> tuple[str, bool]:
         return v.strftime("%Y-%m-%d %H:%M:%S"), False
     if isinstance(v, float):
         if col.startswith("pct") or col.endswith("_pct"):
-            cls = ' class="better"' if col == "pct_better" and v > 0 else ' class="worse"' if col == "pct_better" and v < 0 else ""
+            cls = (
+                ' class="better"'
+                if col == "pct_better" and v > 0
+                else ' class="worse"'
+                if col == "pct_better" and v < 0
+                else ""
+            )
             return f"<span{cls}>{v:+,.1f} %</span>" if col == "pct_better" else f"{v:,.1f} %", True
         a = abs(v)
         if a >= 1000:
@@ -109,8 +116,10 @@ def download_link(df: pl.DataFrame, name: str) -> str:
     """The whole frame as CSV inside the page (a data: URI): it works offline, from a file."""
     data = base64.b64encode(df.write_csv().encode("utf-8")).decode("ascii")
     fname = "".join(c if c.isalnum() or c in "-_" else "-" for c in name.lower()).strip("-")[:60] or "table"
-    return (f'<a download="{esc(fname)}.csv" href="data:text/csv;charset=utf-8;base64,{data}">'
-            f"download all {df.height:,} rows (CSV)</a>")
+    return (
+        f'<a download="{esc(fname)}.csv" href="data:text/csv;charset=utf-8;base64,{data}">'
+        f"download all {df.height:,} rows (CSV)</a>"
+    )
 
 
 def table(df: pl.DataFrame, title: str | None = None, max_rows: int = SHOWN_ROWS) -> None:
@@ -128,7 +137,7 @@ def table(df: pl.DataFrame, title: str | None = None, max_rows: int = SHOWN_ROWS
             cells.append(f'<td class="num">{text}</td>' if num else f"<td>{text}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     shown = min(df.height, max_rows)
-    count = (f"{shown:,} of {df.height:,} rows shown; " if df.height > shown else f"{df.height:,} rows; ")
+    count = f"{shown:,} of {df.height:,} rows shown; " if df.height > shown else f"{df.height:,} rows; "
     foot = f'<p class="rows">{count}{download_link(df, title or "table")}</p>'
     display(HTML(f'{CSS}<div class="iolab">{cap}<table><tr>{head}</tr>{"".join(body)}</table>{foot}</div>'))
 
@@ -144,7 +153,9 @@ def note(text: str) -> None:
 
 def systems(con, study: str) -> pl.DataFrame:
     """Every system of the study, the baseline first, with what was measured on each."""
-    df = query(con, """
+    df = query(
+        con,
+        """
         WITH s AS (SELECT system, count(DISTINCT run_id) AS runs, string_agg(DISTINCT tool, ', ' ORDER BY tool) AS tools,
                           string_agg(DISTINCT config_label, '; ' ORDER BY config_label) AS configurations,
                           string_agg(DISTINCT generation, '; ' ORDER BY generation) AS generation
@@ -152,7 +163,9 @@ def systems(con, study: str) -> pl.DataFrame:
         SELECT coalesce(s.system, '(no system label)') AS system, s.generation, s.configurations, s.tools, s.runs,
                s.system IS NOT DISTINCT FROM b.baseline_system AS baseline
         FROM s LEFT JOIN study_baseline b ON b.study = ?
-        ORDER BY baseline DESC, s.system""", [study, study])
+        ORDER BY baseline DESC, s.system""",
+        [study, study],
+    )
     return df
 
 
@@ -167,8 +180,18 @@ def systems_block(con, study: str) -> pl.DataFrame:
 
 def system_colors(names) -> alt.Scale:
     """One fixed colour per system (or configuration), the same on every chart of a page."""
-    palette = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
-               "#7f7f7f", "#bcbd22"]
+    palette = [
+        "#1f77b4",
+        "#d62728",
+        "#2ca02c",
+        "#ff7f0e",
+        "#9467bd",
+        "#8c564b",
+        "#e377c2",
+        "#17becf",
+        "#7f7f7f",
+        "#bcbd22",
+    ]
     domain = sorted({str(n) for n in names if n is not None})
     return alt.Scale(domain=domain, range=[palette[i % len(palette)] for i in range(len(domain))])
 
@@ -199,9 +222,13 @@ def provenance(con, study: str) -> None:
     """Footer: every source file of the study with its sha256 and parser, and the study's validation."""
     from ingest import __version__
 
-    files = query(con, """SELECT path AS source_file, format, parser || ' v' || parser_version AS parser,
+    files = query(
+        con,
+        """SELECT path AS source_file, format, parser || ' v' || parser_version AS parser,
                                  tool_version, status, left(sha256, 16) || '…' AS sha256
-                          FROM source_files WHERE study = ? ORDER BY path""", [study])
+                          FROM source_files WHERE study = ? ORDER BY path""",
+        [study],
+    )
     table(files, "Provenance: source files of this study")
     v = study_validation(con, study)
     if v.is_empty():
@@ -229,7 +256,14 @@ def study_validation(con, study: str) -> pl.DataFrame:
         if not rows:
             return pl.DataFrame()
         df = pl.DataFrame(rows)
-        return (df.group_by("suite", maintain_order=True)
-                  .agg(pl.len().alias("expectations"), pl.col("success").sum().alias("passed"),
-                       (~pl.col("success")).sum().alias("failed"), pl.col("rows_validated").max(),
-                       pl.col("run_at").max().alias("validated_at")).sort("suite"))
+        return (
+            df.group_by("suite", maintain_order=True)
+            .agg(
+                pl.len().alias("expectations"),
+                pl.col("success").sum().alias("passed"),
+                (~pl.col("success")).sum().alias("failed"),
+                pl.col("rows_validated").max(),
+                pl.col("run_at").max().alias("validated_at"),
+            )
+            .sort("suite")
+        )

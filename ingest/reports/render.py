@@ -11,6 +11,7 @@ converted by nbconvert without code cells; the result is stripped of every netwo
 (CDN scripts, fonts), so it opens offline. Folder names are safe slugs kept inside --out;
 <out>/index.html links them all.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -59,21 +60,30 @@ NOTEBOOKS = {
     "02-per-drive-iops": "SELECT count(*) FROM per_drive_iops WHERE study = ? AND drives IS NOT NULL",
     "03-scaling-curves": "SELECT count(*) FROM scaling WHERE study = ?",
     "04-efficiency-qos": "SELECT (SELECT count(*) FROM qos_verdicts WHERE study = ?) + "
-                         "(SELECT count(*) FROM efficiency WHERE study = ? AND (price_usd IS NOT NULL OR watts IS NOT NULL))",
+    "(SELECT count(*) FROM efficiency WHERE study = ? AND (price_usd IS NOT NULL OR watts IS NOT NULL))",
     "05-comparison": "SELECT (SELECT count(*) FROM comparison WHERE study = ?) + "
-                     "(SELECT count(*) FROM comparison_unmatched WHERE study = ?)",
+    "(SELECT count(*) FROM comparison_unmatched WHERE study = ?)",
     "06-time-series": "SELECT count(*) FROM pdh_captures c JOIN source_files f USING (source_id) WHERE f.study = ?",
     "07-latency-histograms": "SELECT count(*) FROM latency_histograms WHERE study = ?",
     "08-latency-percentiles": "SELECT count(*) FROM latency_percentiles WHERE study = ?",
 }
-TITLES = {"01-overview": "Overview and provenance", "02-per-drive-iops": "IOPS per drive and sizing",
-          "03-scaling-curves": "Scaling curves", "04-efficiency-qos": "QoS verdicts and efficiency",
-          "05-comparison": "Systems compared at matched points", "06-time-series": "esxtop / perfmon time series",
-          "07-latency-histograms": "Latency histograms", "08-latency-percentiles": "Latency percentiles"}
+TITLES = {
+    "01-overview": "Overview and provenance",
+    "02-per-drive-iops": "IOPS per drive and sizing",
+    "03-scaling-curves": "Scaling curves",
+    "04-efficiency-qos": "QoS verdicts and efficiency",
+    "05-comparison": "Systems compared at matched points",
+    "06-time-series": "esxtop / perfmon time series",
+    "07-latency-histograms": "Latency histograms",
+    "08-latency-percentiles": "Latency percentiles",
+}
 _REMOTE = re.compile(r"<script[^>]+src=[\"']https?://[^>]*>\s*</script>|<link[^>]+href=[\"']https?://[^>]*>", re.I)
 _SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.I | re.S)
 # what a browser would fetch: src/href attributes, CSS url(...), @import and JS import() of http(s) URLs
-FETCHES = re.compile(r"""(?:src|href)\s*=\s*["']https?://|url\(\s*["']?https?://|@import\s+["']?https?://|import\s*\(\s*["'`]https?://|from\s+["']https?://""", re.I)
+FETCHES = re.compile(
+    r"""(?:src|href)\s*=\s*["']https?://|url\(\s*["']?https?://|@import\s+["']?https?://|import\s*\(\s*["'`]https?://|from\s+["']https?://""",
+    re.I,
+)
 
 
 def offline(page: str) -> str:
@@ -159,13 +169,17 @@ def fingerprints(db: Path, jobs: list[tuple[str, str]]) -> dict[tuple[str, str],
             code.update(f.name.encode() + f.read_bytes())
     con = duckdb.connect(str(db), read_only=True)
     try:
-        data = {s: "".join(map(str, rows)) for s, rows in con.execute("""
+        data = {
+            s: "".join(map(str, rows))
+            for s, rows in con.execute("""
             SELECT study, list((path, sha256, status, system, labels) ORDER BY path, sha256)
-            FROM source_files GROUP BY study""").fetchall()}
+            FROM source_files GROUP BY study""").fetchall()
+        }
     finally:
         con.close()
-    return {(s, nb): hashlib.sha256(f"{code.hexdigest()}|{nb}|{s}|{data.get(s, '')}".encode()).hexdigest()
-            for s, nb in jobs}
+    return {
+        (s, nb): hashlib.sha256(f"{code.hexdigest()}|{nb}|{s}|{data.get(s, '')}".encode()).hexdigest() for s, nb in jobs
+    }
 
 
 def stored_prints(out: Path, study: str) -> dict[str, str]:
@@ -177,14 +191,20 @@ def stored_prints(out: Path, study: str) -> dict[str, str]:
 
 
 def store_prints(out: Path, study: str, prints: dict[str, str]) -> None:
-    inside(out, out / slug(study) / ".iolab-render.json").write_text(json.dumps(prints, sort_keys=True), encoding="utf-8")
+    inside(out, out / slug(study) / ".iolab-render.json").write_text(
+        json.dumps(prints, sort_keys=True), encoding="utf-8"
+    )
 
 
 def plan(db: Path) -> list[tuple[str, str]]:
     con = duckdb.connect(str(db), read_only=True)
     try:
-        studies = [s for (s,) in con.execute(
-            "SELECT DISTINCT study FROM source_files WHERE status = 'ok' AND study IS NOT NULL ORDER BY 1").fetchall()]
+        studies = [
+            s
+            for (s,) in con.execute(
+                "SELECT DISTINCT study FROM source_files WHERE status = 'ok' AND study IS NOT NULL ORDER BY 1"
+            ).fetchall()
+        ]
         jobs = []
         for s in studies:
             for nb, sql in NOTEBOOKS.items():
@@ -225,8 +245,9 @@ class Pages:
         if self.client is None or self.client.km is None or not self.client.km.is_alive():
             self.close()
             km = IPCKernelManager(kernel_name="python3", ip=str(Path(self.sockets.name) / "kernel"))
-            self.client = NotebookClient(nb, km=km, timeout=600, kernel_name="python3",
-                                         resources={"metadata": {"path": str(NOTEBOOK_DIR)}})
+            self.client = NotebookClient(
+                nb, km=km, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(NOTEBOOK_DIR)}}
+            )
         self.client.nb = nb
         try:
             self.client.execute(cleanup_kc=False)
@@ -269,25 +290,33 @@ def render_one(db: Path, out: Path, study: str, nb: str, exporter: HTMLExporter,
 
 def index(out: Path, db: Path, done: list[tuple[str, str, Path]], source: Path) -> Path:
     con = duckdb.connect(str(db), read_only=True)
-    meta = {s: (systems or "", n) for s, systems, n in con.execute("""
+    meta = {
+        s: (systems or "", n)
+        for s, systems, n in con.execute("""
         SELECT f.study, (SELECT string_agg(DISTINCT m.system, '; ' ORDER BY m.system) FROM measurements m
                          WHERE m.study = f.study), count(*)
-        FROM source_files f WHERE f.status = 'ok' GROUP BY f.study""").fetchall()}
+        FROM source_files f WHERE f.status = 'ok' GROUP BY f.study""").fetchall()
+    }
     con.close()
     rows = []
     for study in sorted({s for s, _, _ in done}):
-        links = " · ".join(f'<a href="{html.escape(p.relative_to(out).as_posix(), quote=True)}">{html.escape(TITLES[nb])}</a>'
-                           for s, nb, p in done if s == study)
+        links = " · ".join(
+            f'<a href="{html.escape(p.relative_to(out).as_posix(), quote=True)}">{html.escape(TITLES[nb])}</a>'
+            for s, nb, p in done
+            if s == study
+        )
         systems, files = meta.get(study, ("", 0))
-        rows.append(f"<tr><td><b>{html.escape(study)}</b></td><td>{html.escape(systems)}</td>"
-                    f"<td class=num>{files}</td><td>{links}</td></tr>")
+        rows.append(
+            f"<tr><td><b>{html.escape(study)}</b></td><td>{html.escape(systems)}</td>"
+            f"<td class=num>{files}</td><td>{links}</td></tr>"
+        )
     page = f"""<!DOCTYPE html><html><head><meta charset="utf-8"><title>iolab reports</title>
 <style>body{{font:14px/1.5 system-ui,sans-serif;margin:2em;color:#222}} table{{border-collapse:collapse}}
 th,td{{padding:6px 10px;border-bottom:1px solid #ddd;text-align:left;vertical-align:top}} th{{background:#f0f2f5}}
 td.num{{text-align:right}} a{{color:#0b57d0}}</style></head><body>
 <h1>iolab reports</h1><p>{len(rows)} studies from <code>{html.escape(str(source))}</code>,
-rendered {dt.datetime.now().strftime('%Y-%m-%d %H:%M')} from one snapshot of it. Every page opens offline.</p>
-<table><tr><th>study</th><th>systems under test</th><th>files</th><th>reports</th></tr>{''.join(rows)}</table>
+rendered {dt.datetime.now().strftime("%Y-%m-%d %H:%M")} from one snapshot of it. Every page opens offline.</p>
+<table><tr><th>study</th><th>systems under test</th><th>files</th><th>reports</th></tr>{"".join(rows)}</table>
 </body></html>"""
     target = out / "index.html"
     target.write_text(page, encoding="utf-8")
@@ -301,11 +330,14 @@ def render(db: Path, out: Path, studies: list[str] | None = None, force: bool = 
     as it is, unless ``force``.
     """
     if not db.is_file():
-        console.print(f"[red]No database at {escape(str(db))}[/]: run `make demo` (or `iolab ingest DATA --db FILE`) first.")
+        console.print(
+            f"[red]No database at {escape(str(db))}[/]: run `make demo` (or `iolab ingest DATA --db FILE`) first."
+        )
         return 2
     out.mkdir(parents=True, exist_ok=True)
-    exporter = HTMLExporter(template_name="lab", exclude_input=True, exclude_input_prompt=True,
-                            exclude_output_prompt=True)
+    exporter = HTMLExporter(
+        template_name="lab", exclude_input=True, exclude_input_prompt=True, exclude_output_prompt=True
+    )
     with tempfile.TemporaryDirectory(prefix="iolab-report-") as tmp:
         snap = snapshot(db, Path(tmp))
         every = plan(snap)
@@ -319,9 +351,16 @@ def render(db: Path, out: Path, studies: list[str] | None = None, force: bool = 
                 jobs.remove((study, nb))
                 kept.append((study, nb, page))
         validate(snap, {s for s, _ in jobs})
-        with Progress(TextColumn("[bold]reports[/]"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                      TextColumn("{task.description}"), console=console, transient=True,
-                      disable=not console.is_terminal) as progress:
+        with Progress(
+            TextColumn("[bold]reports[/]"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TextColumn("{task.description}"),
+            console=console,
+            transient=True,
+            disable=not console.is_terminal,
+        ) as progress:
             task = progress.add_task("", total=len(jobs))
             with Pages() as pages:
                 for study, nb in jobs:
@@ -337,8 +376,10 @@ def render(db: Path, out: Path, studies: list[str] | None = None, force: bool = 
         shown = [(s, nb, out / slug(s) / f"{nb}.html") for s, nb in every]
         idx = index(out, snap, [p for p in shown if p[2].is_file()], db)
     rendered = done + kept
-    console.print(f"{len(rendered)} reports for {len({s for s, _, _ in rendered})} studies -> {escape(str(idx))}"
-                  + (f" ({len(kept)} unchanged since the last render, kept; --force renders them again)" if kept else ""))
+    console.print(
+        f"{len(rendered)} reports for {len({s for s, _, _ in rendered})} studies -> {escape(str(idx))}"
+        + (f" ({len(kept)} unchanged since the last render, kept; --force renders them again)" if kept else "")
+    )
     for study, nb, err in failed:
         msg = str(err).strip().splitlines()[-1] if str(err).strip() else repr(err)
         console.print(f"[red]failed[/] {escape(study)} / {nb}: {escape(msg)}")

@@ -1,5 +1,6 @@
 """Validation of one study's data: the Great Expectations suites of validation/, each frame
 narrowed to the rows that belong to the study (by study, source file, run or series)."""
+
 from __future__ import annotations
 
 from datetime import UTC, datetime
@@ -15,14 +16,29 @@ def keep_study(study: str):
         if "source_sha256" in df.columns:
             return df[df["source_sha256"].isin(ids("SELECT sha256 FROM source_files WHERE study = ?"))]
         if "run_id" in df.columns:
-            return df[df["run_id"].isin(ids(
-                "SELECT r.run_id FROM runs r JOIN source_files f ON f.content_id = r.source_id WHERE f.study = ?"))]
+            return df[
+                df["run_id"].isin(
+                    ids(
+                        "SELECT r.run_id FROM runs r JOIN source_files f ON f.content_id = r.source_id WHERE f.study = ?"
+                    )
+                )
+            ]
         if "series_id" in df.columns:
-            return df[df["series_id"].isin(ids(
-                "SELECT s.series_id FROM series s JOIN source_files f ON f.content_id = s.source_id WHERE f.study = ?"))]
+            return df[
+                df["series_id"].isin(
+                    ids(
+                        "SELECT s.series_id FROM series s JOIN source_files f ON f.content_id = s.source_id WHERE f.study = ?"
+                    )
+                )
+            ]
         if "source_id" in df.columns:
-            return df[df["source_id"].isin(ids(
-                "SELECT content_id FROM source_files WHERE study = ? UNION SELECT source_id FROM source_files WHERE study = ?"))]
+            return df[
+                df["source_id"].isin(
+                    ids(
+                        "SELECT content_id FROM source_files WHERE study = ? UNION SELECT source_id FROM source_files WHERE study = ?"
+                    )
+                )
+            ]
         return df.iloc[0:0]
 
     return keep
@@ -42,6 +58,15 @@ def store_all(con, studies: list[str]) -> None:
                    success BOOLEAN, unexpected_count BIGINT, rows_validated BIGINT, run_at TIMESTAMP)""")
     for s in studies:
         for r in study_results(con, s):
-            con.execute("INSERT INTO report_validation VALUES (?, ?, ?, ?, ?, ?, ?)",
-                        [s, r["suite"], r["expectation"], r["success"], r["unexpected_count"], r["rows_validated"],
-                         r.get("run_at") or datetime.now(UTC).replace(tzinfo=None)])
+            con.execute(
+                "INSERT INTO report_validation VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    s,
+                    r["suite"],
+                    r["expectation"],
+                    r["success"],
+                    r["unexpected_count"],
+                    r["rows_validated"],
+                    r.get("run_at") or datetime.now(UTC).replace(tzinfo=None),
+                ],
+            )
