@@ -189,6 +189,13 @@ class Samples:
     def __getitem__(self, i: int) -> Sample:
         return list(self)[i]
 
+    def __eq__(self, other: object) -> bool:  # like a list: equal to a list (or Samples) of the same samples
+        if isinstance(other, Samples | list):
+            return len(self) == len(other) and list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like a list
+
     def __repr__(self) -> str:
         return f"Samples({len(self)})"
 
