@@ -125,6 +125,9 @@ SAMPLE_FIELDS = (
 )
 
 
+DIMS = frozenset({"target", "outstanding_ios", "small_oio", "large_oio", "line_no"})
+
+
 class Samples:
     """A list of ``Sample`` kept as compressed Arrow column chunks (a big file has millions: as
     objects they took ~60x the file size). Append, len, truth, iteration and indexing behave like a list's."""
@@ -236,6 +239,8 @@ class ParseResult:
         """
         if why := vocabulary.problem(metric, unit, scope):
             raise ValueError(f"ParseResult.add: {why}")
+        if unknown := set(dims) - DIMS:  # a misspelt dimension must fail, not vanish
+            raise TypeError(f"ParseResult.add: unknown keyword(s) {sorted(unknown)} (known: {sorted(DIMS)})")
         if value is None:
             return
         if isinstance(value, float) and not math.isfinite(value):

@@ -69,3 +69,12 @@ def test_every_corpus_number_is_in_the_vocabulary(tmp_path):
     series = con.execute("SELECT DISTINCT metric, unit FROM series WHERE metric IS NOT NULL").fetchall()
     assert [s for s in series if vocabulary.problem(*s)] == []
     con.close()
+
+
+def test_a_misspelt_sample_dimension_fails_loudly():
+    import pytest
+
+    from ingest.model import ParseResult
+
+    with pytest.raises(TypeError, match="unknown keyword"):
+        ParseResult().add("r", "all", "iops", 1.0, "IO/s", line=3)  # line_no, misspelt
