@@ -232,6 +232,23 @@ class ParseResult:
     points: Any = None
     tool_version: str | None = None
 
+    def set_series(
+        self, series: list[Series], keys: list[int], nos: list[int], vals: list[float | None], samples: list[dict]
+    ) -> None:
+        """A file's time series built row by row: its columns, its points as three parallel lists
+        (series_key, sample_no, value) and its sample times (``series_samples`` rows)."""
+        import polars as pl
+
+        self.series = series
+        self.points = pl.DataFrame(
+            {
+                "series_key": pl.Series(keys, dtype=pl.Int32),
+                "sample_no": pl.Series(nos, dtype=pl.Int32),
+                "value": pl.Series(vals, dtype=pl.Float64),
+            }
+        )
+        self.tables["series_samples"] = samples
+
     def add(self, run_key: str, scope: str, metric: str, value: float | None, unit: str, **dims: Any) -> None:
         """Add a sample; a missing value (None) is absent, never zero.
 

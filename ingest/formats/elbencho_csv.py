@@ -39,8 +39,6 @@ import math
 import re
 from datetime import datetime
 
-import polars as pl
-
 from ..model import (
     MB_PER_MIB,
     MIB,
@@ -308,15 +306,7 @@ def _live(lines: list[str]) -> ParseResult:
         raise ParseError("the elbencho live CSV has a header but no rows")
     phases = sorted({s["ts_text"].split(" ")[0] for s in samples})
     res.runs.append(Run("live", TOOL, workload=" ".join(phases), test_type="live", status="complete"))
-    res.series = list(series.values())
-    res.points = pl.DataFrame(
-        {
-            "series_key": pl.Series(keys, dtype=pl.Int32),
-            "sample_no": pl.Series(nos, dtype=pl.Int32),
-            "value": pl.Series(vals, dtype=pl.Float64),
-        }
-    )
-    res.tables["series_samples"] = samples
+    res.set_series(list(series.values()), keys, nos, vals, samples)
     if rows:
         res.tables["elbencho_values"] = rows
     return res

@@ -24,8 +24,6 @@ from __future__ import annotations
 
 import re
 
-import polars as pl
-
 from ..model import ParseError, ParseResult, Run, Series, decode_text, split_lines
 from . import _fio
 
@@ -97,15 +95,7 @@ def parse(data: bytes, name: str) -> ParseResult:
         vals.append(cells[1] * (KINDS[kind][2] if kind in KINDS else 1.0))
     if not samples:
         raise ParseError(f"the fio {kind} log has no rows")
-    res.series = list(series.values())
-    res.points = pl.DataFrame(
-        {
-            "series_key": pl.Series(keys, dtype=pl.Int32),
-            "sample_no": pl.Series(nos, dtype=pl.Int32),
-            "value": pl.Series(vals, dtype=pl.Float64),
-        }
-    )
-    res.tables["series_samples"] = samples
+    res.set_series(list(series.values()), keys, nos, vals, samples)
     return res
 
 

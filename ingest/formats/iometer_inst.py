@@ -8,8 +8,6 @@ rows that name the spec, and the ALL row, are the run's final results and become
 
 from __future__ import annotations
 
-import polars as pl
-
 from ..model import ParseResult, Series, split_lines
 from . import iometer
 
@@ -84,15 +82,7 @@ class _InstParser(iometer._Parser):
                 keys.append(series[k].key)
                 nos.append(sample_no)
                 vals.append(v)
-        res.series = list(series.values())
-        res.points = pl.DataFrame(
-            {
-                "series_key": pl.Series(keys, dtype=pl.Int32),
-                "sample_no": pl.Series(nos, dtype=pl.Int32),
-                "value": pl.Series(vals, dtype=pl.Float64),
-            }
-        )
-        res.tables["series_samples"] = samples
+        res.set_series(list(series.values()), keys, nos, vals, samples)
         return res
 
 

@@ -21,8 +21,6 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-import polars as pl
-
 from ..model import MB_PER_MIB, ParseError, ParseResult, Run, Series, split_lines
 from .diskspd_text import decode
 from .vdbench_summary import TOOL, _number, add_samples
@@ -104,15 +102,7 @@ class _Parser:
             raise ParseError("aborted run: flatfile has no data (header but no interval lines)")
         for r in self.res.runs:
             r.status = "complete" if r.status == "complete" else "unterminated"
-        self.res.series = list(self.series.values())
-        self.res.points = pl.DataFrame(
-            {
-                "series_key": pl.Series(self.keys, dtype=pl.Int32),
-                "sample_no": pl.Series(self.nos, dtype=pl.Int32),
-                "value": pl.Series(self.vals, dtype=pl.Float64),
-            }
-        )
-        self.res.tables["series_samples"] = self.samples
+        self.res.set_series(list(self.series.values()), self.keys, self.nos, self.vals, self.samples)
         self.res.tables["vdbench_values"] = self.values
         return self.res
 
