@@ -250,6 +250,7 @@ class _File:
     head: bytes = b""
     labels: dict = field(default_factory=dict)
     targets: list[dict] = field(default_factory=list)
+    source_id: int | None = None  # once recorded
 
 
 def _open(f: _File, sidecars: Sidecars, known: Known | None, verify: bool) -> Outcome | None:
@@ -337,53 +338,123 @@ class FileChanged(Exception):
     """The file changed between hashing and parsing."""
 
 
+def _write(con: DuckDBPyConnection, f: _File, mod: ModuleType, result: Any, writer: db.Writer | None = None) -> Outcome:
+    """Record the place and write every row of one parsed file, inside the caller's transaction
+    (with a ``writer``, its rows are queued there for the caller to flush)."""
+    sid = db.record_source(
+        con,
+        path=f.shown,
+        sha256=f.sha,
+        size=f.size,
+        fmt=mod.FORMAT,
+        parser=mod.__name__,
+        parser_version=mod.VERSION,
+        status="ok",
+        labels=f.labels,
+        tool_version=result.tool_version,
+        mtime_ns=f.stamp[1],
+    )
+    f.source_id = sid
+    counts = db.write_result(con, sid, result, writer)
+    db.update_labels(con, sid, f.labels, f.targets)
+    if hasattr(mod, "parse_path") and _stamp(f.path) != f.stamp:
+        raise ParseError("the file changed while it was being read; ingest it again")
+    return Outcome(f.shown, "ingested", mod.FORMAT, counts=counts)
+
+
 def _store(con: DuckDBPyConnection, f: _File, mod: ModuleType, result: Any) -> Outcome:
-    """Record the place and write every row in one transaction; a failure leaves nothing behind."""
+    """One file in its own transaction; a failure leaves nothing behind."""
     con.execute("BEGIN")
-    sid = None
+    f.source_id = None
     try:
-        sid = db.record_source(
-            con,
-            path=f.shown,
-            sha256=f.sha,
-            size=f.size,
-            fmt=mod.FORMAT,
-            parser=mod.__name__,
-            parser_version=mod.VERSION,
-            status="ok",
-            labels=f.labels,
-            tool_version=result.tool_version,
-            mtime_ns=f.stamp[1],
-        )
-        counts = db.write_result(con, sid, result)
-        db.update_labels(con, sid, f.labels, f.targets)
-        if hasattr(mod, "parse_path") and _stamp(f.path) != f.stamp:
-            raise ParseError("the file changed while it was being read; ingest it again")
+        outcome = _write(con, f, mod, result)
         con.execute("COMMIT")
     except BaseException as e:
         if isinstance(e, (KeyboardInterrupt, SystemExit)):
             raise
         _rollback(con)
-        if sid is not None:
-            db.drop_points(con, sid)
+        if f.source_id is not None:
+            db.drop_points(con, f.source_id)
         if isinstance(e, ParseError):  # streamed data (time series) can fail after parse() returned
             return _reject(con, f, e.reason, e.line, mod)
         if fault := environment_fault(e):
             raise EnvironmentFault(fault) from e
         return _reject(con, f, f"could not store the parsed rows ({type(e).__name__}: {e})", None, mod)
-    if "points" in counts:
+    if "points" in outcome.counts:
         db.refresh_points_view(con)
-    return Outcome(f.shown, "ingested", mod.FORMAT, counts=counts)
+    return outcome
+
+
+class _Batch:
+    """Parsed small files waiting to be stored together.
+
+    A commit cost more than storing a small file's rows, so up to MAX_FILES files (or MAX_ROWS rows)
+    share one transaction. Each file stays atomic: if any of them fails to store, the batch is rolled
+    back and its files are stored again one transaction each, where the bad one is rejected alone.
+    Time series (a Parquet file each) and streamed captures are stored on their own, as before."""
+
+    MAX_FILES, MAX_ROWS = 64, 1_000_000
+
+    def __init__(self) -> None:
+        self.items: list[tuple[_File, ModuleType, Any]] = []
+        self.rows = 0
+        self.shas: set[str] = set()
+        self.done: list[Outcome] = []  # outcomes of stored batches, not yet reported
+
+    @staticmethod
+    def takes(mod: ModuleType, result: Any) -> bool:
+        return not hasattr(mod, "parse_path") and result.points is None
+
+    def add(self, con: DuckDBPyConnection, f: _File, mod: ModuleType, result: Any) -> None:
+        self.items.append((f, mod, result))
+        self.shas.add(f.sha)
+        self.rows += len(result.samples) + sum(
+            len(t) if isinstance(t, list) else t.num_rows for t in result.tables.values()
+        )
+        if len(self.items) >= self.MAX_FILES or self.rows >= self.MAX_ROWS:
+            self.flush(con)
+
+    def flush(self, con: DuckDBPyConnection) -> None:
+        items, self.items, self.rows, self.shas = self.items, [], 0, set()
+        if not items:
+            return
+        con.execute("BEGIN")
+        try:
+            writer = db.Writer(con)
+            outcomes = [_write(con, f, mod, result, writer) for f, mod, result in items]
+            writer.flush()
+            con.execute("COMMIT")
+        except BaseException as e:
+            _rollback(con)
+            if isinstance(e, (KeyboardInterrupt, SystemExit)):
+                raise
+            if fault := environment_fault(e):
+                raise EnvironmentFault(fault) from e
+            outcomes = [_store(con, f, mod, result) for f, mod, result in items]
+        self.done.extend(outcomes)
+
+    def drain(self) -> list[Outcome]:
+        out, self.done = self.done, []
+        return out
 
 
 def ingest_file(
-    con: DuckDBPyConnection, path: Path, sidecars: Sidecars, known: Known | None = None, verify: bool = False
-) -> Outcome:
+    con: DuckDBPyConnection,
+    path: Path,
+    sidecars: Sidecars,
+    known: Known | None = None,
+    verify: bool = False,
+    batch: _Batch | None = None,
+) -> Outcome | None:
     """Read, parse and store one file: status ingested, unchanged, relabelled, placed, skipped, rejected
-    or unreadable. ``known``: its stored place, if any (size, time and labels unchanged: not hashed)."""
+    or unreadable. ``known``: its stored place, if any (size, time and labels unchanged: not hashed).
+    With a ``batch``, a parsed small file may wait there to be stored with others: None, its
+    outcome comes from the batch."""
     f = _File(path, display_path(path))
     if (early := _open(f, sidecars, known, verify)) is not None:
         return early
+    if batch is not None and f.sha in batch.shas:  # the same bytes wait in the batch: store them first
+        batch.flush(con)
     if (place := _known_place(con, f)) is not None:
         return place
     # a file rejected before is tried again (the parser may have improved); its old record goes
@@ -407,6 +478,9 @@ def ingest_file(
             None,
             mod,
         )
+    if batch is not None and batch.takes(mod, result):
+        batch.add(con, f, mod, result)
+        return None
     return _store(con, f, mod, result)
 
 
@@ -421,10 +495,18 @@ def ingest_paths(
     report = Report()
     sidecars: dict[Path, Sidecars] = {}
     known = known_places(con)
+    pending = _Batch()
+
+    def tell(outcomes: list[Outcome]) -> None:
+        for o in outcomes:
+            report.outcomes.append(o)
+            if on_file:
+                on_file(o)
+
     for root, path in files if files is not None else walk(paths):
         sc = sidecars.setdefault(root, Sidecars(root))
         try:
-            outcome = ingest_file(con, path, sc, known.get(display_path(path)), verify)
+            outcome = ingest_file(con, path, sc, known.get(display_path(path)), verify, pending)
         except EnvironmentFault as e:
             report.fault = str(e)
             break
@@ -440,7 +522,11 @@ def ingest_paths(
                 "unreadable",
                 reason=f"internal error ({type(e).__name__}: {e}); please report it with this file",
             )
-        report.outcomes.append(outcome)
-        if on_file:
-            on_file(outcome)
+        tell(pending.drain() + ([outcome] if outcome else []))
+    if not report.fault:
+        try:
+            pending.flush(con)
+        except EnvironmentFault as e:
+            report.fault = str(e)
+        tell(pending.drain())
     return report

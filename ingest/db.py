@@ -277,23 +277,17 @@ def _next_id(con, table: str, col: str) -> int:
     return con.execute(f"SELECT coalesce(max({col}), 0) + 1 FROM {table}").fetchall()[0][0]
 
 
-def _insert_rows(con, table: str, rows: Any, extra: dict[str, Any]) -> None:
-    """Insert a list of dicts or a pyarrow.Table into ``table``, adding constant columns ``extra``."""
-    if isinstance(rows, PackedTable):
-        for b in rows.batches():
-            _insert_rows(con, table, pa.Table.from_batches([b]), extra)
-        return
-    if isinstance(rows, list):
-        if not rows:
-            return
-        rows = pa.Table.from_pylist([{**extra, **r} for r in rows])
-    else:
-        for k, v in extra.items():
-            rows = rows.append_column(k, pa.array([v] * rows.num_rows))
+def _insert_table(con, table: str, rows: pa.Table) -> None:
     # found by DuckDB's replacement scan: a registered view would keep the rows alive until commit
     _iolab_rows = rows  # noqa: F841
     cols = ", ".join(f'"{c}"' for c in rows.column_names)
     con.execute(f"INSERT INTO {table} ({cols}) SELECT {cols} FROM _iolab_rows")
+
+
+def _insert_rows(con, table: str, rows: list[dict], extra: dict[str, Any]) -> None:
+    """Insert a list of dicts into ``table``, adding constant columns ``extra``."""
+    if rows:
+        _insert_table(con, table, pa.Table.from_pylist([{**extra, **r} for r in rows]))
 
 
 LABEL_COLUMNS = ("study", "system", "generation", "tiles", "vms", "config_label", "price_usd", "watts", "tags")
@@ -375,49 +369,109 @@ def update_labels(con, source_id: int, labels: dict, targets: list[dict]) -> boo
     return True
 
 
-def _insert_samples(con, samples, run_ids: dict[str, int]) -> int:
-    """Insert samples batch by batch (``Samples`` keeps them as Arrow batches keyed by run_key)."""
-    if not isinstance(samples, Samples):
-        samples = Samples(samples)
-    n = 0
-    for b in samples.batches():
-        keys = b.column("run_key")
-        ids = pa.array([run_ids[k] for k in keys.dictionary.to_pylist()], pa.int64()).take(keys.indices)
-        cols = [c for c in b.schema.names if c != "run_key"]
-        _insert_rows(con, "samples", pa.table([ids] + [b.column(c) for c in cols], names=["run_id"] + cols), {})
-        n += b.num_rows
-    return n
+class Writer:
+    """Rows of one or more parsed files, inserted a table at a time.
+
+    An INSERT costs a few milliseconds whatever its size (a wide tool table more), so the small
+    parts of many files are gathered per table and inserted together; a part of LARGE rows or more
+    goes in at once, which keeps memory bounded for a big file. The caller holds the transaction and
+    calls ``flush`` before it commits."""
+
+    LARGE = 100_000
+
+    def __init__(self, con) -> None:
+        self.con = con
+        self.next_id = {"runs": _next_id(con, "runs", "run_id"), "series": _next_id(con, "series", "series_id")}
+        self.parts: dict[str, list[pa.Table]] = {}
+        self.rows: dict[str, int] = {}
+
+    def put(self, table: str, rows: Any, extra: dict[str, Any]) -> int:
+        """Queue ``rows`` (dicts, a pyarrow Table or a PackedTable) for ``table`` with constant columns ``extra``."""
+        if isinstance(rows, PackedTable):
+            return sum(self.put(table, pa.Table.from_batches([b]), extra) for b in rows.batches())
+        if isinstance(rows, list):
+            if not rows:
+                return 0
+            rows = pa.Table.from_pylist([{**extra, **r} for r in rows])
+        else:
+            for k, v in extra.items():
+                rows = rows.append_column(k, pa.array([v] * rows.num_rows))
+        if rows.num_rows >= self.LARGE:
+            self._flush_table(table)  # rows go in in the order they came
+            _insert_table(self.con, table, rows)
+        else:
+            self.parts.setdefault(table, []).append(rows)
+            self.rows[table] = self.rows.get(table, 0) + rows.num_rows
+            if self.rows[table] >= self.LARGE:
+                self._flush_table(table)
+        return rows.num_rows
+
+    def _flush_table(self, table: str) -> None:
+        parts, self.rows[table] = self.parts.pop(table, []), 0
+        try:  # columns a file left all-empty take the type another file gives them
+            together = [pa.concat_tables(parts, promote_options="permissive")] if len(parts) > 1 else parts
+        except (pa.ArrowInvalid, pa.ArrowTypeError, NotImplementedError):
+            together = parts  # types that do not merge: one INSERT each, DuckDB casts as for one file
+        for t in together:
+            _insert_table(self.con, table, t)
+
+    def flush(self) -> None:
+        for table in list(self.parts):
+            self._flush_table(table)
+
+    def write(self, source_id: int, result: ParseResult) -> dict[str, int]:
+        """Queue a parsed file's rows under ``source_id``; returns the row count per table."""
+        counts: dict[str, int] = {}
+        extra = {"source_id": source_id}
+        run_ids: dict[str, int] = {}
+        if result.runs:
+            first = self.next_id["runs"]
+            self.next_id["runs"] += len(result.runs)
+            rows = []
+            for i, r in enumerate(result.runs):
+                run_ids[r.key] = first + i
+                d = asdict(r)
+                d["run_key"] = d.pop("key")
+                d["run_group"] = d.pop("group")
+                rows.append({"run_id": first + i, **d})
+            counts["runs"] = self.put("runs", rows, extra)
+        if result.samples:
+            counts["samples"] = self._put_samples(result.samples, run_ids)
+        if result.series:
+            first = self.next_id["series"]
+            self.next_id["series"] += max(s.key for s in result.series) + 1
+            rows = []
+            for srs in result.series:
+                d = asdict(srs)
+                d["column_no"] = d.pop("key")
+                rows.append({"series_id": first + srs.key, **d})
+            counts["series"] = self.put("series", rows, extra)
+            if result.points is not None:
+                counts["points"] = write_points(self.con, source_id, first, result.points)
+        for table, rows in result.tables.items():
+            self.put(table, rows, extra)
+            counts[table] = len(rows) if isinstance(rows, list) else rows.num_rows
+        return counts
+
+    def _put_samples(self, samples, run_ids: dict[str, int]) -> int:
+        """Samples batch by batch (``Samples`` keeps them as Arrow batches keyed by run_key)."""
+        if not isinstance(samples, Samples):
+            samples = Samples(samples)
+        n = 0
+        for b in samples.batches():
+            keys = b.column("run_key")
+            ids = pa.array([run_ids[k] for k in keys.dictionary.to_pylist()], pa.int64()).take(keys.indices)
+            cols = [c for c in b.schema.names if c != "run_key"]
+            n += self.put("samples", pa.table([ids] + [b.column(c) for c in cols], names=["run_id"] + cols), {})
+        return n
 
 
-def write_result(con, source_id: int, result: ParseResult) -> dict[str, int]:
-    """Store a parsed file's rows under ``source_id`` (the caller holds the transaction)."""
-    counts: dict[str, int] = {}
-    run_ids: dict[str, int] = {}
-    if result.runs:
-        first = _next_id(con, "runs", "run_id")
-        rows = []
-        for i, r in enumerate(result.runs):
-            run_ids[r.key] = first + i
-            d = asdict(r)
-            d["run_key"] = d.pop("key")
-            d["run_group"] = d.pop("group")
-            rows.append({"run_id": first + i, **d})
-        _insert_rows(con, "runs", rows, {"source_id": source_id})
-        counts["runs"] = len(rows)
-    if result.samples:
-        counts["samples"] = _insert_samples(con, result.samples, run_ids)
-    if result.series:
-        first = _next_id(con, "series", "series_id")
-        rows = []
-        for srs in result.series:
-            d = asdict(srs)
-            d["column_no"] = d.pop("key")
-            rows.append({"series_id": first + srs.key, **d})
-        _insert_rows(con, "series", rows, {"source_id": source_id})
-        counts["series"] = len(rows)
-        if result.points is not None:
-            counts["points"] = write_points(con, source_id, first, result.points)
-    for table, rows in result.tables.items():
-        _insert_rows(con, table, rows, {"source_id": source_id})
-        counts[table] = len(rows) if isinstance(rows, list) else rows.num_rows
+def write_result(con, source_id: int, result: ParseResult, writer: Writer | None = None) -> dict[str, int]:
+    """Store one parsed file's rows under ``source_id`` (the caller holds the transaction); with a
+    ``writer``, queue them there (a batch of files: the caller flushes it before committing)."""
+    if writer is not None:
+        return writer.write(source_id, result)
+    w = Writer(con)
+    counts = w.write(source_id, result)
+    w.flush()
     return counts

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import array
 import codecs
+import functools
 import math
 import re
 from collections.abc import Iterable, Iterator
@@ -154,6 +155,20 @@ class Samples:
         if len(self.pending["value"]) >= self.CHUNK:
             self.flush()
 
+    def extend(self, run_key: str, scope: str, metrics: list, values: list, units: list, dims: tuple) -> None:
+        """Append samples sharing a run, scope and dimensions (target, outstanding_ios, small_oio,
+        large_oio, line_no): the fast path of a parser that reads a row of many metrics."""
+        n, p = len(values), self.pending
+        p["run_key"].extend([run_key] * n)
+        p["scope"].extend([scope] * n)
+        p["metric"].extend(metrics)
+        p["value"].extend(values)
+        p["unit"].extend(units)
+        for f, v in zip(SAMPLE_FIELDS[5:], dims):
+            p[f].extend([v] * n)
+        if len(p["value"]) >= self.CHUNK:
+            self.flush()
+
     def flush(self) -> None:
         import pyarrow as pa
 
@@ -249,12 +264,32 @@ class ParseResult:
         )
         self.tables["series_samples"] = samples
 
+    def add_many(self, run_key: str, scope: str, items: Iterable[tuple[str, float | None, str]], **dims: Any) -> None:
+        """Add several samples of one run, scope and dimensions, each (metric, value, unit), by the
+        rules of ``add`` (a row of a results table: one call instead of one per cell)."""
+        if unknown := set(dims) - DIMS:
+            raise TypeError(f"ParseResult.add_many: unknown keyword(s) {sorted(unknown)} (known: {sorted(DIMS)})")
+        metrics, values, units = [], [], []
+        for metric, value, unit in items:
+            if why := _problem(metric, unit, scope):
+                raise ValueError(f"ParseResult.add_many: {why}")
+            if value is None:
+                continue
+            value = float(value)
+            if not math.isfinite(value):
+                raise ParseError(f"{metric} is not a finite number ({value})", dims.get("line_no"))
+            metrics.append(metric)
+            values.append(value)
+            units.append(unit)
+        dim_values = tuple(dims.get(f) for f in SAMPLE_FIELDS[5:])
+        self.samples.extend(run_key, scope, metrics, values, units, dim_values)
+
     def add(self, run_key: str, scope: str, metric: str, value: float | None, unit: str, **dims: Any) -> None:
         """Add a sample; a missing value (None) is absent, never zero.
 
         A (metric, unit, scope) outside ingest/vocabulary.py is a programming error: ``ValueError``.
         """
-        if why := vocabulary.problem(metric, unit, scope):
+        if why := _problem(metric, unit, scope):
             raise ValueError(f"ParseResult.add: {why}")
         if unknown := set(dims) - DIMS:  # a misspelt dimension must fail, not vanish
             raise TypeError(f"ParseResult.add: unknown keyword(s) {sorted(unknown)} (known: {sorted(DIMS)})")
@@ -274,6 +309,12 @@ class ParseResult:
             dims.get("large_oio"),
             dims.get("line_no"),
         )
+
+
+@functools.lru_cache(maxsize=4096)
+def _problem(metric: str, unit: str | None, scope: str | None) -> str | None:
+    """vocabulary.problem, remembered: a parser asks the same few questions millions of times."""
+    return vocabulary.problem(metric, unit, scope)
 
 
 # ---- shared helpers -----------------------------------------------------------------------------

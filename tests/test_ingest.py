@@ -110,8 +110,8 @@ def test_store_failure_rolls_back_the_whole_file(con, tmp_path, monkeypatch):
     shutil.copy(corpus(ADI), f)
     real = db.write_result
 
-    def explode(c, sid, result):
-        real(c, sid, result)
+    def explode(*a, **k):
+        real(*a, **k)
         raise RuntimeError("disk full (simulated)")
 
     monkeypatch.setattr(db, "write_result", explode)
@@ -120,6 +120,71 @@ def test_store_failure_rolls_back_the_whole_file(con, tmp_path, monkeypatch):
     assert q(con, "SELECT count(*) FROM runs") == [(0,)]
     assert q(con, "SELECT count(*) FROM samples") == [(0,)]
     assert q(con, "SELECT count(*) FROM iometer_results") == [(0,)]
+
+
+def _copies(tmp_path, n: int) -> Path:
+    d = tmp_path / "many"
+    d.mkdir()
+    src = corpus(ADI).read_bytes()
+    for i in range(n):  # distinct contents: one IOps cell differs
+        (d / f"r{i:03d}.csv").write_bytes(src.replace(b"3364.250468", f"{3364 + i / 1000:.6f}".encode(), 1))
+    return d
+
+
+def test_a_file_that_fails_to_store_inside_a_batch_leaves_only_itself_out(con, tmp_path, monkeypatch):
+    """Small files share a transaction; one failing store rolls the batch back, the others are
+    stored again one by one and only the bad one is rejected, with no rows."""
+    d = _copies(tmp_path, 5)
+    real = db.write_result
+    bad_sha = batch.hash_file(d / "r002.csv")[0]
+
+    def flaky(c, sid, result, *rest):
+        out = real(c, sid, result, *rest)
+        if q(c, "SELECT sha256 FROM source_files WHERE source_id = ?", [sid])[0][0] == bad_sha:
+            raise RuntimeError("constraint broken (simulated)")
+        return out
+
+    monkeypatch.setattr(db, "write_result", flaky)
+    rep = ingest(con, d)
+    assert [(Path(o.path).name, o.status) for o in sorted(rep.outcomes, key=lambda o: o.path)] == [
+        ("r000.csv", "ingested"),
+        ("r001.csv", "ingested"),
+        ("r002.csv", "rejected"),
+        ("r003.csv", "ingested"),
+        ("r004.csv", "ingested"),
+    ]
+    assert "constraint broken" in rep.by_status("rejected")[0].reason
+    # 4 stored files x (1 run, 164 samples, 12 result rows) and the rejected file's record, none of its rows
+    assert counts(con) == (5, 4, 656, 48)
+    assert q(con, "SELECT count(*) FROM runs r JOIN source_files f USING (source_id) WHERE f.status <> 'ok'") == [(0,)]
+
+
+def test_a_batch_of_small_files_stores_what_one_by_one_stores(con, tmp_path):
+    d = _copies(tmp_path, 70)  # more than one batch
+    rep = ingest(con, d)
+    assert len(rep.by_status("ingested")) == 70
+    assert counts(con) == (70, 70, 11480, 840)
+    # ids follow each other within and across batches, each file's run under its own source
+    assert q(con, "SELECT count(DISTINCT run_id), min(run_id), max(run_id) FROM runs") == [(70, 1, 70)]
+    assert q(con, "SELECT count(*) FROM runs GROUP BY source_id HAVING count(*) <> 1") == []
+    assert q(con, "SELECT count(*) FROM samples s LEFT JOIN runs r USING (run_id) WHERE r.run_id IS NULL") == [(0,)]
+    one = db.open_db(tmp_path / "one.duckdb")
+    batch.ingest_paths(one, [d / "r069.csv"])
+    mine = "SELECT r.run_key, s.metric, s.value FROM samples s JOIN runs r USING (run_id) JOIN source_files f USING (source_id) WHERE f.path LIKE '%r069.csv' ORDER BY ALL"
+    assert q(con, mine) == q(one, mine)
+
+
+def test_the_same_bytes_twice_in_one_batch_are_stored_once(con, tmp_path):
+    d = _copies(tmp_path, 3)
+    shutil.copy(d / "r001.csv", d / "r001-copy.csv")
+    rep = ingest(con, d)
+    assert {Path(o.path).name: o.status for o in rep.outcomes} == {
+        "r000.csv": "ingested",
+        "r001-copy.csv": "ingested",  # walked first ('-' sorts before '.')
+        "r001.csv": "placed",
+        "r002.csv": "ingested",
+    }
+    assert counts(con)[1:] == (3, 492, 36)
 
 
 def test_sidecar_labels_nest_and_refresh(con, tmp_path):

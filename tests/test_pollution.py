@@ -41,7 +41,7 @@ def _batch_dir(tmp_path, n=40):
 
 
 def test_sigkill_mid_batch_leaves_whole_files_and_rerun_completes(tmp_path):
-    d = _batch_dir(tmp_path)
+    d = _batch_dir(tmp_path, 100)  # small files are committed 64 to a transaction: the kill lands in the second
     dbf = tmp_path / "k.duckdb"
     p = subprocess.Popen(
         [sys.executable, "-m", "ingest", "ingest", str(d), "--db", str(dbf)],
@@ -49,12 +49,12 @@ def test_sigkill_mid_batch_leaves_whole_files_and_rerun_completes(tmp_path):
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    time.sleep(4.0)
+    time.sleep(6.0)
     p.send_signal(signal.SIGKILL)
     p.wait()
     con = db.open_db(dbf)  # opens after the kill
     done = q(con, "SELECT count(*) FROM source_files WHERE status = 'ok'")[0][0]
-    assert done < 40, "the batch finished before the kill; make it bigger"
+    assert done < 100, "the batch finished before the kill; make it bigger"
     # every stored file is whole: 64 runs and 10,496 samples each, nothing else
     per = q(
         con,
@@ -65,7 +65,7 @@ def test_sigkill_mid_batch_leaves_whole_files_and_rerun_completes(tmp_path):
     assert q(con, "SELECT count(*) FROM runs WHERE source_id NOT IN (SELECT source_id FROM source_files)") == [(0,)]
     rep = batch.ingest_paths(con, [d])
     assert sorted({o.status for o in rep.outcomes}) == (["ingested", "unchanged"] if done else ["ingested"])
-    assert q(con, "SELECT count(*), count(DISTINCT sha256) FROM source_files WHERE status = 'ok'") == [(40, 40)]
+    assert q(con, "SELECT count(*), count(DISTINCT sha256) FROM source_files WHERE status = 'ok'") == [(100, 100)]
     con.close()
 
 

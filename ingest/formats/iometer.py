@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
+from math import isfinite, nan
 
 import pyarrow as pa
 
@@ -308,6 +309,13 @@ class _Header:
         self.width = len(self.cells)
 
 
+def _float_or_nan(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        return nan
+
+
 def _typed(kind: str, text: str, what: str, line: int):
     if kind == "t":
         return text
@@ -553,11 +561,19 @@ class _Parser:
         sentinels: dict[str, str] = {}
         for name, text in zip(names, cells):
             col, kind = COLUMNS[name]
-            if kind != "t" and text.strip() in SENTINELS:  # Iometer's "not applicable": a missing value
-                sentinels[col] = f"{name}={text.strip()}"
-                row[col] = SENTINELS[text.strip()] if kind == "i" else None  # 2^64-1 fits the table as written
+            if kind == "t":
+                row[col] = text
                 continue
-            row[col] = _typed(kind, text, name, ln)
+            t = text.strip()
+            if t in SENTINELS:  # Iometer's "not applicable": a missing value
+                sentinels[col] = f"{name}={t}"
+                row[col] = SENTINELS[t] if kind == "i" else None  # 2^64-1 fits the table as written
+            elif kind == "f" and isfinite(v := _float_or_nan(t)):  # the common cases, converted once
+                row[col] = v
+            elif kind != "f" and t.isdecimal() and len(t) < 20:  # below 2^64 (int() reads what isdecimal says)
+                row[col] = int(t)
+            else:  # an empty cell (missing), or the error that names the cell
+                row[col] = _typed(kind, t, name, ln)
         row["sentinel_cols"] = set(sentinels)
         row["sentinels"] = "; ".join(sentinels.values()) or None
         # names are carried down: PROCESSOR/DISK rows leave the access spec empty
@@ -660,8 +676,7 @@ class _Parser:
             )
             for r in rows:
                 self.add_samples(key, r)
-        cols = RESULTS_SCHEMA.names
-        rows = [{c: r.get(c) for c in cols} for _, block, _, _ in s["blocks"] for r in block]
+        rows = [r for _, block, _, _ in s["blocks"] for r in block]  # from_pylist takes the schema's keys
         self.results.append(pa.RecordBatch.from_pylist(rows, schema=RESULTS_SCHEMA))
         if self.keep_rows:
             self.rows.extend(r for _, block, _, _ in s["blocks"] for r in block)
@@ -714,18 +729,19 @@ class _Parser:
         target = None if scope == "all" else r["target_name"]
         skip = r.get("sentinel_cols", set())
         qd = r["outstanding"] if "outstanding" in r else None if "queue_depth" in skip else r.get("queue_depth")
-        dims = {"target": target, "outstanding_ios": qd, "line_no": r["line_no"]}
-        for col, metric, unit, factor in METRICS:
-            v = r.get(col)
-            if v is not None and col not in skip:
-                self.result.add(key, scope, metric, v * factor, unit, **dims)
+        items = [
+            (metric, v * factor, unit)
+            for col, metric, unit, factor in METRICS
+            if (v := r.get(col)) is not None and col not in skip
+        ]
         for metric, dec, binary in MBPS:
             if dec in skip or binary in skip:
                 continue
             if r.get(dec) is not None:
-                self.result.add(key, scope, metric, r[dec], "MB/s", **dims)
+                items.append((metric, r[dec], "MB/s"))
             elif r.get(binary) is not None:
-                self.result.add(key, scope, metric, r[binary] * MB_PER_MIB, "MB/s", **dims)
+                items.append((metric, r[binary] * MB_PER_MIB, "MB/s"))
+        self.result.add_many(key, scope, items, target=target, outstanding_ios=qd, line_no=r["line_no"])
 
 
 def _own_qd(r: dict) -> int | None:
