@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import errno
 import hashlib
+import importlib
 import json
 import os
 import stat
+from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -356,7 +358,7 @@ def _write(con: DuckDBPyConnection, f: _File, mod: ModuleType, result: Any, writ
     )
     f.source_id = sid
     counts = db.write_result(con, sid, result, writer)
-    db.update_labels(con, sid, f.labels, f.targets)
+    db.write_targets(con, sid, f.targets)  # record_source wrote the labels
     if hasattr(mod, "parse_path") and _stamp(f.path) != f.stamp:
         raise ParseError("the file changed while it was being read; ingest it again")
     return Outcome(f.shown, "ingested", mod.FORMAT, counts=counts)
@@ -438,50 +440,184 @@ class _Batch:
         return out
 
 
-def ingest_file(
+def _prepare(
     con: DuckDBPyConnection,
-    path: Path,
+    f: _File,
     sidecars: Sidecars,
-    known: Known | None = None,
-    verify: bool = False,
-    batch: _Batch | None = None,
-) -> Outcome | None:
-    """Read, parse and store one file: status ingested, unchanged, relabelled, placed, skipped, rejected
-    or unreadable. ``known``: its stored place, if any (size, time and labels unchanged: not hashed).
-    With a ``batch``, a parsed small file may wait there to be stored with others: None, its
-    outcome comes from the batch."""
-    f = _File(path, display_path(path))
+    known: Known | None,
+    verify: bool,
+    settle: Callable[[str], None],
+    seen: set[str] | None = None,
+) -> Outcome | ModuleType:
+    """Everything before parsing: hash, known content, format. The file's parser, or its outcome.
+    ``settle`` stores whatever is still being parsed or waits in a batch (the same bytes may be there);
+    ``seen``: every sha256 the database or this run has met (None: ask the database each time)."""
     if (early := _open(f, sidecars, known, verify)) is not None:
         return early
-    if batch is not None and f.sha in batch.shas:  # the same bytes wait in the batch: store them first
-        batch.flush(con)
-    if (place := _known_place(con, f)) is not None:
-        return place
-    # a file rejected before is tried again (the parser may have improved); its old record goes
-    con.execute("DELETE FROM source_files WHERE sha256 = ? AND path = ? AND status = 'rejected'", [f.sha, f.shown])
+    if seen is None or f.sha in seen:  # these bytes may be stored already
+        settle(f.sha)
+        if (place := _known_place(con, f)) is not None:
+            return place
+        # a file rejected before is tried again (the parser may have improved); its old record goes
+        con.execute("DELETE FROM source_files WHERE sha256 = ? AND path = ? AND status = 'rejected'", [f.sha, f.shown])
+    if seen is not None:
+        seen.add(f.sha)
     mod = _parser(f)
-    if isinstance(mod, str):
-        return _reject(con, f, mod)
+    return _reject(con, f, mod) if isinstance(mod, str) else mod
+
+
+def parse_job(f: _File, module: str) -> tuple:
+    """A worker process's job: parse one file with the parser module named ``module``."""
+    return _parsed(f, importlib.import_module(module))
+
+
+def _parsed(f: _File, mod: ModuleType) -> tuple:
+    """Parse one file: ("ok", result) or what went wrong, as plain data (it may cross processes)."""
     try:
         result = _parse(f, mod)
+        result.samples.flush()  # packed: a worker sends compressed columns, not lists of numbers
+        return ("ok", result)
     except FileChanged:
-        return Outcome(f.shown, "unreadable", reason="the file changed while it was being read; ingest it again")
+        return ("changed",)
     except ParseError as e:
-        return _reject(con, f, e.reason, e.line, mod)
+        return ("bad", e.reason, e.line)
     except BaseException as e:  # a parser bug (or a library panic) must not take the batch down
         if isinstance(e, (KeyboardInterrupt, SystemExit)):
             raise
-        return _reject(
-            con,
-            f,
-            f"internal error in {mod.__name__} ({type(e).__name__}: {e}); please report it with this file",
-            None,
-            mod,
-        )
-    if batch is not None and batch.takes(mod, result):
-        batch.add(con, f, mod, result)
+        return ("bug", f"{type(e).__name__}: {e}")
+
+
+def _finish(con: DuckDBPyConnection, f: _File, mod: ModuleType, parsed: tuple, batch: _Batch | None) -> Outcome | None:
+    """Store a parsed file, or record why it could not be parsed. None: it waits in ``batch``."""
+    if parsed[0] == "changed":
+        return Outcome(f.shown, "unreadable", reason="the file changed while it was being read; ingest it again")
+    if parsed[0] == "bad":
+        return _reject(con, f, parsed[1], parsed[2], mod)
+    if parsed[0] == "bug":
+        reason = f"internal error in {mod.__name__} ({parsed[1]}); please report it with this file"
+        return _reject(con, f, reason, None, mod)
+    if batch is not None and batch.takes(mod, parsed[1]):
+        batch.add(con, f, mod, parsed[1])
         return None
-    return _store(con, f, mod, result)
+    return _store(con, f, mod, parsed[1])
+
+
+def ingest_file(
+    con: DuckDBPyConnection, path: Path, sidecars: Sidecars, known: Known | None = None, verify: bool = False
+) -> Outcome:
+    """Read, parse and store one file: status ingested, unchanged, relabelled, placed, skipped, rejected
+    or unreadable. ``known``: its stored place, if any (size, time and labels unchanged: not hashed)."""
+    f = _File(path, display_path(path))
+    step = _prepare(con, f, sidecars, known, verify, lambda sha: None)
+    if isinstance(step, Outcome):
+        return step
+    outcome = _finish(con, f, step, _parsed(f, step), None)
+    assert outcome is not None  # no batch: stored at once
+    return outcome
+
+
+class _Workers:
+    """Parsers running in worker processes while this process hashes and stores.
+
+    The parsers are pure Python and hold one core each; with many files a lab machine's other
+    cores parse ahead (at most WINDOW per worker in flight, in order). A file too big to ship
+    back cheaply, or a streamed capture, is parsed here. IOLAB_PARSE_WORKERS sets the count (0: none)."""
+
+    MIN_FILES, WINDOW, MAX_BYTES = 48, 2, 32 << 20
+
+    def __init__(self, n_files: int, parallel: bool) -> None:
+        wanted = os.environ.get("IOLAB_PARSE_WORKERS")
+        n = int(wanted) if wanted is not None else (os.cpu_count() or 1) if n_files >= self.MIN_FILES else 0
+        self.n = n if parallel and n > 1 else 0
+        self.pool: Any = None
+
+    def takes(self, f: _File, mod: ModuleType) -> bool:
+        return self.n > 0 and not hasattr(mod, "parse_path") and f.size <= self.MAX_BYTES
+
+    def submit(self, f: _File, mod: ModuleType) -> Any:
+        if self.pool is None:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
+            # spawn, not fork: this process holds DuckDB and Polars threads, which fork would copy mid-flight
+            self.pool = ProcessPoolExecutor(self.n, mp_context=multiprocessing.get_context("spawn"))
+        try:
+            return self.pool.submit(parse_job, f, mod.__name__)
+        except Exception:  # the pool broke (a worker died): the rest is parsed here
+            self.n = 0
+            return None
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+class _Run:
+    """One ``ingest_paths`` call: files go in in order, parsed here or by workers, stored in batches."""
+
+    def __init__(
+        self, con: DuckDBPyConnection, on_file: Callable[[Outcome], None] | None, n_files: int, parallel: bool
+    ) -> None:
+        self.con, self.on_file = con, on_file
+        self.report = Report()
+        self.batch = _Batch()
+        self.workers = _Workers(n_files, parallel)
+        self.inflight: deque[tuple[_File, ModuleType, Any]] = deque()
+        self.seen = {sha for (sha,) in con.execute("SELECT DISTINCT sha256 FROM source_files").fetchall()}
+
+    def tell(self, outcome: Outcome | None = None) -> None:
+        for o in self.batch.drain() + ([outcome] if outcome else []):
+            self.report.outcomes.append(o)
+            if self.on_file:
+                self.on_file(o)
+
+    def settle(self, sha: str | None = None) -> None:
+        """Store what is in flight and in the batch when ``sha`` is among it (None: always)."""
+        if sha is None or sha in self.batch.shas or any(f.sha == sha for f, _, _ in self.inflight):
+            while self.inflight:
+                self.finish_oldest()
+            self.batch.flush(self.con)
+            self.tell()
+
+    def finish_oldest(self) -> None:
+        f, mod, future = self.inflight.popleft()
+        try:
+            parsed = future.result()
+        except Exception:  # the result could not come back (not picklable, a worker died): parse here
+            parsed = _parsed(f, mod)
+        self.guarded(f, lambda: _finish(self.con, f, mod, parsed, self.batch))
+
+    def guarded(self, f: _File, step: Callable[[], Outcome | None]) -> None:
+        """Run one file's step; an environment fault stops the run, any other error is that file's."""
+        try:
+            outcome = step()
+        except EnvironmentFault:
+            raise
+        except BaseException as e:  # never let one file take the batch down (Rust panics included)
+            if isinstance(e, (KeyboardInterrupt, SystemExit)):
+                raise
+            _rollback(self.con)
+            if fault := environment_fault(e):  # e.g. recording a rejection failed: the disk, not the file
+                raise EnvironmentFault(fault) from e
+            reason = f"internal error ({type(e).__name__}: {e}); please report it with this file"
+            outcome = Outcome(f.shown, "unreadable", reason=reason)
+        self.tell(outcome)
+
+    def file(self, path: Path, sidecars: Sidecars, known: Known | None, verify: bool) -> None:
+        f = _File(path, display_path(path))
+
+        def step() -> Outcome | None:
+            mod = _prepare(self.con, f, sidecars, known, verify, self.settle, self.seen)
+            if isinstance(mod, Outcome):
+                return mod
+            if self.workers.takes(f, mod) and (future := self.workers.submit(f, mod)) is not None:
+                self.inflight.append((f, mod, future))
+                return None
+            return _finish(self.con, f, mod, _parsed(f, mod), self.batch)
+
+        self.guarded(f, step)
+        while len(self.inflight) > self.workers.WINDOW * self.workers.n:
+            self.finish_oldest()
 
 
 def ingest_paths(
@@ -490,43 +626,27 @@ def ingest_paths(
     on_file: Callable[[Outcome], None] | None = None,
     files: list[tuple[Path, Path]] | None = None,
     verify: bool = False,
+    parallel: bool = False,
 ) -> Report:
-    """Ingest every file below ``paths``; ``verify`` hashes even files whose size and time are unchanged."""
-    report = Report()
+    """Ingest every file below ``paths``; ``verify`` hashes even files whose size and time are unchanged.
+
+    ``parallel``: with many files, parse them in worker processes (spawned: the program's main
+    module is imported again in each, so a script must keep its work under ``if __name__ ==
+    "__main__":``; the ``iolab`` command does)."""
+    files = files if files is not None else list(walk(paths))
     sidecars: dict[Path, Sidecars] = {}
     known = known_places(con)
-    pending = _Batch()
-
-    def tell(outcomes: list[Outcome]) -> None:
-        for o in outcomes:
-            report.outcomes.append(o)
-            if on_file:
-                on_file(o)
-
-    for root, path in files if files is not None else walk(paths):
-        sc = sidecars.setdefault(root, Sidecars(root))
-        try:
-            outcome = ingest_file(con, path, sc, known.get(display_path(path)), verify, pending)
-        except EnvironmentFault as e:
-            report.fault = str(e)
-            break
-        except BaseException as e:  # never let one file take the batch down (Rust panics included)
-            if isinstance(e, (KeyboardInterrupt, SystemExit)):
-                raise
-            _rollback(con)
-            if fault := environment_fault(e):  # e.g. recording a rejection failed: the disk, not the file
-                report.fault = fault
-                break
-            outcome = Outcome(
-                display_path(path),
-                "unreadable",
-                reason=f"internal error ({type(e).__name__}: {e}); please report it with this file",
-            )
-        tell(pending.drain() + ([outcome] if outcome else []))
-    if not report.fault:
-        try:
-            pending.flush(con)
-        except EnvironmentFault as e:
-            report.fault = str(e)
-        tell(pending.drain())
-    return report
+    run = _Run(con, on_file, len(files), parallel)
+    try:
+        for root, path in files:
+            sc = sidecars.setdefault(root, Sidecars(root))
+            run.file(path, sc, known.get(display_path(path)), verify)
+        run.settle()
+    except EnvironmentFault as e:
+        run.report.fault = str(e)
+        run.tell()  # what a batch stored before the fault
+    finally:
+        run.workers.close()
+    order = {display_path(path): i for i, (_, path) in enumerate(files)}
+    run.report.outcomes.sort(key=lambda o: order.get(o.path, len(order)))  # batches report late: walk order
+    return run.report

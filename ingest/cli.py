@@ -76,7 +76,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
             if plain:
                 console.print(escape(_line(o, args.verbose)), soft_wrap=True)
 
-        report = batch.ingest_paths(con, paths, step, files=files, verify=args.verify)
+        report = batch.ingest_paths(con, paths, step, files=files, verify=args.verify, parallel=True)
     try:
         con.close()
     except Exception:  # after an environment fault the connection may be gone already

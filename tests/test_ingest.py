@@ -174,6 +174,32 @@ def test_a_batch_of_small_files_stores_what_one_by_one_stores(con, tmp_path):
     assert q(con, mine) == q(one, mine)
 
 
+def test_worker_processes_parse_what_this_process_parses(con, tmp_path, monkeypatch):
+    """parallel=True (the iolab command): 70 files parsed by spawned workers, stored here in order;
+    a bad file among them is rejected with its line, a copy of a stored file is placed."""
+    d = _copies(tmp_path, 70)
+    (d / "r010.csv").write_bytes((d / "r010.csv").read_bytes()[:2000])  # cut inside the results
+    shutil.copy(d / "r020.csv", d / "r020-copy.csv")
+    monkeypatch.setenv("IOLAB_PARSE_WORKERS", "2")
+    pools = []
+    close = batch._Workers.close
+    monkeypatch.setattr(batch._Workers, "close", lambda self: (pools.append(self.pool), close(self)))
+    rep = batch.ingest_paths(con, [d], parallel=True)
+    assert pools and pools[0] is not None  # the workers did the parsing
+    assert [o.path for o in rep.outcomes] == sorted(o.path for o in rep.outcomes)  # reported in walk order
+    assert len(rep.by_status("ingested")) == 69 and len(rep.by_status("placed")) == 1
+    (bad,) = rep.by_status("rejected")
+    assert bad.path.endswith("r010.csv") and (bad.line, bad.reason) == (
+        15,
+        "the file ends in the middle of a data row (truncated?); Iometer ends every line",
+    )
+    one = db.open_db(tmp_path / "one.duckdb")
+    ingest(one, d)
+    key = """SELECT f.path, r.run_key, s.metric, s.value FROM samples s JOIN runs r USING (run_id)
+             JOIN source_files f USING (source_id) ORDER BY ALL"""
+    assert q(con, key) == q(one, key)
+
+
 def test_the_same_bytes_twice_in_one_batch_are_stored_once(con, tmp_path):
     d = _copies(tmp_path, 3)
     shutil.copy(d / "r001.csv", d / "r001-copy.csv")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import signal
 import subprocess
@@ -36,25 +37,27 @@ def _batch_dir(tmp_path, n=40):
     d.mkdir()
     src = corpus("iometer/sqlserverio__iometeroutput.csv").read_bytes()
     for i in range(n):  # distinct contents: one changed description each
-        (d / f"run{i:02d}.csv").write_bytes(src.replace(b"SQL Server Non-mixed workload test", f"copy {i}".encode(), 1))
+        (d / f"run{i:03d}.csv").write_bytes(src.replace(b"SQL Server Non-mixed workload test", f"copy {i}".encode(), 1))
     return d
 
 
 def test_sigkill_mid_batch_leaves_whole_files_and_rerun_completes(tmp_path):
-    d = _batch_dir(tmp_path, 100)  # small files are committed 64 to a transaction: the kill lands in the second
+    # small files are committed 64 to a transaction; parsed here (no workers) the kill lands in the second
+    d = _batch_dir(tmp_path, 200)
     dbf = tmp_path / "k.duckdb"
     p = subprocess.Popen(
         [sys.executable, "-m", "ingest", "ingest", str(d), "--db", str(dbf)],
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
+        env={**os.environ, "IOLAB_PARSE_WORKERS": "0"},
     )
     time.sleep(6.0)
     p.send_signal(signal.SIGKILL)
     p.wait()
     con = db.open_db(dbf)  # opens after the kill
     done = q(con, "SELECT count(*) FROM source_files WHERE status = 'ok'")[0][0]
-    assert done < 100, "the batch finished before the kill; make it bigger"
+    assert done < 200, "the batch finished before the kill; make it bigger"
     # every stored file is whole: 64 runs and 10,496 samples each, nothing else
     per = q(
         con,
@@ -63,9 +66,9 @@ def test_sigkill_mid_batch_leaves_whole_files_and_rerun_completes(tmp_path):
     )
     assert all(r[1:] == (64, 10496) for r in per)
     assert q(con, "SELECT count(*) FROM runs WHERE source_id NOT IN (SELECT source_id FROM source_files)") == [(0,)]
-    rep = batch.ingest_paths(con, [d])
+    rep = batch.ingest_paths(con, [d], parallel=True)
     assert sorted({o.status for o in rep.outcomes}) == (["ingested", "unchanged"] if done else ["ingested"])
-    assert q(con, "SELECT count(*), count(DISTINCT sha256) FROM source_files WHERE status = 'ok'") == [(100, 100)]
+    assert q(con, "SELECT count(*), count(DISTINCT sha256) FROM source_files WHERE status = 'ok'") == [(200, 200)]
     con.close()
 
 
