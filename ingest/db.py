@@ -149,10 +149,17 @@ def check_version(con: duckdb.DuckDBPyConnection) -> None:
         )
 
 
-def create_views(con: duckdb.DuckDBPyConnection) -> None:
-    """(Re)create every schemas/views/*.sql, in name order (files may depend on earlier ones)."""
-    for f in sorted(VIEWS.glob("*.sql")):
-        con.execute(f.read_text())
+def create_views(con: duckdb.DuckDBPyConnection, *, force: bool = True) -> None:
+    """(Re)create every schemas/views/*.sql, in name order (files may depend on earlier ones).
+    Without ``force``, only when they differ from those last created here (view_state)."""
+    texts = [f.read_text() for f in sorted(VIEWS.glob("*.sql"))]
+    checksum = _checksum("\n".join(texts))
+    if not force and con.execute("SELECT count(*) FROM view_state WHERE checksum = ?", [checksum]).fetchall()[0][0]:
+        return
+    for text in texts:
+        con.execute(text)
+    con.execute("DELETE FROM view_state")
+    con.execute("INSERT INTO view_state VALUES (?, ?)", [checksum, datetime.now(UTC).replace(tzinfo=None)])
 
 
 def open_db(path: str | Path, **kw) -> duckdb.DuckDBPyConnection:
@@ -162,8 +169,9 @@ def open_db(path: str | Path, **kw) -> duckdb.DuckDBPyConnection:
     else:
         migrate(con)
         clean_store(con)
+        upgrade_store(con)
         refresh_points_view(con)  # before the view files: series_summary reads it
-        create_views(con)
+        create_views(con, force=False)
     return con
 
 
@@ -180,9 +188,22 @@ def store_dir(con) -> Path:
     return Path(db_file).resolve().with_name(Path(db_file).name + ".points")
 
 
-def write_points(con, source_id: int, first_series_id: int, points) -> int:
-    """Stream (series_key, sample_no, value) into <store>/<source_id>.parquet; register it.
+def _sample_times(samples: Any):
+    """A file's series_samples rows (dicts, an Arrow table or nothing) as a (sample_no, ts) frame."""
+    import polars as pl
 
+    if samples is None or len(samples) == 0:
+        return pl.DataFrame(schema={"sample_no": pl.Int32, "ts": pl.Datetime("us")})
+    frame = pl.from_arrow(samples) if isinstance(samples, pa.Table) else pl.DataFrame(samples, infer_schema_length=None)
+    assert isinstance(frame, pl.DataFrame)
+    return frame.select(pl.col("sample_no").cast(pl.Int32), pl.col("ts").cast(pl.Datetime("us")))
+
+
+def write_points(con, source_id: int, first_series_id: int, points, samples: Any = None) -> int:
+    """Stream (series_key, sample_no[, ts], value) into <store>/<source_id>.parquet; register it.
+
+    Each point carries its sample's time (from ``samples``, the file's series_samples rows, unless
+    the points bring it), so series_points reads the store alone: no join, a count from metadata.
     The file is written under a temporary name and renamed into place before the caller commits;
     a crash in between leaves a file no point_files row names, removed at the next open
     (clean_store). A value Polars cannot read (a malformed cell deep in the file) raises ParseError.
@@ -192,9 +213,12 @@ def write_points(con, source_id: int, first_series_id: int, points) -> int:
     from .model import ParseError, polars_reason
 
     lf = points.lazy() if isinstance(points, pl.DataFrame) else points
+    if "ts" not in lf.collect_schema().names():
+        lf = lf.join(_sample_times(samples).lazy(), on="sample_no", how="left", maintain_order="left")
     lf = lf.select(
         (pl.col("series_key").cast(pl.Int32) + first_series_id).alias("series_id"),
         pl.col("sample_no").cast(pl.Int32),
+        pl.col("ts").cast(pl.Datetime("us")),
         pl.col("value").cast(pl.Float64),
     )
     folder = store_dir(con)
@@ -239,35 +263,72 @@ def drop_points(con, source_id: int) -> None:
         pass
 
 
-def refresh_points_view(con) -> None:
-    """series_values = the store's files (those point_files names), the source id read from each file's
-    name (<source_id>.parquet); series_points = series_values with their sample times.
+def _has_times(file: Path) -> bool:
+    """Whether a store file carries its points' times (files written by iolab before 2026-11-23 do not)."""
+    import pyarrow.parquet as pq
 
-    Joining values to sample times straight on (source_id, sample_no) keeps a count or an aggregate
-    over series_points close to the raw Parquet scan (going through series first made a cross product
-    of every sample with every series of a capture)."""
+    return "ts" in pq.read_schema(file).names
+
+
+def upgrade_store(con) -> None:
+    """Rewrite store files written before the points carried their times (one pass, then never)."""
     try:
         folder = store_dir(con)
     except RuntimeError:
         return
-    files = [str(folder / f) for (f,) in con.execute("SELECT file_name FROM point_files ORDER BY source_id").fetchall()]
-    files = [f for f in files if Path(f).exists()]
-    if files:
-        listed = ", ".join("'" + f.replace("'", "''") + "'" for f in files)
-        src = (
-            f"(SELECT series_id, regexp_extract(filename, '([0-9]+)\\.parquet$', 1)::BIGINT AS source_id, "
-            f"sample_no, value FROM read_parquet([{listed}], filename = true))"
+    for sid, name in con.execute("SELECT source_id, file_name FROM point_files ORDER BY source_id").fetchall():
+        f = folder / name
+        if not f.exists() or _has_times(f):
+            continue
+        tmp = folder / f".{name}.tmp"
+        con.execute(
+            f"""COPY (SELECT p.series_id, p.sample_no, smp.ts::TIMESTAMP AS ts, p.value
+                      FROM read_parquet({_sql_text(f)}) p
+                      LEFT JOIN series_samples smp ON smp.source_id = ? AND smp.sample_no = p.sample_no)
+                TO {_sql_text(tmp)} (FORMAT parquet, COMPRESSION zstd)""",
+            [sid],
         )
-    else:
-        src = (
-            "(SELECT NULL::INTEGER AS series_id, NULL::BIGINT AS source_id, NULL::INTEGER AS sample_no, "
-            "NULL::DOUBLE AS value WHERE false)"
-        )
-    con.execute(f"CREATE OR REPLACE VIEW series_values AS SELECT * FROM {src}")
-    con.execute("""CREATE OR REPLACE VIEW series_points AS
-        SELECT p.series_id, p.source_id, p.sample_no, smp.ts, smp.ts_text, p.value
-        FROM series_values p
-        JOIN series_samples smp ON smp.source_id = p.source_id AND smp.sample_no = p.sample_no""")
+        tmp.replace(f)
+
+
+def _sql_text(v: Path | str) -> str:
+    return "'" + str(v).replace("'", "''") + "'"
+
+
+def refresh_points_view(con) -> None:
+    """series_values and series_points read the store's files (those point_files names), the source
+    id from each file's name (<source_id>.parquet); every point carries its sample's time, so a
+    count or an aggregate over either is a Parquet scan (a time join made a count 500x slower).
+
+    A read-only database may still hold files from before the times were stored: their points get
+    their times from series_samples."""
+    try:
+        folder = store_dir(con)
+    except RuntimeError:
+        return
+    files = [folder / f for (f,) in con.execute("SELECT file_name FROM point_files ORDER BY source_id").fetchall()]
+    files = [f for f in files if f.exists()]
+    timed = [f for f in files if _has_times(f)]
+    legacy = [f for f in files if f not in timed]
+    source = "regexp_extract(filename, '([0-9]+)\\.parquet$', 1)::BIGINT AS source_id"
+
+    def scan(fs: list[Path], cols: str) -> str:
+        return f"SELECT {cols} FROM read_parquet([{', '.join(map(_sql_text, fs))}], filename = true)"
+
+    parts = [scan(timed, f"series_id, {source}, sample_no, ts, value")] if timed else []
+    if legacy:
+        parts.append(f"""SELECT p.series_id, p.source_id, p.sample_no, smp.ts::TIMESTAMP AS ts, p.value
+            FROM ({scan(legacy, f"series_id, {source}, sample_no, value")}) p
+            LEFT JOIN series_samples smp ON smp.source_id = p.source_id AND smp.sample_no = p.sample_no""")
+    if not parts:
+        parts = [
+            "SELECT NULL::INTEGER AS series_id, NULL::BIGINT AS source_id, NULL::INTEGER AS sample_no, "
+            "NULL::TIMESTAMP AS ts, NULL::DOUBLE AS value WHERE false"
+        ]
+    con.execute("CREATE OR REPLACE VIEW series_points AS " + " UNION ALL ".join(parts))
+    con.execute(
+        "CREATE OR REPLACE VIEW series_values AS SELECT series_id, source_id, sample_no, value FROM series_points"
+    )
 
 
 # ---- writing one parsed file ---------------------------------------------------------------------
@@ -457,7 +518,8 @@ class Writer:
                 rows.append({"series_id": first + srs.key, **d})
             counts["series"] = self.put("series", rows, extra)
             if result.points is not None:
-                counts["points"] = write_points(self.con, source_id, first, result.points)
+                times = result.tables.get("series_samples")
+                counts["points"] = write_points(self.con, source_id, first, result.points, times)
         for table, rows in result.tables.items():
             self.put(table, rows, extra)
             counts[table] = len(rows) if isinstance(rows, list) else rows.num_rows

@@ -165,7 +165,8 @@ def _copy_points(con, lake: Path) -> dict[int, int]:
     out.mkdir(parents=True, exist_ok=True)
     _copy(
         con,
-        "SELECT NULL::INTEGER AS series_id, NULL::INTEGER AS sample_no, NULL::DOUBLE AS value WHERE false",
+        "SELECT NULL::INTEGER AS series_id, NULL::INTEGER AS sample_no, NULL::TIMESTAMP AS ts, "
+        "NULL::DOUBLE AS value WHERE false",
         out / SCHEMA_FILE,
     )
     try:
@@ -181,7 +182,7 @@ def _copy_points(con, lake: Path) -> dict[int, int]:
             f.unlink()
     for sid, (name, _) in files.items():
         dest = out / f"part-{sid}.parquet"
-        if not dest.exists():
+        if not dest.exists() or dest.stat().st_size != (store / name).stat().st_size:  # new, or upgraded
             tmp = dest.with_name("." + dest.name + ".tmp")
             shutil.copyfile(store / name, tmp)
             tmp.replace(dest)
@@ -197,20 +198,15 @@ def view_files() -> list[Path]:
     return sorted(VIEWS.glob("*.sql"))
 
 
-# db.refresh_points_view's series_values and series_points, over the lake's points/ folder (its
-# files are the store's own: series_id, sample_no, value; the source comes from series)
+# db.refresh_points_view's series_points and series_values, over the lake's points/ folder (its
+# files are the store's own: series_id, sample_no, ts, value; the source comes from series)
 POINT_VIEWS = [
     (
-        "series_values",
-        """SELECT p.series_id, s.source_id, p.sample_no, p.value
+        "series_points",
+        """SELECT p.series_id, s.source_id, p.sample_no, p.ts, p.value
         FROM points p JOIN series s ON s.series_id = p.series_id""",
     ),
-    (
-        "series_points",
-        """SELECT p.series_id, p.source_id, p.sample_no, smp.ts, smp.ts_text, p.value
-        FROM series_values p
-        JOIN series_samples smp ON smp.source_id = p.source_id AND smp.sample_no = p.sample_no""",
-    ),
+    ("series_values", "SELECT series_id, source_id, sample_no, value FROM series_points"),
 ]
 
 

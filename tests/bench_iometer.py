@@ -7,7 +7,8 @@ The file repeats the session of the real tests/corpus/iometer/sqlserverio__iomet
 'Time Stamp of its last results block; that writer had no 'End Test yet) until it reaches --mb.
 `iolab ingest FILE --db TMP` runs in a child process; its peak RSS comes from os.wait4.
 Floor, same run, same way: a child that reads the file and hashes it (the bytes must be read once).
-No test asserts on these figures: the machines are shared and noisy.
+No test asserts on these figures: the machines are shared and noisy. Results go to
+<cache>/bench-iometer.json (IOLAB_BENCH_DIR, default /tmp/iolab-bench).
 """
 
 from __future__ import annotations
@@ -69,6 +70,12 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{'':24}{'wall s':>10}{'peak RSS MB':>14}{'RSS / file':>12}")
     for label, (wall, rss) in (("floor (read + sha256)", floor), ("iolab ingest", ingest)):
         print(f"{label:24}{wall:10.1f}{rss:14.0f}{rss / size_mb:12.1f}")
+    from tests.bench import save
+
+    cache = Path(os.environ.get("IOLAB_BENCH_DIR", "/tmp/iolab-bench"))
+    cache.mkdir(parents=True, exist_ok=True)
+    result = {"file_mb": size_mb, "floor_s": floor[0], "iolab_s": ingest[0], "iolab_rss_mb": ingest[1]}
+    save(cache / "bench-iometer.json", {"iometer": {**result, "ratio": ingest[0] / floor[0]}})
     if not a.keep:
         for p in sorted(tmp.rglob("*"), reverse=True):
             p.rmdir() if p.is_dir() else p.unlink()

@@ -26,7 +26,8 @@ def test_esxtop_rs2_series_counts_and_spot_checks(con):
     for col in (1, 7, 100, 2500, 5000, 7630):
         got = q(
             con,
-            """SELECT p.ts_text, p.value FROM series_points p JOIN series s USING (series_id)
+            """SELECT smp.ts_text, p.value FROM series_points p JOIN series s USING (series_id)
+                        JOIN series_samples smp ON smp.source_id = p.source_id AND smp.sample_no = p.sample_no
                         WHERE s.column_no = ? ORDER BY p.sample_no""",
             [col],
         )
@@ -217,3 +218,30 @@ def test_series_summary_equals_its_definition_over_the_points(con):
     assert len(got) == len(want) > 7000
     for g, w in zip(got, want):
         assert g[0:2] == w[0:2] and g[3:] == w[3:] and g[2] == pytest.approx(w[2], rel=1e-12), g
+
+
+def test_points_carry_their_sample_times_and_older_stores_are_upgraded(tmp_path):
+    """The store keeps each point's time, so series_points needs no join; a store written before
+    (series_id, sample_no, value only) reads the same through series_samples and is rewritten
+    with the times at the next writable open."""
+    dbf = tmp_path / "s.duckdb"
+    con = db.open_db(dbf)
+    ingest(con, corpus(RS2))
+    want = q(con, "SELECT series_id, sample_no, ts, value FROM series_points ORDER BY ALL")
+    assert len(want) == 7630 * 3 and all(r[2] is not None for r in want)
+    times = dict(q(con, "SELECT sample_no, ts FROM series_samples"))
+    assert all(ts == times[no] for _, no, ts, _ in want) and len(set(times.values())) == 3
+    plan = "".join(r[1] for r in q(con, "EXPLAIN SELECT count(*) FROM series_points"))
+    assert "JOIN" not in plan.upper()
+    (name,) = (n for (n,) in q(con, "SELECT file_name FROM point_files"))
+    store = db.store_dir(con) / name
+    old = tmp_path / "old.parquet"
+    con.execute(f"COPY (SELECT series_id, sample_no, value FROM read_parquet('{store}')) TO '{old}' (FORMAT parquet)")
+    old.replace(store)  # what iolab wrote before
+    db.refresh_points_view(con)  # as a read-only open finds it: times from series_samples
+    assert q(con, "SELECT series_id, sample_no, ts, value FROM series_points ORDER BY ALL") == want
+    con.close()
+    con = db.open_db(dbf)  # writable: upgraded in place
+    assert "ts" in __import__("pyarrow.parquet").parquet.read_schema(store).names
+    assert q(con, "SELECT series_id, sample_no, ts, value FROM series_points ORDER BY ALL") == want
+    con.close()

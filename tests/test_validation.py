@@ -63,9 +63,14 @@ def test_planted_bad_rows_fail(tmp_path):
         f"UPDATE samples SET value = value + 7 WHERE run_id = {run_id} AND scope = 'all' AND metric = 'write_iops'"
     )
     con.execute("UPDATE iometer_results SET iops = iops * 2 WHERE row_type = 'DISK' AND block_no = 3 AND ts IS NULL")
-    # two samples of one series at the same time stamp (Worker 1's 2nd interval row stamped as its 1st)
-    con.execute("""UPDATE series_samples SET ts = (SELECT ts FROM series_samples WHERE sample_no = 0)
-                   WHERE sample_no = 4""")
+    # two samples of one series at the same time stamp (Worker 1's 2nd interval row stamped as its 1st),
+    # planted in the time-series store itself (each point carries its time)
+    (store,) = (db.store_dir(con) / name for (name,) in q(con, "SELECT file_name FROM point_files"))
+    planted = store.with_suffix(".planted")
+    con.execute(f"""COPY (SELECT series_id, sample_no,
+                             CASE WHEN sample_no = 4 THEN min(ts) OVER (PARTITION BY series_id) ELSE ts END AS ts, value
+                         FROM read_parquet('{store}') ORDER BY series_id, sample_no) TO '{planted}' (FORMAT parquet)""")
+    planted.replace(store)
     rows = run.validate(con)
     f = failed(rows)
     assert ("measurements", "expect_column_values_to_be_in_set", "unit") in f

@@ -5,9 +5,10 @@ SUITE = "series_points"
 QUERY = """
 SELECT p.series_id, p.ts, p.value, s.series_id IS NOT NULL AS has_series,
        epoch_ms(p.ts) - epoch_ms(lag(p.ts) OVER (PARTITION BY p.series_id ORDER BY p.ts, p.sample_no)) AS step_ms,
-       p.ts IS NOT NULL OR p.ts_text IS NOT NULL AS has_time
+       p.ts IS NOT NULL OR smp.ts_text IS NOT NULL AS has_time
 FROM series_points p
 LEFT JOIN series s USING (series_id)
+LEFT JOIN series_samples smp ON smp.source_id = p.source_id AND smp.sample_no = p.sample_no
 """
 
 

@@ -319,13 +319,18 @@ def parse_source(source: bytes | Path, name: str) -> ParseResult:
             )
         if k in ("value", "glued"):
             value_cols.append(c)
-    # one streaming pass: the series key is the column number, read back from the name "c<i>"
+    # one streaming pass: the series key is the column number, read back from the name "c<i>"; each
+    # point carries its sample's time (parsed once per line, here, as in series_samples below)
+    stamp = (ts if has_date else pl.lit(None, pl.Datetime("ms"))).alias("ts")
     points = (
-        lf.select(["sample_no", *value_cols])
-        .unpivot(index="sample_no", on=value_cols, variable_name="col", value_name="value")
+        lf.select("sample_no", stamp, *value_cols)
+        .unpivot(index=["sample_no", "ts"], on=value_cols, variable_name="col", value_name="value")
         .drop_nulls("value")
         .select(
-            pl.col("col").str.slice(1).cast(pl.Int32).alias("series_key"), pl.col("sample_no").cast(pl.Int32), "value"
+            pl.col("col").str.slice(1).cast(pl.Int32).alias("series_key"),
+            pl.col("sample_no").cast(pl.Int32),
+            "ts",
+            "value",
         )
     )
     smp = (
