@@ -46,11 +46,13 @@ def _jsonable(v):
         return str(v)
 
 
-def validate(con, keep=None, store: bool = True) -> list[dict]:
+def validate(con, keep=None, store: bool = True, frames: dict | None = None) -> list[dict]:
     """Run all suites on ``con``; return one dict per expectation (also stored in the database).
 
     ``keep(con, frame) -> frame`` narrows each suite's frame first (the reports validate one
-    study's rows); ``store=False`` leaves the database untouched (read-only snapshots).
+    study's rows; a suite with no row left is not run); ``store=False`` leaves the database untouched
+    (read-only snapshots); ``frames`` keeps each suite's query result for the next call (one query
+    per suite for a render of many studies).
     """
     logging.getLogger("great_expectations").setLevel(logging.ERROR)
     # GX imports pyspark when it is installed (the [lake] extra); its pandas-version notice is not ours
@@ -71,9 +73,13 @@ def validate(con, keep=None, store: bool = True) -> list[dict]:
     for mod in suites():
         t0 = time.perf_counter()
         try:
-            df = con.execute(mod.QUERY).df()
+            df = frames[mod.SUITE] if frames is not None and mod.SUITE in frames else con.execute(mod.QUERY).df()
+            if frames is not None:
+                frames[mod.SUITE] = df
             if keep is not None:
                 df = keep(con, df)
+                if df.empty:
+                    continue
         except Exception as e:
             rows.append(
                 {

@@ -54,18 +54,17 @@ class IPCKernelManager(KernelManager):
 
 console = Console(highlight=False)
 
-# notebook -> SQL that says whether it has anything to show for a study (? = study)
+# notebook -> SQL listing the studies it has something to show for (one query per notebook)
 NOTEBOOKS = {
-    "01-overview": "SELECT count(*) FROM source_files WHERE study = ? AND status = 'ok'",
-    "02-per-drive-iops": "SELECT count(*) FROM per_drive_iops WHERE study = ? AND drives IS NOT NULL",
-    "03-scaling-curves": "SELECT count(*) FROM scaling WHERE study = ?",
-    "04-efficiency-qos": "SELECT (SELECT count(*) FROM qos_verdicts WHERE study = ?) + "
-    "(SELECT count(*) FROM efficiency WHERE study = ? AND (price_usd IS NOT NULL OR watts IS NOT NULL))",
-    "05-comparison": "SELECT (SELECT count(*) FROM comparison WHERE study = ?) + "
-    "(SELECT count(*) FROM comparison_unmatched WHERE study = ?)",
-    "06-time-series": "SELECT count(*) FROM pdh_captures c JOIN source_files f USING (source_id) WHERE f.study = ?",
-    "07-latency-histograms": "SELECT count(*) FROM latency_histograms WHERE study = ?",
-    "08-latency-percentiles": "SELECT count(*) FROM latency_percentiles WHERE study = ?",
+    "01-overview": "SELECT study FROM source_files WHERE status = 'ok'",
+    "02-per-drive-iops": "SELECT study FROM per_drive_iops WHERE drives IS NOT NULL",
+    "03-scaling-curves": "SELECT study FROM scaling",
+    "04-efficiency-qos": "SELECT study FROM qos_verdicts "
+    "UNION SELECT study FROM efficiency WHERE price_usd IS NOT NULL OR watts IS NOT NULL",
+    "05-comparison": "SELECT study FROM comparison UNION SELECT study FROM comparison_unmatched",
+    "06-time-series": "SELECT f.study FROM pdh_captures c JOIN source_files f USING (source_id)",
+    "07-latency-histograms": "SELECT study FROM latency_histograms",
+    "08-latency-percentiles": "SELECT study FROM latency_percentiles",
 }
 TITLES = {
     "01-overview": "Overview and provenance",
@@ -205,12 +204,11 @@ def plan(db: Path) -> list[tuple[str, str]]:
                 "SELECT DISTINCT study FROM source_files WHERE status = 'ok' AND study IS NOT NULL ORDER BY 1"
             ).fetchall()
         ]
-        jobs = []
-        for s in studies:
-            for nb, sql in NOTEBOOKS.items():
-                if con.execute(sql, [s] * sql.count("?")).fetchall()[0][0]:
-                    jobs.append((s, nb))
-        return jobs
+        shows = {
+            nb: {s for (s,) in con.execute(f"SELECT DISTINCT study FROM ({sql})").fetchall()}
+            for nb, sql in NOTEBOOKS.items()
+        }
+        return [(s, nb) for s in studies for nb in NOTEBOOKS if s in shows[nb]]
     finally:
         con.close()
 

@@ -44,11 +44,11 @@ def keep_study(study: str):
     return keep
 
 
-def study_results(con, study: str) -> list[dict]:
+def study_results(con, study: str, frames: dict | None = None) -> list[dict]:
     """One dict per expectation run on the study's rows (suites with no such row are left out)."""
     from validation import run as vrun
 
-    rows = vrun.validate(con, keep=keep_study(study), store=False)
+    rows = vrun.validate(con, keep=keep_study(study), store=False, frames=frames)
     return [r for r in rows if r.get("rows_validated") or not r["success"]]
 
 
@@ -56,8 +56,9 @@ def store_all(con, studies: list[str]) -> None:
     """Results for every study into report_validation (a render snapshot, never the user's file)."""
     con.execute("""CREATE OR REPLACE TABLE report_validation (study VARCHAR, suite VARCHAR, expectation VARCHAR,
                    success BOOLEAN, unexpected_count BIGINT, rows_validated BIGINT, run_at TIMESTAMP)""")
+    frames: dict = {}  # each suite's rows, queried once for every study
     for s in studies:
-        for r in study_results(con, s):
+        for r in study_results(con, s, frames):
             con.execute(
                 "INSERT INTO report_validation VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [
