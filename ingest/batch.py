@@ -253,6 +253,39 @@ class _File:
     labels: dict = field(default_factory=dict)
     targets: list[dict] = field(default_factory=list)
     source_id: int | None = None  # once recorded
+    hashing: Any = None  # a big file's sha256 being computed beside its parse (a Future of hash_file)
+
+
+HASH_BESIDE_BYTES = 32 << 20  # a file this big is hashed in a thread while it is sniffed and parsed
+_hasher: Any = None
+
+
+def _hash_beside(f: _File) -> None:
+    """Start hashing a big file in a thread; read its head now (sniffing needs only that)."""
+    global _hasher
+    if _hasher is None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        _hasher = ThreadPoolExecutor(1, thread_name_prefix="iolab-sha256")
+    with open_regular(f.path) as fh:
+        f.head = fh.read(registry.HEAD_BYTES)
+    f.size = f.stamp[0]
+    f.hashing = _hasher.submit(hash_file, f.path)
+
+
+def _await_hash(f: _File) -> Outcome | None:
+    """The sha256 started by _hash_beside (hashlib works outside the GIL: it ran beside the parse)."""
+    if f.hashing is None:
+        return None
+    try:
+        f.sha, f.size, _ = f.hashing.result()
+    except FileNotFoundError:
+        return Outcome(f.shown, "unreadable", reason="the file was moved or deleted during the ingest")
+    except OSError as e:
+        return Outcome(f.shown, "unreadable", reason=f"cannot read it: {e.strerror or e}")
+    finally:
+        f.hashing = None
+    return None
 
 
 def _open(f: _File, sidecars: Sidecars, known: Known | None, verify: bool) -> Outcome | None:
@@ -267,7 +300,10 @@ def _open(f: _File, sidecars: Sidecars, known: Known | None, verify: bool) -> Ou
             and _same_labels(known, f.labels, f.targets)
         ):
             return Outcome(f.shown, "unchanged")  # same size, time and labels: not even hashed (--verify hashes)
-        f.sha, f.size, f.head = hash_file(f.path)
+        if f.stamp[0] >= HASH_BESIDE_BYTES:
+            _hash_beside(f)
+        else:
+            f.sha, f.size, f.head = hash_file(f.path)
     except FileNotFoundError:
         return Outcome(
             f.shown,
@@ -451,9 +487,24 @@ def _prepare(
 ) -> Outcome | ModuleType:
     """Everything before parsing: hash, known content, format. The file's parser, or its outcome.
     ``settle`` stores whatever is still being parsed or waits in a batch (the same bytes may be there);
-    ``seen``: every sha256 the database or this run has met (None: ask the database each time)."""
+    ``seen``: every sha256 the database or this run has met (None: ask the database each time).
+    A big file whose parser streams it is parsed while its hash is still being computed
+    (_known_content runs after the parse then)."""
     if (early := _open(f, sidecars, known, verify)) is not None:
         return early
+    if f.hashing is None and (place := _known_content(con, f, settle, seen)) is not None:
+        return place
+    mod = _parser(f)
+    streamed = not isinstance(mod, str) and hasattr(mod, "parse_path")
+    if f.hashing is not None and not streamed and (place := _await_hash(f) or _known_content(con, f, settle, seen)):
+        return place
+    return _reject(con, f, mod) if isinstance(mod, str) else mod
+
+
+def _known_content(
+    con: DuckDBPyConnection, f: _File, settle: Callable[[str], None], seen: set[str] | None
+) -> Outcome | None:
+    """The outcome when these bytes are stored already (see _known_place); None when they are new."""
     if seen is None or f.sha in seen:  # these bytes may be stored already
         settle(f.sha)
         if (place := _known_place(con, f)) is not None:
@@ -462,8 +513,17 @@ def _prepare(
         con.execute("DELETE FROM source_files WHERE sha256 = ? AND path = ? AND status = 'rejected'", [f.sha, f.shown])
     if seen is not None:
         seen.add(f.sha)
-    mod = _parser(f)
-    return _reject(con, f, mod) if isinstance(mod, str) else mod
+    return None
+
+
+def _parse_here(
+    con: DuckDBPyConnection, f: _File, mod: ModuleType, settle: Callable[[str], None], seen: set[str] | None
+) -> tuple | Outcome:
+    """Parse in this process; a big streamed file's hash is awaited after (and its content checked then)."""
+    parsed = _parsed(f, mod)
+    if f.hashing is not None and (place := _await_hash(f) or _known_content(con, f, settle, seen)) is not None:
+        return place  # nothing was written: the parse only planned the streaming
+    return parsed
 
 
 def parse_job(f: _File, module: str) -> tuple:
@@ -511,7 +571,10 @@ def ingest_file(
     step = _prepare(con, f, sidecars, known, verify, lambda sha: None)
     if isinstance(step, Outcome):
         return step
-    outcome = _finish(con, f, step, _parsed(f, step), None)
+    parsed = _parse_here(con, f, step, lambda sha: None, None)
+    if isinstance(parsed, Outcome):
+        return parsed
+    outcome = _finish(con, f, step, parsed, None)
     assert outcome is not None  # no batch: stored at once
     return outcome
 
@@ -613,7 +676,8 @@ class _Run:
             if self.workers.takes(f, mod) and (future := self.workers.submit(f, mod)) is not None:
                 self.inflight.append((f, mod, future))
                 return None
-            return _finish(self.con, f, mod, _parsed(f, mod), self.batch)
+            parsed = _parse_here(self.con, f, mod, self.settle, self.seen)
+            return parsed if isinstance(parsed, Outcome) else _finish(self.con, f, mod, parsed, self.batch)
 
         self.guarded(f, step)
         while len(self.inflight) > self.workers.WINDOW * self.workers.n:
