@@ -367,3 +367,30 @@ def test_a_copy_in_a_second_study_keeps_both_studies_labels(con, tmp_path):
     # re-ingesting the first study alone never touches the second's labels
     assert [o.status for o in ingest(con, root / "first").outcomes] == ["unchanged"]
     assert q(con, "SELECT count(DISTINCT study) FROM measurements") == [(2,)]
+
+
+def test_a_big_file_hashed_beside_its_parse_keeps_its_provenance(con, tmp_path, monkeypatch):
+    """Files of HASH_BESIDE_BYTES or more are hashed in a thread while they are parsed; the record,
+    the known-content check and rejections still get the file's own sha256."""
+    import hashlib
+
+    monkeypatch.setattr(batch, "HASH_BESIDE_BYTES", 1)  # every file takes that path here
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir(), b.mkdir()
+    esx = corpus("esxtop/rachsharp__small-esxtop-data.csv")
+    shutil.copy(esx, a / "capture.csv")
+    shutil.copy(esx, b / "capture.csv")  # the same bytes in a second study
+    shutil.copy(corpus(ADI), a / "run.csv")
+    (a / "cut.csv").write_bytes(corpus(ADI).read_bytes()[:2000])
+    rep = ingest(con, a, b)
+    status = {o.path.split(str(tmp_path))[-1]: o.status for o in rep.outcomes}
+    assert status == {
+        "/a/capture.csv": "ingested",
+        "/a/cut.csv": "rejected",
+        "/a/run.csv": "ingested",
+        "/b/capture.csv": "placed",
+    }
+    stored = dict(q(con, "SELECT path, sha256 FROM source_files"))
+    for p in (a / "capture.csv", a / "cut.csv", a / "run.csv", b / "capture.csv"):
+        assert stored[str(p)] == hashlib.sha256(p.read_bytes()).hexdigest()
+    assert q(con, "SELECT count(*) FROM point_files") == [(1,)]  # the copy was not streamed again
