@@ -1,4 +1,8 @@
-"""Walk paths, sniff, parse, and store each file in its own transaction."""
+"""Walk paths, sniff, parse, and store each file whole or not at all.
+
+A file is hashed (a big one beside its parse), checked against what is stored, sniffed, parsed
+(with many files, by worker processes) and stored: small files 64 to a transaction (_Batch), a
+time-series capture in its own (its points streamed to the Parquet store)."""
 
 from __future__ import annotations
 
