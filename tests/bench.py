@@ -79,15 +79,29 @@ lf.unpivot(index="ts").sink_parquet(out)
 """
 
 
+# A child's ru_maxrss starts from its parent's RSS at fork (Linux keeps the high-water mark across
+# exec), so a big benchmark process would inflate it: a small launcher starts the command and
+# reports the command's own wall time and peak RSS.
+LAUNCHER = """
+import json, os, subprocess, sys, time
+t = time.perf_counter()
+p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+_, status, usage = os.wait4(p.pid, 0)
+wall = time.perf_counter() - t
+err = p.stderr.read().decode()[-2000:]
+print(json.dumps({"wall": wall, "rss": usage.ru_maxrss * 1024, "code": os.waitstatus_to_exitcode(status), "err": err}))
+"""
+
+
 def measure(cmd: list[str], cwd: Path | None = None) -> tuple[float, int]:
-    """(wall seconds, peak RSS bytes) of a child process."""
-    t = time.perf_counter()
-    p = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(p.pid, 0)
-    wall = time.perf_counter() - t
-    if status != 0:
-        raise SystemExit(f"{cmd[:3]} failed: {p.stderr.read().decode()[-2000:]}")
-    return wall, usage.ru_maxrss * 1024
+    """(wall seconds, peak RSS bytes) of a command, measured by a small launcher process."""
+    import json
+
+    out = subprocess.run([sys.executable, "-c", LAUNCHER, *cmd], cwd=cwd, capture_output=True, text=True, check=True)
+    r = json.loads(out.stdout.strip().splitlines()[-1])
+    if r["code"] != 0:
+        raise SystemExit(f"{cmd[:3]} failed: {r['err']}")
+    return r["wall"], r["rss"]
 
 
 def run_pair(csv: Path, work: Path) -> dict:

@@ -15,10 +15,8 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,15 +35,12 @@ def make_file(path: Path, mb: float) -> int:
 
 
 def run_child(args: list[str]) -> tuple[float, float]:
-    """(wall seconds, peak RSS in MB) of a child process."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    t = time.perf_counter()
-    p = subprocess.Popen(args, env=env, cwd=ROOT, stdout=subprocess.DEVNULL)
-    _, status, usage = os.wait4(p.pid, 0)
-    wall = time.perf_counter() - t
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"child failed ({status}): {' '.join(args)}")
-    return wall, usage.ru_maxrss / 1024
+    """(wall seconds, peak RSS in MB) of a command (tests.bench.measure: not inflated by this process)."""
+    from tests.bench import measure
+
+    os.environ["PYTHONPATH"] = str(ROOT)
+    wall, rss = measure(args, cwd=ROOT)
+    return wall, rss / 2**20
 
 
 def main(argv: list[str] | None = None) -> None:

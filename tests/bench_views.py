@@ -115,13 +115,11 @@ def startup_figures() -> tuple[float, float]:
 
 
 def _child(args: list[str]) -> tuple[float, float]:
-    """(wall seconds, peak RSS MB) of a child process."""
-    t = time.perf_counter()
-    p = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(p.pid, 0)
-    if os.waitstatus_to_exitcode(status) not in (0,):
-        raise SystemExit(f"{args[:3]} failed: {p.stderr.read().decode()[-2000:] if p.stderr else ''}")
-    return time.perf_counter() - t, usage.ru_maxrss / 1024
+    """(wall seconds, peak RSS MB) of a command (tests.bench.measure: not inflated by this process)."""
+    from tests.bench import measure
+
+    wall, rss = measure(args, cwd=ROOT)
+    return wall, rss / 2**20
 
 
 def ingest_figures(work: Path, n: int = 1000) -> dict[str, tuple[float, float, str]]:

@@ -253,7 +253,8 @@ def _first_cells(source, start: int, eol: str) -> list[str]:
     """The time-stamp cell of every data line, read as raw bytes (no CSV parse of the wide rows).
 
     The file is mapped, not read: each line's end and first comma are found in place, so only the
-    stamps are copied (splitting a 1 GB capture into its lines copied it twice)."""
+    stamps are copied (splitting a 1 GB capture into its lines copied it twice); pages already
+    passed are released, so the mapping does not grow the process."""
     if isinstance(source, (bytes, bytearray)):
         return _stamps_in(bytes(source), start, eol.encode())
     with open(source, "rb") as fh:
@@ -266,7 +267,12 @@ def _first_cells(source, start: int, eol: str) -> list[str]:
 def _stamps_in(buf, pos: int, sep: bytes) -> list[str]:
     out: list[str] = []
     end = len(buf)
+    done = 0  # a mapped file's pages read so far are let go every 64 MiB: memory stays flat
     while pos < end:
+        if isinstance(buf, mmap.mmap) and pos - done >= 64 << 20:
+            upto = pos - pos % mmap.PAGESIZE
+            buf.madvise(mmap.MADV_DONTNEED, done, upto - done)
+            done = upto
         nl = buf.find(sep, pos)
         nl = end if nl == -1 else nl
         comma = buf.find(b",", pos, nl)
