@@ -34,9 +34,14 @@ r.note(
 pts = r.query(
     con,
     """SELECT axis, metric, unit, coalesce(system, '(no system label)') AS system, workload,
-                             trim(coalesce(config_label, '') || ' ' || coalesce(raid_level, '')) AS configuration,
+                             trim(coalesce(config_label, '') || ' ' || coalesce(raid_level, '')
+                                  || CASE WHEN sizes > 1 THEN ' ' || size_label(block_size_bytes) ELSE '' END)
+                                  AS configuration,
                              load, value, linearity, is_knee
-                      FROM scaling WHERE study = ? ORDER BY axis, metric, workload, system, configuration, load""",
+                      FROM (SELECT *, count(DISTINCT block_size_bytes) OVER (PARTITION BY axis, metric, system,
+                                           workload, config_label, raid_level) AS sizes  -- one curve per size
+                            FROM scaling WHERE study = ?)
+                      ORDER BY axis, metric, workload, system, configuration, load""",
     [study],
 )
 AXES = {

@@ -24,6 +24,8 @@ import re
 import shutil
 import sys
 import tempfile
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import duckdb
@@ -236,6 +238,7 @@ class Pages:
     def __init__(self) -> None:
         self.client: NotebookClient | None = None
         self.sockets = tempfile.TemporaryDirectory(prefix="iolab-kernel-")
+        self.exporter = HTMLExporter(**EXPORT)
 
     def execute(self, nb: nbformat.NotebookNode) -> None:
         reset = nbformat.v4.new_code_cell("get_ipython().run_line_magic('reset', '-f')")
@@ -321,6 +324,34 @@ rendered {dt.datetime.now().strftime("%Y-%m-%d %H:%M")} from one snapshot of it.
     return target
 
 
+EXPORT = dict(template_name="lab", exclude_input=True, exclude_input_prompt=True, exclude_output_prompt=True)
+
+
+def run_pages(jobs: list[tuple[str, str]], page: Callable[[tuple[str, str], Pages], None]) -> None:
+    """Render ``jobs`` on one kernel per worker thread (a page mostly waits on its kernel, so two
+    kernels use two cores). IOLAB_REPORT_WORKERS sets how many; 1 renders in this thread."""
+    n = int(os.environ.get("IOLAB_REPORT_WORKERS", min(2, os.cpu_count() or 1)))
+    n = max(1, min(n, len(jobs)))
+    queue = list(reversed(jobs))
+    lock = threading.Lock()
+
+    def worker() -> None:
+        with Pages() as pages:
+            while True:
+                with lock:
+                    if not queue:
+                        return
+                    job = queue.pop()
+                page(job, pages)
+
+    threads = [threading.Thread(target=worker, name=f"iolab-report-{i}") for i in range(n - 1)]
+    for t in threads:
+        t.start()
+    worker()
+    for t in threads:
+        t.join()
+
+
 def render(db: Path, out: Path, studies: list[str] | None = None, force: bool = False) -> int:
     """Render every report (or those of ``studies``) of ``db`` into ``out``; 0 when all rendered.
 
@@ -333,9 +364,6 @@ def render(db: Path, out: Path, studies: list[str] | None = None, force: bool = 
         )
         return 2
     out.mkdir(parents=True, exist_ok=True)
-    exporter = HTMLExporter(
-        template_name="lab", exclude_input=True, exclude_input_prompt=True, exclude_output_prompt=True
-    )
     with tempfile.TemporaryDirectory(prefix="iolab-report-") as tmp:
         snap = snapshot(db, Path(tmp))
         every = plan(snap)
@@ -360,16 +388,23 @@ def render(db: Path, out: Path, studies: list[str] | None = None, force: bool = 
             disable=not console.is_terminal,
         ) as progress:
             task = progress.add_task("", total=len(jobs))
-            with Pages() as pages:
-                for study, nb in jobs:
-                    progress.update(task, description=escape(f"{study} / {nb}"))
-                    try:
-                        done.append((study, nb, render_one(snap, out, study, nb, exporter, pages)))
+            lock = threading.Lock()
+
+            def render_job(job: tuple[str, str], pages: Pages) -> None:
+                study, nb = job
+                try:
+                    path = render_one(snap, out, study, nb, pages.exporter, pages)
+                    with lock:
+                        done.append((study, nb, path))
                         old[study][nb] = prints[(study, nb)]
                         store_prints(out, study, old[study])
-                    except Exception as e:  # one broken report must not hide the others
+                except Exception as e:  # one broken report must not hide the others
+                    with lock:
                         failed.append((study, nb, e))
-                    progress.advance(task)
+                with lock:
+                    progress.update(task, advance=1, description=escape(f"{study} / {nb}"))
+
+            run_pages(jobs, render_job)
         # the index links every page of the database that exists, also those of studies not asked for now
         shown = [(s, nb, out / slug(s) / f"{nb}.html") for s, nb in every]
         idx = index(out, snap, [p for p in shown if p[2].is_file()], db)
