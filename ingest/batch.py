@@ -593,8 +593,8 @@ class _Workers:
     MIN_FILES, WINDOW, MAX_BYTES = 48, 2, 32 << 20
 
     def __init__(self, n_files: int, parallel: bool) -> None:
-        wanted = os.environ.get("IOLAB_PARSE_WORKERS")
-        n = int(wanted) if wanted is not None else (os.cpu_count() or 1) if n_files >= self.MIN_FILES else 0
+        wanted = os.environ.get("IOLAB_PARSE_WORKERS", "").strip()
+        n = int(wanted) if wanted.isdigit() else (os.cpu_count() or 1) if n_files >= self.MIN_FILES else 0
         self.n = n if parallel and n > 1 else 0
         self.pool: Any = None
 

@@ -330,7 +330,8 @@ EXPORT = dict(template_name="lab", exclude_input=True, exclude_input_prompt=True
 def run_pages(jobs: list[tuple[str, str]], page: Callable[[tuple[str, str], Pages], None]) -> None:
     """Render ``jobs`` on one kernel per worker thread (a page mostly waits on its kernel, so two
     kernels use two cores). IOLAB_REPORT_WORKERS sets how many; 1 renders in this thread."""
-    n = int(os.environ.get("IOLAB_REPORT_WORKERS", min(2, os.cpu_count() or 1)))
+    wanted = os.environ.get("IOLAB_REPORT_WORKERS", "").strip()
+    n = int(wanted) if wanted.isdigit() else min(2, os.cpu_count() or 1)
     n = max(1, min(n, len(jobs)))
     queue = list(reversed(jobs))
     lock = threading.Lock()
