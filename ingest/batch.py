@@ -380,11 +380,23 @@ class FileChanged(Exception):
     """The file changed between hashing and parsing."""
 
 
+class _Settled(Exception):
+    """Writing a file stopped because its outcome is known after all (see _await_content)."""
+
+    def __init__(self, outcome: Outcome | None) -> None:
+        self.outcome = outcome  # None: the same bytes are stored already (a place)
+
+
 def _write(con: DuckDBPyConnection, f: _File, mod: ModuleType, result: Any, writer: db.Writer | None = None) -> Outcome:
-    """Record the place and write every row of one parsed file, inside the caller's transaction
-    (with a ``writer``, its rows are queued there for the caller to flush)."""
-    sid = db.record_source(
+    """Write every row of one parsed file, then record its place, inside the caller's transaction
+    (with a ``writer``, its rows are queued there for the caller to flush). A big capture is
+    streamed while its hash is still being computed (_hash_beside); its content is checked then."""
+    sid = f.source_id = db.next_source_id(con)
+    counts = db.write_result(con, sid, result, writer)
+    _await_content(con, f)
+    db.record_source(
         con,
+        source_id=sid,
         path=f.shown,
         sha256=f.sha,
         size=f.size,
@@ -396,12 +408,22 @@ def _write(con: DuckDBPyConnection, f: _File, mod: ModuleType, result: Any, writ
         tool_version=result.tool_version,
         mtime_ns=f.stamp[1],
     )
-    f.source_id = sid
-    counts = db.write_result(con, sid, result, writer)
     db.write_targets(con, sid, f.targets)  # record_source wrote the labels
     if hasattr(mod, "parse_path") and _stamp(f.path) != f.stamp:
         raise ParseError("the file changed while it was being read; ingest it again")
     return Outcome(f.shown, "ingested", mod.FORMAT, counts=counts)
+
+
+def _await_content(con: DuckDBPyConnection, f: _File) -> None:
+    """For a file hashed beside its streaming: its sha256 now, and _Settled if these bytes are stored."""
+    if f.hashing is None:
+        return
+    if (unreadable := _await_hash(f)) is not None:
+        raise _Settled(unreadable)
+    if con.execute("SELECT count(*) FROM source_files WHERE sha256 = ? AND status = 'ok'", [f.sha]).fetchall()[0][0]:
+        raise _Settled(None)
+    # a file rejected before is tried again (the parser may have improved); its old record goes
+    con.execute("DELETE FROM source_files WHERE sha256 = ? AND path = ? AND status = 'rejected'", [f.sha, f.shown])
 
 
 def _store(con: DuckDBPyConnection, f: _File, mod: ModuleType, result: Any) -> Outcome:
@@ -417,6 +439,10 @@ def _store(con: DuckDBPyConnection, f: _File, mod: ModuleType, result: Any) -> O
         _rollback(con)
         if f.source_id is not None:
             db.drop_points(con, f.source_id)
+        if isinstance(e, _Settled):  # the streaming was for nothing: the same bytes are stored, or unreadable
+            return e.outcome or _known_place(con, f) or Outcome(f.shown, "unchanged")
+        if (unreadable := _await_hash(f)) is not None:
+            return unreadable
         if isinstance(e, ParseError):  # streamed data (time series) can fail after parse() returned
             return _reject(con, f, e.reason, e.line, mod)
         if fault := environment_fault(e):
@@ -523,10 +549,12 @@ def _known_content(
 def _parse_here(
     con: DuckDBPyConnection, f: _File, mod: ModuleType, settle: Callable[[str], None], seen: set[str] | None
 ) -> tuple | Outcome:
-    """Parse in this process; a big streamed file's hash is awaited after (and its content checked then)."""
+    """Parse in this process. A big streamed file's hash goes on beside its streaming (_write), unless
+    the parse failed: then it is awaited here, and the content checked, before the file is rejected."""
     parsed = _parsed(f, mod)
-    if f.hashing is not None and (place := _await_hash(f) or _known_content(con, f, settle, seen)) is not None:
-        return place  # nothing was written: the parse only planned the streaming
+    failed = parsed[0] != "ok"
+    if f.hashing is not None and failed and (place := _await_hash(f) or _known_content(con, f, settle, seen)):
+        return place
     return parsed
 
 

@@ -374,10 +374,12 @@ def record_source(
     tool_version: str | None = None,
     content_id: int | None = None,
     mtime_ns: int | None = None,
+    source_id: int | None = None,
 ) -> int:
     """A place where a file was found. ``content_id``: the place whose parsed rows this content has
-    (another place of the same bytes); None for a first place, which owns its rows itself."""
-    sid = _next_id(con, "source_files", "source_id")
+    (another place of the same bytes); None for a first place, which owns its rows itself.
+    ``source_id``: the id its rows were written under already (next_source_id), else the next one."""
+    sid = source_id if source_id is not None else next_source_id(con)
     con.execute(
         f"""INSERT INTO source_files (source_id, content_id, path, sha256, size_bytes, format, parser, parser_version,
                 tool_version, ingested_at, status, error, error_line, mtime_ns, {", ".join(LABEL_COLUMNS)}, labels)
@@ -401,6 +403,10 @@ def record_source(
         ],
     )
     return sid
+
+
+def next_source_id(con) -> int:
+    return _next_id(con, "source_files", "source_id")
 
 
 def labels_json(labels: dict[str, Any]) -> str:

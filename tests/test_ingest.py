@@ -136,11 +136,10 @@ def test_a_file_that_fails_to_store_inside_a_batch_leaves_only_itself_out(con, t
     stored again one by one and only the bad one is rejected, with no rows."""
     d = _copies(tmp_path, 5)
     real = db.write_result
-    bad_sha = batch.hash_file(d / "r002.csv")[0]
 
     def flaky(c, sid, result, *rest):
         out = real(c, sid, result, *rest)
-        if q(c, "SELECT sha256 FROM source_files WHERE source_id = ?", [sid])[0][0] == bad_sha:
+        if any(s.metric == "iops" and s.value == 3364.002 for s in result.samples):  # r002.csv's IOps
             raise RuntimeError("constraint broken (simulated)")
         return out
 
@@ -382,15 +381,28 @@ def test_a_big_file_hashed_beside_its_parse_keeps_its_provenance(con, tmp_path, 
     shutil.copy(esx, b / "capture.csv")  # the same bytes in a second study
     shutil.copy(corpus(ADI), a / "run.csv")
     (a / "cut.csv").write_bytes(corpus(ADI).read_bytes()[:2000])
+    text = esx.read_text()
+    (a / "cut-capture.csv").write_text(text.rstrip("\n")[:-40] + ',"')  # refused by the parse
+    last = text.rstrip("\n").rsplit("\n", 1)
+    (a / "bad-cell.csv").write_text(last[0] + "\n" + last[1].replace('"0.00"', '"x"', 1) + "\n")  # by the stream
     rep = ingest(con, a, b)
     status = {o.path.split(str(tmp_path))[-1]: o.status for o in rep.outcomes}
     assert status == {
+        "/a/bad-cell.csv": "rejected",
         "/a/capture.csv": "ingested",
+        "/a/cut-capture.csv": "rejected",
         "/a/cut.csv": "rejected",
         "/a/run.csv": "ingested",
         "/b/capture.csv": "placed",
     }
     stored = dict(q(con, "SELECT path, sha256 FROM source_files"))
-    for p in (a / "capture.csv", a / "cut.csv", a / "run.csv", b / "capture.csv"):
+    for p in (
+        a / "capture.csv",
+        a / "cut.csv",
+        a / "run.csv",
+        b / "capture.csv",
+        a / "cut-capture.csv",
+        a / "bad-cell.csv",
+    ):
         assert stored[str(p)] == hashlib.sha256(p.read_bytes()).hexdigest()
     assert q(con, "SELECT count(*) FROM point_files") == [(1,)]  # the copy was not streamed again
