@@ -594,23 +594,6 @@ def _finish(con: DuckDBPyConnection, f: _File, mod: ModuleType, parsed: tuple, b
     return _store(con, f, mod, parsed[1])
 
 
-def ingest_file(
-    con: DuckDBPyConnection, path: Path, sidecars: Sidecars, known: Known | None = None, verify: bool = False
-) -> Outcome:
-    """Read, parse and store one file: status ingested, unchanged, relabelled, placed, skipped, rejected
-    or unreadable. ``known``: its stored place, if any (size, time and labels unchanged: not hashed)."""
-    f = _File(path, display_path(path))
-    step = _prepare(con, f, sidecars, known, verify, lambda sha: None)
-    if isinstance(step, Outcome):
-        return step
-    parsed = _parse_here(con, f, step, lambda sha: None, None)
-    if isinstance(parsed, Outcome):
-        return parsed
-    outcome = _finish(con, f, step, parsed, None)
-    assert outcome is not None  # no batch: stored at once
-    return outcome
-
-
 class _Workers:
     """Parsers running in worker processes while this process hashes and stores.
 
