@@ -238,7 +238,10 @@ def write_points(con, source_id: int, first_series_id: int, points, samples: Any
 
     n = pq.read_metadata(tmp).num_rows
     tmp.replace(final)
-    con.execute("INSERT INTO point_files VALUES (?, ?, ?, ?)", [source_id, final.name, n, final.stat().st_size])
+    con.execute(
+        "INSERT INTO point_files (source_id, file_name, points, bytes, has_times) VALUES (?, ?, ?, ?, true)",
+        [source_id, final.name, n, final.stat().st_size],
+    )
     return n
 
 
@@ -263,22 +266,17 @@ def drop_points(con, source_id: int) -> None:
         pass
 
 
-def _has_times(file: Path) -> bool:
-    """Whether a store file carries its points' times (files written by iolab before 2026-11-23 do not)."""
-    import pyarrow.parquet as pq
-
-    return "ts" in pq.read_schema(file).names
-
-
 def upgrade_store(con) -> None:
-    """Rewrite store files written before the points carried their times (one pass, then never)."""
+    """Rewrite the store files written before the points carried their times (point_files.has_times),
+    giving each point its sample's time from series_samples: once per file, then never."""
     try:
         folder = store_dir(con)
     except RuntimeError:
         return
-    for sid, name in con.execute("SELECT source_id, file_name FROM point_files ORDER BY source_id").fetchall():
+    old = con.execute("SELECT source_id, file_name FROM point_files WHERE NOT has_times ORDER BY source_id")
+    for sid, name in old.fetchall():
         f = folder / name
-        if not f.exists() or _has_times(f):
+        if not f.exists():
             continue
         tmp = folder / f".{name}.tmp"
         con.execute(
@@ -289,6 +287,7 @@ def upgrade_store(con) -> None:
             [sid],
         )
         tmp.replace(f)
+        con.execute("UPDATE point_files SET has_times = true, bytes = ? WHERE source_id = ?", [f.stat().st_size, sid])
 
 
 def _sql_text(v: Path | str) -> str:
@@ -297,35 +296,25 @@ def _sql_text(v: Path | str) -> str:
 
 def refresh_points_view(con) -> None:
     """series_values and series_points read the store's files (those point_files names), the source
-    id from each file's name (<source_id>.parquet); every point carries its sample's time, so a
-    count or an aggregate over either is a Parquet scan (a time join made a count 500x slower).
-
-    A read-only database may still hold files from before the times were stored: their points get
-    their times from series_samples."""
+    id from each file's name (<source_id>.parquet); every point carries its sample's time
+    (upgrade_store saw to the older files), so a count or an aggregate over either is a Parquet scan
+    (a time join made a count 500x slower)."""
     try:
         folder = store_dir(con)
     except RuntimeError:
         return
     files = [folder / f for (f,) in con.execute("SELECT file_name FROM point_files ORDER BY source_id").fetchall()]
     files = [f for f in files if f.exists()]
-    timed = [f for f in files if _has_times(f)]
-    legacy = [f for f in files if f not in timed]
-    source = "regexp_extract(filename, '([0-9]+)\\.parquet$', 1)::BIGINT AS source_id"
-
-    def scan(fs: list[Path], cols: str) -> str:
-        return f"SELECT {cols} FROM read_parquet([{', '.join(map(_sql_text, fs))}], filename = true)"
-
-    parts = [scan(timed, f"series_id, {source}, sample_no, ts, value")] if timed else []
-    if legacy:
-        parts.append(f"""SELECT p.series_id, p.source_id, p.sample_no, smp.ts::TIMESTAMP AS ts, p.value
-            FROM ({scan(legacy, f"series_id, {source}, sample_no, value")}) p
-            LEFT JOIN series_samples smp ON smp.source_id = p.source_id AND smp.sample_no = p.sample_no""")
-    if not parts:
-        parts = [
+    if files:
+        source = "regexp_extract(filename, '([0-9]+)\\.parquet$', 1)::BIGINT AS source_id"
+        listed = ", ".join(map(_sql_text, files))
+        points = f"SELECT series_id, {source}, sample_no, ts, value FROM read_parquet([{listed}], filename = true)"
+    else:
+        points = (
             "SELECT NULL::INTEGER AS series_id, NULL::BIGINT AS source_id, NULL::INTEGER AS sample_no, "
             "NULL::TIMESTAMP AS ts, NULL::DOUBLE AS value WHERE false"
-        ]
-    con.execute("CREATE OR REPLACE VIEW series_points AS " + " UNION ALL ".join(parts))
+        )
+    con.execute(f"CREATE OR REPLACE VIEW series_points AS {points}")
     con.execute(
         "CREATE OR REPLACE VIEW series_values AS SELECT series_id, source_id, sample_no, value FROM series_points"
     )

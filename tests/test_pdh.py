@@ -222,8 +222,12 @@ def test_series_summary_equals_its_definition_over_the_points(con):
 
 def test_points_carry_their_sample_times_and_older_stores_are_upgraded(tmp_path):
     """The store keeps each point's time, so series_points needs no join; a store written before
-    (series_id, sample_no, value only) reads the same through series_samples and is rewritten
-    with the times at the next writable open."""
+    (series_id, sample_no, value only) is rewritten with the times from series_samples: in a report's
+    snapshot (the user's file untouched), and in place at the next writable open."""
+    import pyarrow.parquet as pq
+
+    from ingest.reports import render
+
     dbf = tmp_path / "s.duckdb"
     con = db.open_db(dbf)
     ingest(con, corpus(RS2))
@@ -233,15 +237,20 @@ def test_points_carry_their_sample_times_and_older_stores_are_upgraded(tmp_path)
     assert all(ts == times[no] for _, no, ts, _ in want) and len(set(times.values())) == 3
     plan = "".join(r[1] for r in q(con, "EXPLAIN SELECT count(*) FROM series_points"))
     assert "JOIN" not in plan.upper()
-    (name,) = (n for (n,) in q(con, "SELECT file_name FROM point_files"))
+    (name,) = (n for (n,) in q(con, "SELECT file_name FROM point_files WHERE has_times"))
     store = db.store_dir(con) / name
     old = tmp_path / "old.parquet"
     con.execute(f"COPY (SELECT series_id, sample_no, value FROM read_parquet('{store}')) TO '{old}' (FORMAT parquet)")
-    old.replace(store)  # what iolab wrote before
-    db.refresh_points_view(con)  # as a read-only open finds it: times from series_samples
-    assert q(con, "SELECT series_id, sample_no, ts, value FROM series_points ORDER BY ALL") == want
+    old.replace(store)  # what iolab wrote before, as V058 finds it
+    con.execute("UPDATE point_files SET has_times = false")
     con.close()
+    (tmp_path / "snap").mkdir()
+    snap = render.snapshot(dbf, tmp_path / "snap")
+    assert "ts" not in pq.read_schema(store).names  # the user's store is left as it is
+    with db.connect(snap, read_only=True) as s:
+        assert q(s, "SELECT series_id, sample_no, ts, value FROM series_points ORDER BY ALL") == want
     con = db.open_db(dbf)  # writable: upgraded in place
-    assert "ts" in __import__("pyarrow.parquet").parquet.read_schema(store).names
+    assert "ts" in pq.read_schema(store).names
     assert q(con, "SELECT series_id, sample_no, ts, value FROM series_points ORDER BY ALL") == want
+    assert q(con, "SELECT has_times, bytes FROM point_files") == [(True, store.stat().st_size)]
     con.close()

@@ -145,9 +145,10 @@ def snapshot(db: Path, into: Path) -> Path:
             shutil.copytree(points, target.with_name(target.name + ".points"))
     finally:
         holder.close()
-    con = dbm.connect(target)
+    # the copy is opened as an ingest opens a database: migrations, store and views brought up to
+    # this iolab (a database only read since an upgrade), the points view reading the copy's own store
+    con = dbm.open_db(target)
     try:
-        dbm.refresh_points_view(con)  # the copy reads its own Parquet store
         con.execute("CHECKPOINT")
     finally:
         con.close()
