@@ -207,6 +207,23 @@ def test_a_database_from_a_newer_iolab_is_refused(tmp_path, capsys):
     assert "upgrade iolab" in capsys.readouterr().out
 
 
+def test_a_failing_migration_rolls_back_every_pending_one(tmp_path, monkeypatch):
+    f = tmp_path / "old.duckdb"
+    db.open_db(f).close()
+    schemas = tmp_path / "schemas"
+    shutil.copytree(db.SCHEMAS, schemas)
+    last = max(int(p.name[1:].split("__")[0]) for p in schemas.glob("V*__*.sql"))
+    (schemas / f"V{last + 1:03d}__good.sql").write_text("CREATE TABLE handmade_extra (x INTEGER);")
+    (schemas / f"V{last + 2:03d}__broken.sql").write_text("CREATE TABLE handmade_broken (x NOT_A_TYPE);")
+    monkeypatch.setattr(db, "SCHEMAS", schemas)
+    with pytest.raises(db.DatabaseProblem, match=rf"V{last + 2:03d}__broken.sql could not be applied.*rolled back"):
+        db.open_db(f)
+    con = db.connect(f, read_only=True)
+    assert con.execute("SELECT max(version) FROM schema_history").fetchall() == [(last,)]
+    assert not con.execute("SELECT * FROM duckdb_tables() WHERE table_name = 'handmade_extra'").fetchall()
+    con.close()
+
+
 def test_a_damaged_database_says_so_and_what_to_do(tmp_path, capsys):
     f = tmp_path / "bad.duckdb"
     f.write_bytes(os.urandom(8192))
