@@ -39,61 +39,13 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
-
 NAME = "iolab.toml"
-
-
-class _Strict(BaseModel):
-    # extra="forbid": a typo such as `sytem` is an error, never a silently ignored key;
-    # strict: TOML true is not a number, "4" is not a whole number
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-
-class Target(_Strict):
-    """[[targets]]: a workload target (as the tool names it; globs allowed) -> an array volume."""
-
-    target: str
-    volume: str | None = None
-    drives: int | None = Field(default=None, gt=0)
-    array: str | None = None
-
-
-class Labels(_Strict):
-    """What a sidecar (or one of its [files."<glob>"] tables) may say about the files below it."""
-
-    study: str | None = None
-    system: str | None = None
-    generation: str | None = None
-    config: str | None = None
-    tiles: int | None = Field(default=None, gt=0)
-    vms: int | None = Field(default=None, gt=0)
-    price_usd: float | None = Field(default=None, ge=0)
-    watts: float | None = Field(default=None, ge=0)
-    tags: list[str] | None = None
-    baseline: str | None = None
-    criteria: list[str] | None = None
-    corrections: list[str] | dict[str, str] | None = None
-    generation_order: list[str] | None = None
-    orion_version: str | None = None
-    targets: list[Target] | None = None
-    labels: dict[str, str | int | float | bool | list[str]] | None = None  # free-form: [labels] owner = "lab 3"
-
-    @field_validator("labels")
-    @classmethod
-    def _free_names(cls, v: dict | None) -> dict | None:
-        taken = sorted(set(v or {}) & set(cls.model_fields))
-        if taken:
-            raise ValueError(f"[labels] may not redefine {', '.join(taken)}: set them at the top of the sidecar")
-        return v
-
-
-class Sidecar(Labels):
-    files: dict[str, Labels] = {}
 
 
 def _keys(loc: list[str]) -> list[str]:
     """The keys allowed where ``loc`` points: in a [[targets]] entry, a [files."<glob>"] table, or the top."""
+    from .sidecar_schema import Labels, Sidecar, Target
+
     model = Target if loc[:1] == ["targets"] or loc[2:3] == ["targets"] else Labels if loc[:1] == ["files"] else Sidecar
     return sorted(model.model_fields)
 
@@ -146,6 +98,10 @@ def _load(path: Path) -> dict[str, Any]:
         data = tomllib.loads(text)
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise SidecarError(f"{path}: not valid TOML ({e})") from None
+    from pydantic import ValidationError
+
+    from .sidecar_schema import Sidecar  # pydantic is imported only where a sidecar is found (0.1 s)
+
     try:
         Sidecar.model_validate(data)
     except ValidationError as e:

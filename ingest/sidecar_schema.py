@@ -1,0 +1,55 @@
+"""What an iolab.toml may say: its keys and their types, checked by pydantic (see ingest/sidecar.py).
+
+Kept apart from sidecar.py so that a run over folders without a sidecar never imports pydantic."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+
+class _Strict(BaseModel):
+    # extra="forbid": a typo such as `sytem` is an error, never a silently ignored key;
+    # strict: TOML true is not a number, "4" is not a whole number
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class Target(_Strict):
+    """[[targets]]: a workload target (as the tool names it; globs allowed) -> an array volume."""
+
+    target: str
+    volume: str | None = None
+    drives: int | None = Field(default=None, gt=0)
+    array: str | None = None
+
+
+class Labels(_Strict):
+    """What a sidecar (or one of its [files."<glob>"] tables) may say about the files below it."""
+
+    study: str | None = None
+    system: str | None = None
+    generation: str | None = None
+    config: str | None = None
+    tiles: int | None = Field(default=None, gt=0)
+    vms: int | None = Field(default=None, gt=0)
+    price_usd: float | None = Field(default=None, ge=0)
+    watts: float | None = Field(default=None, ge=0)
+    tags: list[str] | None = None
+    baseline: str | None = None
+    criteria: list[str] | None = None
+    corrections: list[str] | dict[str, str] | None = None
+    generation_order: list[str] | None = None
+    orion_version: str | None = None
+    targets: list[Target] | None = None
+    labels: dict[str, str | int | float | bool | list[str]] | None = None  # free-form: [labels] owner = "lab 3"
+
+    @field_validator("labels")
+    @classmethod
+    def _free_names(cls, v: dict | None) -> dict | None:
+        taken = sorted(set(v or {}) & set(cls.model_fields))
+        if taken:
+            raise ValueError(f"[labels] may not redefine {', '.join(taken)}: set them at the top of the sidecar")
+        return v
+
+
+class Sidecar(Labels):
+    files: dict[str, Labels] = {}
