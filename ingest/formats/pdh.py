@@ -125,6 +125,19 @@ def _decode_header(raw: bytes) -> str:
     return raw.decode("cp1251" if high > 0.3 * max(letters, 1) else "cp1252", errors="strict")
 
 
+def _head(path: Path) -> bytes:
+    """The file's start, up to its third line end (the header may be the second line), read in
+    growing steps: a header is rarely more than 1 MB, and reading HEADER_LIMIT outright cost 40 ms."""
+    with open(path, "rb") as fh:
+        head = fh.read(1 << 20)
+        while len(head) < HEADER_LIMIT and len(re.findall(rb"\r\n|\r|\n", head)) < 3:
+            more = fh.read(len(head))
+            if not more:
+                break
+            head += more
+    return head[:HEADER_LIMIT]
+
+
 def _header_and_layout(head: bytes) -> tuple[str, int, str, int]:
     """(header text, 0-based line index of the header, eol char, byte offset where data begins)."""
     m = re.search(rb"\r\n|\r|\n", head)
@@ -297,11 +310,7 @@ def _ts_expr(sample: list[str]) -> tuple[pl.Expr, bool, str]:
 
 
 def parse_source(source: bytes | Path, name: str) -> ParseResult:
-    if isinstance(source, (bytes, bytearray)):
-        head = bytes(source[:HEADER_LIMIT])
-    else:
-        with open(source, "rb") as fh:
-            head = fh.read(HEADER_LIMIT)
+    head = bytes(source[:HEADER_LIMIT]) if isinstance(source, (bytes, bytearray)) else _head(source)
     header, hline, eol, data_start = _header_and_layout(head)
     series, skipped, tz_name, bias, kinds = _columns(header, hline + 1)
     if not series:
