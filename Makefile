@@ -22,6 +22,9 @@ $(BIN)/.installed: pyproject.toml
 	touch $@
 
 setup: $(BIN)/.installed ## create .venv with every dependency (pyproject.toml)
+	@# byte-compile iolab's own modules (only those changed): where PYTHONDONTWRITEBYTECODE is set, every
+	@# command would otherwise compile them from source again (0.2 s); pip does this for installed packages
+	@$(BIN)/python -m compileall -q ingest
 
 hooks: setup ## install the git pre-commit hooks (ruff, mypy; .pre-commit-config.yaml)
 	$(BIN)/pre-commit install
