@@ -6,6 +6,8 @@ Environment variables (all optional):
   reports (``make lab`` sets it to the repository); default: the repository (or the current folder
   when iolab is installed from a wheel).
 * ``IOLAB_DB``: the default database path for every command and notebook; default ``data/iolab.duckdb``.
+* ``IOLAB_CACHE_DIR``: where iolab keeps what it can make again (the empty database a new one is
+  copied from); default ``$XDG_CACHE_HOME/iolab``, else ``~/.cache/iolab``. Deleting it is always safe.
 
 ``schemas/`` (migrations and views) and ``notebooks/`` ship inside the wheel as ``ingest/schemas``
 and ``ingest/notebooks`` (package data, found with importlib.resources); in a checkout they are read
@@ -27,6 +29,13 @@ LOCK_WAIT_S = 30.0  # how long a command waits for another iolab process to rele
 def default_db() -> str:
     """The database commands and notebooks use when none is given: ``$IOLAB_DB`` or data/iolab.duckdb."""
     return os.environ.get("IOLAB_DB") or DB_DEFAULT
+
+
+def cache_dir() -> Path:
+    """``$IOLAB_CACHE_DIR``, else ``$XDG_CACHE_HOME/iolab``, else ``~/.cache/iolab`` (not created here)."""
+    if env := os.environ.get("IOLAB_CACHE_DIR"):
+        return Path(env)
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "iolab"
 
 
 def root() -> Path:

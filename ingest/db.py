@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import shutil
 import time
 from dataclasses import fields
 from datetime import UTC, datetime
@@ -13,7 +15,7 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
-from .config import LOCK_WAIT_S, SCHEMAS, VIEWS
+from .config import LOCK_WAIT_S, SCHEMAS, VIEWS, cache_dir
 from .model import PackedTable, ParseResult, Samples
 
 
@@ -175,16 +177,71 @@ def create_views(con: duckdb.DuckDBPyConnection, *, force: bool = True) -> None:
 
 
 def open_db(path: str | Path, **kw) -> duckdb.DuckDBPyConnection:
+    """Open (or make) an iolab database; a writable open brings its schema, store and views up to date."""
+    copied = not kw.get("read_only") and from_template(Path(path))
     con = connect(path, **kw)
     if kw.get("read_only"):
         check_version(con)
-    else:
-        migrate(con)
-        clean_store(con)
-        upgrade_store(con)
-        refresh_points_view(con)  # before the view files: series_summary reads it
-        create_views(con, force=False)
+        return con
+    if copied:  # the template's schema was made earlier: say when this database got it
+        con.execute("UPDATE schema_history SET applied_at = ?", [datetime.now(UTC).replace(tzinfo=None)])
+    _bring_up(con)
     return con
+
+
+def _bring_up(con: duckdb.DuckDBPyConnection) -> None:
+    migrate(con)
+    clean_store(con)
+    upgrade_store(con)
+    refresh_points_view(con)  # before the view files: series_summary reads it
+    create_views(con, force=False)
+
+
+def from_template(path: Path) -> bool:
+    """Make a new database at ``path`` as a copy of the empty one (True), as PostgreSQL makes
+    databases from template1: the schema's DDL costs 0.5-0.7 s, a copy of 1.3 MB a few ms.
+
+    The empty database is made once per set of migrations and views and per DuckDB version, in
+    the cache folder (config.cache_dir). Anything in the way (a file already at ``path``, a cache
+    that cannot be written, no hard links) returns False: the database is then made in place, as
+    before, with the same checks and messages."""
+    if path.exists() or str(path) == ":memory:":
+        return False
+    try:
+        template = _template()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        part = path.with_name(f".{path.name}.{os.getpid()}.new")
+        try:
+            shutil.copyfile(template, part)
+            os.link(part, path)  # never over a database another process made meanwhile
+        finally:
+            part.unlink(missing_ok=True)
+    except (OSError, duckdb.Error, DatabaseProblem):
+        return False
+    return True
+
+
+def _template() -> Path:
+    """The empty database for today's migrations, views and DuckDB version, made if missing."""
+    texts = [f"{f.name}\n{f.read_text()}" for f in sorted(SCHEMAS.glob("V*__*.sql")) + sorted(VIEWS.glob("*.sql"))]
+    key = _checksum("\n".join([duckdb.__version__, *texts]))[:20]
+    folder = cache_dir()
+    template = folder / f"empty-{key}.duckdb"
+    if template.is_file() and not template.is_symlink():
+        return template
+    folder.mkdir(parents=True, exist_ok=True)
+    part = folder / f".empty-{key}.{os.getpid()}.duckdb"
+    try:
+        con = connect(part)
+        try:
+            _bring_up(con)
+        finally:
+            con.close()
+        part.replace(template)
+    finally:
+        part.unlink(missing_ok=True)
+        part.with_name(part.name + ".wal").unlink(missing_ok=True)
+    return template
 
 
 # ---- the time-series store: one Parquet file per source beside the database ---------------------

@@ -19,6 +19,15 @@ def corpus(rel: str) -> Path:
     return p
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _own_cache(tmp_path_factory):
+    """The tests' template database lives in their own cache folder, not the user's."""
+    mp = pytest.MonkeyPatch()
+    mp.setenv("IOLAB_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+    yield
+    mp.undo()
+
+
 @pytest.fixture
 def con(tmp_path):
     c = db.open_db(tmp_path / "t.duckdb")

@@ -224,6 +224,50 @@ def test_a_failing_migration_rolls_back_every_pending_one(tmp_path, monkeypatch)
     con.close()
 
 
+def _schema(f):
+    con = db.connect(f, read_only=True)
+    try:
+        return [
+            q(con, "SELECT version, script, checksum FROM schema_history ORDER BY version"),
+            q(con, "SELECT table_name, column_name, data_type FROM duckdb_columns() ORDER BY ALL"),
+            # names: DuckDB writes an EXCLUDE list back in no fixed order (duckdb_columns has the views' columns)
+            q(con, "SELECT view_name FROM duckdb_views() WHERE NOT internal ORDER BY ALL"),
+            q(con, "SELECT checksum FROM view_state"),
+        ]
+    finally:
+        con.close()
+
+
+def test_a_new_database_is_a_copy_of_the_template_with_the_same_schema(tmp_path, monkeypatch):
+    monkeypatch.setenv("IOLAB_CACHE_DIR", str(tmp_path / "cache"))
+    db.open_db(tmp_path / "first.duckdb").close()  # makes the template, then copies it
+    (template,) = (tmp_path / "cache").glob("empty-*.duckdb")
+    db.open_db(tmp_path / "second.duckdb").close()
+    monkeypatch.setenv("IOLAB_CACHE_DIR", str(tmp_path / "no-cache-here" / "x"))
+    (tmp_path / "no-cache-here").write_text("a file where the cache folder would go")
+    db.open_db(tmp_path / "in-place.duckdb").close()  # the cache cannot be made: made in place
+    assert _schema(tmp_path / "first.duckdb") == _schema(tmp_path / "second.duckdb")
+    assert _schema(tmp_path / "second.duckdb") == _schema(tmp_path / "in-place.duckdb")
+    assert len(_schema(template)[0]) == len(list(db.SCHEMAS.glob("V*__*.sql")))
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".new")]  # no copy left behind
+
+
+def test_the_template_follows_the_migrations_and_never_overwrites_a_file(tmp_path, monkeypatch):
+    monkeypatch.setenv("IOLAB_CACHE_DIR", str(tmp_path / "cache"))
+    schemas = tmp_path / "schemas"
+    shutil.copytree(db.SCHEMAS, schemas)
+    monkeypatch.setattr(db, "SCHEMAS", schemas)
+    monkeypatch.setattr(db, "VIEWS", schemas / "views")
+    db.open_db(tmp_path / "a.duckdb").close()
+    last = max(int(p.name[1:].split("__")[0]) for p in schemas.glob("V*__*.sql"))
+    (schemas / f"V{last + 1:03d}__more.sql").write_text("CREATE TABLE handmade_more (x INTEGER);")
+    con = db.open_db(tmp_path / "b.duckdb")  # a new template for the new set of migrations
+    assert q(con, "SELECT count(*) FROM handmade_more") == [(0,)]
+    con.close()
+    assert len(list((tmp_path / "cache").glob("empty-*.duckdb"))) == 2
+    assert db.from_template(tmp_path / "b.duckdb") is False  # a file is there already: left alone
+
+
 def test_a_damaged_database_says_so_and_what_to_do(tmp_path, capsys):
     f = tmp_path / "bad.duckdb"
     f.write_bytes(os.urandom(8192))
