@@ -365,9 +365,15 @@ def _parser(f: _File) -> ModuleType | str:
     return candidates[0]
 
 
+def _streams(mod: ModuleType | str) -> bool:
+    """Whether a format module reads its file from disk as it goes (``parse_path``: large
+    time-series captures) rather than from the bytes that were hashed."""
+    return not isinstance(mod, str) and hasattr(mod, "parse_path")
+
+
 def _parse(f: _File, mod: ModuleType) -> Any:
     """The parser's result; ParseError for a bad file, FileChanged if the bytes moved under us."""
-    if hasattr(mod, "parse_path"):  # streams the file: large time-series captures
+    if _streams(mod):
         return mod.parse_path(f.path, f.path.name)
     with open_regular(f.path) as fh:
         data = fh.read()
@@ -409,7 +415,7 @@ def _write(con: DuckDBPyConnection, f: _File, mod: ModuleType, result: Any, writ
         mtime_ns=f.stamp[1],
     )
     db.write_targets(con, sid, f.targets)  # record_source wrote the labels
-    if hasattr(mod, "parse_path") and _stamp(f.path) != f.stamp:
+    if _streams(mod) and _stamp(f.path) != f.stamp:
         raise ParseError("the file changed while it was being read; ingest it again")
     return Outcome(f.shown, "ingested", mod.FORMAT, counts=counts)
 
@@ -471,7 +477,7 @@ class _Batch:
 
     @staticmethod
     def takes(mod: ModuleType, result: Any) -> bool:
-        return not hasattr(mod, "parse_path") and result.points is None
+        return not _streams(mod) and result.points is None
 
     def add(self, con: DuckDBPyConnection, f: _File, mod: ModuleType, result: Any) -> None:
         self.items.append((f, mod, result))
@@ -525,7 +531,7 @@ def _prepare(
     if f.hashing is None and (place := _known_content(con, f, settle, seen)) is not None:
         return place
     mod = _parser(f)
-    streamed = not isinstance(mod, str) and hasattr(mod, "parse_path")
+    streamed = _streams(mod)
     if f.hashing is not None and not streamed and (place := _await_hash(f) or _known_content(con, f, settle, seen)):
         return place
     return _reject(con, f, mod) if isinstance(mod, str) else mod
@@ -610,7 +616,7 @@ class _Workers:
         self.pool: Any = None
 
     def takes(self, f: _File, mod: ModuleType) -> bool:
-        return self.n > 0 and not hasattr(mod, "parse_path") and f.size <= self.MAX_BYTES
+        return self.n > 0 and not _streams(mod) and f.size <= self.MAX_BYTES
 
     def submit(self, f: _File, mod: ModuleType) -> Any:
         if self.pool is None:

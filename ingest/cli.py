@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from . import __version__
 from .config import default_db
+from .progress import bar as progress_bar
 
 if TYPE_CHECKING:  # imported where used: `iolab --help` stays quick (pyarrow, pydantic, duckdb are not needed)
     from . import batch
@@ -59,16 +59,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         return EXIT_ENVIRONMENT
     files = list(batch.walk(paths))
     plain = not console.is_terminal and not args.json and not args.quiet
-    with Progress(
-        TextColumn("[bold]ingest[/]"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn("{task.description}"),
-        console=console,
-        transient=True,
-        disable=not console.is_terminal or args.json or args.quiet,
-    ) as progress:
+    with progress_bar("ingest", console, hidden=args.json or args.quiet) as progress:
         task = progress.add_task("", total=len(files))
 
         def step(o: batch.Outcome) -> None:

@@ -7,7 +7,6 @@ import json
 import os
 import shutil
 import time
-from dataclasses import fields
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -522,8 +521,9 @@ def write_targets(con, source_id: int, targets: list[dict]) -> None:
 
 
 def _shallow(obj: Any) -> dict[str, Any]:
-    """A dataclass's fields as a dict (dataclasses.asdict deep-copies every value: 64 % of a profile)."""
-    return {f.name: getattr(obj, f.name) for f in fields(obj)}
+    """A dataclass's fields as a dict, in their order (dataclasses.asdict deep-copies every value: 64 %
+    of a profile; asking ``fields()`` per object took 15 us, 75 ms for a capture's 5,000 series)."""
+    return dict(vars(obj))
 
 
 class Writer:

@@ -36,12 +36,12 @@ from nbclient import NotebookClient
 from nbconvert import HTMLExporter
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from traitlets import CaselessStrEnum
 
 from ingest.config import NOTEBOOKS as NOTEBOOK_DIR
 from ingest.config import REPO as ROOT
 from ingest.config import REPORTS_DEFAULT, VIEWS, default_db
+from ingest.progress import bar as progress_bar
 
 
 class IPCKernelManager(KernelManager):
@@ -379,16 +379,7 @@ def render(db: Path, out: Path, studies: list[str] | None = None, force: bool = 
                 jobs.remove((study, nb))
                 kept.append((study, nb, page))
         validate(snap, {s for s, _ in jobs})
-        with Progress(
-            TextColumn("[bold]reports[/]"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            TextColumn("{task.description}"),
-            console=console,
-            transient=True,
-            disable=not console.is_terminal,
-        ) as progress:
+        with progress_bar("reports", console) as progress:
             task = progress.add_task("", total=len(jobs))
             lock = threading.Lock()
 
