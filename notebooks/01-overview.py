@@ -26,13 +26,18 @@ systems = r.systems_block(con, study)
 colors = r.system_colors(systems["system"])
 
 # %%
+# every run, with or without numbers in measurements (a time-series capture's are in the store)
 runs = r.query(
     con,
-    """SELECT coalesce(system, '(no system label)') AS system, tool, tool_version,
-                              count(DISTINCT run_id) AS runs, count(DISTINCT workload_label) AS workloads,
-                              min(started_at) AS first_start, max(coalesce(ended_at, started_at)) AS last_end
-                       FROM measurements WHERE study = ? GROUP BY ALL ORDER BY 1, 2""",
-    [study],
+    """SELECT coalesce(f.system, '(no system label)') AS system, r.tool, r.tool_version,
+                              count(DISTINCT r.run_id) AS runs,
+                              count(DISTINCT coalesce(m.workload_label, r.workload)) AS workloads,
+                              min(r.started_at) AS first_start, max(coalesce(r.ended_at, r.started_at)) AS last_end
+                       FROM runs r JOIN source_files f ON f.content_id = r.source_id AND f.status = 'ok'
+                       LEFT JOIN (SELECT DISTINCT run_id, workload_label FROM measurements WHERE study = ?) m
+                              USING (run_id)
+                       WHERE f.study = ? GROUP BY ALL ORDER BY 1, 2""",
+    [study, study],
 )
 r.table(runs, "Runs by system and tool")
 metrics = r.query(
