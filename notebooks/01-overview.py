@@ -29,14 +29,14 @@ colors = r.system_colors(systems["system"])
 # every run, with or without numbers in measurements (a time-series capture's are in the store)
 runs = r.query(
     con,
-    """SELECT coalesce(f.system, '(no system label)') AS system, r.tool, r.tool_version,
+    """SELECT coalesce(r.system, '(no system label)') AS system, r.tool, r.tool_version,
                               count(DISTINCT r.run_id) AS runs,
                               count(DISTINCT coalesce(m.workload_label, r.workload)) AS workloads,
                               min(r.started_at) AS first_start, max(coalesce(r.ended_at, r.started_at)) AS last_end
-                       FROM runs r JOIN source_files f ON f.content_id = r.source_id AND f.status = 'ok'
+                       FROM study_runs r
                        LEFT JOIN (SELECT DISTINCT run_id, workload_label FROM measurements WHERE study = ?) m
                               USING (run_id)
-                       WHERE f.study = ? GROUP BY ALL ORDER BY 1, 2""",
+                       WHERE r.study = ? GROUP BY ALL ORDER BY 1, 2""",
     [study, study],
 )
 r.table(runs, "Runs by system and tool")

@@ -159,7 +159,7 @@ def systems(con, study: str) -> pl.DataFrame:
         WITH s AS (SELECT system, count(DISTINCT run_id) AS runs, string_agg(DISTINCT tool, ', ' ORDER BY tool) AS tools,
                           string_agg(DISTINCT config_label, '; ' ORDER BY config_label) AS configurations,
                           string_agg(DISTINCT generation, '; ' ORDER BY generation) AS generation
-                   FROM measurements WHERE study = ? GROUP BY system)
+                   FROM study_runs WHERE study = ? GROUP BY system)
         SELECT coalesce(s.system, '(no system label)') AS system, s.generation, s.configurations, s.tools, s.runs,
                s.system IS NOT DISTINCT FROM b.baseline_system AS baseline
         FROM s LEFT JOIN study_baseline b ON b.study = ?
