@@ -161,7 +161,7 @@ def systems(con, study: str) -> pl.DataFrame:
                           string_agg(DISTINCT generation, '; ' ORDER BY generation) AS generation
                    FROM study_runs WHERE study = ? GROUP BY system)
         SELECT coalesce(s.system, '(no system label)') AS system, s.generation, s.configurations, s.tools, s.runs,
-               s.system IS NOT DISTINCT FROM b.baseline_system AS baseline
+               coalesce(s.system = b.baseline_system, false) AS baseline  -- an unlabelled system is never one
         FROM s LEFT JOIN study_baseline b ON b.study = ?
         ORDER BY baseline DESC, s.system""",
         [study, study],
