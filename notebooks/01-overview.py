@@ -39,7 +39,16 @@ runs = r.query(
                        WHERE r.study = ? GROUP BY ALL ORDER BY 1, 2""",
     [study, study],
 )
-r.table(runs, "Runs by system and tool")
+if not runs.height:  # criteria, configurations: files other studies' pages read
+    kinds = r.query(
+        con, "SELECT DISTINCT format FROM source_files WHERE study = ? AND status = 'ok' ORDER BY 1", [study]
+    )
+    r.note(
+        f"This study holds no runs. Its files ({', '.join(kinds['format'])}) are reference data that other "
+        "studies' pages read; they are listed under Provenance below."
+    )
+else:
+    r.table(runs, "Runs by system and tool")
 metrics = r.query(
     con,
     """SELECT coalesce(system, '(no system label)') AS system, scope, metric, unit, count(*) AS numbers,
@@ -47,7 +56,8 @@ metrics = r.query(
                           FROM measurements WHERE study = ? GROUP BY ALL ORDER BY system, scope, metric""",
     [study],
 )
-r.table(metrics, "What was measured, per system (measurements view)")
+if runs.height:
+    r.table(metrics, "What was measured, per system (measurements view)")
 
 # %%
 # Headline IO/s: the busiest workloads, one bar per system side by side (never stacked)
@@ -73,7 +83,7 @@ if head.height:
         .properties(width=560, title="Headline IO/s per workload and system (12 busiest workloads)")
     )
     r.table(head, "Headline IO/s per workload and system")
-else:
+elif runs.height:
     r.note("No run of this study reports IO/s.")
 
 # %%

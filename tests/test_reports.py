@@ -47,6 +47,8 @@ def rendered(tmp_path_factory):
                 "iomark-vm-hp4335-2014",
                 "--study",
                 "esxtop-perfmon-samples",
+                "--study",
+                "criteria",
             ]
         )
         == 0
@@ -93,6 +95,10 @@ def test_reproduced_figures_are_in_the_reports(rendered):
     assert "(no system label) esxtop, perfmon 4 no" in " ".join(systems.split())  # 4 runs, not a baseline
     assert "No rows" not in systems
     assert "No rows" not in runs and "esxtop" in runs and "perfmon" in runs
+    # a folder of criteria only: says so, with no empty tables
+    crit = text(rendered / "criteria" / "01-overview.html")
+    assert "This study holds no runs. Its files (criteria-csv)" in crit
+    assert "No rows" not in crit and "Systems under test" not in crit and "criteria.csv" in crit
     ov = text(rendered / "ds4300-vs-fastt200-2004" / "01-overview.html")
     assert "IBM DS4300 (dual controllers)" in ov and "IBM FAStT200 (dual controllers)" in ov
     assert "all expectations met" in ov and "e4ee479f96b6b380" in ov  # validation + sha256 provenance

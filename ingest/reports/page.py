@@ -171,7 +171,8 @@ def systems(con, study: str) -> pl.DataFrame:
 
 def systems_block(con, study: str) -> pl.DataFrame:
     df = systems(con, study)
-    table(df, f"Systems under test ({df.height})")
+    if df.height:
+        table(df, f"Systems under test ({df.height})")
     b = query(con, "SELECT baseline_system, baseline_source, systems FROM study_baseline WHERE study = ?", [study])
     if b.height and b["systems"][0] > 1:
         note(f"Baseline for comparisons: {b['baseline_system'][0]} ({b['baseline_source'][0]}).")
