@@ -428,7 +428,11 @@ def _await_content(con: DuckDBPyConnection, f: _File) -> None:
         raise _Settled(unreadable)
     if con.execute("SELECT count(*) FROM source_files WHERE sha256 = ? AND status = 'ok'", [f.sha]).fetchall()[0][0]:
         raise _Settled(None)
-    # a file rejected before is tried again (the parser may have improved); its old record goes
+    _forget_rejected(con, f)
+
+
+def _forget_rejected(con: DuckDBPyConnection, f: _File) -> None:
+    """A file rejected before is tried again (the parser may have improved): its old record goes."""
     con.execute("DELETE FROM source_files WHERE sha256 = ? AND path = ? AND status = 'rejected'", [f.sha, f.shown])
 
 
@@ -545,8 +549,7 @@ def _known_content(
         settle(f.sha)
         if (place := _known_place(con, f)) is not None:
             return place
-        # a file rejected before is tried again (the parser may have improved); its old record goes
-        con.execute("DELETE FROM source_files WHERE sha256 = ? AND path = ? AND status = 'rejected'", [f.sha, f.shown])
+        _forget_rejected(con, f)
     if seen is not None:
         seen.add(f.sha)
     return None
