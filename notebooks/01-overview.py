@@ -49,14 +49,13 @@ if not runs.height:  # criteria, configurations: files other studies' pages read
     )
 else:
     r.table(runs, "Runs by system and tool")
-metrics = r.query(
-    con,
-    """SELECT coalesce(system, '(no system label)') AS system, scope, metric, unit, count(*) AS numbers,
-                                 min(value) AS min, max(value) AS max
-                          FROM measurements WHERE study = ? GROUP BY ALL ORDER BY system, scope, metric""",
-    [study],
-)
-if runs.height:
+    metrics = r.query(
+        con,
+        """SELECT coalesce(system, '(no system label)') AS system, scope, metric, unit, count(*) AS numbers,
+                                     min(value) AS min, max(value) AS max
+                              FROM measurements WHERE study = ? GROUP BY ALL ORDER BY system, scope, metric""",
+        [study],
+    )
     r.table(metrics, "What was measured, per system (measurements view)")
 
 # %%
