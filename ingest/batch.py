@@ -486,9 +486,7 @@ class _Batch:
     def add(self, con: DuckDBPyConnection, f: _File, mod: ModuleType, result: Any) -> None:
         self.items.append((f, mod, result))
         self.shas.add(f.sha)
-        self.rows += len(result.samples) + sum(
-            len(t) if isinstance(t, list) else t.num_rows for t in result.tables.values()
-        )
+        self.rows += len(result.samples) + sum(len(t) for t in result.tables.values())
         if len(self.items) >= self.MAX_FILES or self.rows >= self.MAX_ROWS:
             self.flush(con)
 

@@ -9,13 +9,16 @@ import shutil
 import time
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
-import pyarrow as pa
 
 from .config import LOCK_WAIT_S, SCHEMAS, VIEWS, cache_dir
 from .model import PackedTable, ParseResult, Samples
+
+if TYPE_CHECKING:  # pyarrow is imported only where a parser hands over Arrow data (0.1 s; esxtop never does)
+    import polars as pl
+    import pyarrow as pa
 
 
 class DatabaseProblem(Exception):
@@ -257,13 +260,12 @@ def store_dir(con) -> Path:
 
 
 def _sample_times(samples: Any):
-    """A file's series_samples rows (dicts, an Arrow table or nothing) as a (sample_no, ts) frame."""
+    """A file's series_samples rows (dicts, a frame or nothing) as a (sample_no, ts) frame."""
     import polars as pl
 
     if samples is None or len(samples) == 0:
         return pl.DataFrame(schema={"sample_no": pl.Int32, "ts": pl.Datetime("us")})
-    frame = pl.from_arrow(samples) if isinstance(samples, pa.Table) else pl.DataFrame(samples, infer_schema_length=None)
-    assert isinstance(frame, pl.DataFrame)
+    frame = samples if isinstance(samples, pl.DataFrame) else pl.DataFrame(samples, infer_schema_length=None)
     return frame.select(pl.col("sample_no").cast(pl.Int32), pl.col("ts").cast(pl.Datetime("us")))
 
 
@@ -293,8 +295,9 @@ def write_points(con, source_id: int, first_series_id: int, points, samples: Any
     folder.mkdir(parents=True, exist_ok=True)
     final = folder / f"{source_id}.parquet"
     tmp = folder / f".{source_id}.parquet.tmp"
-    try:
-        lf.sink_parquet(tmp, compression="zstd", compression_level=3, statistics=True)
+    try:  # no min/max statistics: they cost 10 % of the pass (0.15 s per 100 MB), and each row group
+        # spans every series of the capture, so they could prune only a time window inside one file
+        lf.sink_parquet(tmp, compression="zstd", compression_level=3, statistics=False)
     except BaseException as e:  # Polars can also panic (a Rust PanicException is not an Exception)
         if isinstance(e, (KeyboardInterrupt, SystemExit)):
             raise
@@ -302,9 +305,7 @@ def write_points(con, source_id: int, first_series_id: int, points, samples: Any
         if isinstance(e, OSError) or "(os error" in str(e):  # the disk, not the data: the batch says so
             raise
         raise ParseError(polars_reason(e)) from None
-    import pyarrow.parquet as pq
-
-    n = pq.read_metadata(tmp).num_rows
+    n = pl.scan_parquet(tmp).select(pl.len()).collect().item()  # from the footer
     tmp.replace(final)
     con.execute(
         "INSERT INTO point_files (source_id, file_name, points, bytes, has_times) VALUES (?, ?, ?, ?, true)",
@@ -395,30 +396,54 @@ def _next_id(con, table: str, col: str) -> int:
     return con.execute(f"SELECT coalesce(max({col}), 0) + 1 FROM {table}").fetchall()[0][0]
 
 
-def _insert_table(con, table: str, rows: pa.Table) -> None:
+class ArrowStream:
+    """A Polars frame as DuckDB scans it: through the Arrow C stream interface. Handed a Polars
+    frame itself, DuckDB converts it with ``to_arrow()``, which imports pyarrow (0.1 s)."""
+
+    def __init__(self, frame: pl.DataFrame) -> None:
+        self.frame = frame
+
+    def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
+        return self.frame.__arrow_c_stream__(requested_schema)
+
+
+def _insert_table(con, table: str, rows: pl.DataFrame | pa.Table) -> None:
+    """Insert a Polars frame (what the writer builds) or an Arrow table (what some parsers hand over)."""
+    import polars as pl
+
+    if isinstance(rows, pl.DataFrame):
+        names = rows.columns
+        # an all-empty column (Polars' Null type) reaches DuckDB's stream reader without the validity
+        # bitmap it asks for; as text it is NULL all the same, which the INSERT casts to the column's type
+        scan: Any = ArrowStream(rows.with_columns(pl.col(pl.Null).cast(pl.String)))
+    else:
+        names, scan = rows.column_names, rows
     # found by DuckDB's replacement scan: a registered view would keep the rows alive until commit
-    _iolab_rows = rows  # noqa: F841
-    cols = ", ".join(f'"{c}"' for c in rows.column_names)
+    _iolab_rows = scan  # noqa: F841
+    cols = ", ".join(f'"{c}"' for c in names)
     con.execute(f"INSERT INTO {table} ({cols}) SELECT {cols} FROM _iolab_rows")
 
 
-def arrow_rows(rows: list[dict], extra: dict[str, Any] | None = None) -> pa.Table:
-    """Dicts (each with the constant columns ``extra``) as an Arrow table, built by Polars.
+def frame_rows(rows: list[dict], extra: dict[str, Any] | None = None) -> pl.DataFrame:
+    """Dicts (each with the constant columns ``extra``) as a Polars frame; types from every row.
 
-    pyarrow's own builders (``pa.array``, ``Table.from_pylist``) import pandas the first time they
-    look at a Python object, to ask whether it is a DataFrame: 0.3 s on every command that stores
-    a file. Column types are inferred from every row."""
+    Not pyarrow's builders: ``pa.array`` and ``Table.from_pylist`` import pandas the first time they
+    look at a Python object, to ask whether it is a DataFrame (0.3 s), and take the keys of the first
+    row only."""
     import polars as pl
 
-    return pl.DataFrame([{**(extra or {}), **r} for r in rows], infer_schema_length=None).to_arrow()
+    return pl.DataFrame([{**(extra or {}), **r} for r in rows], infer_schema_length=None)
 
 
-def with_constants(rows: pa.Table, extra: dict[str, Any]) -> pa.Table:
-    """``rows`` with a constant column per ``extra`` item (built by Polars, as in ``arrow_rows``)."""
+def with_constants(rows: pl.DataFrame | pa.Table, extra: dict[str, Any]) -> pl.DataFrame | pa.Table:
+    """``rows`` with a constant column per ``extra`` item. An Arrow table stays one (built by
+    Polars, as in ``frame_rows``): its parser's dictionary-encoded columns go to DuckDB as they are."""
     if not extra:
         return rows
     import polars as pl
 
+    if isinstance(rows, pl.DataFrame):
+        return rows.with_columns(pl.Series(k, [v] * rows.height) for k, v in extra.items())
     frame = pl.from_arrow(rows)
     assert isinstance(frame, pl.DataFrame)
     return frame.with_columns(pl.Series(k, [v] * rows.num_rows) for k, v in extra.items()).to_arrow()
@@ -427,7 +452,7 @@ def with_constants(rows: pa.Table, extra: dict[str, Any]) -> pa.Table:
 def _insert_rows(con, table: str, rows: list[dict], extra: dict[str, Any]) -> None:
     """Insert a list of dicts into ``table``, adding constant columns ``extra``."""
     if rows:
-        _insert_table(con, table, arrow_rows(rows, extra))
+        _insert_table(con, table, frame_rows(rows, extra))
 
 
 LABEL_COLUMNS = ("study", "system", "generation", "tiles", "vms", "config_label", "price_usd", "watts", "tags")
@@ -539,37 +564,33 @@ class Writer:
     def __init__(self, con) -> None:
         self.con = con
         self.next_id = {"runs": _next_id(con, "runs", "run_id"), "series": _next_id(con, "series", "series_id")}
-        self.parts: dict[str, list[pa.Table]] = {}
+        self.parts: dict[str, list[pl.DataFrame | pa.Table]] = {}
         self.rows: dict[str, int] = {}
 
     def put(self, table: str, rows: Any, extra: dict[str, Any], gather: bool = True) -> int:
-        """Queue ``rows`` (dicts, a pyarrow Table or a PackedTable) for ``table`` with constant columns
-        ``extra``; without ``gather``, insert them now."""
+        """Queue ``rows`` (dicts, a Polars frame, a pyarrow Table or a PackedTable) for ``table``
+        with constant columns ``extra``; without ``gather``, insert them now."""
         if isinstance(rows, PackedTable):
-            return sum(self.put(table, pa.Table.from_batches([b]), extra, gather) for b in rows.batches())
+            return sum(self.put(table, b, extra, gather) for b in rows.tables())
         if isinstance(rows, list):
             if not rows:
                 return 0
-            rows = arrow_rows(rows, extra)
+            rows = frame_rows(rows, extra)
         else:
             rows = with_constants(rows, extra)
-        if not gather or rows.num_rows >= self.ALONE:
+        if not gather or len(rows) >= self.ALONE:
             self._flush_table(table)  # rows go in in the order they came
             _insert_table(self.con, table, rows)
         else:
             self.parts.setdefault(table, []).append(rows)
-            self.rows[table] = self.rows.get(table, 0) + rows.num_rows
+            self.rows[table] = self.rows.get(table, 0) + len(rows)
             if self.rows[table] >= self.GATHER:
                 self._flush_table(table)
-        return rows.num_rows
+        return len(rows)
 
     def _flush_table(self, table: str) -> None:
         parts, self.rows[table] = self.parts.pop(table, []), 0
-        try:  # columns a file left all-empty take the type another file gives them
-            together = [pa.concat_tables(parts, promote_options="permissive")] if len(parts) > 1 else parts
-        except (pa.ArrowInvalid, pa.ArrowTypeError, NotImplementedError):
-            together = parts  # types that do not merge: one INSERT each, DuckDB casts as for one file
-        for t in together:
+        for t in _together(parts):
             _insert_table(self.con, table, t)
 
     def flush(self) -> None:
@@ -609,13 +630,15 @@ class Writer:
                 counts["points"] = write_points(self.con, source_id, first, result.points, times)
         for table, rows in result.tables.items():
             self.put(table, rows, extra, gather)
-            counts[table] = len(rows) if isinstance(rows, list) else rows.num_rows
+            counts[table] = len(rows)
         return counts
 
     def _put_samples(self, samples, run_ids: dict[str, int], gather: bool) -> int:
         """Samples batch by batch (``Samples`` keeps them as Arrow batches keyed by run_key)."""
         if not isinstance(samples, Samples):
             samples = Samples(samples)
+        import pyarrow as pa
+
         n = 0
         for b in samples.batches():
             keys = b.column("run_key")
@@ -623,6 +646,32 @@ class Writer:
             cols = [c for c in b.schema.names if c != "run_key"]
             n += self.put("samples", pa.table([ids] + [b.column(c) for c in cols], names=["run_id"] + cols), {}, gather)
         return n
+
+
+def _together(parts: list) -> list:
+    """Queued parts of one table as few tables as their types allow: columns a file left all-empty
+    take the type another file gives them; parts whose types do not merge go in one INSERT each
+    (DuckDB casts as for one file). Polars frames and Arrow tables are merged among their own kind."""
+    if len(parts) < 2:
+        return parts
+    import polars as pl
+
+    frames = [p for p in parts if isinstance(p, pl.DataFrame)]
+    tables = [p for p in parts if not isinstance(p, pl.DataFrame)]
+    out: list = []
+    if frames:
+        try:
+            out.append(pl.concat(frames, how="diagonal_relaxed"))
+        except (pl.exceptions.SchemaError, pl.exceptions.ComputeError, pl.exceptions.InvalidOperationError):
+            out.extend(frames)
+    if tables:
+        import pyarrow as pa
+
+        try:
+            out.append(pa.concat_tables(tables, promote_options="permissive") if len(tables) > 1 else tables[0])
+        except (pa.ArrowInvalid, pa.ArrowTypeError, NotImplementedError):
+            out.extend(tables)
+    return out
 
 
 def write_result(con, source_id: int, result: ParseResult, writer: Writer | None = None) -> dict[str, int]:

@@ -103,8 +103,17 @@ class PackedTable:
         self.packed.append(pack(batch))
         self.num_rows += batch.num_rows
 
+    def __len__(self) -> int:
+        return self.num_rows
+
     def batches(self) -> Iterator[Any]:
         return (unpack(b) for b in self.packed)
+
+    def tables(self) -> Iterator[Any]:
+        """The batches, each as a pyarrow Table."""
+        import pyarrow as pa
+
+        return (pa.Table.from_batches([b]) for b in self.batches())
 
     def to_table(self) -> Any:
         import pyarrow as pa
@@ -170,10 +179,10 @@ class Samples:
             self.flush()
 
     def flush(self) -> None:
-        import pyarrow as pa
-
         if not self.pending["value"]:
             return
+        import pyarrow as pa
+
         cols = {}
         for f, vals in self.pending.items():
             if f == "value":
@@ -239,7 +248,7 @@ class Series:
 class ParseResult:
     runs: list[Run] = field(default_factory=list)
     samples: Samples = field(default_factory=Samples)
-    # lossless tool tables: table name -> list of row dicts (or a pyarrow.Table)
+    # lossless tool tables: table name -> list of row dicts, a Polars frame, a pyarrow Table or a PackedTable
     tables: dict[str, Any] = field(default_factory=dict)
     series: list[Series] = field(default_factory=list)
     # time-series points (series_key int32, sample_no int32, value float64): a polars LazyFrame or

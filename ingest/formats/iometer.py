@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
+from functools import cache
 from math import isfinite, nan
-
-import pyarrow as pa
+from typing import Any
 
 from ..model import (
     MB_PER_MIB,
@@ -235,21 +235,20 @@ MBPS = [
 # (UBIGINT holds it), NULL for -1, and every sentinel as written in its `sentinels` column.
 SENTINELS: dict[str, int | None] = {"-1": None, str(2**64 - 1): 2**64 - 1}
 RESULT_FIELDS = [(c, k) for c, k in dict.fromkeys(COLUMNS.values())]
-_ARROW = {"t": pa.string(), "i": pa.uint64(), "s": pa.int64(), "f": pa.float64()}
-RESULTS_SCHEMA = pa.schema(
-    [
-        ("session_no", pa.int32()),
-        ("block_no", pa.int32()),
-        ("line_no", pa.int32()),
-        ("layout", pa.int32()),
-        ("manager_name", pa.string()),
-        ("worker_name", pa.string()),
-        ("ended_at", pa.timestamp("us")),
-        ("ts", pa.timestamp("us")),
-    ]
-    + [(c, _ARROW[k]) for c, k in RESULT_FIELDS]
-    + [("sentinels", pa.string())]
-)
+
+
+@cache
+def results_schema() -> Any:
+    """The iometer_results table as Arrow batches hold it (pyarrow is imported on the first Iometer
+    file, not by every command that loads the parsers)."""
+    import pyarrow as pa
+
+    arrow = {"t": pa.string(), "i": pa.uint64(), "s": pa.int64(), "f": pa.float64()}
+    fixed = [("session_no", pa.int32()), ("block_no", pa.int32()), ("line_no", pa.int32()), ("layout", pa.int32())]
+    names = [("manager_name", pa.string()), ("worker_name", pa.string())]
+    times = [("ended_at", pa.timestamp("us")), ("ts", pa.timestamp("us"))]
+    values = [(c, arrow[k]) for c, k in RESULT_FIELDS]
+    return pa.schema(fixed + names + times + values + [("sentinels", pa.string())])
 
 
 SNIFF_RULE = 'the first line starts "\'Test Type,Test Description" and there are no instantaneous-result rows'
@@ -336,7 +335,7 @@ class _Parser:
         self.result = ParseResult()
         self.sessions: list[dict] = []
         self.specs: list[dict] = []
-        self.results = PackedTable(RESULTS_SCHEMA)  # iometer_results, a batch per finished session
+        self.results = PackedTable(results_schema())  # iometer_results, a batch per finished session
         self.rows: list[dict] = []  # every row dict, only when keep_rows (the instantaneous parser reads them)
         self.bins: list[dict] = []
         self.i = 0
@@ -677,7 +676,9 @@ class _Parser:
             for r in rows:
                 self.add_samples(key, r)
         rows = [r for _, block, _, _ in s["blocks"] for r in block]  # from_pylist takes the schema's keys
-        self.results.append(pa.RecordBatch.from_pylist(rows, schema=RESULTS_SCHEMA))
+        import pyarrow as pa
+
+        self.results.append(pa.RecordBatch.from_pylist(rows, schema=results_schema()))
         if self.keep_rows:
             self.rows.extend(r for _, block, _, _ in s["blocks"] for r in block)
         s["n_blocks"], s["blocks"] = nblocks, []

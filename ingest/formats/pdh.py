@@ -402,7 +402,7 @@ def parse_source(source: bytes | Path, name: str) -> ParseResult:
         )
         for s in series
     ]
-    res.tables["series_samples"] = smp.select("sample_no", "ts", "ts_text").to_arrow()
+    res.tables["series_samples"] = smp.select("sample_no", "ts", "ts_text")
     res.tables["pdh_captures"] = [
         {
             "tool": tool,
