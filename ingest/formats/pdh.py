@@ -324,28 +324,18 @@ def parse_source(source: bytes | Path, name: str) -> ParseResult:
         raise ParseError("the header has no data rows under it (a cut file?)")
     ts, has_date, ts_fmt = _ts_expr(stamps[:5])
     lf = lf.with_row_index("sample_no")
-    value_cols = []
-    for i, k in enumerate(kinds):
-        c = f"c{i}"
-        if k == "glued":  # `    73.1"8.93"`: the quoted part is this counter's value
-            lf = lf.with_columns(
-                pl.col(c)
-                .str.extract(r'"([^"]*)"\s*$')
-                .str.strip_chars()
-                .replace("", None)
-                .cast(pl.Float64, strict=True)
-                .alias(c)
-            )
-        if k in ("value", "glued"):
-            value_cols.append(c)
+    # a glued cell, `    73.1"8.93"`: the quoted part is the counter's value
+    if glued := [f"c{i}" for i, k in enumerate(kinds) if k == "glued"]:
+        value = pl.col(glued).str.extract(r'"([^"]*)"\s*$').str.strip_chars().replace("", None)
+        lf = lf.with_columns(value.cast(pl.Float64, strict=True))
     # one streaming pass: the series key is the column number, the place of the name "c<i>" in an Enum
     # of every column's name (parsing the number out of each point's name took a third of the pass);
     # each point carries its sample's time (parsed once per line, here, as in series_samples below)
     stamp = (ts if has_date else pl.lit(None, pl.Datetime("ms"))).alias("ts")
     column_no = pl.col("col").cast(pl.Enum([f"c{i}" for i in range(len(kinds))])).to_physical().cast(pl.Int32)
-    points = (
-        lf.select("sample_no", stamp, *value_cols)
-        .unpivot(index=["sample_no", "ts"], on=value_cols, variable_name="col", value_name="value")
+    points = (  # the value columns by type, not 5,000 names (0.03 s of planning): the rest are text
+        lf.select("sample_no", stamp, pl.col(pl.Float64))
+        .unpivot(index=["sample_no", "ts"], variable_name="col", value_name="value")
         .drop_nulls("value")
         .select(
             column_no.alias("series_key"),
