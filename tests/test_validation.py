@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import shutil
+from collections import Counter
+
 import pytest
 
 from ingest import batch, db
@@ -99,3 +103,52 @@ def test_cli_validate_is_not_fatal(good, capsys):
 
     assert main(["validate", "--db", str(path)]) == 0
     assert "expectations" in capsys.readouterr().out
+
+
+def test_render_validation_runs_each_suite_once_with_each_studys_results(tmp_path, monkeypatch):
+    """validate_groups (the render's validation) gives every study the results validating it alone
+    gives: a suite met by all studies' rows together is met by each; one that is not is run per
+    study; "unique" means unique within a study (the same file in two studies shares its runs)."""
+    from ingest.reports.validation import keep_study
+
+    data = tmp_path / "data"
+    for s in ("alpha", "beta"):
+        (data / s).mkdir(parents=True)
+        shutil.copy(corpus("iometer/sqlserverio__iometeroutput.csv"), data / s)  # same bytes: shared runs
+    shutil.copy(corpus("iometer/quarch__Iometer_insttestfile.csv"), data / "alpha")
+    con = db.open_db(tmp_path / "v.duckdb")
+    batch.ingest_paths(con, [data])
+    (run_id,) = q(
+        con,
+        "SELECT min(r.run_id) FROM runs r JOIN source_files f ON f.source_id = r.source_id "
+        "WHERE f.path LIKE '%quarch%'",
+    )[0]
+    con.execute(
+        f"INSERT INTO samples (run_id, scope, metric, value, unit) VALUES ({run_id}, 'all', 'w', 1, 'furlongs')"
+    )
+    keeps = {s: keep_study(s) for s in ("alpha", "beta")}
+    checks = []
+    real = run.Checker.check
+    monkeypatch.setattr(run.Checker, "check", lambda self, *a: checks.append(a[0]) or real(self, *a))
+
+    def key(rows):
+        return sorted(
+            (
+                r["suite"],
+                r["expectation"],
+                json.dumps(r["kwargs"], sort_keys=True),
+                r["success"],
+                r["unexpected_count"],
+                r["rows_validated"],
+            )
+            for r in rows
+        )
+
+    grouped = run.validate_groups(con, keeps)
+    runs = Counter(checks)  # GX runs per suite: measurements together, then per study; the others once
+    assert runs.pop("measurements") == 3 and set(runs.values()) == {1} and "runs" in runs
+    for s, keep in keeps.items():
+        assert key(grouped[s]) == key(run.validate(con, keep=keep, store=False))
+    assert ("measurements", "expect_column_values_to_be_in_set", "unit") in failed(grouped["alpha"])
+    assert failed(grouped["beta"]) == set()
+    con.close()

@@ -17,6 +17,7 @@ import pkgutil
 import sys
 import time
 import warnings
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 os.environ.setdefault("GX_ANALYTICS_ENABLED", "false")  # offline: no usage statistics
@@ -46,60 +47,44 @@ def _jsonable(v):
         return str(v)
 
 
-def validate(con, keep=None, store: bool = True, frames: dict | None = None) -> list[dict]:
-    """Run all suites on ``con``; return one dict per expectation (also stored in the database).
+class Checker:
+    """One ephemeral Great Expectations context with a pandas data source, for many checks.
 
-    ``keep(con, frame) -> frame`` narrows each suite's frame first (the reports validate one
-    study's rows; a suite with no row left is not run); ``store=False`` leaves the database untouched
-    (read-only snapshots); ``frames`` keeps each suite's query result for the next call (one query
-    per suite for a render of many studies).
-    """
-    logging.getLogger("great_expectations").setLevel(logging.ERROR)
-    # GX imports pyspark when it is installed (the [lake] extra); its pandas-version notice is not ours
-    warnings.filterwarnings("ignore", message="PySpark does not yet fully support", category=FutureWarning)
-    import great_expectations as gx
-    import great_expectations.expectations as E
+    A suite is validated as an object, not added to the context: adding one serialises it into
+    the context's store, which took 12 ms an expectation."""
 
-    ctx = gx.get_context(mode="ephemeral")
-    try:
-        from great_expectations.data_context.types.base import ProgressBarsConfig
+    def __init__(self) -> None:
+        logging.getLogger("great_expectations").setLevel(logging.ERROR)
+        # GX imports pyspark when it is installed (the [lake] extra); its pandas-version notice is not ours
+        warnings.filterwarnings("ignore", message="PySpark does not yet fully support", category=FutureWarning)
+        import great_expectations as gx
+        import great_expectations.expectations as E
 
-        ctx.variables.progress_bars = ProgressBarsConfig(globally=False)
-    except Exception:
-        pass
-    ds = ctx.data_sources.add_pandas("iolab")
-    run_at = datetime.now(UTC).replace(tzinfo=None)
-    rows: list[dict] = []
-    for mod in suites():
-        t0 = time.perf_counter()
+        self.gx, self.E = gx, E
+        self.ctx = gx.get_context(mode="ephemeral")
         try:
-            df = frames[mod.SUITE] if frames is not None and mod.SUITE in frames else con.execute(mod.QUERY).df()
-            if frames is not None:
-                frames[mod.SUITE] = df
-            if keep is not None:
-                df = keep(con, df)
-                if df.empty:
-                    continue
-        except Exception as e:
-            rows.append(
-                {
-                    "suite": mod.SUITE,
-                    "expectation": "suite query runs",
-                    "kwargs": {},
-                    "success": False,
-                    "unexpected_count": None,
-                    "examples": [str(e)],
-                    "rows_validated": 0,
-                }
-            )
-            continue
-        asset = ds.add_dataframe_asset(name=mod.SUITE)
+            from great_expectations.data_context.types.base import ProgressBarsConfig
+
+            self.ctx.variables.progress_bars = ProgressBarsConfig(globally=False)
+        except Exception:
+            pass
+        self.source = self.ctx.data_sources.add_pandas("iolab")
+        self.checks = 0
+
+    def check(self, name: str, df, expectations: list) -> list:
+        """GX's result of each expectation on ``df`` (in GX's order, not necessarily theirs)."""
+        self.checks += 1
+        asset = self.source.add_dataframe_asset(name=f"{name}-{self.checks}")
         batch = asset.add_batch_definition_whole_dataframe("all").get_batch(batch_parameters={"dataframe": df})
-        suite = ctx.suites.add(gx.ExpectationSuite(name=mod.SUITE))
-        for exp in mod.expectations(E):
-            suite.add_expectation(exp)
+        suite = self.gx.ExpectationSuite(name=f"{name}-{self.checks}", expectations=expectations)
         result = batch.validate(suite, result_format={"result_format": "SUMMARY", "partial_unexpected_count": 5})
-        for r in result.results:
+        return list(result.results)
+
+    def rows(self, mod, df, run_at: datetime) -> list[dict]:
+        """One dict per expectation of suite ``mod`` run on ``df``."""
+        t0 = time.perf_counter()
+        rows = []
+        for r in self.check(mod.SUITE, df, list(mod.expectations(self.E))):
             cfg = r.expectation_config
             assert cfg is not None  # GX sets it on every result of a suite run
             kw = {k: v for k, v in dict(cfg.kwargs).items() if k != "batch_id"}
@@ -117,6 +102,50 @@ def validate(con, keep=None, store: bool = True, frames: dict | None = None) -> 
                     "run_at": run_at,
                 }
             )
+        return rows
+
+
+def _query_failed(mod, e: Exception) -> dict:
+    return {
+        "suite": mod.SUITE,
+        "expectation": "suite query runs",
+        "kwargs": {},
+        "success": False,
+        "unexpected_count": None,
+        "examples": [str(e)],
+        "rows_validated": 0,
+    }
+
+
+def _frame(con, mod, frames: dict | None):
+    df = frames[mod.SUITE] if frames is not None and mod.SUITE in frames else con.execute(mod.QUERY).df()
+    if frames is not None:
+        frames[mod.SUITE] = df
+    return df
+
+
+def validate(con, keep=None, store: bool = True, frames: dict | None = None) -> list[dict]:
+    """Run all suites on ``con``; return one dict per expectation (also stored in the database).
+
+    ``keep(con, frame) -> frame`` narrows each suite's frame first (the reports validate one
+    study's rows; a suite with no row left is not run); ``store=False`` leaves the database untouched
+    (read-only snapshots); ``frames`` keeps each suite's query result for the next call (one query
+    per suite for a render of many studies).
+    """
+    checker = Checker()
+    run_at = datetime.now(UTC).replace(tzinfo=None)
+    rows: list[dict] = []
+    for mod in suites():
+        try:
+            df = _frame(con, mod, frames)
+            if keep is not None:
+                df = keep(con, df)
+                if df.empty:
+                    continue
+        except Exception as e:
+            rows.append(_query_failed(mod, e))
+            continue
+        rows.extend(checker.rows(mod, df, run_at))
     if not store:
         return rows
     run_id = con.execute("SELECT coalesce(max(run_id), 0) + 1 FROM validation_results").fetchall()[0][0]
@@ -138,6 +167,70 @@ def validate(con, keep=None, store: bool = True, frames: dict | None = None) -> 
         )
     con.execute("COMMIT")
     return rows
+
+
+GROUP = "_iolab_group"
+
+
+def validate_groups(con, keeps: dict[str, Callable]) -> dict[str, list[dict]]:
+    """``validate(con, keep=keeps[g], store=False)`` for every group ``g`` (the reports' studies),
+    with the same results, but each suite run once over the rows of all groups together.
+
+    A GX run costs about 0.4 s whatever its size, so a render of 11 studies spent 17 s in 40 of
+    them. A row-wise expectation (a map expectation, without ``mostly``) met on the rows of every
+    group together is met on each group's rows; "values are unique" becomes "unique within the
+    group". A suite that is not met, or that has another kind of expectation, is run per group
+    as before, so a failure's counts and examples are each group's own."""
+    checker = Checker()  # first: it quiets GX before GX is imported
+    import pandas as pd
+    from great_expectations.expectations.expectation import ColumnMapExpectation, MulticolumnMapExpectation
+
+    E = checker.E
+    run_at = datetime.now(UTC).replace(tzinfo=None)
+    out: dict[str, list[dict]] = {g: [] for g in keeps}
+    frames: dict = {}
+    for mod in suites():
+        parts = {}
+        for g, keep in keeps.items():
+            try:
+                if not (part := keep(con, _frame(con, mod, frames))).empty:
+                    parts[g] = part
+            except Exception as e:
+                out[g].append(_query_failed(mod, e))
+        expectations = list(mod.expectations(E))
+        row_wise = all(
+            isinstance(e, (ColumnMapExpectation, MulticolumnMapExpectation)) and e.mostly in (None, 1)
+            for e in expectations
+        )
+        if parts and row_wise:
+            together = pd.concat([p.assign(**{GROUP: g}) for g, p in parts.items()], ignore_index=True)
+            within = [
+                E.ExpectCompoundColumnsToBeUnique(column_list=[e.column, GROUP], ignore_row_if="any_value_is_missing")
+                if isinstance(e, E.ExpectColumnValuesToBeUnique)
+                else e
+                for e in expectations
+            ]
+            if all(r.success for r in checker.check(mod.SUITE, together, within)):
+                for g, part in parts.items():
+                    out[g].extend(_met(mod, e, len(part), run_at) for e in expectations)
+                continue
+        for g, part in parts.items():
+            out[g].extend(checker.rows(mod, part, run_at))
+    return out
+
+
+def _met(mod, e, n: int, run_at: datetime) -> dict:
+    kw = {k: v for k, v in dict(e.configuration.kwargs).items() if k != "batch_id"}
+    return {
+        "suite": mod.SUITE,
+        "expectation": e.expectation_type,
+        "kwargs": _jsonable(kw),
+        "success": True,
+        "unexpected_count": 0,
+        "examples": [],
+        "rows_validated": n,
+        "run_at": run_at,
+    }
 
 
 def main(db_path: str) -> int:

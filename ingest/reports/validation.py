@@ -54,11 +54,15 @@ def study_results(con, study: str, frames: dict | None = None) -> list[dict]:
 
 def store_all(con, studies: list[str]) -> None:
     """Results for every study into report_validation (a render snapshot, never the user's file)."""
+    from validation import run as vrun
+
     con.execute("""CREATE OR REPLACE TABLE report_validation (study VARCHAR, suite VARCHAR, expectation VARCHAR,
                    success BOOLEAN, unexpected_count BIGINT, rows_validated BIGINT, run_at TIMESTAMP)""")
-    frames: dict = {}  # each suite's rows, queried once for every study
+    results = vrun.validate_groups(con, {s: keep_study(s) for s in studies})
     for s in studies:
-        for r in study_results(con, s, frames):
+        for r in results[s]:
+            if not (r.get("rows_validated") or not r["success"]):
+                continue
             con.execute(
                 "INSERT INTO report_validation VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [
