@@ -19,6 +19,10 @@ $(BIN)/.installed: pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[dev,lake]'
+	@# rfc3987-syntax, jsonschema's optional IRI checker (nbformat asks for jsonschema[format-nongpl]), builds
+	@# ~35 Earley parsers whenever jsonschema is imported: 1.6 s in every kernel that imports Altair and in
+	@# Great Expectations' import (jsonschema issue 1428). No schema here has an IRI; jsonschema skips that check
+	$(BIN)/pip uninstall -q -y rfc3987-syntax
 	touch $@
 
 setup: $(BIN)/.installed ## create .venv with every dependency (pyproject.toml)

@@ -215,6 +215,16 @@ def point_label(row) -> str:
     return " · ".join(parts)
 
 
+def warm_up() -> None:
+    """What a kernel's first page would pay: pandas (Altair hands it its data) and vl-convert's
+    JavaScript engine, which starts on the first chart drawn (0.8 s). The render calls this while
+    it validates, before any page."""
+    import vl_convert
+
+    chart = alt.Chart(pl.DataFrame({"x": [0.0]}).to_pandas()).mark_point().encode(x="x:Q")
+    vl_convert.vegalite_to_svg(chart.to_dict())
+
+
 def show(chart) -> None:
     display(chart.configure_axis(labelFontSize=11, titleFontSize=12).configure_legend(labelLimit=320))
 

@@ -328,17 +328,28 @@ rendered {dt.datetime.now().strftime("%Y-%m-%d %H:%M")} from one snapshot of it.
 EXPORT = dict(template_name="lab", exclude_input=True, exclude_input_prompt=True, exclude_output_prompt=True)
 
 
-def run_pages(jobs: list[tuple[str, str]], page: Callable[[tuple[str, str], Pages], None]) -> None:
+WARM_UP = "from ingest.reports import page\npage.warm_up()"
+
+
+def run_pages(
+    jobs: list[tuple[str, str]], page: Callable[[tuple[str, str], Pages], None], first: Callable[[], None]
+) -> None:
     """Render ``jobs`` on one kernel per worker thread (a page mostly waits on its kernel, so two
-    kernels use two cores). IOLAB_REPORT_WORKERS sets how many; 1 renders in this thread."""
+    kernels use two cores). IOLAB_REPORT_WORKERS sets how many. The kernels start and warm up
+    (page.warm_up) while ``first`` runs here; pages are rendered after it."""
     wanted = os.environ.get("IOLAB_REPORT_WORKERS", "").strip()
     n = int(wanted) if wanted.isdigit() else min(2, os.cpu_count() or 1)
     n = max(1, min(n, len(jobs)))
     queue = list(reversed(jobs))
-    lock = threading.Lock()
+    lock, ready = threading.Lock(), threading.Event()
 
     def worker() -> None:
         with Pages() as pages:
+            try:
+                pages.execute(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(WARM_UP)]))
+            except Exception:  # a kernel that cannot warm up still renders (and reports) its pages
+                pass
+            ready.wait()
             while True:
                 with lock:
                     if not queue:
@@ -346,12 +357,18 @@ def run_pages(jobs: list[tuple[str, str]], page: Callable[[tuple[str, str], Page
                     job = queue.pop()
                 page(job, pages)
 
-    threads = [threading.Thread(target=worker, name=f"iolab-report-{i}") for i in range(n - 1)]
+    threads = [threading.Thread(target=worker, name=f"iolab-report-{i}") for i in range(n if jobs else 0)]
     for t in threads:
         t.start()
-    worker()
-    for t in threads:
-        t.join()
+    try:
+        first()
+    except BaseException:
+        queue.clear()  # the kernels stop without rendering
+        raise
+    finally:
+        ready.set()
+        for t in threads:
+            t.join()
 
 
 def render(db: Path, out: Path, studies: list[str] | None = None, force: bool = False) -> int:
@@ -378,9 +395,8 @@ def render(db: Path, out: Path, studies: list[str] | None = None, force: bool = 
             if not force and page.is_file() and old[study].get(nb) == prints[(study, nb)]:
                 jobs.remove((study, nb))
                 kept.append((study, nb, page))
-        validate(snap, {s for s, _ in jobs})
         with progress_bar("reports", console) as progress:
-            task = progress.add_task("", total=len(jobs))
+            task = progress.add_task("validating the data", total=len(jobs))
             lock = threading.Lock()
 
             def render_job(job: tuple[str, str], pages: Pages) -> None:
@@ -397,7 +413,7 @@ def render(db: Path, out: Path, studies: list[str] | None = None, force: bool = 
                 with lock:
                     progress.update(task, advance=1, description=escape(f"{study} / {nb}"))
 
-            run_pages(jobs, render_job)
+            run_pages(jobs, render_job, first=lambda: validate(snap, {s for s, _ in jobs}))
         # the index links every page of the database that exists, also those of studies not asked for now
         shown = [(s, nb, out / slug(s) / f"{nb}.html") for s, nb in every]
         idx = index(out, snap, [p for p in shown if p[2].is_file()], db)
