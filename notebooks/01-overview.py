@@ -56,7 +56,17 @@ else:
                               FROM measurements WHERE study = ? GROUP BY ALL ORDER BY system, scope, metric""",
         [study],
     )
-    r.table(metrics, "What was measured, per system (measurements view)")
+    captured = r.query(
+        con,
+        """SELECT s.host, s.object, s.counter, s.unit, count(*) AS series
+                               FROM series s JOIN source_files f ON f.content_id = s.source_id AND f.status = 'ok'
+                               WHERE f.study = ? GROUP BY ALL ORDER BY ALL""",
+        [study],
+    )
+    if metrics.height or not captured.height:
+        r.table(metrics, "What was measured, per system (measurements view)")
+    if captured.height:  # esxtop, perfmon, ... : their values are in the time-series store
+        r.table(captured, "Time series captured, per host, object and counter (series table)")
 
 # %%
 # Headline IO/s: the busiest workloads, one bar per system side by side (never stacked)

@@ -91,10 +91,13 @@ def test_reproduced_figures_are_in_the_reports(rendered):
     # a study of time-series captures only: its runs are listed, though measurements has no rows
     ov = text(rendered / "esxtop-perfmon-samples" / "01-overview.html")
     systems, runs = ov.split("Systems under test")[1].split("Runs by system and tool")
-    runs = runs.split("What was measured")[0]
+    runs, captured = runs.split("Time series captured")
     assert "(no system label) esxtop, perfmon 4 no" in " ".join(systems.split())  # 4 runs, not a baseline
     assert "No rows" not in systems
     assert "No rows" not in runs and "esxtop" in runs and "perfmon" in runs
+    # what was measured: the captures' counters (measurements, empty here, is not shown)
+    assert "What was measured" not in ov and "No rows" not in captured.split("Provenance")[0]
+    assert "IMPC3116 LogicalDisk Current Disk Queue Length count 4" in " ".join(captured.split())
     # a folder of criteria only: says so, with no empty tables
     crit = text(rendered / "criteria" / "01-overview.html")
     assert "This study holds no runs. Its files (criteria-csv)" in crit
