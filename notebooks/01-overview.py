@@ -79,11 +79,13 @@ head = r.query(
     [study],
 )
 if head.height:
+    hd = head.to_pandas()
+    hd["workload_label"] = r.short_labels(hd["workload_label"])
     r.show(
-        alt.Chart(head.to_pandas())
+        alt.Chart(hd)
         .mark_bar()
         .encode(
-            y=alt.Y("workload_label:N", sort="-x", title=None, axis=alt.Axis(labelLimit=360)),
+            y=alt.Y("workload_label:N", sort="-x", title=None, axis=alt.Axis(labelLimit=0)),
             yOffset=alt.YOffset("system:N"),
             x=alt.X("iops:Q", title="IO/s (best run at this workload)"),
             color=alt.Color("system:N", scale=colors, legend=alt.Legend(orient="bottom", columns=1, title="system")),

@@ -54,12 +54,13 @@ if len(d):
         + d["run_key"]
     )
     shown = d.nlargest(40, "iops_per_drive")
+    shown = shown.assign(run=r.short_labels(shown["run"]))
     r.show(
         alt.Chart(shown)
         .mark_bar()
         .encode(
             x=alt.X("iops_per_drive:Q", title="IO/s per physical drive"),
-            y=alt.Y("run:N", sort="-x", title=None, axis=alt.Axis(labelLimit=420)),
+            y=alt.Y("run:N", sort="-x", title=None, axis=alt.Axis(labelLimit=0)),
             color=alt.Color("system:N", scale=colors, legend=alt.Legend(orient="bottom", columns=1)),
             tooltip=["system", "workload", "drives", "iops", "iops_per_drive", "config_label", "raid_level", "run_key"],
         )

@@ -55,6 +55,7 @@ for (axis, metric, unit), g in pts.group_by(["axis", "metric", "unit"], maintain
     d = g.to_pandas()
     workloads = list(dict.fromkeys(d["workload"]))[:12]
     d = d[d["workload"].isin(workloads)]
+    d = d.assign(workload=r.short_labels(d["workload"]))
     base = alt.Chart(d).encode(
         x=alt.X("load:Q", scale=alt.Scale(type="log", base=2), title=AXES.get(axis, axis)),
         y=alt.Y("value:Q", title=f"{metric} ({unit})"),
@@ -74,7 +75,7 @@ for (axis, metric, unit), g in pts.group_by(["axis", "metric", "unit"], maintain
     r.show(
         (base.mark_line(point=True) + knees)
         .properties(width=300, height=200)
-        .facet(facet=alt.Facet("workload:N", title=None, header=alt.Header(labelLimit=300)), columns=2)
+        .facet(facet=alt.Facet("workload:N", title=None, header=alt.Header(labelLimit=0)), columns=2)
         .resolve_scale(y="independent")
         .properties(
             title=f"{metric} ({unit}) vs {AXES.get(axis, axis)}: one line per system"
@@ -100,6 +101,7 @@ if hs.height:
     d = hs.to_pandas()
     workloads = list(dict.fromkeys(d["workload"]))[:12]
     d = d[d["workload"].isin(workloads)]
+    d = d.assign(workload=r.short_labels(d["workload"]))
     r.show(
         alt.Chart(d)
         .mark_line(point=True)
@@ -111,7 +113,7 @@ if hs.height:
             tooltip=["system", "workload", "load", "iops", "latency_ms"],
         )
         .properties(width=300, height=200)
-        .facet(facet=alt.Facet("workload:N", title=None), columns=2)
+        .facet(facet=alt.Facet("workload:N", title=None, header=alt.Header(labelLimit=0)), columns=2)
         .resolve_scale(x="independent", y="independent")
         .properties(title="Latency vs IO/s as the load grows (the hockey stick), one line per system")
     )

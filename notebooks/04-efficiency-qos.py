@@ -48,12 +48,13 @@ summary = r.query(
 )
 if summary.height:
     d = summary.unpivot(index=["system", "criterion"], on=["passed", "failed"]).to_pandas()
+    d["system"] = r.short_labels(d["system"])
     r.show(
         alt.Chart(d)
         .mark_bar()
         .encode(
             x=alt.X("value:Q", title="runs", stack="zero"),
-            y=alt.Y("system:N", title=None, axis=alt.Axis(labelLimit=360)),
+            y=alt.Y("system:N", title=None, axis=alt.Axis(labelLimit=0)),
             row=alt.Row("criterion:N", title=None, header=alt.Header(labelAngle=0, labelAlign="left")),
             color=alt.Color(
                 "variable:N",

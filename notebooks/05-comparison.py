@@ -47,14 +47,14 @@ c = r.query(
 )
 for (metric, unit, direction), g in c.group_by(["metric", "unit", "direction"], maintain_order=True):
     d = g.to_pandas()
-    d["point"] = d.apply(r.point_label, axis=1)  # every distinct matched point gets its own bar
+    d["point"] = r.short_labels(d.apply(r.point_label, axis=1))  # every distinct matched point: its own bar
     shown = d.head(60)
     r.show(
         alt.Chart(shown)
         .mark_bar()
         .encode(
             x=alt.X("pct_better:Q", title=f"% better than the baseline ({metric}, {unit}; {direction} is better)"),
-            y=alt.Y("point:N", sort=None, title=None, axis=alt.Axis(labelLimit=420)),
+            y=alt.Y("point:N", sort=None, title=None, axis=alt.Axis(labelLimit=0)),
             yOffset=alt.YOffset("system:N"),
             color=alt.Color("system:N", scale=colors, legend=alt.Legend(orient="bottom", columns=1)),
             tooltip=["system", "workload", "config", "baseline_value", "value", "ratio", "pct_better", "match_rule"],

@@ -76,13 +76,14 @@ for unit, g in pts.group_by("unit", maintain_order=True):
     d = g.to_pandas()
     unit = unit[0] if isinstance(unit, tuple) else unit
     of_unit = int(d["of_unit"].max())
+    d["series"] = r.short_labels(d["series"])
     r.show(
         alt.Chart(d)
         .mark_line()
         .encode(
             x=alt.X("ts:T", title="time (as the capture wrote it)"),
             y=alt.Y("value:Q", title=unit),
-            color=alt.Color("series:N", legend=alt.Legend(orient="bottom", columns=1, labelLimit=600), title=None),
+            color=alt.Color("series:N", legend=alt.Legend(orient="bottom", columns=1, labelLimit=0), title=None),
             tooltip=["series", "ts", "value"],
         )
         .properties(

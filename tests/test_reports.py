@@ -235,3 +235,27 @@ def test_unchanged_pages_are_kept_and_force_renders_them_again(tmp_path):
     assert {p.name: p.stat().st_mtime_ns for p in pages} == first  # nothing changed, nothing rendered
     assert render.main(["--db", str(dbf), "--out", str(out), "--study", "again", "--force"]) == 0
     assert all(p.stat().st_mtime_ns > first[p.name] for p in pages)
+
+
+def test_short_labels_cut_long_labels_but_never_merge_two():
+    import pandas as pd
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    from ingest.reports.page import short_labels
+
+    long = "Random Reads (100% random, 100% read), 4 KiB · 20 drives · All Caches Disabled · RAID-10 · row130"
+    got = short_labels(pd.Series([long, "short", None, long]), n=40).tolist()
+    assert got[0] == long[:39] + "…" and len(got[0]) == 40 and got[1] == "short" and got[3] == got[0]
+    assert pd.isna(got[2])  # a missing label stays missing
+    # two labels alike up to the cut stay whole: one bar each
+    twins = [long, long.replace("row130", "row131")]
+    assert short_labels(pd.Series(twins), n=40).tolist() == twins
+
+    @given(st.lists(st.text(max_size=30), max_size=12), st.integers(2, 20))
+    def distinct_stay_distinct(labels, n):
+        out = short_labels(pd.Series(labels, dtype=object), n=n)
+        assert out.nunique() == len(set(labels))  # as many bars or lines as before
+        assert all(len(o) <= n or o == v for o, v in zip(out, labels))
+
+    distinct_stay_distinct()
