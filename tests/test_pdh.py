@@ -254,3 +254,23 @@ def test_points_carry_their_sample_times_and_older_stores_are_upgraded(tmp_path)
     assert q(con, "SELECT series_id, sample_no, ts, value FROM series_points ORDER BY ALL") == want
     assert q(con, "SELECT has_times, bytes FROM point_files") == [(True, store.stat().st_size)]
     con.close()
+
+
+def test_a_capture_is_stored_without_pyarrow_or_pandas(tmp_path):
+    """The writer hands DuckDB Polars frames through the Arrow C stream interface: an esxtop ingest
+    never imports pyarrow and numpy (0.1 s) or pandas (0.3 s), on every command that stores one."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from ingest.cli import main; "
+        f"code = main(['ingest', {str(corpus('esxtop/rachsharp__small-esxtop-data.csv'))!r}, "
+        f"'--db', {str(tmp_path / 'x.duckdb')!r}, '--quiet']); "
+        "print(code, sorted(m for m in ('pyarrow', 'numpy', 'pandas') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip().splitlines()[-1] == "0 []"
+    con = db.open_db(tmp_path / "x.duckdb")
+    assert (
+        q(con, "SELECT count(*) FROM series") == [(7630,)] and q(con, "SELECT sum(points) FROM point_files")[0][0] > 0
+    )
