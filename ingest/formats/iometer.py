@@ -594,7 +594,8 @@ class _Parser:
         row["manager_name"] = mgr if row_type != "ALL" else None
         row["worker_name"] = wkr if row_type in ("WORKER", "DISK", "NETWORK", "UNKNOWN") else None
         for bin_no, ((label, lo, hi), text) in enumerate(zip(h.bins, bins), start=1):
-            v = _typed("i", text, label, ln)
+            t = text.strip()  # a count, converted here; anything else goes to _typed, which names the error
+            v = int(t) if t.isdecimal() and len(t) < 20 else _typed("i", t, label, ln)
             if v is not None:
                 self.bins.append(
                     {
