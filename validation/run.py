@@ -117,27 +117,19 @@ def _query_failed(mod, e: Exception) -> dict:
     }
 
 
-def _frame(con, mod, frames: dict | None):
-    df = frames[mod.SUITE] if frames is not None and mod.SUITE in frames else con.execute(mod.QUERY).df()
-    if frames is not None:
-        frames[mod.SUITE] = df
-    return df
-
-
-def validate(con, keep=None, store: bool = True, frames: dict | None = None) -> list[dict]:
+def validate(con, keep=None, store: bool = True) -> list[dict]:
     """Run all suites on ``con``; return one dict per expectation (also stored in the database).
 
-    ``keep(con, frame) -> frame`` narrows each suite's frame first (the reports validate one
+    ``keep(con, frame) -> frame`` narrows each suite's frame first (a live report validates one
     study's rows; a suite with no row left is not run); ``store=False`` leaves the database untouched
-    (read-only snapshots); ``frames`` keeps each suite's query result for the next call (one query
-    per suite for a render of many studies).
+    (read-only snapshots).
     """
     checker = Checker()
     run_at = datetime.now(UTC).replace(tzinfo=None)
     rows: list[dict] = []
     for mod in suites():
         try:
-            df = _frame(con, mod, frames)
+            df = con.execute(mod.QUERY).df()
             if keep is not None:
                 df = keep(con, df)
                 if df.empty:
@@ -188,12 +180,17 @@ def validate_groups(con, keeps: dict[str, Callable]) -> dict[str, list[dict]]:
     E = checker.E
     run_at = datetime.now(UTC).replace(tzinfo=None)
     out: dict[str, list[dict]] = {g: [] for g in keeps}
-    frames: dict = {}
     for mod in suites():
+        try:
+            df = con.execute(mod.QUERY).df()  # once per suite, for every group
+        except Exception as e:
+            for g in keeps:
+                out[g].append(_query_failed(mod, e))
+            continue
         parts = {}
         for g, keep in keeps.items():
             try:
-                if not (part := keep(con, _frame(con, mod, frames))).empty:
+                if not (part := keep(con, df)).empty:
                     parts[g] = part
             except Exception as e:
                 out[g].append(_query_failed(mod, e))

@@ -44,12 +44,16 @@ def keep_study(study: str):
     return keep
 
 
-def study_results(con, study: str, frames: dict | None = None) -> list[dict]:
+def _reported(r: dict) -> bool:
+    """A result the study's page shows: an expectation run on its rows, or a suite that could not run."""
+    return bool(r.get("rows_validated")) or not r["success"]
+
+
+def study_results(con, study: str) -> list[dict]:
     """One dict per expectation run on the study's rows (suites with no such row are left out)."""
     from validation import run as vrun
 
-    rows = vrun.validate(con, keep=keep_study(study), store=False, frames=frames)
-    return [r for r in rows if r.get("rows_validated") or not r["success"]]
+    return [r for r in vrun.validate(con, keep=keep_study(study), store=False) if _reported(r)]
 
 
 def store_all(con, studies: list[str]) -> None:
@@ -60,9 +64,7 @@ def store_all(con, studies: list[str]) -> None:
                    success BOOLEAN, unexpected_count BIGINT, rows_validated BIGINT, run_at TIMESTAMP)""")
     results = vrun.validate_groups(con, {s: keep_study(s) for s in studies})
     for s in studies:
-        for r in results[s]:
-            if not (r.get("rows_validated") or not r["success"]):
-                continue
+        for r in filter(_reported, results[s]):
             con.execute(
                 "INSERT INTO report_validation VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [
