@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -265,13 +266,33 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    return _dispatch(argv)[0]
+
+
+def run() -> None:
+    """The `iolab` command. An ingest ends the process at once when it is done (the database is
+    closed, the output flushed, the parse workers joined): tearing down the interpreter with DuckDB
+    and Polars loaded cost 0.1 s, 5 % of ingesting a 100 MB capture. Other commands (Spark, kernels)
+    end normally, as do in-process callers of main()."""
+    code, args = _dispatch(None)
+    if getattr(args, "func", None) is cmd_ingest:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except OSError:  # a reader that went away (`| head`): nothing more can be said to it
+            pass
+        os._exit(code)
+    sys.exit(code)
+
+
+def _dispatch(argv: list[str] | None) -> tuple[int, argparse.Namespace]:
     p = build_parser()
     args = p.parse_args(argv)
     if not getattr(args, "func", None):  # a bare `iolab`
         p.print_help()
-        return 0
-    return int(args.func(args))
+        return 0, args
+    return int(args.func(args)), args
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import os
 import shutil
 import subprocess
@@ -308,14 +309,44 @@ def test_second_ingest_waits_then_explains(tmp_path):
 
 
 def test_python_dash_m_ingest(tmp_path):
+    """The command ends an ingest without the interpreter's teardown (cli.run): its piped output,
+    exit code and database must all be whole all the same."""
+    d = tmp_path / "in"
+    d.mkdir()
+    shutil.copy(corpus(ADI), d / "a.csv")
+    shutil.copy(corpus("esxtop/visualesxtoponline__origincsv_short.csv"), d / "b.csv")
+    (d / "c.csv").write_bytes(corpus(ADI).read_bytes()[:300])  # cut inside the header: rejected
+    dbf = tmp_path / "m.duckdb"
     out = subprocess.run(
-        [sys.executable, "-m", "ingest", "ingest", str(corpus(ADI)), "--db", str(tmp_path / "m.duckdb")],
+        [sys.executable, "-m", "ingest", "ingest", str(d), "--db", str(dbf)],
         cwd=ROOT,
         capture_output=True,
         text=True,
     )
-    assert out.returncode == 0, out.stderr
-    assert "1 ingested" in out.stdout
+    assert out.returncode == 1, out.stderr  # one file rejected, the others stored
+    lines = out.stdout.splitlines()  # a small file is stored in a batch, and reported when it is done
+    assert sorted((Path(line.split()[1]).name, line.split()[0]) for line in lines[:3]) == [
+        ("a.csv", "ingested"),
+        ("b.csv", "ingested"),
+        ("c.csv", "rejected"),
+    ]
+    assert lines[3].startswith("3 files seen: 2 ingested") and lines[4].startswith("Next: fix or remove")
+    assert not Path(f"{dbf}.wal").exists()  # closed, checkpointed
+    con = db.connect(dbf, read_only=True)
+    try:
+        assert q(con, "SELECT count(*) FROM source_files WHERE status = 'ok'") == [(2,)]
+        assert q(con, "SELECT count(*) FROM series_points") == q(con, "SELECT sum(points) FROM point_files")
+        assert q(con, "SELECT count(*) FROM series_points")[0][0] > 0
+    finally:
+        con.close()
+    buffered = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    again = subprocess.run(  # plain print(), not rich: held in a pipe's buffer until the command flushes it
+        [sys.executable, "-m", "ingest", "ingest", "--json", str(d), "--db", str(dbf)],
+        cwd=ROOT,
+        capture_output=True,
+        env=buffered,
+    )
+    assert again.returncode == 1 and json.loads(again.stdout)["summary"]["unchanged"] == 2
 
 
 def test_file_changing_during_ingest_is_reported(con, tmp_path, monkeypatch):
