@@ -295,9 +295,11 @@ def write_points(con, source_id: int, first_series_id: int, points, samples: Any
     folder.mkdir(parents=True, exist_ok=True)
     final = folder / f"{source_id}.parquet"
     tmp = folder / f".{source_id}.parquet.tmp"
-    try:  # no min/max statistics: they cost 10 % of the pass (0.15 s per 100 MB), and each row group
-        # spans every series of the capture, so they could prune only a time window inside one file
-        lf.sink_parquet(tmp, compression="zstd", compression_level=3, statistics=False)
+    # No min/max statistics: they cost 10 % of the pass (0.15 s per 100 MB), and each row group spans
+    # every series of the capture, so they could prune only a time window inside one file. zstd level 1:
+    # 0.1 s per 100 MB less than level 3, for 12 % more bytes (9.4 against 8.4 MB); reading is as fast
+    try:
+        lf.sink_parquet(tmp, compression="zstd", compression_level=1, statistics=False)
     except BaseException as e:  # Polars can also panic (a Rust PanicException is not an Exception)
         if isinstance(e, (KeyboardInterrupt, SystemExit)):
             raise
