@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 from collections import Counter
 
 import pytest
@@ -152,3 +154,17 @@ def test_render_validation_runs_each_suite_once_with_each_studys_results(tmp_pat
     assert ("measurements", "expect_column_values_to_be_in_set", "unit") in failed(grouped["alpha"])
     assert failed(grouped["beta"]) == set()
     con.close()
+
+
+def test_great_expectations_is_imported_without_pyspark():
+    """GX imports pyspark when the [lake] extra is installed (0.4-0.8 s); the checker hides it for
+    GX's import only: GX still validates, and pyspark still imports afterwards (the lake)."""
+    code = (
+        "import sys; from validation.run import Checker; import pandas as pd\n"
+        "c = Checker(); r = c.check('t', pd.DataFrame({'x': [1, 2]}), [c.E.ExpectColumnValuesToBeBetween(column='x', min_value=0, max_value=1)])\n"
+        "print('pyspark' in sys.modules, r[0].success, r[0].result['unexpected_count'])\n"
+        "import pyspark.sql; print(pyspark.sql.SparkSession.__name__)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["False", "False", "1", "SparkSession"]
