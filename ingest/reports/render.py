@@ -328,7 +328,7 @@ rendered {dt.datetime.now().strftime("%Y-%m-%d %H:%M")} from one snapshot of it.
 EXPORT = dict(template_name="lab", exclude_input=True, exclude_input_prompt=True, exclude_output_prompt=True)
 
 
-WARM_UP = "from ingest.reports import page\npage.warm_up()"
+WARM_UP = "from ingest.reports import page\npage.render_kernel()"
 
 
 def run_pages(
@@ -336,7 +336,7 @@ def run_pages(
 ) -> None:
     """Render ``jobs`` on one kernel per worker thread (a page mostly waits on its kernel, so two
     kernels use two cores). IOLAB_REPORT_WORKERS sets how many. The kernels start and warm up
-    (page.warm_up) while ``first`` runs here; pages are rendered after it."""
+    (page.render_kernel) while ``first`` runs here; pages are rendered after it."""
     wanted = os.environ.get("IOLAB_REPORT_WORKERS", "").strip()
     n = int(wanted) if wanted.isdigit() else min(2, os.cpu_count() or 1)
     n = max(1, min(n, len(jobs)))
