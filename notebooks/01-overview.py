@@ -89,7 +89,7 @@ if head.height:
             yOffset=alt.YOffset("system:N"),
             x=alt.X("iops:Q", title="IO/s (best run at this workload)"),
             color=alt.Color("system:N", scale=colors, legend=alt.Legend(orient="bottom", columns=1, title="system")),
-            tooltip=["system", "workload_label", alt.Tooltip("iops:Q", format=",.0f")],
+            tooltip=[*r.tooltips("system", "workload_label"), alt.Tooltip("iops:Q", format=",.0f")],
         )
         .properties(width=560, title="Headline IO/s per workload and system (12 busiest workloads)")
     )

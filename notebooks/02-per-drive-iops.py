@@ -62,7 +62,9 @@ if len(d):
             x=alt.X("iops_per_drive:Q", title="IO/s per physical drive"),
             y=alt.Y("run:N", sort="-x", title=None, axis=alt.Axis(labelLimit=0)),
             color=alt.Color("system:N", scale=colors, legend=alt.Legend(orient="bottom", columns=1)),
-            tooltip=["system", "workload", "drives", "iops", "iops_per_drive", "config_label", "raid_level", "run_key"],
+            tooltip=r.tooltips(
+                "system", "workload", "drives", "iops", "iops_per_drive", "config_label", "raid_level", "run_key"
+            ),
         )
         .properties(width=520, title=f"IO/s per drive, one bar per run ({len(shown)} of {len(d)} runs, highest first)")
     )

@@ -66,8 +66,8 @@ for (axis, metric, unit), g in pts.group_by(["axis", "metric", "unit"], maintain
             if d["configuration"].nunique() < 2
             else alt.Legend(orient="bottom", columns=2, title="configuration"),
         ),
-        detail="configuration:N",
-        tooltip=["system", "workload", "configuration", "load", "value", "linearity"],
+        detail=alt.Detail("configuration:N"),
+        tooltip=r.tooltips("system", "workload", "configuration", "load", "value", "linearity"),
     )
     knees = base.transform_filter("datum.is_knee").mark_point(
         shape="diamond", size=260, filled=True, color="black", opacity=1
@@ -108,9 +108,9 @@ if hs.height:
         .encode(
             x=alt.X("iops:Q", title="IO/s"),
             y=alt.Y("latency_ms:Q", title="average latency (ms)"),
-            order="load:Q",
+            order=alt.Order("load:Q"),
             color=alt.Color("system:N", scale=colors, legend=alt.Legend(orient="bottom", columns=1)),
-            tooltip=["system", "workload", "load", "iops", "latency_ms"],
+            tooltip=r.tooltips("system", "workload", "load", "iops", "latency_ms"),
         )
         .properties(width=300, height=200)
         .facet(facet=alt.Facet("workload:N", title=None, header=alt.Header(labelLimit=0)), columns=2)

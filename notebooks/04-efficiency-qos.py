@@ -61,7 +61,7 @@ if summary.height:
                 scale=alt.Scale(domain=["passed", "failed"], range=["#1a7f37", "#b42318"]),
                 title="verdict",
             ),
-            tooltip=["system", "criterion", "variable", "value"],
+            tooltip=r.tooltips("system", "criterion", "variable", "value"),
         )
         .properties(width=480, title="QoS verdicts per system (runs)")
     )

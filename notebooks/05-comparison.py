@@ -42,7 +42,8 @@ c = r.query(
     """SELECT metric, unit, direction, system, workload_label AS workload, baseline_config, config,
                            baseline_raid_level, raid_level, baseline_drives, drives, baseline_value, value, ratio, correction, pct_better, match_rule
                     FROM comparison WHERE study = ? AND metric IN (SELECT unnest(?::VARCHAR[]))
-                    ORDER BY list_position(?::VARCHAR[], metric), system, block_size_bytes, read_pct, random_pct, load, workload""",
+                    ORDER BY list_position(?::VARCHAR[], metric), system, block_size_bytes, read_pct, random_pct, load, workload,
+                             config, raid_level, drives, baseline_config, baseline_raid_level, baseline_drives""",
     [study, HEADLINE, HEADLINE],
 )
 for (metric, unit, direction), g in c.group_by(["metric", "unit", "direction"], maintain_order=True):
@@ -57,7 +58,9 @@ for (metric, unit, direction), g in c.group_by(["metric", "unit", "direction"], 
             y=alt.Y("point:N", sort=None, title=None, axis=alt.Axis(labelLimit=0)),
             yOffset=alt.YOffset("system:N"),
             color=alt.Color("system:N", scale=colors, legend=alt.Legend(orient="bottom", columns=1)),
-            tooltip=["system", "workload", "config", "baseline_value", "value", "ratio", "pct_better", "match_rule"],
+            tooltip=r.tooltips(
+                "system", "workload", "config", "baseline_value", "value", "ratio", "pct_better", "match_rule"
+            ),
         )
         .properties(
             width=480,

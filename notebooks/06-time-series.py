@@ -84,7 +84,7 @@ for unit, g in pts.group_by("unit", maintain_order=True):
             x=alt.X("ts:T", title="time (as the capture wrote it)"),
             y=alt.Y("value:Q", title=unit),
             color=alt.Color("series:N", legend=alt.Legend(orient="bottom", columns=1, labelLimit=0), title=None),
-            tooltip=["series", "ts", "value"],
+            tooltip=r.tooltips("series", "ts", "value"),
         )
         .properties(
             width=720,

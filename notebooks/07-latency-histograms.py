@@ -34,7 +34,7 @@ h = r.query(
     con,
     """SELECT coalesce(system, '(no system label)') AS system, workload_label AS workload, target, direction,
                            bin_no, bin_label, lower_us, upper_us, io_count, share_pct
-                    FROM latency_histograms WHERE study = ? ORDER BY workload, system, bin_no""",
+                    FROM latency_histograms WHERE study = ? ORDER BY workload, system, target, direction, run_id, bin_no""",
     [study],
 )
 d = h.to_pandas()
@@ -50,7 +50,7 @@ if len(shown):
             xOffset=alt.XOffset("system:N"),
             y=alt.Y("share_pct:Q", title="share of I/Os (%)"),
             color=alt.Color("system:N", scale=colors, legend=alt.Legend(orient="bottom", columns=1)),
-            tooltip=["system", "workload", "bin_label", "io_count", "share_pct"],
+            tooltip=r.tooltips("system", "workload", "bin_label", "io_count", "share_pct"),
         )
         .properties(width=300, height=160)
         .facet(facet=alt.Facet("workload:N", title=None), columns=2)

@@ -58,8 +58,8 @@ if len(d):
             strokeDash=alt.StrokeDash(
                 "pct:N", sort=[f"p{x:g}" for x in SHOWN], title="percentile", legend=alt.Legend(orient="bottom")
             ),
-            detail="configuration:N",
-            tooltip=["system", "workload", "direction", "configuration", "load", "pct", "latency_ms"],
+            detail=alt.Detail("configuration:N"),
+            tooltip=r.tooltips("system", "workload", "direction", "configuration", "load", "pct", "latency_ms"),
         )
         .properties(width=320, height=220)
         .facet(facet=alt.Facet("panel:N", title=None), columns=2)

@@ -259,3 +259,30 @@ def test_short_labels_cut_long_labels_but_never_merge_two():
         assert all(len(o) <= n or o == v for o, v in zip(out, labels))
 
     distinct_stay_distinct()
+
+
+def test_a_render_kernel_shares_one_connection_and_tooltips_stay_the_same(tmp_path, monkeypatch):
+    import altair as alt
+    import pandas as pd
+
+    from ingest.reports import page
+
+    dbf = tmp_path / "k.duckdb"
+    db.open_db(dbf).close()
+    a, b = page.connect(str(dbf)), page.connect(str(dbf))  # in the lab: a connection per notebook run
+    assert a is not b
+    a.close()
+    b.close()
+    monkeypatch.setattr(page, "_shared", {})  # what render_kernel() sets in a render's kernels
+    a, b = page.connect(str(dbf)), page.connect(str(dbf))
+    assert a is b and a.execute("SELECT count(*) FROM source_files").fetchall() == [(0,)]
+    a.close()
+
+    df = pd.DataFrame({"system": ["x"], "iops": [1.0]})
+    as_strings = alt.Chart(df).mark_bar().encode(x="iops:Q", tooltip=["system", "iops"]).to_dict()
+    as_objects = alt.Chart(df).mark_bar().encode(x="iops:Q", tooltip=page.tooltips("system", "iops")).to_dict()
+    assert as_objects["encoding"] == as_strings["encoding"]
+    assert as_objects["encoding"]["tooltip"] == [
+        {"field": "system", "type": "nominal"},
+        {"field": "iops", "type": "quantitative"},
+    ]
