@@ -37,11 +37,13 @@ h = r.query(
                     FROM latency_histograms WHERE study = ? ORDER BY workload, system, target, direction, run_id, bin_no""",
     [study],
 )
-d = h.to_pandas()
-workloads = list(dict.fromkeys(d["workload"]))[:12]
-shown = d[d["workload"].isin(workloads) & (d["io_count"] > 0)]
+pooled = r.pooled_histograms(con, study)  # repeated runs of a workload: one bar, their I/Os summed
+d = pooled.to_pandas()
+d["panel"] = [w if dr == "all" else f"{w} · {dr}" for w, dr in zip(d["workload"], d["direction"])]
+panels = list(dict.fromkeys(d["panel"]))
+shown = d[d["panel"].isin(panels[:12]) & (d["io_count"] > 0)]
 if len(shown):
-    order = list(dict.fromkeys(h.sort("bin_no")["bin_label"]))
+    order = list(dict.fromkeys(pooled.sort("bin_no")["bin_label"]))
     r.show(
         alt.Chart(shown)
         .mark_bar()
@@ -50,13 +52,13 @@ if len(shown):
             xOffset=alt.XOffset("system:N"),
             y=alt.Y("share_pct:Q", title="share of I/Os (%)"),
             color=alt.Color("system:N", scale=colors, legend=alt.Legend(orient="bottom", columns=1)),
-            tooltip=r.tooltips("system", "workload", "bin_label", "io_count", "share_pct"),
+            tooltip=r.tooltips("system", "workload", "direction", "bin_label", "io_count", "share_pct", "runs"),
         )
         .properties(width=300, height=160)
-        .facet(facet=alt.Facet("workload:N", title=None), columns=2)
+        .facet(facet=alt.Facet("panel:N", title=None, header=alt.Header(labelLimit=0)), columns=2)
         .properties(
-            title="Latency histogram per workload, bars by system"
-            + (f" (first 12 of {d['workload'].nunique()} workloads)" if d["workload"].nunique() > 12 else "")
+            title="Latency histogram per workload, bars by system; repeated runs pooled (I/Os summed)"
+            + (f" (first 12 of {len(panels)} panels)" if len(panels) > 12 else "")
         )
     )
 r.table(h, "Every bin")

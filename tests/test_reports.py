@@ -9,6 +9,7 @@ import re
 import shutil
 from html.parser import HTMLParser
 
+import polars as pl
 import pytest
 
 from ingest import batch, db
@@ -286,3 +287,27 @@ def test_a_render_kernel_shares_one_connection_and_tooltips_stay_the_same(tmp_pa
         {"field": "system", "type": "nominal"},
         {"field": "iops", "type": "quantitative"},
     ]
+
+
+def test_repeated_runs_are_pooled_in_the_histogram_chart(tmp_path):
+    """The quarch study ran '512 B random read, QD 4' 13 times: one bar per bin, not 13 on top of each other."""
+    from ingest.reports import page
+
+    dbf = tmp_path / "h.duckdb"
+    con = db.open_db(dbf)
+    batch.ingest_paths(con, [ROOT / "data" / "samples" / "quarch-intel-nvme-2023"])
+    study = "quarch-intel-nvme-2023"
+    p = page.pooled_histograms(con, study)
+    keys = ["system", "workload", "direction", "bin_no"]
+    assert p.height == p.select(keys).unique().height  # one row (one bar) per system, workload, direction, bin
+    w = p.filter(pl.col("workload") == "512 B random read, QD 4")
+    assert w["runs"].unique().to_list() == [13]
+    raw = con.execute(
+        """SELECT bin_no, sum(io_count) FROM latency_histograms
+           WHERE study = ? AND workload_label = '512 B random read, QD 4' GROUP BY 1 ORDER BY 1""",
+        [study],
+    ).fetchall()
+    assert list(zip(w["bin_no"], w["io_count"])) == raw
+    sums = p.group_by(["system", "workload", "direction"]).agg(pl.col("share_pct").sum())["share_pct"]
+    assert all(abs(x - 100) < 1e-9 for x in sums)
+    con.close()

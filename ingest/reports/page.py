@@ -270,6 +270,23 @@ def show(chart) -> None:
     display(chart.configure_axis(labelFontSize=11, titleFontSize=12).configure_legend(labelLimit=320))
 
 
+def pooled_histograms(con, study: str) -> pl.DataFrame:
+    """Latency histograms per system, workload and direction, with repeated runs (and targets) of
+    the same workload pooled: their I/Os per bin summed, the share taken of that sum. Drawn one bar
+    per run, repeated runs would cover each other at the same place."""
+    return query(
+        con,
+        """SELECT system, workload, direction, bin_no, bin_label, io_count, runs,
+                  100.0 * io_count / nullif(sum(io_count) OVER (PARTITION BY system, workload, direction), 0)
+                      AS share_pct
+           FROM (SELECT coalesce(system, '(no system label)') AS system, workload_label AS workload, direction,
+                        bin_no, bin_label, sum(io_count) AS io_count, count(DISTINCT run_id) AS runs
+                 FROM latency_histograms WHERE study = ? GROUP BY ALL)
+           ORDER BY workload, system, direction, bin_no""",
+        [study],
+    )
+
+
 def provenance(con, study: str) -> None:
     """Footer: every source file of the study with its sha256 and parser, and the study's validation."""
     from ingest import __version__
