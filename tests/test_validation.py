@@ -157,7 +157,7 @@ def test_render_validation_runs_each_suite_once_with_each_studys_results(tmp_pat
 
 
 def test_great_expectations_is_imported_without_pyspark():
-    """GX imports pyspark when the [lake] extra is installed (0.4-0.8 s); the checker hides it for
+    """GX imports pyspark when the [lake] extra is installed (0.2 s after pandas); the checker hides it for
     GX's import only: GX still validates, and pyspark still imports afterwards (the lake)."""
     code = (
         "import sys; from validation.run import Checker; import pandas as pd\n"
