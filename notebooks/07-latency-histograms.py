@@ -39,7 +39,7 @@ h = r.query(
 )
 pooled = r.pooled_histograms(con, study)  # repeated runs of a workload: one bar, their I/Os summed
 d = pooled.to_pandas()
-d["panel"] = [w if dr == "all" else f"{w} · {dr}" for w, dr in zip(d["workload"], d["direction"])]
+d["panel"] = r.short_labels(d["workload"].where(d["direction"] == "all", d["workload"] + " · " + d["direction"]))
 panels = list(dict.fromkeys(d["panel"]))
 shown = d[d["panel"].isin(panels[:12]) & (d["io_count"] > 0)]
 if len(shown):

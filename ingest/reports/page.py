@@ -252,8 +252,8 @@ def short_labels(values, n: int = LABEL_CHARS):
 
 def warm_up() -> None:
     """What a kernel's first page would pay: pandas (Altair hands it its data) and vl-convert's
-    JavaScript engine, which starts on the first chart drawn (0.8 s). The render calls this while
-    it validates, before any page."""
+    JavaScript engine, which starts on the first chart drawn (0.8 s). A render's kernels pay it
+    (render_kernel) while the render validates, before any page."""
     import vl_convert
 
     chart = alt.Chart(pl.DataFrame({"x": [0.0]}).to_pandas()).mark_point().encode(x="x:Q")
