@@ -79,6 +79,8 @@ def test_reports_are_offline_and_codeless(rendered):
         assert not render.FETCHES.search(t), p
         assert "from ingest.reports import page" not in t  # no code cells
         assert "Traceback" not in t and "Warning:" not in t, p
+        assert render.VALIDATION_SLOT not in t, p
+        assert p.name == "index.html" or "Validation" in t, p  # each page's footer was filled in
 
 
 def test_reproduced_figures_are_in_the_reports(rendered):
@@ -311,3 +313,57 @@ def test_repeated_runs_are_pooled_in_the_histogram_chart(tmp_path):
     sums = p.group_by(["system", "workload", "direction"]).agg(pl.col("share_pct").sum())["share_pct"]
     assert all(abs(x - 100) < 1e-9 for x in sums)
     con.close()
+
+
+class FakePages:
+    """Pages without a kernel: run_pages' order of events, not the notebooks."""
+
+    def __init__(self):
+        pass
+
+    def execute(self, nb):
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        pass
+
+
+def test_pages_run_while_the_render_validates_and_are_written_after(monkeypatch):
+    """Pages are executed during the validation (it takes a third of a render); none is finished,
+    that is written with its footer, before the validation is known, and none at all if it fails."""
+    import threading
+
+    monkeypatch.setattr(render, "Pages", FakePages)
+    jobs = [("s", f"p{i}") for i in range(5)]
+    executed, finished, started = [], [], threading.Event()
+
+    def execute(job, pages):
+        executed.append(job)
+        started.set()
+        return f"body of {job[1]}"
+
+    def finish(job, body, footers):
+        finished.append((job, body, footers, len(executed)))
+
+    def validation():
+        assert started.wait(10)  # pages run meanwhile
+        while len(executed) < len(jobs):
+            threading.Event().wait(0.01)
+        assert finished == []
+        return "footers"
+
+    render.run_pages(jobs, execute, finish, validation)
+    assert sorted(executed) == jobs
+    assert sorted((j, b, f) for j, b, f, _ in finished) == [(j, f"body of {j[1]}", "footers") for j in jobs]
+
+    def failing():
+        assert started.wait(10)
+        raise RuntimeError("GX could not run")
+
+    executed.clear(), finished.clear(), started.clear()
+    with pytest.raises(RuntimeError, match="GX could not run"):
+        render.run_pages(jobs, execute, finish, failing)
+    assert executed and finished == []

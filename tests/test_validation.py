@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -153,6 +154,22 @@ def test_render_validation_runs_each_suite_once_with_each_studys_results(tmp_pat
         assert key(grouped[s]) == key(run.validate(con, keep=keep, store=False))
     assert ("measurements", "expect_column_values_to_be_in_set", "unit") in failed(grouped["alpha"])
     assert failed(grouped["beta"]) == set()
+    con.close()
+
+    # the pages' footers: the render's validation (read-only, while pages run) gives each study its
+    # own verdict, the one a notebook in the lab computes for that study alone
+    from ingest.reports import page, render
+    from ingest.reports.tables import validation_html
+
+    footers = render.validate(tmp_path / "v.duckdb", {"alpha", "beta"})
+    assert "1 expectation(s) failed" in footers["alpha"] and "all expectations met" not in footers["alpha"]
+    assert "all expectations met" in footers["beta"] and "failed</h4>" not in footers["beta"]
+    con = db.connect(tmp_path / "v.duckdb", read_only=True)
+    for s in ("alpha", "beta"):
+        live = page.study_validation(con, s)
+        assert live.height >= 3 and live["failed"].sum() == (1 if s == "alpha" else 0)
+        when = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d(:\d\d)?|base64,[^\"]+")  # the time, in text and CSV
+        assert when.sub("T", validation_html(live)) == when.sub("T", footers[s])
     con.close()
 
 

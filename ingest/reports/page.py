@@ -8,9 +8,6 @@ notebooks never build HTML or Markdown from data themselves.
 
 from __future__ import annotations
 
-import base64
-import datetime as dt
-import html
 from pathlib import Path
 
 import altair as alt
@@ -18,33 +15,17 @@ import duckdb
 import polars as pl
 from IPython.display import HTML, display
 
+from ingest.reports.tables import CSS, SHOWN_ROWS, VALIDATION_SLOT, esc, note_html, table_html, validation_html
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 
 # Static SVG: charts render with no network (the default renderer loads Vega from a CDN).
 alt.renderers.enable("svg")
 alt.data_transformers.disable_max_rows()
 
-SHOWN_ROWS = 50  # rows a table shows; the download always holds all of them
 # A render's kernels draw page after page from one snapshot: there, connect() hands every page the
 # same read-only connection (render_kernel). None: each connect() opens the database, as in the lab.
 _shared: dict[Path, duckdb.DuckDBPyConnection] | None = None
-
-CSS = """<style>
-.iolab table {border-collapse: collapse; font: 13px/1.4 system-ui, sans-serif; margin: 8px 0 6px}
-.iolab th {background: #f0f2f5; text-align: left !important; padding: 4px 8px; border-bottom: 2px solid #c8ccd2}
-.iolab td {padding: 3px 8px; border-bottom: 1px solid #e4e6ea; text-align: left !important; vertical-align: top}
-.iolab td.num {text-align: right !important; font-variant-numeric: tabular-nums}
-.iolab .note {color: #555; font: 13px system-ui, sans-serif; max-width: 60em}
-.iolab .rows {color: #555; font: 12px system-ui, sans-serif; margin: 0 0 18px}
-.iolab .pass {color: #1a7f37; font-weight: 600} .iolab .fail {color: #b42318; font-weight: 600}
-.iolab .better {color: #1a7f37} .iolab .worse {color: #b42318}
-.iolab h1 {font: 600 26px system-ui, sans-serif; margin: 0 0 6px} .iolab h4 {margin: 14px 0 2px}
-.iolab code {font-size: 12px}
-</style>"""
-
-
-def esc(v) -> str:
-    return html.escape("" if v is None else str(v), quote=True)
 
 
 def connect(db_path: str | None = None, lake: str = "") -> duckdb.DuckDBPyConnection:
@@ -99,64 +80,9 @@ def query(con, sql: str, params=None) -> pl.DataFrame:
     return df.with_columns(fix) if fix else df
 
 
-def _fmt(v, col: str) -> tuple[str, bool]:
-    if v is None:
-        return "", False
-    if isinstance(v, bool):
-        if col in ("passed", "success", "all_passed"):  # verdicts
-            return f'<span class="{"pass" if v else "fail"}">{"pass" if v else "FAIL"}</span>', False
-        return ("yes" if v else "no"), False
-    if isinstance(v, int):
-        return f"{v:,}", True
-    if isinstance(v, dt.datetime):
-        return v.strftime("%Y-%m-%d %H:%M:%S"), False
-    if isinstance(v, float):
-        if col.startswith("pct") or col.endswith("_pct"):
-            cls = (
-                ' class="better"'
-                if col == "pct_better" and v > 0
-                else ' class="worse"'
-                if col == "pct_better" and v < 0
-                else ""
-            )
-            return f"<span{cls}>{v:+,.1f} %</span>" if col == "pct_better" else f"{v:,.1f} %", True
-        a = abs(v)
-        if a >= 1000:
-            return f"{v:,.0f}", True
-        if a >= 10:
-            return f"{v:,.1f}", True
-        return f"{v:,.3g}" if a < 0.01 and v else f"{v:,.2f}", True
-    return esc(v), False
-
-
-def download_link(df: pl.DataFrame, name: str) -> str:
-    """The whole frame as CSV inside the page (a data: URI): it works offline, from a file."""
-    data = base64.b64encode(df.write_csv().encode("utf-8")).decode("ascii")
-    fname = "".join(c if c.isalnum() or c in "-_" else "-" for c in name.lower()).strip("-")[:60] or "table"
-    return (
-        f'<a download="{esc(fname)}.csv" href="data:text/csv;charset=utf-8;base64,{data}">'
-        f"download all {df.height:,} rows (CSV)</a>"
-    )
-
-
 def table(df: pl.DataFrame, title: str | None = None, max_rows: int = SHOWN_ROWS) -> None:
     """A compact, human-formatted HTML table; says how many rows it shows and carries all of them."""
-    cap = f"<h4>{esc(title)}</h4>" if title else ""
-    if df.is_empty():
-        display(HTML(f'{CSS}<div class="iolab">{cap}<p class="note">No rows.</p></div>'))
-        return
-    head = "".join(f"<th>{esc(c.replace('_', ' '))}</th>" for c in df.columns)
-    body = []
-    for row in df.head(max_rows).iter_rows():
-        cells = []
-        for c, v in zip(df.columns, row):
-            text, num = _fmt(v, c)
-            cells.append(f'<td class="num">{text}</td>' if num else f"<td>{text}</td>")
-        body.append("<tr>" + "".join(cells) + "</tr>")
-    shown = min(df.height, max_rows)
-    count = f"{shown:,} of {df.height:,} rows shown; " if df.height > shown else f"{df.height:,} rows; "
-    foot = f'<p class="rows">{count}{download_link(df, title or "table")}</p>'
-    display(HTML(f'{CSS}<div class="iolab">{cap}<table><tr>{head}</tr>{"".join(body)}</table>{foot}</div>'))
+    display(HTML(table_html(df, title, max_rows)))
 
 
 def heading(*parts: str) -> None:
@@ -165,7 +91,7 @@ def heading(*parts: str) -> None:
 
 
 def note(text: str) -> None:
-    display(HTML(f'{CSS}<div class="iolab"><p class="note">{esc(text)}</p></div>'))
+    display(HTML(note_html(text)))
 
 
 def systems(con, study: str) -> pl.DataFrame:
@@ -299,40 +225,15 @@ def provenance(con, study: str) -> None:
         [study],
     )
     table(files, "Provenance: source files of this study")
-    v = study_validation(con, study)
-    if v.is_empty():
-        note("Validation: no suite has rows of this study.")
-    else:
-        failed = int(v["failed"].sum())
-        verdict = "all expectations met" if failed == 0 else f"{failed} expectation(s) failed"
-        when = v["validated_at"][0]
-        table(v, f"Validation of this study's data (Great Expectations, {when:%Y-%m-%d %H:%M} UTC): {verdict}")
+    if _shared is None:
+        display(HTML(validation_html(study_validation(con, study))))
+    else:  # a render: it validates every study while the pages run, and fills this in
+        display(HTML(VALIDATION_SLOT))
     note(f"Rendered by iolab {__version__}; numbers come from the schemas/views/*.sql views.")
 
 
 def study_validation(con, study: str) -> pl.DataFrame:
-    """Per-suite results on this study's rows: from the render snapshot, or computed now."""
-    sql = """SELECT suite, count(*) AS expectations, sum(success::INT) AS passed,
-                    count(*) - sum(success::INT) AS failed, max(rows_validated) AS rows_validated,
-                    max(run_at) AS validated_at
-             FROM report_validation WHERE study = ? GROUP BY suite ORDER BY suite"""
-    try:
-        return query(con, sql, [study])
-    except duckdb.CatalogException:  # a live notebook, not a render: validate the study now
-        from ingest.reports.validation import study_results
+    """Per-suite results of the study's validation, computed now (a notebook in the lab)."""
+    from ingest.reports.validation import study_results, summary
 
-        rows = study_results(con, study)
-        if not rows:
-            return pl.DataFrame()
-        df = pl.DataFrame(rows)
-        return (
-            df.group_by("suite", maintain_order=True)
-            .agg(
-                pl.len().alias("expectations"),
-                pl.col("success").sum().alias("passed"),
-                (~pl.col("success")).sum().alias("failed"),
-                pl.col("rows_validated").max(),
-                pl.col("run_at").max().alias("validated_at"),
-            )
-            .sort("suite")
-        )
+    return summary(study_results(con, study))

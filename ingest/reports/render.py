@@ -27,6 +27,7 @@ import tempfile
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import duckdb
 import jupytext
@@ -43,6 +44,8 @@ from ingest.config import REPO as ROOT
 from ingest.config import REPORTS_DEFAULT, VIEWS, default_db
 from ingest.progress import bar as progress_bar
 
+from .tables import VALIDATION_SLOT
+
 
 class IPCKernelManager(KernelManager):
     """Kernels on local IPC sockets: nothing listens on TCP, and ipykernel stops warning about it.
@@ -55,6 +58,8 @@ class IPCKernelManager(KernelManager):
 
 
 console = Console(highlight=False)
+T = TypeVar("T")  # run_pages: an executed page
+V = TypeVar("V")  # run_pages: what the render learnt meanwhile (the validation)
 
 # notebook -> SQL listing the studies it has something to show for (one query per notebook)
 NOTEBOOKS = {
@@ -109,20 +114,21 @@ def inside(out: Path, path: Path) -> Path:
     return path
 
 
-def validate(snap: Path, studies: set[str]) -> None:
-    """Run the studies' validation on the snapshot, so each page reports its own study's data now."""
+def validate(snap: Path, studies: set[str]) -> dict[str, str]:
+    """Each study's validation on the snapshot, as the HTML of its pages' footer."""
     from ingest import db as dbm
 
-    from .validation import store_all
+    from .tables import validation_html
+    from .validation import all_results, summary
 
     if not studies:
-        return
-    con = dbm.connect(snap)
+        return {}
+    con = dbm.connect(snap, read_only=True)
     try:
-        store_all(con, sorted(studies))
-        con.execute("CHECKPOINT")
+        results = all_results(con, sorted(studies))
     finally:
         con.close()
+    return {s: validation_html(summary(results[s])) for s in studies}
 
 
 def snapshot(db: Path, into: Path) -> Path:
@@ -275,18 +281,25 @@ class Pages:
         self.sockets.cleanup()
 
 
-def render_one(db: Path, out: Path, study: str, nb: str, exporter: HTMLExporter, pages: Pages) -> Path:
+def execute_page(db: Path, study: str, nb: str, pages: Pages) -> str:
+    """The page of notebook ``nb`` for ``study`` as HTML, its validation footer still to fill in."""
     src = jupytext.read(NOTEBOOK_DIR / f"{nb}.py")
-    folder = inside(out, out / slug(study))
-    folder.mkdir(parents=True, exist_ok=True)
     env_path = os.environ.get("PYTHONPATH", "")
     if str(ROOT) not in env_path.split(os.pathsep):  # the kernel imports ingest
         os.environ["PYTHONPATH"] = str(ROOT) + (os.pathsep + env_path if env_path else "")
     executed = parameterize(src, {"db_path": str(db.resolve()), "study": study})
     pages.execute(executed)
-    body, _ = exporter.from_notebook_node(executed, resources={"metadata": {"name": f"{slug(study)}: {TITLES[nb]}"}})
+    resources = {"metadata": {"name": f"{slug(study)}: {TITLES[nb]}"}}
+    body, _ = pages.exporter.from_notebook_node(executed, resources=resources)
+    return offline(body)
+
+
+def write_page(out: Path, study: str, nb: str, body: str, validation: str) -> Path:
+    """Write a page into <out>/<study slug>/, with the study's validation in its footer."""
+    folder = inside(out, out / slug(study))
+    folder.mkdir(parents=True, exist_ok=True)
     target = inside(out, folder / f"{nb}.html")
-    target.write_text(offline(body), encoding="utf-8")
+    target.write_text(body.replace(VALIDATION_SLOT, validation), encoding="utf-8")
     return target
 
 
@@ -332,16 +345,23 @@ WARM_UP = "from ingest.reports import page\npage.render_kernel()"
 
 
 def run_pages(
-    jobs: list[tuple[str, str]], page: Callable[[tuple[str, str], Pages], None], first: Callable[[], None]
+    jobs: list[tuple[str, str]],
+    execute: Callable[[tuple[str, str], Pages], T],
+    finish: Callable[[tuple[str, str], T, V], None],
+    first: Callable[[], V],
 ) -> None:
-    """Render ``jobs`` on one kernel per worker thread (a page mostly waits on its kernel, so two
-    kernels use two cores). IOLAB_REPORT_WORKERS sets how many. The kernels start and warm up
-    (page.render_kernel) while ``first`` runs here; pages are rendered after it."""
+    """Execute ``jobs`` on one kernel per worker thread (a page mostly waits on its kernel, so two
+    kernels use two cores; IOLAB_REPORT_WORKERS sets how many) while ``first`` runs here.
+
+    A page is finished (``finish(job, executed, value of first)``) once ``first`` has returned;
+    those executed before wait in memory until then. If ``first`` raises, no page is finished."""
     wanted = os.environ.get("IOLAB_REPORT_WORKERS", "").strip()
     n = int(wanted) if wanted.isdigit() else min(2, os.cpu_count() or 1)
     n = max(1, min(n, len(jobs)))
     queue = list(reversed(jobs))
-    lock, ready = threading.Lock(), threading.Event()
+    lock = threading.Lock()
+    first_value: list[V] = []  # empty until first() returns
+    waiting: list[tuple[tuple[str, str], T]] = []
 
     def worker() -> None:
         with Pages() as pages:
@@ -349,24 +369,32 @@ def run_pages(
                 pages.execute(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(WARM_UP)]))
             except Exception:  # a kernel that cannot warm up still renders (and reports) its pages
                 pass
-            ready.wait()
             while True:
                 with lock:
                     if not queue:
                         return
                     job = queue.pop()
-                page(job, pages)
+                executed = execute(job, pages)
+                with lock:
+                    if not first_value:
+                        waiting.append((job, executed))
+                        continue
+                finish(job, executed, first_value[0])
 
     threads = [threading.Thread(target=worker, name=f"iolab-report-{i}") for i in range(n if jobs else 0)]
     for t in threads:
         t.start()
     try:
-        first()
+        value = first()
+        with lock:
+            first_value.append(value)
+            done, waiting[:] = waiting[:], []
+        for job, executed in done:
+            finish(job, executed, value)
     except BaseException:
-        queue.clear()  # the kernels stop without rendering
+        queue.clear()  # the kernels stop after the page they are on; nothing is written
         raise
     finally:
-        ready.set()
         for t in threads:
             t.join()
 
@@ -398,22 +426,34 @@ def render(db: Path, out: Path, studies: list[str] | None = None, force: bool = 
         with progress_bar("reports", console) as progress:
             task = progress.add_task("validating the data", total=len(jobs))
             lock = threading.Lock()
+            validated = threading.Event()
 
-            def render_job(job: tuple[str, str], pages: Pages) -> None:
-                study, nb = job
+            def execute(job: tuple[str, str], pages: Pages) -> str | Exception:
                 try:
-                    path = render_one(snap, out, study, nb, pages.exporter, pages)
+                    return execute_page(snap, *job, pages)
+                except Exception as e:  # one broken report must not hide the others
+                    return e
+                finally:
+                    busy = "" if validated.is_set() else " (validating the data)"
+                    with lock:
+                        progress.update(task, advance=1, description=escape(f"{job[0]} / {job[1]}{busy}"))
+
+            def finish(job: tuple[str, str], body: str | Exception, footers: dict[str, str]) -> None:
+                study, nb = job
+                validated.set()
+                try:
+                    if isinstance(body, Exception):
+                        raise body
+                    path = write_page(out, study, nb, body, footers[study])
                     with lock:
                         done.append((study, nb, path))
                         old[study][nb] = prints[(study, nb)]
                         store_prints(out, study, old[study])
-                except Exception as e:  # one broken report must not hide the others
+                except Exception as e:
                     with lock:
                         failed.append((study, nb, e))
-                with lock:
-                    progress.update(task, advance=1, description=escape(f"{study} / {nb}"))
 
-            run_pages(jobs, render_job, first=lambda: validate(snap, {s for s, _ in jobs}))
+            run_pages(jobs, execute, finish, first=lambda: validate(snap, {s for s, _ in jobs}))
         # the index links every page of the database that exists, also those of studies not asked for now
         shown = [(s, nb, out / slug(s) / f"{nb}.html") for s, nb in every]
         idx = index(out, snap, [p for p in shown if p[2].is_file()], db)

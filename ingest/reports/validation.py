@@ -56,24 +56,34 @@ def study_results(con, study: str) -> list[dict]:
     return [r for r in vrun.validate(con, keep=keep_study(study), store=False) if _reported(r)]
 
 
-def store_all(con, studies: list[str]) -> None:
-    """Results for every study into report_validation (a render snapshot, never the user's file)."""
+def all_results(con, studies: list[str]) -> dict[str, list[dict]]:
+    """``study_results`` of every study in ``studies``, each suite run once over all of them (a render)."""
     from validation import run as vrun
 
-    con.execute("""CREATE OR REPLACE TABLE report_validation (study VARCHAR, suite VARCHAR, expectation VARCHAR,
-                   success BOOLEAN, unexpected_count BIGINT, rows_validated BIGINT, run_at TIMESTAMP)""")
     results = vrun.validate_groups(con, {s: keep_study(s) for s in studies})
-    for s in studies:
-        for r in filter(_reported, results[s]):
-            con.execute(
-                "INSERT INTO report_validation VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [
-                    s,
-                    r["suite"],
-                    r["expectation"],
-                    r["success"],
-                    r["unexpected_count"],
-                    r["rows_validated"],
-                    r.get("run_at") or datetime.now(UTC).replace(tzinfo=None),
-                ],
-            )
+    return {s: [r for r in results[s] if _reported(r)] for s in studies}
+
+
+def summary(results: list[dict]):
+    """One row per suite: expectations run, passed and failed, rows validated, when (a page's footer)."""
+    import polars as pl
+
+    if not results:
+        return pl.DataFrame()
+    now = datetime.now(UTC).replace(tzinfo=None)  # a suite that could not run has no run_at
+    rows = [
+        {**{k: r.get(k) for k in ("suite", "success", "rows_validated")}, "run_at": r.get("run_at") or now}
+        for r in results
+    ]
+    return (
+        pl.DataFrame(rows)
+        .group_by("suite", maintain_order=True)
+        .agg(
+            pl.len().alias("expectations"),
+            pl.col("success").sum().alias("passed"),
+            (~pl.col("success")).sum().alias("failed"),
+            pl.col("rows_validated").max(),
+            pl.col("run_at").max().alias("validated_at"),
+        )
+        .sort("suite")
+    )

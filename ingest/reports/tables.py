@@ -1,0 +1,108 @@
+"""The HTML of a report's tables and notes: numbers formatted for people, every label escaped, each
+table carrying all its rows as a CSV download. Notebooks show them through ingest.reports.page; the
+render (ingest.reports.render) uses them for the one part of a page it writes itself, the
+validation footer. Polars only: the render process imports this without Altair.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import html
+
+import polars as pl
+
+SHOWN_ROWS = 50  # rows a table shows; the download always holds all of them
+# Where a rendered page's validation goes: the render fills it in once it has validated the study.
+# Data cannot write it: every label is escaped (esc), so no '<' of the data reaches a page.
+VALIDATION_SLOT = "<!-- iolab: the study's validation -->"
+
+CSS = """<style>
+.iolab table {border-collapse: collapse; font: 13px/1.4 system-ui, sans-serif; margin: 8px 0 6px}
+.iolab th {background: #f0f2f5; text-align: left !important; padding: 4px 8px; border-bottom: 2px solid #c8ccd2}
+.iolab td {padding: 3px 8px; border-bottom: 1px solid #e4e6ea; text-align: left !important; vertical-align: top}
+.iolab td.num {text-align: right !important; font-variant-numeric: tabular-nums}
+.iolab .note {color: #555; font: 13px system-ui, sans-serif; max-width: 60em}
+.iolab .rows {color: #555; font: 12px system-ui, sans-serif; margin: 0 0 18px}
+.iolab .pass {color: #1a7f37; font-weight: 600} .iolab .fail {color: #b42318; font-weight: 600}
+.iolab .better {color: #1a7f37} .iolab .worse {color: #b42318}
+.iolab h1 {font: 600 26px system-ui, sans-serif; margin: 0 0 6px} .iolab h4 {margin: 14px 0 2px}
+.iolab code {font-size: 12px}
+</style>"""
+
+
+def esc(v) -> str:
+    return html.escape("" if v is None else str(v), quote=True)
+
+
+def _fmt(v, col: str) -> tuple[str, bool]:
+    if v is None:
+        return "", False
+    if isinstance(v, bool):
+        if col in ("passed", "success", "all_passed"):  # verdicts
+            return f'<span class="{"pass" if v else "fail"}">{"pass" if v else "FAIL"}</span>', False
+        return ("yes" if v else "no"), False
+    if isinstance(v, int):
+        return f"{v:,}", True
+    if isinstance(v, dt.datetime):
+        return v.strftime("%Y-%m-%d %H:%M:%S"), False
+    if isinstance(v, float):
+        if col.startswith("pct") or col.endswith("_pct"):
+            cls = (
+                ' class="better"'
+                if col == "pct_better" and v > 0
+                else ' class="worse"'
+                if col == "pct_better" and v < 0
+                else ""
+            )
+            return f"<span{cls}>{v:+,.1f} %</span>" if col == "pct_better" else f"{v:,.1f} %", True
+        a = abs(v)
+        if a >= 1000:
+            return f"{v:,.0f}", True
+        if a >= 10:
+            return f"{v:,.1f}", True
+        return f"{v:,.3g}" if a < 0.01 and v else f"{v:,.2f}", True
+    return esc(v), False
+
+
+def download_link(df: pl.DataFrame, name: str) -> str:
+    """The whole frame as CSV inside the page (a data: URI): it works offline, from a file."""
+    data = base64.b64encode(df.write_csv().encode("utf-8")).decode("ascii")
+    fname = "".join(c if c.isalnum() or c in "-_" else "-" for c in name.lower()).strip("-")[:60] or "table"
+    return (
+        f'<a download="{esc(fname)}.csv" href="data:text/csv;charset=utf-8;base64,{data}">'
+        f"download all {df.height:,} rows (CSV)</a>"
+    )
+
+
+def table_html(df: pl.DataFrame, title: str | None = None, max_rows: int = SHOWN_ROWS) -> str:
+    """A compact, human-formatted HTML table; says how many rows it shows and carries all of them."""
+    cap = f"<h4>{esc(title)}</h4>" if title else ""
+    if df.is_empty():
+        return f'{CSS}<div class="iolab">{cap}<p class="note">No rows.</p></div>'
+    head = "".join(f"<th>{esc(c.replace('_', ' '))}</th>" for c in df.columns)
+    body = []
+    for row in df.head(max_rows).iter_rows():
+        cells = []
+        for c, v in zip(df.columns, row):
+            text, num = _fmt(v, c)
+            cells.append(f'<td class="num">{text}</td>' if num else f"<td>{text}</td>")
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    shown = min(df.height, max_rows)
+    count = f"{shown:,} of {df.height:,} rows shown; " if df.height > shown else f"{df.height:,} rows; "
+    foot = f'<p class="rows">{count}{download_link(df, title or "table")}</p>'
+    return f'{CSS}<div class="iolab">{cap}<table><tr>{head}</tr>{"".join(body)}</table>{foot}</div>'
+
+
+def note_html(text: str) -> str:
+    return f'{CSS}<div class="iolab"><p class="note">{esc(text)}</p></div>'
+
+
+def validation_html(v: pl.DataFrame) -> str:
+    """The footer's validation of one study: ``v`` has a row per suite (ingest.reports.validation.summary)."""
+    if v.is_empty():
+        return note_html("Validation: no suite has rows of this study.")
+    failed = int(v["failed"].sum())
+    verdict = "all expectations met" if failed == 0 else f"{failed} expectation(s) failed"
+    when = v["validated_at"][0]
+    return table_html(v, f"Validation of this study's data (Great Expectations, {when:%Y-%m-%d %H:%M} UTC): {verdict}")
