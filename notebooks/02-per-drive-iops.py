@@ -75,7 +75,7 @@ targets = r.query(
     con,
     """SELECT coalesce(system, '(no system label)') AS system, workload_label AS workload, run_key,
                                  target, volume, array_name, raid_level, drives, drives_source, match_rule, iops, iops_per_drive
-                          FROM per_drive_iops WHERE study = ? AND level = 'target' ORDER BY system, run_key, target""",
+                          FROM per_drive_iops WHERE study = ? AND level = 'target' ORDER BY system, run_key, workload, target""",
     [study],
 )
 r.table(targets, "Per workload target (target -> volume -> drives)")

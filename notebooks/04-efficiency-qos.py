@@ -70,7 +70,7 @@ v = r.query(
     con,
     """SELECT coalesce(system, '(no system label)') AS system, workload_label AS workload, config_label,
                            criterion, metric, value, comparator, threshold, unit, passed, citation
-                    FROM qos_verdicts WHERE study = ? ORDER BY passed, criterion, system, workload""",
+                    FROM qos_verdicts WHERE study = ? ORDER BY passed, criterion, system, workload, config_label, metric, value, citation""",
     [study],
 )
 r.table(v, "Every verdict (failures first)")

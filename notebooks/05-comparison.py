@@ -86,7 +86,7 @@ u = r.query(
     """SELECT side, system, other_system, workload_label AS workload, scope, metric, unit, config, raid_level,
                            drives, value, reason
                     FROM comparison_unmatched WHERE study = ? AND metric IN (SELECT unnest(?::VARCHAR[]))
-                    ORDER BY side, system, metric, workload""",
+                    ORDER BY side, system, metric, workload, config, raid_level, drives, value""",
     [study, HEADLINE],
 )
 r.table(u, "Points without a match (headline metrics): listed, not dropped")

@@ -50,7 +50,7 @@ r.table(dev, "Storage devices, adapters, paths, virtual and logical disks (avg /
 cpu = r.query(
     con,
     """SELECT host, object, instance, counter, samples, avg, p95, max FROM cpu_usage
-                      WHERE study = ? ORDER BY metric, avg DESC""",
+                      WHERE study = ? ORDER BY metric, avg DESC, host, object, instance, counter""",
     [study],
 )
 r.table(cpu, "CPU: utilisation per physical CPU, ready time per VM group (highest first)")
@@ -62,7 +62,7 @@ pts = r.query(
     con,
     """WITH s AS (SELECT ss.series_id, ss.unit, ss.metric, ss.avg,
                                        ss.host || ' ' || ss.object || coalesce(' (' || ss.instance || ')', '') || ' ' || ss.counter AS series,
-                                       row_number() OVER (PARTITION BY ss.unit ORDER BY ss.avg DESC NULLS LAST) AS rank,
+                                       row_number() OVER (PARTITION BY ss.unit ORDER BY ss.avg DESC NULLS LAST, ss.series_id) AS rank,
                                        count(*) OVER (PARTITION BY ss.unit) AS of_unit
                                 FROM series_summary ss WHERE ss.study = ? AND ss.unit IS NOT NULL
                                 AND ss.metric IN ('cpu_util_pct', 'cpu_used_pct', 'cpu_ready_pct', 'queue_length', 'iops',
@@ -96,7 +96,7 @@ for unit, g in pts.group_by("unit", maintain_order=True):
 rest = r.query(
     con,
     """SELECT unit, host, object, instance, counter, samples, avg, p95, max, first_ts, last_ts
-                       FROM series_summary WHERE study = ? ORDER BY unit, avg DESC NULLS LAST""",
+                       FROM series_summary WHERE study = ? ORDER BY unit, avg DESC NULLS LAST, host, object, instance, counter, series_id""",
     [study],
 )
 r.table(rest, "Every series, summarised (avg / p95 / max)")

@@ -367,3 +367,28 @@ def test_pages_run_while_the_render_validates_and_are_written_after(monkeypatch)
     with pytest.raises(RuntimeError, match="GX could not run"):
         render.run_pages(jobs, execute, finish, failing)
     assert executed and finished == []
+
+
+def test_the_snapshot_holds_each_view_as_a_table_with_the_same_rows(tmp_path):
+    """render.materialize: the views of schemas/views become tables of the same name, rows and
+    types, in the render's snapshot only; the points stay views over the store."""
+    make_study(tmp_path / "data", name="snap")
+    dbf = tmp_path / "s.duckdb"
+    con = db.open_db(dbf)
+    batch.ingest_paths(con, [tmp_path / "data"])
+    views = [r[0] for r in con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal").fetchall()]
+    rows = {v: sorted(map(repr, con.execute(f'SELECT * FROM "{v}"').fetchall())) for v in views}
+    types = {v: con.execute(f'SELECT * FROM "{v}" LIMIT 0').description for v in views}
+    con.close()
+    assert rows["comparison"] and rows["measurements"]  # a study with something to compare
+    snap = render.snapshot(dbf, tmp_path)
+    con = db.connect(snap, read_only=True)
+    kinds = dict(con.execute("SELECT table_name, table_type FROM information_schema.tables").fetchall())
+    for v in views:
+        assert sorted(map(repr, con.execute(f'SELECT * FROM "{v}"').fetchall())) == rows[v], v
+        assert con.execute(f'SELECT * FROM "{v}" LIMIT 0').description == types[v], v
+        assert kinds[v] == ("VIEW" if v in ("series_points", "series_values") else "BASE TABLE"), v
+    con.close()
+    con = db.connect(dbf, read_only=True)  # the user's database keeps its views
+    assert con.execute("SELECT count(*) FROM duckdb_views() WHERE view_name = 'comparison'").fetchone() == (1,)
+    con.close()
