@@ -74,9 +74,10 @@ def query_figures(db_file: Path, what: str) -> dict[str, tuple[float, float, str
     return figures
 
 
-def report_figures() -> tuple[float, float, int]:
-    """(seconds per page of `iolab report --force` on every demo study, seconds for an empty notebook
-    in a fresh kernel, pages). The render's fixed costs (snapshot, validation) are in the per page."""
+def report_figures(runs: int = 3) -> tuple[float, float, int]:
+    """(seconds per page of `iolab report --force` on every demo study, the median of ``runs`` renders
+    (one moves by 10 % on a shared machine), seconds for an empty notebook in a fresh kernel, pages).
+    The render's fixed costs (snapshot, validation) are in the per page."""
     import nbformat
 
     from ingest import batch, db
@@ -88,14 +89,10 @@ def report_figures() -> tuple[float, float, int]:
         batch.ingest_paths(con, [ROOT / "data" / "samples"])
         con.close()
         out = Path(d) / "out"
-        t = time.perf_counter()
-        subprocess.run(
-            [str(ROOT / ".venv" / "bin" / "iolab"), "report", "--db", str(dbf), "--out", str(out), "--force"],
-            check=True,
-            stdout=subprocess.DEVNULL,
-        )
+        render_all = [str(ROOT / ".venv" / "bin" / "iolab"), "report", "--db", str(dbf), "--out", str(out), "--force"]
+        took = median_time(lambda: subprocess.run(render_all, check=True, stdout=subprocess.DEVNULL), runs=runs)
         pages = len(list(out.glob("*/*.html")))
-        per_page = (time.perf_counter() - t) / max(pages, 1)
+        per_page = took / max(pages, 1)
 
     def empty() -> None:
         with render.Pages() as p:
