@@ -7,6 +7,8 @@ import json
 import os
 import shutil
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -166,12 +168,19 @@ def create_views(con: duckdb.DuckDBPyConnection, *, force: bool = True) -> None:
     checksum = _checksum("\n".join(texts))
     if not force and con.execute("SELECT count(*) FROM view_state WHERE checksum = ?", [checksum]).fetchall()[0][0]:
         return
-    con.execute("BEGIN")  # one commit for them all
-    try:
+    with transaction(con):  # one commit for them all
         for text in texts:
             con.execute(text)
         con.execute("DELETE FROM view_state")
         con.execute("INSERT INTO view_state VALUES (?, ?)", [checksum, datetime.now(UTC).replace(tzinfo=None)])
+
+
+@contextmanager
+def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
+    """BEGIN ... COMMIT around the block; ROLLBACK if anything in it fails (then re-raised)."""
+    con.execute("BEGIN")
+    try:
+        yield
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")

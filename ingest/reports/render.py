@@ -173,17 +173,14 @@ def materialize(con: duckdb.DuckDBPyConnection) -> None:
     study alone 32 times). Computed once here (1.4 s), the pages' queries took 1.4 s. In file order,
     so a view reads the tables of those before it. The points (series_points, series_values) stay
     views over the store: they are the raw data, and the largest."""
+    from ingest.db import transaction
+
     names = [m.group(1) for f in sorted(VIEWS.glob("*.sql")) for m in _VIEW.finditer(f.read_text())]
-    con.execute("BEGIN")
-    try:
+    with transaction(con):
         for name in names:
             con.execute(f'CREATE TABLE "iolab_materialized" AS SELECT * FROM "{name}"')
             con.execute(f'DROP VIEW "{name}"')
             con.execute(f'ALTER TABLE "iolab_materialized" RENAME TO "{name}"')
-        con.execute("COMMIT")
-    except BaseException:
-        con.execute("ROLLBACK")
-        raise
 
 
 CODE = [NOTEBOOK_DIR, Path(__file__).resolve().parent, VIEWS]
