@@ -265,6 +265,9 @@ class Pages:
     """
 
     def __init__(self) -> None:
+        env_path = os.environ.get("PYTHONPATH", "")
+        if str(ROOT) not in env_path.split(os.pathsep):  # its kernels import this iolab, not another one
+            os.environ["PYTHONPATH"] = str(ROOT) + (os.pathsep + env_path if env_path else "")
         self.client: NotebookClient | None = None
         self.sockets = tempfile.TemporaryDirectory(prefix="iolab-kernel-")
         self.exporter = HTMLExporter(**EXPORT)
@@ -374,9 +377,6 @@ def run_pages(
 
     A page is finished (``finish(job, executed, value of first)``) once ``first`` has returned;
     those executed before wait in memory until then. If ``first`` raises, no page is finished."""
-    env_path = os.environ.get("PYTHONPATH", "")
-    if str(ROOT) not in env_path.split(os.pathsep):  # the kernels import this iolab, not another one
-        os.environ["PYTHONPATH"] = str(ROOT) + (os.pathsep + env_path if env_path else "")
     wanted = os.environ.get("IOLAB_REPORT_WORKERS", "").strip()
     n = int(wanted) if wanted.isdigit() else min(2, os.cpu_count() or 1)
     n = max(1, min(n, len(jobs)))
@@ -460,9 +460,13 @@ def render(db: Path, out: Path, studies: list[str] | None = None, force: bool = 
                     with lock:
                         progress.update(task, advance=1, description=escape(f"{job[0]} / {job[1]}{busy}"))
 
+            def validation() -> dict[str, str]:
+                footers = validate(snap, {s for s, _ in jobs})
+                validated.set()
+                return footers
+
             def finish(job: tuple[str, str], body: str | Exception, footers: dict[str, str]) -> None:
                 study, nb = job
-                validated.set()
                 try:
                     if isinstance(body, Exception):
                         raise body
@@ -475,7 +479,7 @@ def render(db: Path, out: Path, studies: list[str] | None = None, force: bool = 
                     with lock:
                         failed.append((study, nb, e))
 
-            run_pages(jobs, execute, finish, first=lambda: validate(snap, {s for s, _ in jobs}))
+            run_pages(jobs, execute, finish, first=validation)
         # the index links every page of the database that exists, also those of studies not asked for now
         shown = [(s, nb, out / slug(s) / f"{nb}.html") for s, nb in every]
         idx = index(out, snap, [p for p in shown if p[2].is_file()], db)
