@@ -49,8 +49,9 @@ def test_consistency_checks_are_not_vacuous(good):
     con, _, _ = good
     from validation import iometer_results, measurements
 
-    m = con.execute(measurements.QUERY).df()
+    m = run.frame(con, measurements.QUERY)
     assert m["rw_ratio"].notna().sum() > 500 and m["mbps_ratio"].notna().sum() > 100
+    assert len(m) == q(con, "SELECT count(*) FROM measurements")[0][0]  # the group join keeps every row
     i = con.execute(iometer_results.QUERY).df()
     assert i["workers_ratio"].notna().sum() == 124 and i["targets_ratio"].notna().sum() == 124
 

@@ -3,7 +3,7 @@
 
 SUITE = "series_points"
 QUERY = """
-SELECT p.series_id, p.ts, p.value, s.series_id IS NOT NULL AS has_series,
+SELECT p.series_id, s.series_id IS NOT NULL AS has_series,
        epoch_ms(p.ts) - epoch_ms(lag(p.ts) OVER (PARTITION BY p.series_id ORDER BY p.ts, p.sample_no)) AS step_ms,
        p.ts IS NOT NULL OR smp.ts_text IS NOT NULL AS has_time
 FROM series_points p
