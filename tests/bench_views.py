@@ -13,6 +13,8 @@
                           sqlserverio file, 241 MB) into a fresh database, peak RSS, vs parsing them
                           alone in one process
   re-ingest 1000 unchanged  the same files again vs hashing them all
+  validation              every Great Expectations suite over both databases above (the capture's
+                          points, the 1,000 files' measurements) vs pulling the suites' frames alone
 
 The capture is generated like tests/bench.py's (esxtop-shaped, 5,000 columns). Results go to
 <cache>/bench-views.json; when an earlier result is there, each ratio is printed beside the old one.
@@ -147,6 +149,27 @@ def ingest_figures(work: Path, n: int = 1000) -> dict[str, tuple[float, float, s
     }
 
 
+def validation_figure(dbfs: list[Path]) -> tuple[float, float, str]:
+    """Every suite run over each database (as `iolab validate`, nothing stored) against pulling the
+    suites' frames from DuckDB: what Great Expectations adds to reading the data it checks."""
+    from ingest import db
+    from validation import run
+
+    run.Checker()  # GX imported once, outside both timings
+    took = floor = 0.0
+    rows = 0
+    for f in dbfs:
+        con = db.connect(f, read_only=True)
+        t = time.perf_counter()
+        rows += sum(len(run.frame(con, m.QUERY)) for m in run.suites())
+        floor += time.perf_counter() - t
+        t = time.perf_counter()
+        run.validate(con, store=False)
+        took += time.perf_counter() - t
+        con.close()
+    return took, floor, f"{rows:,} rows; floor: the suites' frames pulled from DuckDB"
+
+
 def main(argv: list[str] | None = None) -> int:
     from tests.bench import generate
 
@@ -170,6 +193,7 @@ def main(argv: list[str] | None = None) -> int:
         con.close()
         figures.update(query_figures(dbf, f"{csv.stat().st_size / 1e6:.0f} MB esxtop capture"))
         figures.update(ingest_figures(Path(work)))
+        figures["validation"] = validation_figure([dbf, Path(work) / "many.duckdb"])
     per_page, empty, pages = report_figures()
     figures["report page"] = (per_page, empty, f"iolab report --force, {pages} demo pages; floor: an empty notebook")
     figures["iolab --help"] = (*startup_figures(), 'floor: python -c "import duckdb"')

@@ -147,6 +147,7 @@ def frame(con, sql: str):
     become floats, as ``.df()`` makes them."""
     import pyarrow as pa
 
+    con.execute("SET enable_progress_bar = false")  # DuckDB's own bar, over a render's or validate's
     t = con.sql(sql).to_arrow_table()
     if any(pa.types.is_decimal(f.type) for f in t.schema):
         t = t.cast(pa.schema([pa.field(f.name, pa.float64()) if pa.types.is_decimal(f.type) else f for f in t.schema]))
