@@ -30,13 +30,7 @@ r.note(
 )
 
 # %%
-h = r.query(
-    con,
-    """SELECT coalesce(system, '(no system label)') AS system, workload_label AS workload, target, direction,
-                           bin_no, bin_label, lower_us, upper_us, io_count, share_pct
-                    FROM latency_histograms WHERE study = ? ORDER BY workload, system, target, direction, run_id, bin_no""",
-    [study],
-)
+h = r.histogram_bins(con, study)  # every bin of every run, with its file and run
 pooled = r.pooled_histograms(con, study)  # repeated runs of a workload: one bar, their I/Os summed
 d = pooled.to_pandas()
 d["panel"] = r.short_labels(d["workload"].where(d["direction"] == "all", d["workload"] + " · " + d["direction"]))

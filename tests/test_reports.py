@@ -312,6 +312,11 @@ def test_repeated_runs_are_pooled_in_the_histogram_chart(tmp_path):
     assert list(zip(w["bin_no"], w["io_count"])) == raw
     sums = p.group_by(["system", "workload", "direction"]).agg(pl.col("share_pct").sum())["share_pct"]
     assert all(abs(x - 100) < 1e-9 for x in sums)
+    # the table of every bin tells the 13 runs apart: file and run on each row, one row per bin of each
+    bins = page.histogram_bins(con, study).filter(pl.col("workload") == "512 B random read, QD 4")
+    assert bins.select("file", "run").unique().height == 13
+    assert bins.height == bins.select("file", "run", "direction", "bin_no").unique().height
+    assert set(bins["file"]) == {"quarch__testfile.csv"}
     con.close()
 
 

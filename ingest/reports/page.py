@@ -223,6 +223,23 @@ def pooled_histograms(con, study: str) -> pl.DataFrame:
     )
 
 
+def histogram_bins(con, study: str) -> pl.DataFrame:
+    """Every latency bin of every run of ``study``, with the file and run it came from: repeated
+    runs of a workload are told apart (ordered on every column shown)."""
+    return query(
+        con,
+        """SELECT coalesce(h.system, '(no system label)') AS system, h.workload_label AS workload,
+                  parse_filename(f.path) AS file, r.run_key AS run, h.target, h.direction,
+                  h.bin_no, h.bin_label, h.lower_us, h.upper_us, h.io_count, h.share_pct
+           FROM latency_histograms h
+           JOIN source_files f ON f.source_id = h.place_id
+           LEFT JOIN runs r ON r.run_id = h.run_id
+           WHERE h.study = ?
+           ORDER BY workload, system, file, h.run_id, h.target, h.direction, h.bin_no""",
+        [study],
+    )
+
+
 def provenance(con, study: str) -> None:
     """Footer: every source file of the study with its sha256 and parser, and the study's validation."""
     from ingest import __version__
