@@ -9,6 +9,7 @@ import subprocess
 import sys
 from collections import Counter
 
+import pandas as pd
 import pytest
 
 from ingest import batch, db
@@ -43,6 +44,27 @@ def test_suites_pass_on_the_demo_and_are_stored(good):
         "profile_drives",
     }
     assert q(con, "SELECT count(*), bool_and(success) FROM validation_results") == [(len(rows), True)]
+
+
+def test_frames_hold_what_duckdb_returns(good):
+    """Through Arrow (text as categoricals) each suite's frame holds the values and types of
+    DuckDB's own .df(): integers with NULLs stay integers, nothing becomes a float or a string."""
+    con, _, _ = good
+
+    def cell(v):  # a list column's cell is an array (compared as a tuple); NULL, NaN and NA are None
+        if getattr(v, "ndim", 0) > 0:
+            return tuple(v)
+        return None if pd.isna(v) else v
+
+    def values(col):
+        return sorted((cell(v) for v in col.astype(object)), key=repr)
+
+    for m in run.suites():
+        want, got = con.execute(m.QUERY).df(), run.frame(con, m.QUERY)
+        assert list(got.columns) == list(want.columns), m.SUITE
+        for c in want.columns:
+            assert str(got[c].dtype) in ("category", str(want[c].dtype)), (m.SUITE, c, got[c].dtype)
+            assert values(got[c]) == values(want[c]), (m.SUITE, c)
 
 
 def test_consistency_checks_are_not_vacuous(good):

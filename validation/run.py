@@ -145,13 +145,19 @@ def frame(con, sql: str):
     lab-sized database (10.5 M rows), and a 2.3 GB frame that GX then filters again and again.
     Through Arrow each distinct text is made once (3 s there, a sixth of the memory); decimals
     become floats, as ``.df()`` makes them."""
+    import pandas as pd
     import pyarrow as pa
 
     con.execute("SET enable_progress_bar = false")  # DuckDB's own bar, over a render's or validate's
     t = con.sql(sql).to_arrow_table()
     if any(pa.types.is_decimal(f.type) for f in t.schema):
         t = t.cast(pa.schema([pa.field(f.name, pa.float64()) if pa.types.is_decimal(f.type) else f for f in t.schema]))
-    return t.to_pandas(strings_to_categorical=True)
+    df = t.to_pandas(strings_to_categorical=True)
+    for f in t.schema:  # integers with NULLs stay integers, as in .df() (Arrow makes them floats: 5 -> 5.0)
+        if pa.types.is_integer(f.type) and t.column(f.name).null_count:
+            nullable = pd.api.types.pandas_dtype(str(f.type).replace("uint", "UInt").replace("int", "Int"))
+            df[f.name] = t.column(f.name).to_pandas(types_mapper={f.type: nullable}.get)
+    return df
 
 
 def validate(con, keep=None, store: bool = True) -> list[dict]:
