@@ -4,7 +4,9 @@
 SUITE = "series_points"
 QUERY = """
 SELECT p.series_id, s.series_id IS NOT NULL AS has_series,
-       epoch_ms(p.ts) - epoch_ms(lag(p.ts) OVER (PARTITION BY p.series_id ORDER BY p.ts, p.sample_no)) AS step_ms,
+       -- a DOUBLE (exact for any step): GX checks a nullable integer column 4x slower (28 M points: 30 s)
+       (epoch_ms(p.ts) - epoch_ms(lag(p.ts) OVER (PARTITION BY p.series_id ORDER BY p.ts, p.sample_no)))::DOUBLE
+           AS step_ms,
        p.ts IS NOT NULL OR smp.ts_text IS NOT NULL AS has_time
 FROM series_points p
 LEFT JOIN series s USING (series_id)
