@@ -376,7 +376,7 @@ def test_pages_run_while_the_render_validates_and_are_written_after(monkeypatch)
 
 def test_the_snapshot_holds_each_view_as_a_table_with_the_same_rows(tmp_path):
     """render.materialize: the views of schemas/views become tables of the same name, rows and
-    types, in the render's snapshot only; the points stay views over the store."""
+    types, in the render's snapshot only; the raw data (the points, the measurements) stays views."""
     make_study(tmp_path / "data", name="snap")
     dbf = tmp_path / "s.duckdb"
     con = db.open_db(dbf)
@@ -392,7 +392,9 @@ def test_the_snapshot_holds_each_view_as_a_table_with_the_same_rows(tmp_path):
     for v in views:
         assert sorted(map(repr, con.execute(f'SELECT * FROM "{v}"').fetchall())) == rows[v], v
         assert con.execute(f'SELECT * FROM "{v}" LIMIT 0').description == types[v], v
-        assert kinds[v] == ("VIEW" if v in ("series_points", "series_values") else "BASE TABLE"), v
+        raw = v in ("series_points", "series_values", *render.ROW_VIEWS)  # the raw data stays views
+        assert kinds[v] == ("VIEW" if raw else "BASE TABLE"), v
+    assert kinds["measurements"] == "VIEW" and kinds["comparison"] == "BASE TABLE"
     con.close()
     con = db.connect(dbf, read_only=True)  # the user's database keeps its views
     assert con.execute("SELECT count(*) FROM duckdb_views() WHERE view_name = 'comparison'").fetchone() == (1,)
