@@ -135,7 +135,7 @@ def test_render_validation_runs_each_suite_once_with_each_studys_results(tmp_pat
     """validate_groups (the render's validation) gives every study the results validating it alone
     gives: a suite met by all studies' rows together is met by each; one that is not is run per
     study; "unique" means unique within a study (the same file in two studies shares its runs)."""
-    from ingest.reports.validation import keep_study
+    from ingest.reports.validation import tag_studies
 
     data = tmp_path / "data"
     for s in ("alpha", "beta"):
@@ -152,7 +152,7 @@ def test_render_validation_runs_each_suite_once_with_each_studys_results(tmp_pat
     con.execute(
         f"INSERT INTO samples (run_id, scope, metric, value, unit) VALUES ({run_id}, 'all', 'w', 1, 'furlongs')"
     )
-    keeps = {s: keep_study(s) for s in ("alpha", "beta")}
+    studies = ["alpha", "beta"]
     checks = []
     real = run.Checker.check
     monkeypatch.setattr(run.Checker, "check", lambda self, *a: checks.append(a[0]) or real(self, *a))
@@ -170,11 +170,16 @@ def test_render_validation_runs_each_suite_once_with_each_studys_results(tmp_pat
             for r in rows
         )
 
-    grouped = run.validate_groups(con, keeps)
+    grouped = run.validate_groups(con, studies, tag_studies)
     runs = Counter(checks)  # GX runs per suite: measurements together, then per study; the others once
     assert runs.pop("measurements") == 3 and set(runs.values()) == {1} and "runs" in runs
-    for s, keep in keeps.items():
-        assert key(grouped[s]) == key(run.validate(con, keep=keep, store=False))
+    for s in studies:
+        assert key(grouped[s]) == key(run.validate_groups(con, [s], tag_studies)[s])
+        # each study's rows, and only its: its files' numbers (the shared file's in both)
+        files = "SELECT sha256 FROM source_files WHERE study = ?"
+        (n,) = q(con, f"SELECT count(*) FROM measurements WHERE source_sha256 IN ({files})", [s])[0]
+        assert {r["rows_validated"] for r in grouped[s] if r["suite"] == "measurements"} == {n}
+    assert len({r["rows_validated"] for s in studies for r in grouped[s] if r["suite"] == "measurements"}) == 2
     assert ("measurements", "expect_column_values_to_be_in_set", "unit") in failed(grouped["alpha"])
     assert failed(grouped["beta"]) == set()
     con.close()

@@ -5,43 +5,33 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+# Which study a suite's row belongs to, by the first of its columns found here: the files of a study,
+# its runs, its series or its sources (a file copied into two studies belongs to both).
+_MEMBERS = {
+    "source_sha256": "SELECT DISTINCT sha256 AS k, study AS g FROM source_files",
+    "run_id": "SELECT DISTINCT r.run_id AS k, f.study AS g FROM runs r JOIN source_files f ON f.content_id = r.source_id",
+    "series_id": """SELECT DISTINCT s.series_id AS k, f.study AS g
+                    FROM series s JOIN source_files f ON f.content_id = s.source_id""",
+    "source_id": "SELECT content_id AS k, study AS g FROM source_files UNION SELECT source_id, study FROM source_files",
+}
 
-def keep_study(study: str):
-    """A frame filter for validation.run.validate: the rows of ``study`` only."""
 
-    def keep(con, df):
-        ids = lambda sql: {r[0] for r in con.execute(sql.replace("?", "$1"), [study]).fetchall()}  # noqa: E731
-        if "study" in df.columns:
-            return df[df["study"] == study]
-        if "source_sha256" in df.columns:
-            return df[df["source_sha256"].isin(ids("SELECT sha256 FROM source_files WHERE study = ?"))]
-        if "run_id" in df.columns:
-            return df[
-                df["run_id"].isin(
-                    ids(
-                        "SELECT r.run_id FROM runs r JOIN source_files f ON f.content_id = r.source_id WHERE f.study = ?"
-                    )
-                )
-            ]
-        if "series_id" in df.columns:
-            return df[
-                df["series_id"].isin(
-                    ids(
-                        "SELECT s.series_id FROM series s JOIN source_files f ON f.content_id = s.source_id WHERE f.study = ?"
-                    )
-                )
-            ]
-        if "source_id" in df.columns:
-            return df[
-                df["source_id"].isin(
-                    ids(
-                        "SELECT content_id FROM source_files WHERE study = ? UNION SELECT source_id FROM source_files WHERE study = ?"
-                    )
-                )
-            ]
-        return df.iloc[0:0]
+def tag_studies(con, query: str, studies: list[str]) -> tuple[str, list] | None:
+    """A validation.run.Tagger: the rows of ``query`` that belong to ``studies``, each with its study
+    (a row with a study column is that study's); None for a suite whose rows name no study."""
+    from validation.run import GROUP
 
-    return keep
+    columns = con.sql(query).columns
+    if "study" in columns:
+        return f"SELECT q.*, q.study AS {GROUP} FROM ({query}) q WHERE list_contains($1, q.study)", [studies]
+    key = next((c for c in _MEMBERS if c in columns), None)
+    if key is None:
+        return None
+    return (
+        f"""SELECT q.*, m.g AS {GROUP} FROM ({query}) q
+            JOIN ({_MEMBERS[key]}) m ON m.k = q.{key} AND list_contains($1, m.g)""",
+        [studies],
+    )
 
 
 def _reported(r: dict) -> bool:
@@ -51,16 +41,14 @@ def _reported(r: dict) -> bool:
 
 def study_results(con, study: str) -> list[dict]:
     """One dict per expectation run on the study's rows (suites with no such row are left out)."""
-    from validation import run as vrun
-
-    return [r for r in vrun.validate(con, keep=keep_study(study), store=False) if _reported(r)]
+    return all_results(con, [study])[study]
 
 
 def all_results(con, studies: list[str]) -> dict[str, list[dict]]:
     """``study_results`` of every study in ``studies``, each suite run once over all of them (a render)."""
     from validation import run as vrun
 
-    results = vrun.validate_groups(con, {s: keep_study(s) for s in studies})
+    results = vrun.validate_groups(con, studies, tag_studies)
     return {s: [r for r in results[s] if _reported(r)] for s in studies}
 
 
