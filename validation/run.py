@@ -246,8 +246,9 @@ def validate_groups(con, groups: list[str], tag: Tagger) -> dict[str, list[dict]
                 for g in present:
                     out[g].extend(_met(mod, e, int(counts[g]), run_at) for e in expectations)
                 continue
-        for g in present:
-            out[g].extend(checker.rows(mod, df[df[GROUP] == g].drop(columns=GROUP), run_at))
+        for g in present:  # one group's rows are the whole frame: no mask, no copy of it
+            part = df if len(present) == 1 else df[df[GROUP] == g]
+            out[g].extend(checker.rows(mod, part.drop(columns=GROUP), run_at))
     return out
 
 

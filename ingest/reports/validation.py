@@ -1,5 +1,5 @@
-"""Validation of one study's data: the Great Expectations suites of validation/, each frame
-narrowed to the rows that belong to the study (by study, source file, run or series)."""
+"""Validation of one study's data: the Great Expectations suites of validation/, each suite's rows
+tagged in SQL with the studies they belong to (by study, source file, run, series or source)."""
 
 from __future__ import annotations
 
