@@ -9,6 +9,7 @@ the failures, `--verbose` every file with its row counts.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import sys
@@ -47,6 +48,19 @@ def _line(o: batch.Outcome, verbose: bool) -> str:
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:
+    """`iolab ingest`. The garbage collector runs every 700 new objects by default; a capture's
+    5,000 column names make ~100,000, none of them in cycles, and its ~120 collections (one walking
+    every loaded module) took 20 ms, 2 % of a 100 MB ingest. Every 100,000 still bounds what cycles
+    can hold; an in-process caller gets its own setting back."""
+    threshold = gc.get_threshold()
+    gc.set_threshold(100_000)
+    try:
+        return _ingest(args)
+    finally:
+        gc.set_threshold(*threshold)
+
+
+def _ingest(args: argparse.Namespace) -> int:
     from . import batch, db
 
     paths = [Path(p) for p in args.paths]
