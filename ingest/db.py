@@ -197,6 +197,8 @@ def open_db(path: str | Path, **kw) -> duckdb.DuckDBPyConnection:
         return con
     if copied:  # the template's schema was made earlier: say when this database got it
         con.execute("UPDATE schema_history SET applied_at = ?", [datetime.now(UTC).replace(tzinfo=None)])
+        clean_store(con)  # a store left beside an earlier database of this name holds nothing of this one
+        return con  # the rest of _bring_up is what made the template: migrations, views (6 ms)
     _bring_up(con)
     return con
 

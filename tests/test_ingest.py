@@ -437,3 +437,34 @@ def test_a_big_file_hashed_beside_its_parse_keeps_its_provenance(con, tmp_path, 
     ):
         assert stored[str(p)] == hashlib.sha256(p.read_bytes()).hexdigest()
     assert q(con, "SELECT count(*) FROM point_files") == [(1,)]  # the copy was not streamed again
+
+
+def test_a_database_made_from_the_template_is_the_one_made_in_place(tmp_path, monkeypatch):
+    """open_db copies the empty template and skips bringing it up: the copy must hold what a
+    database migrated in place holds (tables, views and their columns, view state, migrations), and a
+    store left beside an earlier database of the same name is cleared, as it is in place. (Views are
+    compared by their columns: DuckDB prints an EXCLUDE list in no fixed order.)"""
+
+    def catalog(path: Path) -> tuple:
+        con = db.connect(path, read_only=True)
+        try:
+            return (
+                con.execute("SELECT table_name, column_name, data_type FROM duckdb_columns() ORDER BY ALL").fetchall(),
+                con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal ORDER BY 1").fetchall(),
+                con.execute("SELECT checksum FROM view_state").fetchall(),
+                con.execute("SELECT version FROM schema_history ORDER BY 1").fetchall(),
+            )
+        finally:
+            con.close()
+
+    leftover = tmp_path / "copied.duckdb.points"
+    leftover.mkdir()
+    (leftover / "7.parquet").write_bytes(b"an earlier database's points")
+    assert db.from_template(tmp_path / "probe.duckdb")  # the template path is the one under test
+    db.open_db(tmp_path / "copied.duckdb").close()
+    monkeypatch.setattr(db, "from_template", lambda path: False)
+    db.open_db(tmp_path / "in_place.duckdb").close()
+    copied, in_place = catalog(tmp_path / "copied.duckdb"), catalog(tmp_path / "in_place.duckdb")
+    assert copied == in_place
+    assert len(copied[1]) > 20 and copied[2]  # views and their state are there at all
+    assert list(leftover.iterdir()) == []
