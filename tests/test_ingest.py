@@ -468,3 +468,32 @@ def test_a_database_made_from_the_template_is_the_one_made_in_place(tmp_path, mo
     assert copied == in_place
     assert len(copied[1]) > 20 and copied[2]  # views and their state are there at all
     assert list(leftover.iterdir()) == []
+
+
+def test_ingest_into_a_database_another_process_holds_waits_for_it(tmp_path, capsys):
+    """`iolab ingest` opens the database in a thread that does not wait; when another process holds
+    it, the command waits in its own thread (where Ctrl-C ends it) and ingests once it is free."""
+    dbf = tmp_path / "busy.duckdb"
+    db.open_db(dbf).close()
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import duckdb, sys, time; c = duckdb.connect(sys.argv[1]); print('held', flush=True); time.sleep(1.5)",
+            str(dbf),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        from ingest.cli import main
+
+        assert (
+            main(["ingest", str(corpus("fio-json/louwrentius__fio-plot__fio31_randrw-1-1.json")), "--db", str(dbf)])
+            == 0
+        )
+    finally:
+        holder.kill()
+        holder.wait()
+    assert "1 ingested" in capsys.readouterr().out
