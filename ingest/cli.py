@@ -52,19 +52,6 @@ def _line(o: batch.Outcome, verbose: bool) -> str:
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:
-    """`iolab ingest`. The garbage collector runs every 700 new objects by default; a capture's
-    5,000 column names make ~100,000, none of them in cycles, and its ~120 collections (one walking
-    every loaded module) took 20 ms, 2 % of a 100 MB ingest. Every 100,000 still bounds what cycles
-    can hold; an in-process caller gets its own setting back."""
-    threshold = gc.get_threshold()
-    gc.set_threshold(100_000)
-    try:
-        return _ingest(args)
-    finally:
-        gc.set_threshold(*threshold)
-
-
-def _ingest(args: argparse.Namespace) -> int:
     from . import batch, db
 
     paths = [Path(p) for p in args.paths]
@@ -317,6 +304,11 @@ def run() -> None:
     closed, the output flushed, the parse workers joined): tearing down the interpreter with DuckDB
     and Polars loaded cost 0.1 s, 5 % of ingesting a 100 MB capture. Other commands (Spark, kernels)
     end normally, as do in-process callers of main()."""
+    # The garbage collector runs every 700 new objects by default; a capture's 5,000 column names
+    # make ~100,000, none of them in cycles, and its ~120 collections (one walking every loaded
+    # module) took 20 ms, 2 % of a 100 MB ingest. Every 100,000 still bounds what cycles can hold.
+    # (Set here, for the command's own process: lowering it again at the end collected 13 ms.)
+    gc.set_threshold(100_000)
     code, args = _dispatch(None)
     if getattr(args, "func", None) is cmd_ingest:
         try:
