@@ -12,9 +12,7 @@ import argparse
 import gc
 import json
 import os
-import queue
 import sys
-import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -27,8 +25,6 @@ from .config import default_db
 from .progress import bar as progress_bar
 
 if TYPE_CHECKING:  # imported where used: `iolab --help` stays quick (pyarrow, pydantic, duckdb are not needed)
-    from duckdb import DuckDBPyConnection
-
     from . import batch
 
 DEFAULT_DB = default_db()
@@ -56,7 +52,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 
     paths = [Path(p) for p in args.paths]
     try:
-        con = _open_while_importing(args.db)
+        con = db.open_db(args.db)
     except db.DatabaseProblem as e:
         if args.json:
             print(json.dumps({"db": args.db, "error": str(e)}))
@@ -96,31 +92,6 @@ def cmd_ingest(args: argparse.Namespace) -> int:
             )
         return EXIT_ENVIRONMENT
     return EXIT_REJECTED if report.failed else EXIT_OK
-
-
-def _open_while_importing(db_path: str) -> DuckDBPyConnection:
-    """Open the database in a thread while this one imports the format modules (Polars among them):
-    DuckDB starts and reads its catalog outside the GIL, 20-30 ms that the imports now cover. The
-    thread does not wait for a database another process holds: that wait happens here, where
-    Ctrl-C ends it (a thread waiting on the lock kept the process alive after Ctrl-C)."""
-    from . import db, registry
-
-    opened: queue.SimpleQueue = queue.SimpleQueue()
-
-    def open_now() -> None:
-        try:
-            opened.put(db.open_db(db_path, wait_s=0))
-        except BaseException as e:  # raised below, in this thread
-            opened.put(e)
-
-    threading.Thread(target=open_now, name="iolab-open", daemon=True).start()
-    registry.modules()
-    result = opened.get()
-    if isinstance(result, db.DatabaseBusy):
-        return db.open_db(db_path)  # wait for the other process, as long as connect() waits
-    if isinstance(result, BaseException):
-        raise result
-    return result
 
 
 STATUSES = ("ingested", "unchanged", "relabelled", "placed", "skipped", "rejected", "unreadable")

@@ -471,8 +471,7 @@ def test_a_database_made_from_the_template_is_the_one_made_in_place(tmp_path, mo
 
 
 def test_ingest_into_a_database_another_process_holds_waits_for_it(tmp_path, capsys):
-    """`iolab ingest` opens the database in a thread that does not wait; when another process holds
-    it, the command waits in its own thread (where Ctrl-C ends it) and ingests once it is free."""
+    """`iolab ingest` into a database another process holds waits for it, then ingests."""
     dbf = tmp_path / "busy.duckdb"
     db.open_db(dbf).close()
     holder = subprocess.Popen(
