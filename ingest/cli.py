@@ -9,20 +9,18 @@ the failures, `--verbose` every file with its row counts.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import json
 import os
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
-
 from . import __version__
 from .config import default_db
-from .progress import bar as progress_bar
+from .terminal import console, is_terminal, markup, say, shown
 
 if TYPE_CHECKING:  # imported where used: `iolab --help` stays quick (pyarrow, pydantic, duckdb are not needed)
     from . import batch
@@ -31,17 +29,14 @@ DEFAULT_DB = default_db()
 # exit codes: 0 all files stored or known; 1 some files rejected or unreadable (the rest are stored);
 # 2 wrong usage (argparse); 3 the environment failed (database busy, damaged, newer, read-only, disk full)
 EXIT_OK, EXIT_REJECTED, EXIT_ENVIRONMENT = 0, 1, 3
-console = Console(highlight=False)
-if not console.is_terminal:  # logs and CI: wide lines rather than wrapped tables
-    console = Console(highlight=False, width=160)
 
 
 def _line(o: batch.Outcome, verbose: bool) -> str:
     """One plain log line for a file: status, path, format, and the reason or the counts."""
     where = f" (line {o.line})" if o.line else ""
-    text = f"{o.status:<10} {o.path}" + (f" [{o.format}]" if o.format else "")
+    text = f"{o.status:<10} {shown(o.path)}" + (f" [{o.format}]" if o.format else "")
     if o.reason:
-        return f"{text}{where}: {o.reason}"
+        return f"{text}{where}: {shown(o.reason)}"
     if verbose and o.counts:
         return f"{text}: " + ", ".join(f"{k}={v}" for k, v in o.counts.items())
     return text
@@ -57,17 +52,17 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps({"db": args.db, "error": str(e)}))
         else:
-            console.print(f"[red]Cannot ingest:[/] {escape(str(e))}")
+            say(("Cannot ingest:", "red"), f" {shown(e)}")
         return EXIT_ENVIRONMENT
     files = list(batch.walk(paths))
-    plain = not console.is_terminal and not args.json and not args.quiet
-    with progress_bar("ingest", console, hidden=args.json or args.quiet) as progress:
-        task = progress.add_task("", total=len(files))
+    terminal = is_terminal()
+    plain = not terminal and not args.json and not args.quiet
+    with _progress(terminal and not (args.json or args.quiet), len(files)) as advance:
 
         def step(o: batch.Outcome) -> None:
-            progress.update(task, advance=1, description=o.path[-60:])
+            advance(o)
             if plain:
-                console.print(escape(_line(o, args.verbose)), soft_wrap=True)
+                print(_line(o, args.verbose))
 
         report = batch.ingest_paths(con, paths, step, files=files, verify=args.verify, parallel=True)
     try:
@@ -80,18 +75,33 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         print_report(
             report,
             args.db,
-            table=console.is_terminal and not args.quiet,
-            failures=console.is_terminal or args.quiet,
+            table=terminal and not args.quiet,
+            failures=terminal or args.quiet,
             verbose=args.verbose,
         )
     if report.fault:
         if not args.json:
-            console.print(
-                f"[red]Stopped:[/] {escape(report.fault)}. Nothing was recorded against the files; "
-                f"fix this and run the same command again: files already stored are skipped."
+            say(
+                ("Stopped:", "red"),
+                f" {shown(report.fault)}. Nothing was recorded against the files; "
+                "fix this and run the same command again: files already stored are skipped.",
             )
         return EXIT_ENVIRONMENT
     return EXIT_REJECTED if report.failed else EXIT_OK
+
+
+@contextlib.contextmanager
+def _progress(shown_: bool, total: int) -> Iterator[Callable[[batch.Outcome], None]]:
+    """A function to call per file done: it moves the progress bar on a terminal, else nothing
+    (and rich.progress is not imported)."""
+    if not shown_:
+        yield lambda o: None
+        return
+    from .progress import bar
+
+    with bar("ingest", console()) as progress:
+        task = progress.add_task("", total=total)
+        yield lambda o: progress.update(task, advance=1, description=markup(o.path[-60:]))
 
 
 STATUSES = ("ingested", "unchanged", "relabelled", "placed", "skipped", "rejected", "unreadable")
@@ -121,17 +131,19 @@ def print_report(
 ) -> None:
     n = len(report.outcomes)
     ok = report.by_status("ingested") + (report.by_status("unchanged") + report.by_status("placed") if verbose else [])
-    console.print(
-        f"{n} files seen: [green]{len(report.by_status('ingested'))} ingested[/], "
-        f"{len(report.by_status('unchanged'))} unchanged (skipped), "
+    say(
+        f"{n} files seen: ",
+        (f"{len(report.by_status('ingested'))} ingested", "green"),
+        f", {len(report.by_status('unchanged'))} unchanged (skipped), "
         f"{len(report.by_status('relabelled'))} relabelled, "
         f"{len(report.by_status('placed'))} known content in a new place (labelled, not stored again), "
-        f"{len(report.by_status('skipped'))} skipped (not regular files), "
-        f"[red]{len(report.by_status('rejected'))} rejected[/], {len(report.by_status('unreadable'))} unreadable"
-        f"  -> {escape(db_path)}",
-        soft_wrap=True,
+        f"{len(report.by_status('skipped'))} skipped (not regular files), ",
+        (f"{len(report.by_status('rejected'))} rejected", "red"),
+        f", {len(report.by_status('unreadable'))} unreadable  -> {shown(db_path)}",
     )
     if ok and table:
+        from rich.table import Table
+
         t = Table(title="ingested", show_edge=False)
         for col in ("file", "status" if verbose else "format", "rows"):
             t.add_column(col)
@@ -144,18 +156,18 @@ def print_report(
             ]
             tool = sum(v for k, v in c.items() if k not in ("runs", "samples", "series", "points"))
             t.add_row(
-                escape(o.path),
+                markup(o.path),
                 o.status if verbose else o.format,
                 ", ".join(main + ([f"{tool:,} tool-table rows"] if tool else [])),
             )
-        console.print(t)
+        console().print(t)
     bad = report.by_status("rejected") + report.by_status("unreadable") + report.by_status("skipped")
     if failures:
         for o in bad:
             where = f" (line {o.line})" if o.line else ""
-            console.print(f"[red]{o.status}[/] {escape(o.path)}{where}: {escape(o.reason or '')}")
+            say((o.status, "red"), f" {shown(o.path)}{where}: {shown(o.reason or '')}")
     if bad:
-        console.print(
+        say(
             "Next: fix or remove the files above and ingest again (unchanged files are skipped); "
             "a format iolab does not read yet: see CONTRIBUTING.md, 'Add a format'."
         )
@@ -168,7 +180,7 @@ def cmd_info(args: argparse.Namespace) -> int:
     try:
         con = db.open_db(args.db, read_only=True)
     except db.DatabaseProblem as e:
-        console.print(f"[red]Cannot read it:[/] {escape(str(e))}")
+        say(("Cannot read it:", "red"), f" {shown(e)}")
         return EXIT_ENVIRONMENT
     try:
         studies = con.execute("""
@@ -182,19 +194,21 @@ def cmd_info(args: argparse.Namespace) -> int:
                                        (SELECT coalesce(sum(points), 0) FROM point_files)""").fetchall()[0]
     finally:
         con.close()
-    t = Table(title=f"studies in {escape(str(args.db))}")
+    from rich.table import Table
+
+    t = Table(title=f"studies in {markup(args.db)}")
     for c, j in (("study", "left"), ("files", "right"), ("systems", "left"), ("formats", "left"), ("numbers", "right")):
         t.add_column(c, justify=j)  # type: ignore[arg-type]
     for study, n, systems, formats, numbers in studies:
-        t.add_row(escape(str(study)), f"{n:,}", escape(systems or "-"), escape(formats or "-"), f"{numbers:,}")
-    console.print(t)
+        t.add_row(markup(study), f"{n:,}", markup(systems or "-"), markup(formats or "-"), f"{numbers:,}")
+    console().print(t)
     f = Table(title="files by format and status")
     for c in ("format", "status", "files"):
         f.add_column(c, justify="right" if c == "files" else "left")
     for fmt, status, n in files:
-        f.add_row(escape(str(fmt or "-")), status, f"{n:,}")
-    console.print(f)
-    console.print(f"{totals[0]:,} measurements, {totals[1]:,} runs, {totals[2]:,} time-series points")
+        f.add_row(markup(fmt or "-"), status, f"{n:,}")
+    console().print(f)
+    say(f"{totals[0]:,} measurements, {totals[1]:,} runs, {totals[2]:,} time-series points")
     return EXIT_OK
 
 

@@ -50,11 +50,10 @@ def unsupported(m: ModuleType) -> list[str]:
 
 
 def cmd_formats(args) -> int:
-    from rich.markup import escape
     from rich.table import Table
 
     from . import registry
-    from .cli import console
+    from .terminal import console, markup
 
     seen = corpus_versions(Path(args.corpus))
     t = Table(title="formats iolab reads", show_lines=False)
@@ -64,14 +63,14 @@ def cmd_formats(args) -> int:
         t.add_column(c, overflow="fold")
     for m in registry.modules():
         versions = ", ".join(f"{v} ({n})" for v, n in sorted(seen.get(m.FORMAT, {}).items())) or "no real file"
-        t.add_row(*(escape(x) for x in (m.FORMAT, m.__name__, describe(m), versions, "; ".join(unsupported(m)))))
-    console.print(t)
+        t.add_row(*(markup(x) for x in (m.FORMAT, m.__name__, describe(m), versions, "; ".join(unsupported(m)))))
+    console().print(t)
     u = Table(title="known files iolab does not read", show_lines=False)
     u.add_column("file name ends with")
     u.add_column("why", overflow="fold")
     for suffix, why in registry.KNOWN_UNSUPPORTED.items():
-        u.add_row(escape(suffix), escape(why))
-    console.print(u)
+        u.add_row(markup(suffix), markup(why))
+    console().print(u)
     return 0
 
 
@@ -93,10 +92,9 @@ def detect(data: bytes, name: str) -> tuple[list[ModuleType], str]:
 
 
 def cmd_detect(args) -> int:
-    from rich.markup import escape
     from rich.table import Table
 
-    from .cli import console
+    from .terminal import console, markup
 
     t = Table(title="detect", show_lines=False)
     for c in ("file", "parser", "why"):
@@ -108,11 +106,11 @@ def cmd_detect(args) -> int:
             with p.open("rb") as f:
                 data = f.read(64 * 1024)
         except OSError as e:
-            t.add_row(escape(raw), "-", escape(f"cannot read: {e.strerror or e}"))
+            t.add_row(markup(raw), "-", markup(f"cannot read: {e.strerror or e}"))
             unclaimed += 1
             continue
         mods, why = detect(data, p.name)
         unclaimed += len(mods) != 1
-        t.add_row(escape(raw), escape(", ".join(m.FORMAT for m in mods) or "none"), escape(why))
-    console.print(t)
+        t.add_row(markup(raw), markup(", ".join(m.FORMAT for m in mods) or "none"), markup(why))
+    console().print(t)
     return 1 if unclaimed else 0

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from .config import REPORTS_DEFAULT, default_db
+from .terminal import markup
 
 DEFAULT_DB = default_db()
 DB_HELP = "the DuckDB database file, opened read-only ($IOLAB_DB sets the default)"
@@ -68,25 +69,23 @@ def register(sub) -> None:
 def _console():
     from rich.console import Console
 
-    return Console(highlight=False, stderr=True)
+    return Console(highlight=False, emoji=False, stderr=True)
 
 
 def open_read_only(path: str):
     """The database, read-only, waiting while an ingest writes; None (and advice) if it is missing."""
-    from rich.markup import escape
-
     from . import db
 
     if not Path(path).is_file():
         _console().print(
-            f"[red]No database at {escape(path)}[/]: nothing is created by this command. "
-            f"Ingest first (`iolab ingest DATA --db {escape(path)}`, or `make demo`)."
+            f"[red]No database at {markup(path)}[/]: nothing is created by this command. "
+            f"Ingest first (`iolab ingest DATA --db {markup(path)}`, or `make demo`)."
         )
         return None
     try:
         return db.connect(path, read_only=True)
     except db.DatabaseBusy as e:
-        _console().print(f"[red]Database busy:[/] {escape(str(e))}")
+        _console().print(f"[red]Database busy:[/] {markup(str(e))}")
         return None
 
 
@@ -118,14 +117,12 @@ def cmd_compare(args) -> int:
     con = open_read_only(args.db)
     if con is None:
         return 2
-    from rich.markup import escape
-
     err = _console()
     studies = {s for (s,) in con.execute("SELECT DISTINCT study FROM source_files WHERE study IS NOT NULL").fetchall()}
     if args.study not in studies:
         err.print(
-            f"[red]No study {escape(args.study)!r}[/] in {escape(args.db)}; studies: "
-            + escape(", ".join(sorted(studies)))
+            f"[red]No study {markup(args.study)!r}[/] in {markup(args.db)}; studies: "
+            + markup(", ".join(sorted(studies)))
         )
         return 2
     systems = {
@@ -133,8 +130,8 @@ def cmd_compare(args) -> int:
     }
     if args.baseline and args.baseline not in systems:
         err.print(
-            f"[red]No system {escape(args.baseline)!r}[/] in study {escape(args.study)}; systems: "
-            + escape(", ".join(sorted(s for s in systems if s)))
+            f"[red]No system {markup(args.baseline)!r}[/] in study {markup(args.study)}; systems: "
+            + markup(", ".join(sorted(s for s in systems if s)))
         )
         return 2
     df = comparison_rows(con, args.study, args.baseline, args.metric)
@@ -157,25 +154,24 @@ def cmd_compare(args) -> int:
 
 def _print_table(df, study: str, base, unmatched: int) -> None:
     from rich.console import Console
-    from rich.markup import escape
     from rich.table import Table
 
-    out = Console(highlight=False) if sys.stdout.isatty() else Console(highlight=False, width=200)
-    t = Table(title=escape(f"{study}: each system vs {base[0]} ({base[1]})"), show_edge=False)
+    out = Console(highlight=False, emoji=False, width=None if sys.stdout.isatty() else 200)
+    t = Table(title=markup(f"{study}: each system vs {base[0]} ({base[1]})"), show_edge=False)
     for c in ("system", "workload", "metric", "baseline", "value", "ratio", "% better", "match"):
         t.add_column(c, justify="right" if c in ("baseline", "value", "ratio", "% better") else "left")
     for r in df.iter_rows(named=True):
         pct = r["pct_better"]
         colour = "green" if pct is not None and pct > 0 else "red" if pct is not None and pct < 0 else ""
         t.add_row(
-            escape(str(r["system"])),
-            escape(str(r["workload_label"])),
-            escape(f"{r['metric']} ({r['unit']}, {r['direction']} is better)"),
+            markup(str(r["system"])),
+            markup(str(r["workload_label"])),
+            markup(f"{r['metric']} ({r['unit']}, {r['direction']} is better)"),
             f"{r['baseline_value']:,.4g}",
             f"{r['value']:,.4g}",
             "" if r["ratio"] is None else f"{r['ratio']:.4f}",
             "" if pct is None else f"[{colour}]{pct:+.2f} %[/]" if colour else f"{pct:+.2f} %",
-            escape(str(r["match_rule"])),
+            markup(str(r["match_rule"])),
         )
     out.print(t)
     out.print(f"{df.height} matched points; {unmatched} points without a match (view comparison_unmatched).")
@@ -185,8 +181,6 @@ def cmd_export(args) -> int:
     con = open_read_only(args.db)
     if con is None:
         return 2
-    from rich.markup import escape
-
     names = {
         n
         for (n,) in con.execute(
@@ -196,7 +190,7 @@ def cmd_export(args) -> int:
     }
     if args.view not in names:
         _console().print(
-            f"[red]No view or table {escape(args.view)!r}[/]; there are: " + escape(", ".join(sorted(names)))
+            f"[red]No view or table {markup(args.view)!r}[/]; there are: " + markup(", ".join(sorted(names)))
         )
         return 2
     if args.format == "parquet" and not args.out:
@@ -214,5 +208,5 @@ def cmd_export(args) -> int:
         else:
             sys.stdout.write(text)
     if args.out:
-        _console().print(f"{df.height:,} rows of {escape(args.view)} -> {escape(args.out)}")
+        _console().print(f"{df.height:,} rows of {markup(args.view)} -> {markup(args.out)}")
     return 0

@@ -26,7 +26,7 @@ os.environ.setdefault("TQDM_DISABLE", "1")
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
-console = Console(highlight=False)
+console = Console(highlight=False, emoji=False)
 
 
 def suites():

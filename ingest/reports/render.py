@@ -36,13 +36,13 @@ from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
 from nbconvert import HTMLExporter
 from rich.console import Console
-from rich.markup import escape
 from traitlets import CaselessStrEnum
 
 from ingest.config import NOTEBOOKS as NOTEBOOK_DIR
 from ingest.config import REPO as ROOT
 from ingest.config import REPORTS_DEFAULT, VIEWS, default_db
 from ingest.progress import bar as progress_bar
+from ingest.terminal import markup
 
 from .tables import VALIDATION_SLOT
 
@@ -57,7 +57,7 @@ class IPCKernelManager(KernelManager):
     transport = CaselessStrEnum(["tcp", "ipc"], default_value="ipc", config=True)
 
 
-console = Console(highlight=False)
+console = Console(highlight=False, emoji=False)
 T = TypeVar("T")  # run_pages: an executed page
 V = TypeVar("V")  # run_pages: what the render learnt meanwhile (the validation)
 
@@ -435,7 +435,7 @@ def render(db: Path, out: Path, studies: list[str] | None = None, force: bool = 
     """
     if not db.is_file():
         console.print(
-            f"[red]No database at {escape(str(db))}[/]: run `make demo` (or `iolab ingest DATA --db FILE`) first."
+            f"[red]No database at {markup(str(db))}[/]: run `make demo` (or `iolab ingest DATA --db FILE`) first."
         )
         return 2
     out.mkdir(parents=True, exist_ok=True)
@@ -464,7 +464,7 @@ def render(db: Path, out: Path, studies: list[str] | None = None, force: bool = 
                 finally:
                     busy = "" if validated.is_set() else " (validating the data)"
                     with lock:
-                        progress.update(task, advance=1, description=escape(f"{job[0]} / {job[1]}{busy}"))
+                        progress.update(task, advance=1, description=markup(f"{job[0]} / {job[1]}{busy}"))
 
             def validation() -> dict[str, str]:
                 footers = validate(snap, {s for s, _ in jobs})
@@ -491,12 +491,12 @@ def render(db: Path, out: Path, studies: list[str] | None = None, force: bool = 
         idx = index(out, snap, [p for p in shown if p[2].is_file()], db)
     rendered = done + kept
     console.print(
-        f"{len(rendered)} reports for {len({s for s, _, _ in rendered})} studies -> {escape(str(idx))}"
+        f"{len(rendered)} reports for {len({s for s, _, _ in rendered})} studies -> {markup(str(idx))}"
         + (f" ({len(kept)} unchanged since the last render, kept; --force renders them again)" if kept else "")
     )
     for study, nb, err in failed:
         msg = str(err).strip().splitlines()[-1] if str(err).strip() else repr(err)
-        console.print(f"[red]failed[/] {escape(study)} / {nb}: {escape(msg)}")
+        console.print(f"[red]failed[/] {markup(study)} / {nb}: {markup(msg)}")
     return 1 if failed else 0
 
 
