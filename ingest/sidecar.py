@@ -31,11 +31,9 @@ the line and a did-you-mean, and the folder's files are not ingested under wrong
 
 from __future__ import annotations
 
-import difflib
 import fnmatch
 import os
 import re
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -78,6 +76,8 @@ def _explain(path: Path, text: str, err: Any) -> str:
     where = f"{path}" + (f", line {line}" if line else "")
     if err["type"] == "extra_forbidden":
         allowed = _keys(loc)
+        import difflib  # here: a folder without a sidecar never needs it (nor tomllib)
+
         close = difflib.get_close_matches(key, [k for k in allowed if k != key], n=1, cutoff=0.6)
         hint = f"; did you mean '{close[0]}'?" if close else f"; the keys here are: {', '.join(allowed)}"
         return f"{where}: unknown key '{'.'.join(loc)}'{hint}"
@@ -93,6 +93,8 @@ def _explain(path: Path, text: str, err: Any) -> str:
 
 def _load(path: Path) -> dict[str, Any]:
     """The sidecar's keys, checked against the schema; raises SidecarError naming file, line and key."""
+    import tomllib
+
     try:
         text = path.read_text(encoding="utf-8")
         data = tomllib.loads(text)

@@ -18,11 +18,14 @@ depth = RequestCount (outstanding I/Os per thread per target), workers = thread 
 from __future__ import annotations
 
 import re
-import xml.etree.ElementTree as ET
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from ..model import ParseError, ParseResult, Run
 from .diskspd_text import TOOL, decode
+
+if TYPE_CHECKING:
+    import xml.etree.ElementTree as ET
 
 FORMAT = "diskspd-xml"
 VERSION = "1"
@@ -82,6 +85,8 @@ def _load(data: bytes) -> ET.Element:
     if re.search(r"<!(DOCTYPE|ENTITY)", text, re.I):
         raise ParseError("the XML declares a DTD or entities, which DiskSpd never writes: refused")
     text = re.sub(r"^\s*<\?xml[^>]*\?>", "", text)  # the declaration may name an encoding we already decoded
+    import xml.etree.ElementTree as ET  # noqa: F811 (here: importing every format stays cheap)
+
     try:
         return ET.fromstring(text)
     except ET.ParseError as e:

@@ -8,7 +8,6 @@ jetstress_thresholds (milliseconds); no samples.
 from __future__ import annotations
 
 import re
-import xml.etree.ElementTree as ET
 
 from ..model import ParseError, ParseResult, decode_text, parse_float
 
@@ -33,6 +32,8 @@ def parse(data: bytes, name: str) -> ParseResult:
     text = decode_text(data)
     if "<!ENTITY" in text or "<!DOCTYPE" in text:
         raise ParseError("DOCTYPE/ENTITY declarations are not part of a Jetstress config; refusing to expand them")
+    import xml.etree.ElementTree as ET  # here: importing every format module stays cheap
+
     try:
         root = ET.fromstring(text.encode("utf-8"))
     except ET.ParseError as e:

@@ -158,38 +158,31 @@ def _header_and_layout(head: bytes) -> tuple[str, int, str, int]:
     return _decode_header(second), 1, eol.decode(), m.end() + m2.end()
 
 
-def split_name(name: str) -> dict | None:
+def split_name(name: str, key: int) -> Series | None:
+    """The counter in column ``key`` named ``\\\\host\\Object(instance)\\Counter``, its instance split
+    into name, id and sub-instance where the object's naming is known; None if it is not such a name."""
     m = _NAME.match(name)
     if not m:
         return None
     host, obj, inst, counter = m.group("host", "object", "instance", "counter")
     obj = obj.strip()
-    d = {
-        "host": host,
-        "object": obj,
-        "instance": inst,
-        "counter": counter,
-        "instance_name": inst,
-        "instance_id": None,
-        "sub_instance": None,
-    }
-    if inst is None:
-        return d
-    parts = inst.split(":")
-    if obj == "Vcpu" and len(parts) >= 4:  # gid:group name:world id:world name
-        d.update(instance_id=parts[0], instance_name=parts[1], sub_instance=":".join(parts[2:]))
-    elif obj in ("Group Cpu", "Group Memory") and len(parts) >= 2 and parts[0].isdigit():  # gid:name
-        d.update(instance_id=parts[0], instance_name=":".join(parts[1:]))
-    elif obj == "Network Port" and len(parts) >= 3:  # vSwitch:port id:client
-        d.update(instance_name=parts[0], instance_id=parts[1], sub_instance=":".join(parts[2:]))
-    elif obj in ("Virtual Disk", "Interrupt Cookie") and len(parts) >= 2:  # vm:scsi0:0
-        d.update(instance_name=parts[0], sub_instance=":".join(parts[1:]))
-    elif obj == "Physical Disk" and len(parts) >= 2:  # adapter:path
-        d.update(instance_name=parts[0], sub_instance=":".join(parts[1:]))
-    elif "#" in inst and inst.rsplit("#", 1)[1].isdigit():  # perfmon duplicate instances: svchost#85
-        name_, idx = inst.rsplit("#", 1)
-        d.update(instance_name=name_, instance_id=idx)
-    return d
+    metric, unit = COUNTERS.get(counter, (None, None))
+    inst_name, inst_id, sub = inst, None, None
+    if inst is not None:
+        parts = inst.split(":")
+        if obj == "Vcpu" and len(parts) >= 4:  # gid:group name:world id:world name
+            inst_id, inst_name, sub = parts[0], parts[1], ":".join(parts[2:])
+        elif obj in ("Group Cpu", "Group Memory") and len(parts) >= 2 and parts[0].isdigit():  # gid:name
+            inst_id, inst_name = parts[0], ":".join(parts[1:])
+        elif obj == "Network Port" and len(parts) >= 3:  # vSwitch:port id:client
+            inst_name, inst_id, sub = parts[0], parts[1], ":".join(parts[2:])
+        elif obj in ("Virtual Disk", "Interrupt Cookie") and len(parts) >= 2:  # vm:scsi0:0
+            inst_name, sub = parts[0], ":".join(parts[1:])
+        elif obj == "Physical Disk" and len(parts) >= 2:  # adapter:path
+            inst_name, sub = parts[0], ":".join(parts[1:])
+        elif "#" in inst and inst.rsplit("#", 1)[1].isdigit():  # perfmon duplicate instances: svchost#85
+            inst_name, inst_id = inst.rsplit("#", 1)
+    return Series(key, name, host, obj, inst, counter, metric, unit, inst_name, inst_id, sub)
 
 
 def _columns(header: str, line_no: int) -> tuple[list[Series], list[dict], str | None, int | None, list[str]]:
@@ -213,11 +206,9 @@ def _columns(header: str, line_no: int) -> tuple[list[Series], list[dict], str |
             )
             kinds.append("skip")
             continue
-        parts = split_name(name)
-        if parts is None:
+        if (found := split_name(name, i)) is None:  # the key is the column number
             raise ParseError(f"column {i + 1}: {name[:80]!r} is not \\\\host\\Object(instance)\\Counter", line_no)
-        metric, unit = COUNTERS.get(parts["counter"], (None, None))
-        series.append(Series(i, name, metric=metric, unit=unit, **parts))  # the key is the column number
+        series.append(found)
         kinds.append("glued" if glued else "value")
     return series, skipped, tz_name, bias, kinds
 
