@@ -91,10 +91,10 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 
 
 @contextlib.contextmanager
-def _progress(shown_: bool, total: int) -> Iterator[Callable[[batch.Outcome], None]]:
+def _progress(visible: bool, total: int) -> Iterator[Callable[[batch.Outcome], None]]:
     """A function to call per file done: it moves the progress bar on a terminal, else nothing
     (and rich.progress is not imported)."""
-    if not shown_:
+    if not visible:
         yield lambda o: None
         return
     from .progress import bar

@@ -258,15 +258,16 @@ def _met(mod, e, n: int, run_at: datetime) -> dict:
 
 def main(db_path: str) -> int:
     from ingest import db
+    from ingest.terminal import markup
 
     try:
         con = db.open_db(db_path)
     except db.DatabaseBusy as e:
-        console.print(f"[red]Cannot validate:[/] {e}")
+        console.print(f"[red]Cannot validate:[/] {markup(e)}")
         return 3
     rows = validate(con)
     con.close()
-    t = Table(title=f"validation of {db_path}", show_edge=False)
+    t = Table(title=f"validation of {markup(db_path)}", show_edge=False)
     for c in ("suite", "expectations", "passed", "failed", "rows"):
         t.add_column(c, justify="right" if c != "suite" else "left")
     by: dict[str, list[dict]] = {}
@@ -286,8 +287,8 @@ def main(db_path: str) -> int:
     for r in bad:
         args = ", ".join(f"{k}={v}" for k, v in r["kwargs"].items())
         console.print(
-            f"[red]failed[/] {r['suite']}: {r['expectation']}({args}): "
-            f"{r['unexpected_count']} unexpected, e.g. {r['examples'][:3]}"
+            f"[red]failed[/] {r['suite']}: {r['expectation']}({markup(args)}): "
+            f"{r['unexpected_count']} unexpected, e.g. {markup(r['examples'][:3])}"
         )
     console.print(
         f"{len(rows)} expectations, {len(rows) - len(bad)} met, {len(bad)} failed "

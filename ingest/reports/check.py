@@ -18,6 +18,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from ingest.terminal import shown
+
 FLAGS = [
     "--headless",
     "--no-sandbox",
@@ -82,8 +84,8 @@ def main(argv: list[str]) -> int:
         ok = r["dom_bytes"] > 1000 and (r["min_marks"] is None or r["min_marks"] > 3)
         bad += not ok
         print(
-            f"{'ok ' if ok else 'BAD'} {page}: {r['charts']} charts (fewest marks {r['min_marks']}), "
-            f"{r['tables']} tables, screenshot {r['png']}"
+            f"{'ok ' if ok else 'BAD'} {shown(page)}: {r['charts']} charts (fewest marks {r['min_marks']}), "
+            f"{r['tables']} tables, screenshot {shown(r['png'])}"
         )
     return 1 if bad else 0
 
