@@ -101,7 +101,7 @@ def _progress(visible: bool, total: int) -> Iterator[Callable[[batch.Outcome], N
 
     with bar("ingest", console()) as progress:
         task = progress.add_task("", total=total)
-        yield lambda o: progress.update(task, advance=1, description=markup(o.path[-60:]))
+        yield lambda o: progress.update(task, advance=1, description=shown(o.path)[-60:])
 
 
 STATUSES = ("ingested", "unchanged", "relabelled", "placed", "skipped", "rejected", "unreadable")

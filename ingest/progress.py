@@ -13,7 +13,7 @@ def bar(label: str, console: Console, *, hidden: bool = False) -> Progress:
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
-        TextColumn("{task.description}"),
+        TextColumn("{task.description}", markup=False),  # a file or study name: text, never markup or emoji
         console=console,
         transient=True,
         disable=hidden or not console.is_terminal,

@@ -42,7 +42,7 @@ from ingest.config import NOTEBOOKS as NOTEBOOK_DIR
 from ingest.config import REPO as ROOT
 from ingest.config import REPORTS_DEFAULT, VIEWS, default_db
 from ingest.progress import bar as progress_bar
-from ingest.terminal import markup
+from ingest.terminal import markup, shown
 
 from .tables import VALIDATION_SLOT
 
@@ -464,7 +464,7 @@ def render(db: Path, out: Path, studies: list[str] | None = None, force: bool = 
                 finally:
                     busy = "" if validated.is_set() else " (validating the data)"
                     with lock:
-                        progress.update(task, advance=1, description=markup(f"{job[0]} / {job[1]}{busy}"))
+                        progress.update(task, advance=1, description=shown(f"{job[0]} / {job[1]}{busy}"))
 
             def validation() -> dict[str, str]:
                 footers = validate(snap, {s for s, _ in jobs})
@@ -487,8 +487,8 @@ def render(db: Path, out: Path, studies: list[str] | None = None, force: bool = 
 
             run_pages(jobs, execute, finish, first=validation)
         # the index links every page of the database that exists, also those of studies not asked for now
-        shown = [(s, nb, out / slug(s) / f"{nb}.html") for s, nb in every]
-        idx = index(out, snap, [p for p in shown if p[2].is_file()], db)
+        linked = [(s, nb, out / slug(s) / f"{nb}.html") for s, nb in every]
+        idx = index(out, snap, [p for p in linked if p[2].is_file()], db)
     rendered = done + kept
     console.print(
         f"{len(rendered)} reports for {len({s for s, _, _ in rendered})} studies -> {markup(str(idx))}"
