@@ -450,17 +450,16 @@ def register(sub) -> None:
 
 
 def cmd_export(args) -> int:
-    from .report_cli import _console
-    from .terminal import markup
+    from .terminal import console, markup
 
     if not Path(args.db).is_file():
-        _console().print(
+        console(stderr=True).print(
             f"[red]No database at {markup(args.db)}[/]: ingest first (`iolab ingest DATA --db {markup(args.db)}`)."
         )
         return 2
     m = export(args.db, args.to)
     last = m["last_run"]
-    _console().print(
+    console(stderr=True).print(
         f"{len(last['new_sources'])} new sources (batch {last['batch']}), "
         f"{len(last['rewritten_batches'])} batches rewritten, {m['row_counts']['measurements']:,} "
         f"measurements, {m['row_counts']['points']:,} points -> {markup(args.to)}"
@@ -469,12 +468,11 @@ def cmd_export(args) -> int:
 
 
 def cmd_views(args) -> int:
-    from .report_cli import _console
-    from .terminal import markup
+    from .terminal import console, markup
 
     t0 = time.perf_counter()
     counts = views(args.lake, args.engine, args.master, args.out)
-    _console().print(
+    console(stderr=True).print(
         f"{len(counts)} views computed by {args.engine} in {time.perf_counter() - t0:.1f} s "
         f"-> {markup(args.out or Path(args.lake) / 'views')}"
     )

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from .config import REPORTS_DEFAULT, default_db
-from .terminal import markup
+from .terminal import console, markup
 
 DEFAULT_DB = default_db()
 DB_HELP = "the DuckDB database file, opened read-only ($IOLAB_DB sets the default)"
@@ -66,18 +66,12 @@ def register(sub) -> None:
     p.set_defaults(func=cmd_export)
 
 
-def _console():
-    from rich.console import Console
-
-    return Console(highlight=False, emoji=False, stderr=True)
-
-
 def open_read_only(path: str):
     """The database, read-only, waiting while an ingest writes; None (and advice) if it is missing."""
     from . import db
 
     if not Path(path).is_file():
-        _console().print(
+        console(stderr=True).print(
             f"[red]No database at {markup(path)}[/]: nothing is created by this command. "
             f"Ingest first (`iolab ingest DATA --db {markup(path)}`, or `make demo`)."
         )
@@ -85,7 +79,7 @@ def open_read_only(path: str):
     try:
         return db.connect(path, read_only=True)
     except db.DatabaseBusy as e:
-        _console().print(f"[red]Database busy:[/] {markup(str(e))}")
+        console(stderr=True).print(f"[red]Database busy:[/] {markup(str(e))}")
         return None
 
 
@@ -117,7 +111,7 @@ def cmd_compare(args) -> int:
     con = open_read_only(args.db)
     if con is None:
         return 2
-    err = _console()
+    err = console(stderr=True)
     studies = {s for (s,) in con.execute("SELECT DISTINCT study FROM source_files WHERE study IS NOT NULL").fetchall()}
     if args.study not in studies:
         err.print(
@@ -189,12 +183,12 @@ def cmd_export(args) -> int:
         ).fetchall()
     }
     if args.view not in names:
-        _console().print(
+        console(stderr=True).print(
             f"[red]No view or table {markup(args.view)!r}[/]; there are: " + markup(", ".join(sorted(names)))
         )
         return 2
     if args.format == "parquet" and not args.out:
-        _console().print("[red]Parquet is binary:[/] give a file with --out")
+        console(stderr=True).print("[red]Parquet is binary:[/] give a file with --out")
         return 2
     quoted = '"' + args.view.replace('"', '""') + '"'  # a name from the catalog, quoted as an identifier
     df = con.sql(f"SELECT * FROM {quoted}").pl()
@@ -208,5 +202,5 @@ def cmd_export(args) -> int:
         else:
             sys.stdout.write(text)
     if args.out:
-        _console().print(f"{df.height:,} rows of {markup(args.view)} -> {markup(args.out)}")
+        console(stderr=True).print(f"{df.height:,} rows of {markup(args.view)} -> {markup(args.out)}")
     return 0

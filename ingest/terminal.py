@@ -38,20 +38,21 @@ def is_terminal() -> bool:
 
 
 @functools.cache
-def console() -> Console:
-    """rich's console for standard output; off a terminal its lines are wide, not wrapped. Emoji
-    codes stay text (a file named ``:smile:.csv`` is printed as named)."""
+def console(stderr: bool = False) -> Console:
+    """rich's console for standard output (or error), the one every iolab command prints through:
+    off a terminal its lines are wide, not wrapped. Emoji codes stay text (a file named
+    ``:smile:.csv`` is printed as named)."""
     from rich.console import Console
 
-    out = Console(highlight=False, emoji=False)
-    return out if out.is_terminal else Console(highlight=False, emoji=False, width=160)
+    out = Console(highlight=False, emoji=False, stderr=stderr)
+    return out if out.is_terminal else Console(highlight=False, emoji=False, stderr=stderr, width=160)
 
 
 def say(*pieces: str | tuple[str, str]) -> None:
     """One line from plain strings and (text, style) pieces: styled on a terminal, plain text in a
     log. The pieces are text, never markup; outside text in them must go through ``shown``."""
     if not is_terminal():
-        print("".join(p if isinstance(p, str) else p[0] for p in pieces), flush=False)
+        print("".join(p if isinstance(p, str) else p[0] for p in pieces))
         return
     from rich.text import Text
 

@@ -23,10 +23,7 @@ from typing import Any
 os.environ.setdefault("GX_ANALYTICS_ENABLED", "false")  # offline: no usage statistics
 os.environ.setdefault("TQDM_DISABLE", "1")
 
-from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
-
-console = Console(highlight=False, emoji=False)
 
 
 def suites():
@@ -258,12 +255,12 @@ def _met(mod, e, n: int, run_at: datetime) -> dict:
 
 def main(db_path: str) -> int:
     from ingest import db
-    from ingest.terminal import markup
+    from ingest.terminal import console, markup
 
     try:
         con = db.open_db(db_path)
     except db.DatabaseBusy as e:
-        console.print(f"[red]Cannot validate:[/] {markup(e)}")
+        console().print(f"[red]Cannot validate:[/] {markup(e)}")
         return 3
     rows = validate(con)
     con.close()
@@ -282,15 +279,15 @@ def main(db_path: str) -> int:
             f"[red]{failed}[/]" if failed else "0",
             f"{rs[0]['rows_validated']:,}",
         )
-    console.print(t)
+    console().print(t)
     bad = [r for r in rows if not r["success"]]
     for r in bad:
         args = ", ".join(f"{k}={v}" for k, v in r["kwargs"].items())
-        console.print(
+        console().print(
             f"[red]failed[/] {r['suite']}: {r['expectation']}({markup(args)}): "
             f"{r['unexpected_count']} unexpected, e.g. {markup(r['examples'][:3])}"
         )
-    console.print(
+    console().print(
         f"{len(rows)} expectations, {len(rows) - len(bad)} met, {len(bad)} failed "
         "(stored in validation_results; failures are reported, not fatal)"
     )

@@ -85,7 +85,7 @@ def _load(data: bytes) -> ET.Element:
     if re.search(r"<!(DOCTYPE|ENTITY)", text, re.I):
         raise ParseError("the XML declares a DTD or entities, which DiskSpd never writes: refused")
     text = re.sub(r"^\s*<\?xml[^>]*\?>", "", text)  # the declaration may name an encoding we already decoded
-    import xml.etree.ElementTree as ET  # noqa: F811 (here: importing every format stays cheap)
+    import xml.etree.ElementTree as ET  # here: importing every format module stays cheap
 
     try:
         return ET.fromstring(text)

@@ -35,14 +35,13 @@ import nbformat
 from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
 from nbconvert import HTMLExporter
-from rich.console import Console
 from traitlets import CaselessStrEnum
 
 from ingest.config import NOTEBOOKS as NOTEBOOK_DIR
 from ingest.config import REPO as ROOT
 from ingest.config import REPORTS_DEFAULT, VIEWS, default_db
 from ingest.progress import bar as progress_bar
-from ingest.terminal import markup, shown
+from ingest.terminal import console, markup, shown
 
 from .tables import VALIDATION_SLOT
 
@@ -57,7 +56,6 @@ class IPCKernelManager(KernelManager):
     transport = CaselessStrEnum(["tcp", "ipc"], default_value="ipc", config=True)
 
 
-console = Console(highlight=False, emoji=False)
 T = TypeVar("T")  # run_pages: an executed page
 V = TypeVar("V")  # run_pages: what the render learnt meanwhile (the validation)
 
@@ -434,7 +432,7 @@ def render(db: Path, out: Path, studies: list[str] | None = None, force: bool = 
     as it is, unless ``force``.
     """
     if not db.is_file():
-        console.print(
+        console().print(
             f"[red]No database at {markup(str(db))}[/]: run `make demo` (or `iolab ingest DATA --db FILE`) first."
         )
         return 2
@@ -451,7 +449,7 @@ def render(db: Path, out: Path, studies: list[str] | None = None, force: bool = 
             if not force and page.is_file() and old[study].get(nb) == prints[(study, nb)]:
                 jobs.remove((study, nb))
                 kept.append((study, nb, page))
-        with progress_bar("reports", console) as progress:
+        with progress_bar("reports", console()) as progress:
             task = progress.add_task("validating the data", total=len(jobs))
             lock = threading.Lock()
             validated = threading.Event()
@@ -490,13 +488,13 @@ def render(db: Path, out: Path, studies: list[str] | None = None, force: bool = 
         linked = [(s, nb, out / slug(s) / f"{nb}.html") for s, nb in every]
         idx = index(out, snap, [p for p in linked if p[2].is_file()], db)
     rendered = done + kept
-    console.print(
+    console().print(
         f"{len(rendered)} reports for {len({s for s, _, _ in rendered})} studies -> {markup(str(idx))}"
         + (f" ({len(kept)} unchanged since the last render, kept; --force renders them again)" if kept else "")
     )
     for study, nb, err in failed:
         msg = str(err).strip().splitlines()[-1] if str(err).strip() else repr(err)
-        console.print(f"[red]failed[/] {markup(study)} / {nb}: {markup(msg)}")
+        console().print(f"[red]failed[/] {markup(study)} / {nb}: {markup(msg)}")
     return 1 if failed else 0
 
 
