@@ -115,7 +115,7 @@ def cmd_compare(args) -> int:
     studies = {s for (s,) in con.execute("SELECT DISTINCT study FROM source_files WHERE study IS NOT NULL").fetchall()}
     if args.study not in studies:
         err.print(
-            f"[red]No study {markup(args.study)!r}[/] in {markup(args.db)}; studies: "
+            f"[red]No study '{markup(args.study)}'[/] in {markup(args.db)}; studies: "
             + markup(", ".join(sorted(studies)))
         )
         return 2
@@ -124,7 +124,7 @@ def cmd_compare(args) -> int:
     }
     if args.baseline and args.baseline not in systems:
         err.print(
-            f"[red]No system {markup(args.baseline)!r}[/] in study {markup(args.study)}; systems: "
+            f"[red]No system '{markup(args.baseline)}'[/] in study {markup(args.study)}; systems: "
             + markup(", ".join(sorted(s for s in systems if s)))
         )
         return 2
@@ -184,7 +184,7 @@ def cmd_export(args) -> int:
     }
     if args.view not in names:
         console(stderr=True).print(
-            f"[red]No view or table {markup(args.view)!r}[/]; there are: " + markup(", ".join(sorted(names)))
+            f"[red]No view or table '{markup(args.view)}'[/]; there are: " + markup(", ".join(sorted(names)))
         )
         return 2
     if args.format == "parquet" and not args.out:
