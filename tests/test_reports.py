@@ -399,3 +399,28 @@ def test_the_snapshot_holds_each_view_as_a_table_with_the_same_rows(tmp_path):
     con = db.connect(dbf, read_only=True)  # the user's database keeps its views
     assert con.execute("SELECT count(*) FROM duckdb_views() WHERE view_name = 'comparison'").fetchone() == (1,)
     con.close()
+
+
+def test_a_capture_copied_into_a_second_study_gets_its_time_series_page_there(tmp_path):
+    """The same esxtop bytes in two studies are stored once; each study lists the capture (series_summary
+    does) and so each gets the time-series page. The listing joined on the stored id alone, so the
+    second study had the capture's series but no page for them."""
+    capture = ROOT / "data" / "samples" / "esxtop-perfmon-samples" / "rachsharp__small-esxtop-data.csv"
+    for study in ("first", "second"):
+        d = tmp_path / "data" / study
+        d.mkdir(parents=True)
+        shutil.copy(capture, d / "cap.csv")
+        (d / "iolab.toml").write_text(f'study = "{study}"\n')
+    dbf = tmp_path / "t.duckdb"
+    con = db.open_db(dbf)
+    report = batch.ingest_paths(con, [tmp_path / "data"])
+    assert sorted(o.status for o in report.outcomes) == ["ingested", "placed"]
+    assert con.execute("SELECT study, count(*) FROM series_summary GROUP BY 1 ORDER BY 1").fetchall() == [
+        ("first", 7630),
+        ("second", 7630),
+    ]
+    con.close()
+    assert [p for p in render.plan(dbf) if p[1] == "06-time-series"] == [
+        ("first", "06-time-series"),
+        ("second", "06-time-series"),
+    ]

@@ -67,7 +67,9 @@ NOTEBOOKS = {
     "04-efficiency-qos": "SELECT study FROM qos_verdicts "
     "UNION SELECT study FROM efficiency WHERE price_usd IS NOT NULL OR watts IS NOT NULL",
     "05-comparison": "SELECT study FROM comparison UNION SELECT study FROM comparison_unmatched",
-    "06-time-series": "SELECT f.study FROM pdh_captures c JOIN source_files f USING (source_id)",
+    # a capture is stored once (under its content); each place of it, in any study, lists it there
+    "06-time-series": "SELECT f.study FROM pdh_captures c JOIN source_files f ON f.content_id = c.source_id "
+    "WHERE f.status = 'ok'",
     "07-latency-histograms": "SELECT study FROM latency_histograms",
     "08-latency-percentiles": "SELECT study FROM latency_percentiles",
 }
