@@ -65,6 +65,9 @@ def cmd_ingest(args: argparse.Namespace) -> int:
                 print(_line(o, args.verbose))
 
         report = batch.ingest_paths(con, paths, step, files=files, verify=args.verify, parallel=True)
+    if not args.json:
+        for note in report.notes:
+            say(("Data root:", "bold"), f" {shown(note)}")
     try:
         con.close()
     except Exception:  # after an environment fault the connection may be gone already
@@ -173,6 +176,34 @@ def print_report(
         )
 
 
+def cmd_remove(args: argparse.Namespace) -> int:
+    """Retire places by path or study (batch.remove); say which, and which are still on disk."""
+    from . import batch, db
+
+    if not args.paths and not args.study:
+        say(("Nothing to remove:", "red"), " name files or folders, or --study STUDY")
+        return 2
+    try:
+        con = db.open_db(args.db)
+    except db.DatabaseProblem as e:
+        say(("Cannot remove:", "red"), f" {shown(e)}")
+        return EXIT_ENVIRONMENT
+    try:
+        gone = batch.remove(con, [Path(p) for p in args.paths], args.study)
+    finally:
+        con.close()
+    for o in gone:
+        print(_line(o, False))
+    kept = [p for p in args.paths if Path(p).exists()]
+    say(f"{len(gone)} place(s) removed from the analysis.")
+    if kept:
+        say(
+            f"{', '.join(map(shown, kept))} still on disk: the next ingest of its folder brings it back; "
+            "move it out of the data folder to retire it for good."
+        )
+    return EXIT_OK
+
+
 def cmd_info(args: argparse.Namespace) -> int:
     """What the database holds, opened read-only: it never creates or changes a database."""
     from . import db
@@ -192,6 +223,9 @@ def cmd_info(args: argparse.Namespace) -> int:
         files = con.execute("SELECT format, status, count(*) FROM source_files GROUP BY ALL ORDER BY ALL").fetchall()
         totals = con.execute("""SELECT (SELECT count(*) FROM measurements), (SELECT count(*) FROM runs),
                                        (SELECT coalesce(sum(points), 0) FROM point_files)""").fetchall()[0]
+        roots = con.execute("SELECT path FROM data_roots ORDER BY 1").fetchall()
+        left = con.execute("SELECT count(*) FROM source_history WHERE left_at IS NOT NULL").fetchall()[0][0]
+        store = db.store_problems(con)
     finally:
         con.close()
     from rich.table import Table
@@ -209,7 +243,13 @@ def cmd_info(args: argparse.Namespace) -> int:
         f.add_row(markup(fmt or "-"), status, f"{n:,}")
     console().print(f)
     say(f"{totals[0]:,} measurements, {totals[1]:,} runs, {totals[2]:,} time-series points")
-    return EXIT_OK
+    say(
+        f"mirrors {', '.join(shown(r) for (r,) in roots) or 'no folder yet'}; {left:,} place(s) left the analysis "
+        "(deleted, moved, replaced or removed: source_history)"
+    )
+    for problem in store:
+        say(("Time-series store:", "red"), f" {shown(problem)}")
+    return EXIT_ENVIRONMENT if store else EXIT_OK
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -269,6 +309,17 @@ def build_parser() -> argparse.ArgumentParser:
     out.add_argument("-v", "--verbose", action="store_true", help="list every file with its row counts")
     out.add_argument("--json", action="store_true", help="print one JSON document (summary and every file)")
     pi.set_defaults(func=cmd_ingest)
+    pr = sub.add_parser(
+        "remove",
+        help="take files, folders or a study out of the analysis",
+        description="Take the places below each PATH (on disk or not), or every place of a study, out of "
+        "the analysis; their history stays in source_history. A file still on disk comes back at the next "
+        "ingest of its folder: move it out of data/ to retire it for good.",
+    )
+    pr.add_argument("paths", nargs="*", metavar="PATH", help="files or folders")
+    pr.add_argument("--study", help="every place of this study")
+    pr.add_argument("--db", default=DEFAULT_DB, help=db_help)
+    pr.set_defaults(func=cmd_remove)
     pn = sub.add_parser("info", help="what the database holds")
     pn.add_argument("--db", default=DEFAULT_DB, help=db_help)
     pn.set_defaults(func=cmd_info)

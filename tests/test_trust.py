@@ -295,13 +295,14 @@ def test_unchanged_files_are_not_even_hashed_unless_verify(con, tmp_path, monkey
     monkeypatch.setattr(batch, "hash_file", lambda p, *a: hashed.append(p) or real_hash(p, *a))
     assert [o.status for o in ingest(con, tmp_path / "data").outcomes] == ["unchanged"]
     assert hashed == []  # one query knew it: same size, modification time and labels
-    # the same size and time but other bytes: only --verify can tell (as with make and rsync)
+    # the same size and mtime but other bytes (cp -p, rsync -t): the inode's ctime moved, so it is read
     st = f.stat()
     f.write_bytes(f.read_bytes().replace(b"3364.250468", b"3364.250469", 1))
     os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns))
-    assert [o.status for o in ingest(con, tmp_path / "data").outcomes] == ["unchanged"]
-    rep = batch.ingest_paths(con, [tmp_path / "data"], verify=True)
-    assert [o.status for o in rep.outcomes] == ["ingested"] and len(hashed) == 1
+    assert f.stat().st_size == st.st_size and f.stat().st_mtime_ns == st.st_mtime_ns
+    assert [o.status for o in ingest(con, tmp_path / "data").outcomes] == ["ingested"] and len(hashed) == 1
+    rep = batch.ingest_paths(con, [tmp_path / "data"], verify=True)  # --verify hashes what is unchanged
+    assert [o.status for o in rep.outcomes] == ["unchanged"] and len(hashed) == 2
     # a sidecar edit is seen without --verify
     (d / "iolab.toml").write_text('system = "Relabelled"\n')
     assert [o.status for o in ingest(con, tmp_path / "data").outcomes] == ["relabelled"]
