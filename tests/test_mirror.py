@@ -32,7 +32,7 @@ FILES = [
     corpus("diskspd-text/microsoft__VirtualClient__v2.2.0_singlegroup.txt"),
 ]
 STUDIES = ["alpha", "beta", 'we"ird <b>=1+1', "deep/runs"]
-SYSTEMS = ["Acme X1", "Zeta Z9", "=HYPERLINK(\"x\")", "Omega\x1b[31m"]
+SYSTEMS = ["Acme X1", "Zeta Z9", '=HYPERLINK("x")', "Omega\x1b[31m"]
 NAMES = ["a.csv", "b.json", "run 1.txt", "r[2].csv"]
 
 
@@ -193,7 +193,10 @@ class Mirror(RuleBasedStateMachine):
 
     @invariant()
     def one_place_per_file(self):
-        rows = q(self.con, "SELECT abs_path, count(*) FROM source_history WHERE left_at IS NULL GROUP BY 1 HAVING count(*) > 1")
+        rows = q(
+            self.con,
+            "SELECT abs_path, count(*) FROM source_history WHERE left_at IS NULL GROUP BY 1 HAVING count(*) > 1",
+        )
         assert rows == []
 
 
@@ -324,7 +327,9 @@ def test_an_edited_criteria_file_replaces_its_old_version(tmp_path):
     rule = "SELECT threshold FROM qos_criteria WHERE criterion = 'jetstress_db_read_latency'"
     assert q(con, rule) == [(20.0,)]
     text = (crit / "criteria.csv").read_text()
-    (crit / "criteria.csv").write_text(text.replace("avg database read latency,<=,20,", "avg database read latency,<=,0.5,"))
+    (crit / "criteria.csv").write_text(
+        text.replace("avg database read latency,<=,20,", "avg database read latency,<=,0.5,")
+    )
     assert [o.status for o in batch.ingest_paths(con, [data]).outcomes] == ["ingested"]
     assert q(con, rule) == [(0.5,)]
 
