@@ -244,6 +244,7 @@ class _File:
     hashing: Any = None  # a big file's sha256 being computed beside its parse (a Future of hash_file)
 
 
+SIDECAR_BROKEN = "its sidecar is broken"
 HASH_BESIDE_BYTES = 32 << 20  # a file this big is hashed in a thread while it is sniffed and parsed
 _hasher: Any = None
 
@@ -301,7 +302,9 @@ def _open(f: _File, sidecars: Sidecars, known: places.Known | None, verify: bool
     except OSError as e:
         return Outcome(f.shown, "unreadable", reason=f"cannot read it: {e.strerror or e}")
     except SidecarError as e:
-        return Outcome(f.shown, "unreadable", reason=f"its sidecar is broken: {e}")
+        return Outcome(
+            f.shown, "unreadable", reason=f"{SIDECAR_BROKEN}: {e}; it is out of the analysis until it is fixed"
+        )
     return None
 
 
@@ -486,6 +489,9 @@ def _prepare(
     A big file whose parser streams it is parsed while its hash is still being computed
     (_known_content runs after the parse then)."""
     if (early := _open(f, sidecars, known, verify)) is not None:
+        if known is not None and (early.reason or "").startswith(SIDECAR_BROKEN):
+            with db.transaction(con):  # out of the analysis until it is fixed, as a fresh ingest would leave it
+                places.retire(con, [known.source_id], "sidecar broken")
         return early
     if f.hashing is None and (place := _known_content(con, f, settle, seen)) is not None:
         return place
