@@ -41,7 +41,7 @@ COMPARE_COLUMNS = [
 def register(sub: Any) -> None:
     p = sub.add_parser("compare", help="every system of a study against its baseline, at matched points")
     params.db(p)
-    p.add_argument("--study", required=True, help="the study whose systems are compared")
+    params.study(p, required=True, help="the study whose systems are compared")
     p.add_argument("--baseline", help="compare with this system instead of the study's baseline")
     p.add_argument("--metric", action="append", help="only these metrics (default: iops, mbps, avg_latency_ms)")
     p.add_argument("--format", choices=["table", "csv", "json"], default="table", help="output format")
@@ -69,13 +69,8 @@ def comparison_rows(con: Any, study: str, baseline: str | None, metrics: list[st
 @requires.database()
 def cmd_compare(args: argparse.Namespace, con: Any) -> int:
     err = console(stderr=True)
-    studies = {s for (s,) in con.execute("SELECT DISTINCT study FROM source_files WHERE study IS NOT NULL").fetchall()}
-    if args.study not in studies:
-        err.print(
-            f"[red]No study '{markup(args.study)}'[/] in {markup(args.db)}; studies: "
-            + markup(", ".join(sorted(studies)))
-        )
-        return requires.EXIT_USAGE
+    if (code := requires.known_study(con, args.study, args.db)) is not None:
+        return code
     systems = {
         s for (s,) in con.execute("SELECT DISTINCT system FROM measurements WHERE study = ?", [args.study]).fetchall()
     }
@@ -94,7 +89,9 @@ def cmd_compare(args: argparse.Namespace, con: Any) -> int:
         [args.study, args.metric or ["iops", "mbps", "avg_latency_ms"]],
     ).fetchall()[0][0]
     if args.format == "csv":
-        sys.stdout.write(df.write_csv())
+        from ..csvsafe import write_csv
+
+        sys.stdout.write(write_csv(df))
     elif args.format == "json":
         sys.stdout.write(json.dumps(df.to_dicts(), default=str, indent=1) + "\n")
     else:

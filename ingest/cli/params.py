@@ -17,3 +17,8 @@ def db(parser: argparse.ArgumentParser, *, writes: bool = False) -> None:
     else:
         text = "the DuckDB database file (never created by this command; $IOLAB_DB sets the default)"
     parser.add_argument("--db", default=DEFAULT_DB, help=text)
+
+
+def study(parser: argparse.ArgumentParser, *, help: str, required: bool = False) -> None:
+    """``--study NAME``: one study of the database (a name that is none is wrong usage, exit 2)."""
+    parser.add_argument("--study", required=required, help=help)

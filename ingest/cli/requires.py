@@ -59,3 +59,20 @@ def database(*, read_only: bool = True, connect: bool = True) -> Callable[[Calla
         return command
 
     return wrap
+
+
+def studies(con: Any) -> list[str]:
+    """Every study the database holds, in name order."""
+    rows = con.execute("SELECT DISTINCT study FROM source_files WHERE study IS NOT NULL ORDER BY 1").fetchall()
+    return [s for (s,) in rows]
+
+
+def known_study(con: Any, study: str, db_path: str) -> int | None:
+    """None when ``study`` is in the database; else say so, list the studies, and return 2."""
+    every = studies(con)
+    if study in every:
+        return None
+    console(stderr=True).print(
+        f"[red]No study '{markup(study)}'[/] in {markup(db_path)}; studies: " + markup(", ".join(every) or "none")
+    )
+    return EXIT_USAGE
