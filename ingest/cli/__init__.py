@@ -68,6 +68,7 @@ def run() -> None:
     # module) took 20 ms, 2 % of a 100 MB ingest. Every 100,000 still bounds what cycles can hold.
     # (Set here, for the command's own process: lowering it again at the end collected 13 ms.)
     gc.set_threshold(100_000)
+    sys.stdout = _PipeGuard(sys.stdout)
     code, args = _dispatch(None)
     if getattr(args, "cmd", None) == "ingest":
         try:
@@ -77,6 +78,37 @@ def run() -> None:
             pass
         os._exit(code)
     sys.exit(code)
+
+
+class _PipeGuard:
+    """Standard output that ends quietly when its reader goes away (`iolab ... | head -1`): the
+    first write to a closed pipe points the stream at /dev/null, so the rest (and the flush at exit)
+    goes nowhere instead of ending in a BrokenPipeError traceback. The command itself runs on: an
+    ingest still stores every file."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return int(self._stream.write(text))
+        except BrokenPipeError:
+            self._gone()
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            self._gone()
+
+    def _gone(self) -> None:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, self._stream.fileno())
+        os.close(null)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
 
 
 def _dispatch(argv: list[str] | None) -> tuple[int, argparse.Namespace]:
