@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from ..terminal import console, markup
 from . import params, requires
 
+DEFAULT_METRICS = ["iops", "mbps", "avg_latency_ms"]
 COMPARE_COLUMNS = [
     "study",
     "metric",
@@ -45,12 +48,13 @@ def register(sub: Any) -> None:
     p.add_argument("--baseline", help="compare with this system instead of the study's baseline")
     p.add_argument("--metric", action="append", help="only these metrics (default: iops, mbps, avg_latency_ms)")
     p.add_argument("--format", choices=["table", "csv", "json"], default="table", help="output format")
+    p.add_argument("--all", action="store_true", help="the table lists every matched point after the summary")
     p.set_defaults(func=cmd_compare)
 
 
 def comparison_rows(con: Any, study: str, baseline: str | None, metrics: list[str] | None) -> Any:
     """The comparison of ``study``; with ``baseline``, against that system (same matching rules)."""
-    metrics = metrics or ["iops", "mbps", "avg_latency_ms"]
+    metrics = metrics or DEFAULT_METRICS
     if baseline:
         # the views read the baseline from study_baseline: shadow it for this connection only
         lit = lambda v: "'" + v.replace("'", "''") + "'"  # noqa: E731  (DDL takes no parameters)
@@ -81,13 +85,6 @@ def cmd_compare(args: argparse.Namespace, con: Any) -> int:
         )
         return requires.EXIT_USAGE
     df = comparison_rows(con, args.study, args.baseline, args.metric)
-    base = con.execute(
-        "SELECT baseline_system, baseline_source FROM study_baseline WHERE study = ?", [args.study]
-    ).fetchall()
-    unmatched = con.execute(
-        "SELECT count(*) FROM comparison_unmatched WHERE study = ? AND metric IN (SELECT unnest(?::VARCHAR[]))",
-        [args.study, args.metric or ["iops", "mbps", "avg_latency_ms"]],
-    ).fetchall()[0][0]
     if args.format == "csv":
         from ..csvsafe import write_csv
 
@@ -95,30 +92,138 @@ def cmd_compare(args: argparse.Namespace, con: Any) -> int:
     elif args.format == "json":
         sys.stdout.write(json.dumps(df.to_dicts(), default=str, indent=1) + "\n")
     else:
-        _print_table(df, args.study, base[0] if base else (None, None), unmatched)
+        heading = con.execute(
+            """SELECT b.baseline_system, b.baseline_source, c.correction, c.correction_source
+               FROM study_baseline b LEFT JOIN study_corrections c USING (study) WHERE b.study = ?""",
+            [args.study],
+        ).fetchall()
+        unmatched = unmatched_counts(con, args.study, args.metric or DEFAULT_METRICS)
+        _print(df, args.study, heading[0] if heading else (None, None, None, None), unmatched, args.all)
     return requires.EXIT_OK
 
 
-def _print_table(df: Any, study: str, base: tuple[Any, Any], unmatched: int) -> None:
-    from rich.console import Console
+def unmatched_counts(con: Any, study: str, metrics: list[str]) -> dict[tuple[str, str], int]:
+    """(compared system, metric) -> points of either side that found no partner."""
+    rows = con.execute(
+        """SELECT CASE side WHEN 'baseline' THEN other_system ELSE system END, metric, count(*)
+           FROM comparison_unmatched WHERE study = ? AND metric IN (SELECT unnest(?::VARCHAR[])) GROUP BY ALL""",
+        [study, metrics],
+    ).fetchall()
+    return {(s, m): n for s, m, n in rows}
+
+
+def summary(df: Any, unmatched: dict[tuple[str, str], int]) -> Any:
+    """Per system and metric: matched and unmatched points, the geometric mean, min and max of the
+    ratio (value / baseline), the declared correction and the geometric mean of % better with it."""
+    import polars as pl
+
+    # the corrected ratio, > 1 where the system beats the corrected baseline, whatever the direction
+    better = 1 + pl.col("pct_better") / 100
+    out = (
+        df.group_by("system", "metric", "unit", "direction", maintain_order=True)
+        .agg(
+            pl.len().alias("matched"),
+            pl.col("ratio").filter(pl.col("ratio") > 0).log().mean().exp().alias("ratio_geomean"),
+            pl.col("ratio").min().alias("ratio_min"),
+            pl.col("ratio").max().alias("ratio_max"),
+            pl.col("correction").unique().sort().alias("corrections"),
+            ((better.filter(better > 0).log().mean().exp() - 1) * 100).alias("pct_better_geomean"),
+        )
+        .sort("system", "metric")
+    )
+    return out.with_columns(
+        pl.struct("system", "metric")
+        .map_elements(lambda r: unmatched.get((r["system"], r["metric"]), 0), return_dtype=pl.Int64)
+        .alias("unmatched")
+    )
+
+
+def column_format(values: list[float | None]) -> Callable[[float | None], str]:
+    """One fixed-point format for a whole column: enough decimals for three significant digits of
+    its smallest non-zero magnitude (at most 6), thousands separated; blank for no value."""
+    small = min((abs(v) for v in values if v), default=1.0)
+    decimals = max(0, min(6, 2 - math.floor(math.log10(small))))
+    return lambda v: "" if v is None else f"{v:,.{decimals}f}"
+
+
+def correction_text(factor: float | None, direction: str) -> str:
+    """How the declared factor applies to the baseline: x where higher is better, / where lower."""
+    if factor is None or factor == 1:
+        return "none"
+    return f"{'x' if direction == 'higher' else '/'}{factor:g}"
+
+
+def _print(df: Any, study: str, heading: tuple[Any, ...], unmatched: dict[tuple[str, str], int], rows: bool) -> None:
+    """The heading (baseline, correction), the per-system summary, and with ``rows`` every point."""
     from rich.table import Table
 
-    out = Console(highlight=False, emoji=False, width=None if sys.stdout.isatty() else 200)
-    t = Table(title=markup(f"{study}: each system vs {base[0]} ({base[1]})"), show_edge=False)
-    for c in ("system", "workload", "metric", "baseline", "value", "ratio", "% better", "match"):
-        t.add_column(c, justify="right" if c in ("baseline", "value", "ratio", "% better") else "left")
-    for r in df.iter_rows(named=True):
-        pct = r["pct_better"]
-        colour = "green" if pct is not None and pct > 0 else "red" if pct is not None and pct < 0 else ""
+    out = console()
+    baseline, source, factor, factor_source = heading
+    out.print(f"[bold]{markup(study)}[/]: each system against {markup(baseline)} ({markup(source)}).")
+    if factor is not None and factor != 1:
+        out.print(
+            f"Declared correction {factor:g} ({markup(factor_source)}): the baseline is multiplied by it where "
+            "higher is better and divided by it where lower is better before % better is computed; "
+            "the ratio is the measured value / the measured baseline."
+        )
+    s = summary(df, unmatched)
+    t = Table(title="per system (ratio = value / baseline)", show_edge=False)
+    heads = ("system", "metric", "matched", "unmatched", "ratio geo. mean", "min", "max", "correction", "% better")
+    for c in heads:
+        t.add_column(c, justify="left" if c in ("system", "metric", "correction") else "right")
+    ratio = column_format([*s["ratio_geomean"], *s["ratio_min"], *s["ratio_max"]])
+    for r in s.iter_rows(named=True):
         t.add_row(
-            markup(str(r["system"])),
-            markup(str(r["workload_label"])),
+            markup(r["system"]),
             markup(f"{r['metric']} ({r['unit']}, {r['direction']} is better)"),
-            f"{r['baseline_value']:,.4g}",
-            f"{r['value']:,.4g}",
-            "" if r["ratio"] is None else f"{r['ratio']:.4f}",
-            "" if pct is None else f"[{colour}]{pct:+.2f} %[/]" if colour else f"{pct:+.2f} %",
-            markup(str(r["match_rule"])),
+            f"{r['matched']:,}",
+            f"{r['unmatched']:,}",
+            ratio(r["ratio_geomean"]),
+            ratio(r["ratio_min"]),
+            ratio(r["ratio_max"]),
+            ", ".join(correction_text(c, r["direction"]) for c in r["corrections"]),
+            _pct(r["pct_better_geomean"]),
         )
     out.print(t)
-    out.print(f"{df.height} matched points; {unmatched} points without a match (view comparison_unmatched).")
+    if rows:
+        _print_rows(df)
+    out.print(
+        f"{df.height:,} matched points, {sum(unmatched.values()):,} without a match (view comparison_unmatched). "
+        + ("" if rows else "`--all` lists every matched point.")
+    )
+
+
+def _pct(v: float | None) -> str:
+    if v is None:
+        return ""
+    text = f"{v:+,.2f} %"
+    return f"[green]{text}[/]" if v > 0 else f"[red]{text}[/]" if v < 0 else text
+
+
+def _print_rows(df: Any) -> None:
+    """Every matched point; each number column in one format."""
+    from rich.table import Table
+
+    t = Table(title="matched points", show_edge=False)
+    heads = ("system", "workload", "metric", "baseline", "corrected", "value", "ratio", "% better", "match")
+    for c in heads:
+        t.add_column(c, justify="left" if c in ("system", "workload", "metric", "match") else "right")
+    corrected = [
+        None if b is None else b * c if d == "higher" else b / c
+        for b, c, d in zip(df["baseline_value"], df["correction"], df["direction"], strict=True)
+    ]
+    plain = column_format([*df["baseline_value"], *df["value"], *corrected])
+    ratio = column_format(list(df["ratio"]))
+    for r, cb in zip(df.iter_rows(named=True), corrected, strict=True):
+        t.add_row(
+            markup(r["system"]),
+            markup(r["workload_label"]),
+            markup(f"{r['metric']} ({r['unit']})"),
+            plain(r["baseline_value"]),
+            plain(cb) if r["correction"] not in (None, 1) else "",
+            plain(r["value"]),
+            ratio(r["ratio"]),
+            _pct(r["pct_better"]),
+            markup(r["match_rule"]),
+        )
+    console().print(t)
