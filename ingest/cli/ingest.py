@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -28,7 +29,7 @@ def register(sub: Any) -> None:
         help="ingest raw result files and folders",
         description="Ingest raw result files and folders (recursively); files already ingested are skipped.",
     )
-    pi.add_argument("paths", nargs="+", metavar="PATH", help="files or folders to ingest")
+    pi.add_argument("paths", nargs="+", metavar="PATH", type=existing, help="files or folders to ingest")
     params.db(pi, writes=True)
     pi.add_argument(
         "--verify",
@@ -41,6 +42,14 @@ def register(sub: Any) -> None:
     out.add_argument("-v", "--verbose", action="store_true", help="list every file with its row counts")
     out.add_argument("--json", action="store_true", help="print one JSON document (summary and every file)")
     pi.set_defaults(func=cmd_ingest)
+
+
+def existing(path: str) -> str:
+    """A PATH argument that names something (a file, folder, FIFO or link): a typo is wrong usage,
+    said before anything is read."""
+    if not os.path.lexists(path):
+        raise argparse.ArgumentTypeError(f"{shown(path)} does not exist")
+    return path
 
 
 def _line(o: batch.Outcome, verbose: bool) -> str:
@@ -179,7 +188,5 @@ def print_report(
             where = f" (line {o.line})" if o.line else ""
             say((o.status, "red"), f" {shown(o.path)}{where}: {shown(o.reason or '')}")
     if bad:
-        say(
-            "Next: fix or remove the files above and ingest again (unchanged files are skipped); "
-            "a format iolab does not read yet: see CONTRIBUTING.md, 'Add a format'."
-        )
+        # (a file no parser recognises says "Add a format" in its own reason: not repeated for a sidecar typo)
+        say("Next: fix or remove the files above and ingest again (unchanged files are skipped).")
