@@ -322,21 +322,9 @@ def _reject(
 
 
 def _parser(f: _File) -> ModuleType | str:
-    """The one module that claims the file, or why there is none."""
-    if not f.head.strip():
-        return "the file is empty"
-    candidates = registry.sniff(f.head, f.path.name)
-    if not candidates and (hint := registry.unsupported_hint(f.path.name, f.head)):
-        return hint
-    if not candidates:
-        return (
-            "no iolab parser recognises this content (supported: "
-            + ", ".join(m.FORMAT for m in registry.modules())
-            + "); if it is a result file of a tool iolab does not read yet, see CONTRIBUTING.md 'Add a format'"
-        )
-    if len(candidates) > 1:
-        return "more than one parser claims this file: " + ", ".join(m.FORMAT for m in candidates)
-    return candidates[0]
+    """The one module that claims the file, or why there is none (registry.claim, as `iolab detect`)."""
+    c = registry.claim(f.head, f.path.name)
+    return c.module or c.reason
 
 
 def _streams(mod: ModuleType | str) -> bool:

@@ -39,6 +39,11 @@ def _problem(path: Path, e: Exception) -> DatabaseProblem:
         todo = "ingest into a database on a writable disk (--db), or read this one with `iolab info`/`iolab report`"
     elif "no space left" in low:
         why, todo = "the disk is full", "free some space, then run the same command again"
+    elif path.is_dir():
+        why, todo = "it is a folder, not a database file", "give a file name with --db (e.g. FOLDER/iolab.duckdb)"
+    elif not path.exists():  # nothing there to be damaged: the folder takes no new file
+        why = "iolab cannot create a database file there"
+        todo = "give a --db in a folder you can write to"
     else:
         why = "it is not a DuckDB database, or it is damaged"
         todo = "move it aside and ingest the raw files again into a new one (`iolab ingest data --db NEW`)"

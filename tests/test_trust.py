@@ -179,8 +179,8 @@ def test_a_read_only_database_is_an_environment_fault(tmp_path):
 
 def test_info_is_read_only_and_never_creates_a_database(tmp_path, capsys):
     missing = tmp_path / "typo.duckdb"
-    assert cli.main(["info", "--db", str(missing)]) == 3
-    assert not missing.exists() and "no database at" in capsys.readouterr().out
+    assert cli.main(["info", "--db", str(missing)]) == cli.EXIT_USAGE == 2  # a --db naming no database
+    assert not missing.exists() and "no database at" in capsys.readouterr().err.lower()
     f = tmp_path / "x.duckdb"
     con = db.open_db(f)
     ingest(con, corpus(ADI))
@@ -204,7 +204,7 @@ def test_a_database_from_a_newer_iolab_is_refused(tmp_path, capsys):
     with pytest.raises(db.DatabaseProblem, match="newer iolab"):
         db.open_db(f, read_only=True)
     assert cli.main(["info", "--db", str(f)]) == 3
-    assert "upgrade iolab" in capsys.readouterr().out
+    assert "upgrade iolab" in capsys.readouterr().err
 
 
 def test_a_failing_migration_rolls_back_every_pending_one(tmp_path, monkeypatch):
