@@ -244,7 +244,8 @@ def from_template(path: Path) -> bool:
 def _template() -> Path:
     """The empty database for today's migrations, views and DuckDB version, made if missing."""
     texts = [f"{f.name}\n{f.read_text()}" for f in sorted(SCHEMAS.glob("V*__*.sql")) + sorted(VIEWS.glob("*.sql"))]
-    key = _checksum("\n".join([duckdb.__version__, *texts]))[:20]
+    here = Path(__file__).read_text()  # the store's views are made here, in Python
+    key = _checksum("\n".join([duckdb.__version__, here, *texts]))[:20]
     folder = cache_dir()
     template = folder / f"empty-{key}.duckdb"
     if template.is_file() and not template.is_symlink():
@@ -483,6 +484,11 @@ def refresh_points_view(con) -> None:
     con.execute(
         "CREATE OR REPLACE VIEW series_values AS SELECT series_id, source_id, sample_no, value FROM series_points"
     )
+    # looked up when queried: a file deleted, or the database moved without its store, shows here
+    pattern = _sql_text(folder / "*.parquet")
+    con.execute(f"""CREATE OR REPLACE VIEW store_files AS
+        SELECT p.source_id, p.file_name, p.points, p.bytes, g.file IS NOT NULL AS present
+        FROM point_files p LEFT JOIN glob({pattern}) g ON parse_filename(g.file) = p.file_name""")
 
 
 # ---- writing one parsed file ---------------------------------------------------------------------

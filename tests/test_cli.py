@@ -56,9 +56,10 @@ def test_a_hostile_file_name_cannot_drive_the_terminal(tmp_path, capsys):
     assert "a\\x1b[31mred\\x07\\x0dover [bold]:smile:.json" in out
     assert not any(c in out for c in "\x1b\x07\r")
     # a PATH that names nothing on disk or in the database is wrong usage, said with the name escaped
-    rc, out = run(capsys, "ingest", "-q", str(tmp_path / "missing\x1b]0;title\x07"), "--db", str(dbf))
+    rc = cli.main(["ingest", "-q", str(tmp_path / "missing\x1b]0;title\x07"), "--db", str(dbf)])
+    err = capsys.readouterr().err
     assert rc == 2
-    assert "missing\\x1b]0;title\\x07 does not exist" in out and "\x1b" not in out
+    assert "missing\\x1b]0;title\\x07 does not exist" in err and "\x1b" not in err
     from ingest import db
 
     con = db.connect(dbf, read_only=True)

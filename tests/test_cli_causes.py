@@ -72,10 +72,9 @@ def test_detect_never_reads_a_fifo(tmp_path):
 
 
 def test_ingest_of_a_path_that_does_not_exist_says_so(tmp_path, capsys):
-    with pytest.raises(SystemExit) as e:
-        cli.main(["ingest", str(tmp_path / "nonexistent"), "--db", str(tmp_path / "x.duckdb")])
+    code = cli.main(["ingest", str(tmp_path / "nonexistent"), "--db", str(tmp_path / "x.duckdb")])
     err = capsys.readouterr().err
-    assert e.value.code == cli.EXIT_USAGE and f"{tmp_path / 'nonexistent'} does not exist" in err
+    assert code == cli.EXIT_USAGE and f"{tmp_path / 'nonexistent'} does not exist" in err
     assert "moved or deleted" not in err and not (tmp_path / "x.duckdb").exists()
 
 

@@ -433,3 +433,19 @@ def test_any_change_of_bytes_is_seen(tmp_path, edit):
         os.utime(f, ns=(st_.st_atime_ns, st_.st_mtime_ns))
     assert [o.status for o in batch.ingest_paths(con, [data]).outcomes] == ["ingested"]
     assert snapshot(con) == fresh(data, tmp_path / "f.duckdb")
+
+
+def test_a_database_copied_without_its_store_fails_validation(tmp_path):
+    from validation import run as validation
+
+    data = tmp_path / "data"
+    _study(data, "s1", files=(FILES[3],))
+    con = db.open_db(tmp_path / "t.duckdb")
+    batch.ingest_paths(con, [data])
+    con.close()
+    shutil.copy(tmp_path / "t.duckdb", tmp_path / "copy.duckdb")
+    con = db.open_db(tmp_path / "copy.duckdb")
+    assert q(con, "SELECT present FROM store_files") == [(False,)]
+    results = [r for r in validation.validate(con, store=False) if r["suite"] == "store_files"]
+    con.close()
+    assert [(r["success"], r["unexpected_count"]) for r in results] == [(False, 1)]

@@ -40,6 +40,7 @@ def test_suites_pass_on_the_demo_and_are_stored(good):
         "measurements",
         "iometer_results",
         "series_points",
+        "store_files",
         "per_drive_iops",
         "profile_drives",
     }

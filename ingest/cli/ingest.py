@@ -50,6 +50,14 @@ def existing(path: str) -> str:
     return path
 
 
+def _not_found(paths: list[Path]) -> int:
+    for p in paths:
+        console(stderr=True).print(
+            f"[red]Not found:[/] {markup(str(p))} does not exist, and the database holds nothing from there"
+        )
+    return EXIT_USAGE
+
+
 def _absent(con: Any, paths: list[Path]) -> list[Path]:
     """Paths that name nothing on disk and nothing the database holds: a typo, wrong usage."""
     from .. import places
@@ -73,6 +81,8 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     from .. import batch, db
 
     paths = [Path(p) for p in args.paths]
+    if not Path(args.db).is_file() and (absent := [p for p in paths if not os.path.lexists(p)]):
+        return _not_found(absent)  # nothing can be known from there: no database is made for it
     try:
         con = db.open_db(args.db)
     except db.DatabaseProblem as e:
@@ -83,9 +93,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         return EXIT_ENVIRONMENT
     if absent := _absent(con, paths):
         con.close()
-        for p in absent:
-            say(("Not found:", "red"), f" {shown(p)} does not exist, and the database holds nothing from there")
-        return EXIT_USAGE
+        return _not_found(absent)
     files = list(batch.walk(paths))
     terminal = is_terminal()
     plain = not terminal and not args.json and not args.quiet
