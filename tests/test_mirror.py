@@ -449,3 +449,16 @@ def test_a_database_copied_without_its_store_fails_validation(tmp_path):
     results = [r for r in validation.validate(con, store=False) if r["suite"] == "store_files"]
     con.close()
     assert [(r["success"], r["unexpected_count"]) for r in results] == [(False, 1)]
+
+
+def test_compare_refuses_a_baseline_naming_no_system(tmp_path, capsys):
+    data = tmp_path / "data"
+    _study(data / "s", "x1", 'system = "Acme X1"\n', files=(FILES[1],))
+    _study(data / "s", "z9", 'system = "Zeta Z9"\n', files=(FILES[2],))
+    (data / "s" / "iolab.toml").write_text('study = "S"\nbaseline = "Acme X 1"\n')
+    dbf = tmp_path / "t.duckdb"
+    assert cli.main(["ingest", str(data), "--db", str(dbf)]) == 1
+    capsys.readouterr()
+    assert cli.main(["compare", "--study", "S", "--db", str(dbf)]) == 1
+    err = capsys.readouterr().err
+    assert "Nothing to compare against" in err and "did you mean 'Acme X1'?" in err and "line 2" in err

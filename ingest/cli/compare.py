@@ -13,7 +13,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from ..terminal import console, markup
+from .. import declared
+from ..terminal import console, markup, shown
 from . import params, requires
 
 DEFAULT_METRICS = ["iops", "mbps", "avg_latency_ms"]
@@ -84,6 +85,10 @@ def cmd_compare(args: argparse.Namespace, con: Any) -> int:
             + markup(", ".join(sorted(s for s in systems if s)))
         )
         return requires.EXIT_USAGE
+    if not args.baseline and (said := [p for p in declared.problems(con, {args.study}) if p.key == "baseline"]):
+        where = f"{shown(str(said[0].sidecar))}, line {said[0].line}: " if said[0].sidecar else ""
+        err.print(f"[red]Nothing to compare against:[/] {markup(where + said[0].reason())}")
+        return requires.EXIT_REJECTED
     df = comparison_rows(con, args.study, args.baseline, args.metric)
     if args.format == "csv":
         from ..csvsafe import write_csv
