@@ -5,13 +5,14 @@ Adding a format = adding one module (and its fixtures); nothing here changes.
 
 from __future__ import annotations
 
+import codecs
 import functools
 import importlib
 import pkgutil
+import re
 from types import ModuleType
 
 from . import formats
-from .model import decode_text
 
 HEAD_BYTES = 64 * 1024
 
@@ -60,12 +61,43 @@ def modules() -> tuple[ModuleType, ...]:
 
 
 def head_text(data: bytes) -> str:
-    """The first 64 KiB as text, decoded leniently (sniffers must not fail on odd bytes)."""
+    """The first 64 KiB as a person sees them: decoded once (see ``head_encoding``), without a
+    byte-order mark, every line end a LF and every tab expanded to spaces, so that neither a BOM,
+    an encoding, CRLF nor tabs decide whether a file is recognised. Never fails on odd bytes."""
     head = data[:HEAD_BYTES]
+    text = codecs.getincrementaldecoder(head_encoding(head))("replace").decode(head)  # a cut last char waits
+    return _LINE_END.sub("\n", text.lstrip("\ufeff")).expandtabs()
+
+
+_LINE_END = re.compile(r"\r\n|\r")
+_XML_ENCODING = re.compile(rb"^<\?xml[^>]*encoding=[\"']([A-Za-z0-9_.-]+)[\"']")
+
+
+def head_encoding(head: bytes) -> str:
+    """The encoding of a file by its first bytes: a BOM, UTF-16 without one (an ASCII character
+    then NUL), an XML encoding declaration, then UTF-8 when it decodes, else cp1252."""
+    for bom, enc in ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16")):
+        if head.startswith(bom):
+            return enc
+    if len(head) >= 2 and head[0] and not head[1]:
+        return "utf-16-le"
+    if len(head) >= 2 and not head[0] and head[1]:
+        return "utf-16-be"
+    if (m := _XML_ENCODING.match(head)) and _known(m.group(1).decode("ascii")):
+        return m.group(1).decode("ascii")
     try:
-        return decode_text(head)
-    except Exception:
-        return head.decode("latin-1")
+        codecs.getincrementaldecoder("utf-8")().decode(head)
+        return "utf-8"
+    except UnicodeDecodeError:
+        return "cp1252"
+
+
+def _known(encoding: str) -> bool:
+    try:
+        codecs.lookup(encoding)
+    except LookupError:
+        return False
+    return not encoding.lower().replace("-", "").startswith("utf16")  # declared, but the bytes say otherwise
 
 
 def sniff(data: bytes, name: str) -> list[ModuleType]:

@@ -11,7 +11,8 @@ Both layouts' `MB/s` / `MiB/s` are 2^20 bytes per second (ResultParser.cpp divid
 1024 * 1024); stored as MB/s (10^6) x 1.048576.
 
 A console capture can hold several runs with prose and `PS C:\\...>` prompt lines between them:
-every `Command Line:` line starts a run. A run whose `Total IO` table or latency table is cut
+every `Command Line:` line starts a run (or, where a harness captured the output without it, every
+`Input parameters:` line). A run whose `Total IO` table or latency table is cut
 short is an error (the file was truncated), never a partial load.
 
 Workload signature: block size, read % = 100 - write %, random 100 / sequential 0, queue depth
@@ -53,15 +54,11 @@ _SIZE = re.compile(r"^(\d+)\s*(KiB|MiB|GiB|K|M|G|B)?$", re.I)
 _FACTOR = {"": 1, "b": 1, "k": 1024, "kib": 1024, "m": 1 << 20, "mib": 1 << 20, "g": 1 << 30, "gib": 1 << 30}
 
 
-SNIFF_RULE = "a 'Command Line: ' line, 'Input parameters:' and a 'timespan:' line"
+SNIFF_RULE = "an 'Input parameters:' line followed by a 'timespan:' line ('Command Line:' may be missing)"
 
 
 def sniff(head: str, name: str) -> bool:
-    return (
-        bool(re.search(r"^Command Line: ", head, re.M))
-        and "Input parameters:" in head
-        and bool(re.search(r"^\s*timespan:\s+\d", head, re.M))
-    )
+    return bool(re.search(r"^\s*Input parameters:\s*\n(\s*\n)*\s*timespan:\s+\d", head, re.M))
 
 
 def size_bytes(text: str, line: int | None = None) -> int:
@@ -82,8 +79,19 @@ def _num(cell: str, what: str, ln: int) -> float | None:
 
 
 def split_runs(lines: list[str]) -> list[tuple[int, int]]:
-    """(first, end) line indexes of each run: from a `Command Line:` line to the next one."""
-    starts = [i for i, l in enumerate(lines) if l.startswith("Command Line: ")]
+    """(first, end) line indexes of each run: from its `Command Line:` line, or from its `Input
+    parameters:` line when no `Command Line:` came before it (a harness that captured the output
+    without its first line), to the next run's start."""
+    starts: list[int] = []
+    command = False  # a Command Line: started the current run and its Input parameters are still to come
+    for i, line in enumerate(lines):
+        if line.startswith("Command Line: "):
+            starts.append(i)
+            command = True
+        elif line.strip() == "Input parameters:":
+            if not command:
+                starts.append(i)
+            command = False
     return [(s, e) for s, e in zip(starts, starts[1:] + [len(lines)])]
 
 
@@ -415,7 +423,7 @@ def parse(data: bytes, name: str) -> ParseResult:
         raise ParseError("the file ends inside a table row, with no line end: it is cut short", len(lines))
     spans = split_runs(lines)
     if not spans:
-        raise ParseError("no 'Command Line:' line: not DiskSpd text output")
+        raise ParseError("no 'Command Line:' or 'Input parameters:' line: not DiskSpd text output")
     res = ParseResult()
     for no, (first, end) in enumerate(spans, start=1):
         r = _Run(res, lines, first, end, no)

@@ -34,8 +34,9 @@ def parse(data: bytes, name: str) -> ParseResult:
         raise ParseError("DOCTYPE/ENTITY declarations are not part of a Jetstress config; refusing to expand them")
     import xml.etree.ElementTree as ET  # here: importing every format module stays cheap
 
+    text = re.sub(r"^\s*<\?xml[^>]*\?>", "", text)  # its encoding="utf-16" named the bytes decoded above
     try:
-        root = ET.fromstring(text.encode("utf-8"))
+        root = ET.fromstring(text)
     except ET.ParseError as e:
         raise ParseError(f"not well-formed XML ({e.msg if hasattr(e, 'msg') else e})", e.position[0]) from None
     if root.tag != "configuration" or root.find("JetstressVersionGenerated") is None:
