@@ -1,0 +1,250 @@
+"""Real-file variants a lab meets every week (issue 30): each loads with its numbers exact, or is
+refused with a reason naming the line; none ends in "internal error".
+
+The variants are made from real corpus files by the exact transformation a harness or an editor
+applies (a BOM added, tabs expanded, CRLF, UTF-16 with its declaration, a name without fio's job
+index); real files of a variant, where one was found, are in tests/corpus with their golden twins."""
+
+from __future__ import annotations
+
+import codecs
+import json
+import shutil
+
+import pytest
+
+from ingest import registry
+from ingest.formats import diskspd_text, jetstress_config, profile
+from ingest.model import ParseError, decode_text
+
+from .conftest import corpus, ingest, q
+
+DISKSPD = sorted((corpus("diskspd-text")).iterdir())
+
+
+def harness_capture(raw: bytes) -> bytes:
+    """DiskSpd text as a test harness keeps it: a UTF-8 BOM, tabs expanded, CRLF, no `Command Line`."""
+    text = raw.decode("utf-8")
+    kept = [line for line in text.splitlines() if not line.startswith("Command Line: ")]
+    return codecs.BOM_UTF8 + ("\r\n".join(kept).expandtabs() + "\r\n").encode()
+
+
+def fingerprint(res) -> list:
+    return sorted((s.run_key, s.scope, s.target or "", s.metric, s.value, s.unit) for s in res.samples)
+
+
+@pytest.mark.parametrize("path", DISKSPD, ids=lambda p: p.name)
+def test_diskspd_harness_capture_loads_the_same_numbers(path):
+    raw = path.read_bytes()
+    variant = harness_capture(raw)
+    assert b"Command Line" not in variant and b"\t" not in variant
+    assert [m.FORMAT for m in registry.sniff(variant, path.name)] == ["diskspd-text"]
+    original, captured = diskspd_text.parse(raw, path.name), diskspd_text.parse(variant, path.name)
+    assert fingerprint(captured) == fingerprint(original) and len(fingerprint(original)) > 100
+    assert [(r.key, r.block_size_bytes, r.queue_depth, r.workers) for r in captured.runs] == [
+        (r.key, r.block_size_bytes, r.queue_depth, r.workers) for r in original.runs
+    ]
+
+
+def test_diskspd_two_runs_without_command_lines_stay_two_runs():
+    path = corpus("diskspd-text/BasilKisel__trying-out-diskspd__2.0.x_azure_2runs.txt")
+    res = diskspd_text.parse(harness_capture(path.read_bytes()), path.name)
+    assert [r.key for r in res.runs] == ["run1", "run2"]
+
+
+JETSTRESS = "jetstress/jacobklitzke__JetstressConfig.xml"
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be"])
+def test_jetstress_config_saved_as_utf16_with_its_declaration(encoding):
+    text = corpus(JETSTRESS).read_text("utf-8")
+    assert text.startswith('<?xml version="1.0"?>')
+    variant = text.replace('<?xml version="1.0"?>', '<?xml version="1.0" encoding="utf-16"?>', 1).encode(encoding)
+    assert [m.FORMAT for m in registry.sniff(variant, "JetstressConfig.xml")] == ["jetstress-config-xml"]
+    got = jetstress_config.parse(variant, "JetstressConfig.xml")
+    want = jetstress_config.parse(corpus(JETSTRESS).read_bytes(), "JetstressConfig.xml")
+    assert got.tables == want.tables and len(got.tables["jetstress_config"]) == 70
+
+
+def test_old_santricity_layout_is_read_and_its_cut_is_named():
+    """storageArrayProfile6 lists `VOLUME GROUP n (RAID 1)` entries; the real file stops inside the
+    22nd of the 30 its SUMMARY states (the later sections follow, indented), so it is refused with
+    that count and line, not "lists 0"."""
+    path = corpus("profile/jmrunkle__storageArrayProfile6_old_layout_cut.txt")
+    with pytest.raises(ParseError) as e:
+        profile.parse(path.read_bytes(), path.name)
+    assert "states 30 arrays/volume groups" in e.value.reason and "lists 22" in e.value.reason
+    assert e.value.line == 754
+
+
+def test_old_santricity_layout_groups_and_drives():
+    path = corpus("profile/jmrunkle__storageArrayProfile6_old_layout_cut.txt")
+    text = decode_text(path.read_bytes())
+    secs = [s for s in profile._sections(text.splitlines(), 0) if s.name == "VOLUME GROUPS"]
+    groups, members = profile._groups(secs)
+    assert [g["group_name"] for g in groups] == [str(i) for i in range(1, 23)]
+    assert {g["raid_level"] for g in groups} == {"1"} and groups[0]["status"] == "Online"
+    assert [g["drive_count"] for g in groups] == [2] * 21 + [0]  # the 22nd is cut before its drives
+    assert members[:2] == [
+        {"group_name": "1", "tray": 1, "slot": 1, "line_no": 351},
+        {"group_name": "1", "tray": 3, "slot": 1, "line_no": 352},
+    ]
+
+
+@pytest.mark.parametrize("kind", ["bw", "iops", "lat"])
+def test_fio_logs_written_with_per_job_logs_0(con, tmp_path, kind):
+    """fio names a log `<prefix>_<kind>.log` (no job index) with per_job_logs=0."""
+    src = corpus(f"fio-log/louwrentius__fio-plot__fio218_randread_{kind}.1.log")
+    dst = tmp_path / f"randread-4k_{kind}.log"
+    shutil.copyfile(src, dst)
+    (o,) = ingest(con, dst).outcomes
+    assert (o.status, o.format, o.counts["points"]) == ("ingested", "fio-log", 20)
+    first = src.read_text().splitlines()[0].split(",")
+    value = q(con, "SELECT value FROM series_values WHERE sample_no = 0")[0][0]
+    factor = {"bw": 1024 / 1e6, "iops": 1.0, "lat": 1.0}[kind]
+    assert value == pytest.approx(float(first[1]) * factor)
+
+
+def test_fio_log_name_without_a_kind_is_refused_with_the_names_fio_writes(con, tmp_path):
+    dst = tmp_path / "randread.csv"
+    shutil.copyfile(corpus("fio-log/louwrentius__fio-plot__fio218_randread_bw.1.log"), dst)
+    (o,) = ingest(con, dst).outcomes
+    assert o.status == "rejected" and "per_job_logs=0" in o.reason and "_bw.N.log" in o.reason
+
+
+def _lat_folder(tmp_path, json_rel: str | None, log_rel: str):
+    shutil.copyfile(corpus(log_rel), tmp_path / corpus(log_rel).name)
+    if json_rel:
+        shutil.copyfile(corpus(json_rel), tmp_path / corpus(json_rel).name)
+    return tmp_path
+
+
+def test_fio3_latency_log_unit_settled_by_its_companion_json(con, tmp_path):
+    folder = _lat_folder(
+        tmp_path,
+        "fio-json/louwrentius__fio-plot__fio316_randrw-1-16.json",
+        "fio-log/louwrentius__fio-plot__fio316_randrw_lat.1.log",
+    )
+    assert {o.status for o in ingest(con, folder).outcomes} == {"ingested"}
+    rows = q(
+        con,
+        "SELECT metric, stored_unit, waiting_for, samples, max_ms, max_as_written FROM series_summary_resolved ORDER BY metric",
+    )
+    # the file's largest write latency is 753432989 (line 'msec 56558'): ns in fio 3.16
+    assert rows == [
+        ("read_lat_raw", "ns", None, 240, pytest.approx(646.670357), 646670357.0),
+        ("write_lat_raw", "ns", None, 240, pytest.approx(753.432989), 753432989.0),
+    ]
+    assert "fio-3.16" in q(con, "SELECT resolved_by FROM series_unit_resolution LIMIT 1")[0][0]
+
+
+def test_fio2_latency_log_unit_settled_as_usec(con, tmp_path):
+    folder = _lat_folder(
+        tmp_path,
+        "fio-json/louwrentius__fio-plot__fio218_randread-01-01.json",
+        "fio-log/louwrentius__fio-plot__fio218_randread_lat.1.log",
+    )
+    ingest(con, folder)
+    ((unit, to_ms, max_ms),) = q(
+        con,
+        "SELECT r.stored_unit, u.to_ms, r.max_ms FROM series_summary_resolved r JOIN series_unit_resolution u USING (series_id)",
+    )
+    assert (unit, to_ms, max_ms) == ("us", 1e-3, pytest.approx(15.084))
+
+
+def test_latency_log_alone_keeps_its_numbers_and_says_what_it_waits_for(con, tmp_path):
+    folder = _lat_folder(tmp_path, None, "fio-log/louwrentius__fio-plot__fio316_randrw_lat.1.log")
+    ingest(con, folder)
+    rows = q(
+        con, "SELECT stored_unit, max_ms, max_as_written, waiting_for FROM series_summary_resolved ORDER BY metric"
+    )
+    assert [r[:3] for r in rows] == [(None, None, 646670357.0), (None, None, 753432989.0)]
+    assert all("no fio JSON or terse result in its folder" in r[3] for r in rows)
+
+
+def test_latency_log_beside_a_json_of_the_switch_releases_stays_unresolved(con, tmp_path):
+    folder = _lat_folder(tmp_path, None, "fio-log/louwrentius__fio-plot__fio316_randrw_lat.1.log")
+    doc = json.loads(corpus("fio-json/louwrentius__fio-plot__fio316_randrw-1-16.json").read_text())
+    doc["fio version"] = "fio-2.21"
+    (folder / "randrw-1-16.json").write_text(json.dumps(doc))
+    ingest(con, folder)
+    ((unit, why),) = set(q(con, "SELECT unit, waiting_for FROM series_unit_resolution"))
+    assert unit is None and "2.21-2.99" in why and "fio-2.21" in why
+
+
+# ---- no input ends in "internal error" ------------------------------------------------------------
+
+
+def _one(con, tmp_path, name: str, data: bytes):
+    p = tmp_path / name
+    p.write_bytes(data)
+    (o,) = ingest(con, p).outcomes
+    assert "internal error" not in (o.reason or "")
+    return o
+
+
+def test_a_byte_cp1252_does_not_define_is_refused_at_its_line(con, tmp_path):
+    raw = corpus("iometer/quarch__testfile.csv").read_bytes()
+    at = raw.index(b"\n", 3000) + 1  # the start of a line
+    o = _one(con, tmp_path, "testfile.csv", raw[:at] + b"\x81" + raw[at:])
+    assert o.status == "rejected" and "byte 0x81 is not text in cp1252" in o.reason
+    assert o.line == raw[:at].count(b"\n") + 1
+
+
+def test_a_bad_byte_after_a_utf8_bom_is_refused_at_its_line():
+    with pytest.raises(ParseError) as e:
+        decode_text(codecs.BOM_UTF8 + b"a\nb\n\xff\n")
+    assert e.value.line == 3 and "0xff" in e.value.reason
+
+
+def test_json_nested_100000_deep_is_refused(con, tmp_path):
+    data = b'{"fio version": "fio-3.1",\n "jobs": ' + b"[" * 100_000 + b"]" * 100_000 + b"}\n"
+    o = _one(con, tmp_path, "deep.json", data)
+    assert o.status == "rejected" and "nests more than 500 levels" in o.reason and o.line == 2
+
+
+def _fio_json(**change) -> bytes:
+    doc = json.loads(corpus("fio-json/louwrentius__fio-plot__fio218_randread-01-01.json").read_text())
+    doc.update(change.get("doc", {}))
+    for job in doc["jobs"]:
+        job["job options"].update(change.get("options", {}))
+    return json.dumps(doc, indent=2).encode()
+
+
+def test_a_timestamp_no_calendar_holds_is_refused(con, tmp_path):
+    o = _one(con, tmp_path, "ts.json", _fio_json(doc={"timestamp": 10**30}))
+    assert o.status == "rejected" and "timestamp is 1e+30, which is no date" in o.reason and o.line
+
+
+@pytest.mark.parametrize("option", ["iodepth", "numjobs", "bs"])
+def test_a_huge_count_is_refused_naming_the_option(con, tmp_path, option):
+    opts = {option: "9" * 40, "group_reporting": ""} if option == "numjobs" else {option: "9" * 40}
+    o = _one(con, tmp_path, f"{option}.json", _fio_json(options=opts))
+    assert o.status == "rejected" and o.reason.startswith(f"{option} is 999999999999... (40 digits)") and o.line
+
+
+# ---- the registry hands sniffers the text as a person sees it -------------------------------------
+
+SNIFFED = [p for p in sorted(corpus("").rglob("*")) if p.is_file() and p.name != "MANIFEST.tsv"]
+
+
+def _wrappers(raw: bytes) -> dict[str, bytes]:
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return {}
+    return {
+        "bom": codecs.BOM_UTF8 + text.encode(),
+        "crlf": "\r\n".join(text.splitlines()).encode() + b"\r\n",
+        "lf": "\n".join(text.splitlines()).encode() + b"\n",
+        "tabs": text.expandtabs().encode(),
+        "utf16": text.encode("utf-16"),
+    }
+
+
+@pytest.mark.parametrize("path", SNIFFED, ids=lambda p: p.name[:60])
+def test_bom_encoding_line_ends_and_tabs_never_decide_recognition(path):
+    raw = path.read_bytes()
+    want = [m.FORMAT for m in registry.sniff(raw, path.name)]
+    for kind, data in _wrappers(raw).items():
+        assert [m.FORMAT for m in registry.sniff(data, path.name)] == want, kind
