@@ -21,7 +21,7 @@ from typing import IO, Any
 
 from duckdb import DuckDBPyConnection
 
-from . import db, registry
+from . import archives, db, registry
 from .model import ParseError
 from .sidecar import NAME as SIDECAR
 from .sidecar import SidecarError, Sidecars
@@ -373,13 +373,13 @@ def _streams(mod: ModuleType | str) -> bool:
 
 def _parse(f: _File, mod: ModuleType) -> Any:
     """The parser's result; ParseError for a bad file, FileChanged if the bytes moved under us."""
-    if _streams(mod):
+    if _streams(mod) and not f.head.startswith(archives.GZIP):
         return mod.parse_path(f.path, f.path.name)
     with open_regular(f.path) as fh:
         data = fh.read()
     if hashlib.sha256(data).hexdigest() != f.sha:
         raise FileChanged()
-    return mod.parse(data, f.path.name)
+    return archives.parse(mod, data, f.path.name)  # a .gz is parsed as the file inside it
 
 
 class FileChanged(Exception):
@@ -415,6 +415,7 @@ def _write(con: DuckDBPyConnection, f: _File, mod: ModuleType, result: Any, writ
         mtime_ns=f.stamp[1],
     )
     db.write_targets(con, sid, f.targets)  # record_source wrote the labels
+    archives.record(con, sid, result)
     if _streams(mod) and _stamp(f.path) != f.stamp:
         raise ParseError("the file changed while it was being read; ingest it again")
     return Outcome(f.shown, "ingested", mod.FORMAT, counts=counts)

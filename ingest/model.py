@@ -255,6 +255,7 @@ class ParseResult:
     # DataFrame, streamed by the writer into the Parquet store; their times go in tables["series_samples"]
     points: Any = None
     tool_version: str | None = None
+    archive: tuple[str, str] | None = None  # (how, member name) when parsed from inside a .gz (ingest/archives.py)
 
     def set_series(
         self, series: list[Series], keys: list[int], nos: list[int], vals: list[float | None], samples: list[dict]

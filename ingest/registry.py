@@ -12,7 +12,7 @@ import pkgutil
 import re
 from types import ModuleType
 
-from . import formats
+from . import archives, formats
 
 HEAD_BYTES = 64 * 1024
 
@@ -101,12 +101,16 @@ def _known(encoding: str) -> bool:
 
 
 def sniff(data: bytes, name: str) -> list[ModuleType]:
-    """Every format module that claims the content (``name`` only breaks ties a format documents)."""
-    head = head_text(data)
+    """Every format module that claims the content (``name`` only breaks ties a format documents).
+    A .gz is sniffed as the file inside it; an archive of files is claimed by none (see archives)."""
+    if archives.refusal(data, name):
+        return []
+    inner = archives.peek(data, name)
+    head = head_text(inner.head)
     claimed = []
     for m in modules():
         try:
-            if m.sniff(head, name):
+            if m.sniff(head, inner.name):
                 claimed.append(m)
         except Exception:  # a sniffer that chokes on odd bytes does not claim the file
             pass
@@ -157,4 +161,4 @@ def unsupported_hint(name: str, head: bytes = b"") -> str | None:
             if office or not advice:
                 return _OFFICE.format(what=office or what)
             return f"a {what}: {advice}"
-    return None
+    return archives.refusal(head, name)

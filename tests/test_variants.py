@@ -8,8 +8,11 @@ index); real files of a variant, where one was found, are in tests/corpus with t
 from __future__ import annotations
 
 import codecs
+import gzip
 import json
 import shutil
+import tarfile
+import zipfile
 
 import pytest
 
@@ -248,3 +251,119 @@ def test_bom_encoding_line_ends_and_tabs_never_decide_recognition(path):
     want = [m.FORMAT for m in registry.sniff(raw, path.name)]
     for kind, data in _wrappers(raw).items():
         assert [m.FORMAT for m in registry.sniff(data, path.name)] == want, kind
+
+
+# ---- compressed and archived logs ------------------------------------------------------------------
+
+LAT3 = "fio-log/louwrentius__fio-plot__fio316_randrw_lat.1.log"
+JSON3 = "fio-json/louwrentius__fio-plot__fio316_randrw-1-16.json"
+
+
+def test_a_gz_log_is_read_as_the_file_inside_and_says_so(con, tmp_path):
+    src = corpus(LAT3)
+    with gzip.open(tmp_path / (src.name + ".gz"), "wb") as g:  # the header keeps the original name
+        g.write(src.read_bytes())
+    (o,) = ingest(con, tmp_path).outcomes
+    assert (o.status, o.format, o.counts["points"]) == ("ingested", "fio-log", 480)
+    ((path, archive, member, size),) = q(con, "SELECT path, archive, archive_member, size_bytes FROM source_files")
+    assert path.endswith(".log.gz") and (archive, member) == ("gzip", src.name)
+    assert size == (tmp_path / (src.name + ".gz")).stat().st_size
+    assert q(con, "SELECT max(value) FROM series_values") == [(753432989.0,)]
+
+
+def test_a_gz_without_an_original_name_is_named_by_dropping_gz(con, tmp_path):
+    raw = corpus(JSON3).read_bytes()
+    (tmp_path / "randrw-1-16.json.gz").write_bytes(gzip.compress(raw, mtime=0))  # no FNAME field
+    (o,) = ingest(con, tmp_path).outcomes
+    assert (o.status, o.format) == ("ingested", "fio-json")
+    assert q(con, "SELECT archive, archive_member FROM source_files") == [("gzip", "randrw-1-16.json")]
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    (plain / "randrw-1-16.json").write_bytes(raw)
+    ingest(con, plain)
+    both = q(con, "SELECT metric, value FROM measurements ORDER BY ALL")
+    assert both[::2] == both[1::2] and len(both) > 50  # the same numbers from the .gz and the plain file
+
+
+def test_a_gz_log_beside_its_gz_json_gets_its_unit(con, tmp_path):
+    for rel in (LAT3, JSON3):
+        with gzip.open(tmp_path / (corpus(rel).name + ".gz"), "wb") as g:
+            g.write(corpus(rel).read_bytes())
+    ingest(con, tmp_path)
+    assert {r[0] for r in q(con, "SELECT stored_unit FROM series_summary_resolved")} == {"ns"}
+
+
+def test_a_cut_gz_is_refused_saying_so(con, tmp_path):
+    (tmp_path / "x.json.gz").write_bytes(gzip.compress(corpus(JSON3).read_bytes())[:600])
+    (o,) = ingest(con, tmp_path).outcomes
+    assert o.status == "rejected" and "the gzip file is damaged or cut short" in o.reason
+
+
+def test_a_gz_that_inflates_past_the_limit_is_refused(con, tmp_path, monkeypatch):
+    from ingest import archives
+
+    monkeypatch.setattr(archives, "MAX_INFLATED", 4096)
+    (tmp_path / "x.json.gz").write_bytes(gzip.compress(corpus(JSON3).read_bytes()))
+    (o,) = ingest(con, tmp_path).outcomes
+    assert o.status == "rejected" and "over 0 MiB: decompress it (`gunzip -k FILE`)" in o.reason
+
+
+def test_an_error_inside_a_gz_names_the_member_and_its_line(con, tmp_path):
+    raw = corpus(LAT3).read_bytes().replace(b"12836, 16556702", b"12836, 16x56702")
+    with gzip.open(tmp_path / "x_lat.1.log.gz", "wb") as g:
+        g.write(raw)
+    (o,) = ingest(con, tmp_path).outcomes
+    assert o.status == "rejected" and o.reason.startswith("in 'x_lat.1.log', the file inside this gzip file")
+    assert o.line == 100
+
+
+@pytest.mark.parametrize("kind", ["tar", "tar.gz", "tgz", "zip"])
+def test_archives_of_files_are_refused_with_unpack_it_not_claimed(con, tmp_path, kind):
+    src = corpus(JSON3)
+    arc = tmp_path / f"runs.{kind}"
+    if kind == "zip":
+        with zipfile.ZipFile(arc, "w") as z:
+            z.write(src, src.name)
+    else:
+        with tarfile.open(arc, "w:gz" if "gz" in kind else "w") as t:
+            t.add(src, arcname=src.name)
+    assert registry.sniff(arc.read_bytes(), arc.name) == []  # the fio JSON parser claimed a .tar
+    (o,) = ingest(con, arc).outcomes
+    assert (o.status, o.format) == ("rejected", None) and "unpack it" in o.reason
+    assert ("gunzip -k FILE" in o.reason) == ("gz" in kind)
+
+
+# ---- the hand-made variants kept in tests/fixtures: no real file of these was found ----------------
+
+HANDMADE = {  # fixture -> (the real corpus file, the transformation that made it), re-checked here
+    "diskspd-text/handmade-harness-capture_v2.2.0_singlegroup.txt": (
+        "diskspd-text/microsoft__VirtualClient__v2.2.0_singlegroup.txt",
+        harness_capture,
+    ),
+    "jetstress/handmade-utf16-declared_JetstressConfig.xml": (
+        JETSTRESS,
+        lambda raw: (
+            raw.decode().replace('<?xml version="1.0"?>', '<?xml version="1.0" encoding="utf-16"?>', 1).encode("utf-16")
+        ),
+    ),
+    "fio-log/handmade-gzip_fio316_randrw_lat.1.log.gz": (LAT3, None),  # gzip: its content is compared
+    "fio-log/handmade-per_job_logs0_randread_lat.log": (
+        "fio-log/louwrentius__fio-plot__fio218_randread_lat.1.log",
+        bytes,
+    ),
+}
+
+
+@pytest.mark.parametrize("rel", sorted(HANDMADE))
+def test_handmade_variants_are_their_real_file_transformed_and_load(con, rel):
+    from .conftest import FIXTURES
+
+    fixture, (real, transform) = FIXTURES / rel, HANDMADE[rel]
+    raw = corpus(real).read_bytes()
+    if transform is None:
+        assert gzip.decompress(fixture.read_bytes()) == raw
+    else:
+        assert fixture.read_bytes() == transform(raw)
+    (o,) = ingest(con, fixture).outcomes
+    assert o.status == "ingested", o.reason
+    assert o.counts.get("points") or o.counts.get("samples") or o.counts.get("jetstress_config")
