@@ -22,6 +22,7 @@ GZIP = b"\x1f\x8b"
 # the most a .gz may inflate to: it is parsed in memory (a streamed capture is read from disk only
 # when decompressed first), and a small file that inflates past this is a decompression bomb
 MAX_INFLATED = 512 << 20
+PEEK_BYTES = 64 * 1024  # what sniffing sees of the file inside (registry.HEAD_BYTES)
 
 _UNPACK = "unpack it ({how}) and ingest the folder: iolab reads the files inside, one result file each"
 CONTAINERS = [  # (test on the first bytes, what it is, how to unpack it)
@@ -48,7 +49,7 @@ def peek(head: bytes, name: str) -> Peek:
     if not head.startswith(GZIP):
         return Peek(head, name)
     try:
-        inner = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(head, len(head))
+        inner = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(head, PEEK_BYTES)
     except zlib.error:
         return Peek(head, name)  # not gzip after all: the parsers decide
     member = member_name(head, name)

@@ -246,11 +246,13 @@ def _wrappers(raw: bytes) -> dict[str, bytes]:
 
 
 @pytest.mark.parametrize("path", SNIFFED, ids=lambda p: p.name[:60])
-def test_bom_encoding_line_ends_and_tabs_never_decide_recognition(path):
+def test_bom_encoding_line_ends_tabs_and_gzip_never_decide_recognition(path):
     raw = path.read_bytes()
     want = [m.FORMAT for m in registry.sniff(raw, path.name)]
     for kind, data in _wrappers(raw).items():
         assert [m.FORMAT for m in registry.sniff(data, path.name)] == want, kind
+    # a small .gz: sniffing sees as much of the file inside as of a plain file, not its compressed size
+    assert [m.FORMAT for m in registry.sniff(gzip.compress(raw), path.name + ".gz")] == want
 
 
 # ---- compressed and archived logs ------------------------------------------------------------------
