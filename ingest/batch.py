@@ -374,12 +374,12 @@ def _streams(mod: ModuleType | str) -> bool:
 def _parse(f: _File, mod: ModuleType) -> Any:
     """The parser's result; ParseError for a bad file, FileChanged if the bytes moved under us."""
     if _streams(mod) and not f.head.startswith(archives.GZIP):
-        return mod.parse_path(f.path, f.path.name)
+        return registry.parse_path(mod, f.path, f.path.name)
     with open_regular(f.path) as fh:
         data = fh.read()
     if hashlib.sha256(data).hexdigest() != f.sha:
         raise FileChanged()
-    return archives.parse(mod, data, f.path.name)  # a .gz is parsed as the file inside it
+    return registry.parse(mod, data, f.path.name)  # a .gz is parsed as the file inside it
 
 
 class FileChanged(Exception):

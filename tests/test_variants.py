@@ -369,3 +369,21 @@ def test_handmade_variants_are_their_real_file_transformed_and_load(con, rel):
     (o,) = ingest(con, fixture).outcomes
     assert o.status == "ingested", o.reason
     assert o.counts.get("points") or o.counts.get("samples") or o.counts.get("jetstress_config")
+
+
+def test_a_number_no_column_holds_is_refused_at_its_line(con, tmp_path):
+    """A 400-digit latency in a fio log overflowed float() inside the parser ("internal error")."""
+    lines = corpus(LAT3).read_bytes().splitlines(keepends=True)
+    lines[2] = b"543, " + b"9" * 400 + b", 0, 0\n"
+    o = _one(con, tmp_path, "x_lat.1.log", b"".join(lines))
+    assert o.status == "rejected" and o.reason.startswith("a number too large to be a measurement (9999")
+    assert o.line == 3
+
+
+def test_a_json_number_no_column_holds_is_refused_at_its_line(con, tmp_path):
+    text = _fio_json().decode()
+    at = text.index('"total_ios"')
+    data = (text[:at] + '"total_ios" : ' + "9" * 400 + ", " + text[at:]).encode()
+    o = _one(con, tmp_path, "x.json", data)
+    assert o.status == "rejected" and "too large to be a measurement" in o.reason
+    assert o.line == text[:at].count("\n") + 1
