@@ -387,3 +387,10 @@ def test_a_json_number_no_column_holds_is_refused_at_its_line(con, tmp_path):
     o = _one(con, tmp_path, "x.json", data)
     assert o.status == "rejected" and "too large to be a measurement" in o.reason
     assert o.line == text[:at].count("\n") + 1
+
+
+def test_a_jetstress_config_nested_100000_deep_is_refused(con, tmp_path):
+    text = corpus(JETSTRESS).read_text()
+    data = text.replace("</configuration>", "<a>" * 100_000 + "</a>" * 100_000 + "</configuration>").encode()
+    o = _one(con, tmp_path, "JetstressConfig.xml", data)
+    assert o.status == "rejected" and "nests 101 levels deep" in o.reason

@@ -21,6 +21,20 @@ THRESHOLDS = {
 }
 
 
+MAX_DEPTH = 100  # the walk below recurses per level
+
+
+def _depth(root) -> int:
+    """How deep the element tree nests, counted without recursion."""
+    deepest, todo = 0, [(root, 1)]
+    while todo:
+        el, d = todo.pop()
+        deepest = max(deepest, d)
+        if d <= MAX_DEPTH:
+            todo.extend((kid, d + 1) for kid in el)
+    return deepest
+
+
 SNIFF_RULE = "'<configuration' with a <JetstressVersionGenerated> element"
 
 
@@ -39,6 +53,8 @@ def parse(data: bytes, name: str) -> ParseResult:
         root = ET.fromstring(text)
     except ET.ParseError as e:
         raise ParseError(f"not well-formed XML ({e.msg if hasattr(e, 'msg') else e})", e.position[0]) from None
+    if (deep := _depth(root)) > MAX_DEPTH:
+        raise ParseError(f"the XML nests {deep} levels deep; a Jetstress config nests about five: it is damaged")
     if root.tag != "configuration" or root.find("JetstressVersionGenerated") is None:
         raise ParseError("root element must be <configuration> with <JetstressVersionGenerated>", 1)
     rows = []
