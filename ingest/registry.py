@@ -14,7 +14,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from . import archives, formats
+from . import archives, bounds, formats
 from .model import ParseError
 
 HEAD_BYTES = 64 * 1024
@@ -126,9 +126,11 @@ def parse(mod: ModuleType, data: bytes, name: str) -> Any:
     try:
         result = archives.parse(mod, data, name)
         result.samples.flush()  # packing the samples is where Arrow meets an integer it cannot hold
+        bounds.check_runs(result, data)
+        bounds.check_tables(result, data)
         return result
     except (OverflowError, ValueError) as e:  # pyarrow's ArrowInvalid is a ValueError
-        if (why := too_large(e, data)) is None:
+        if (why := bounds.too_large(e, data)) is None:
             raise
         raise ParseError(*why) from None
 
@@ -138,39 +140,12 @@ def parse_path(mod: ModuleType, path: Path, name: str) -> Any:
     try:
         result = mod.parse_path(path, name)
         result.samples.flush()
+        bounds.check_runs(result, b"")
         return result
     except (OverflowError, ValueError) as e:
-        if (why := too_large(e, b"")) is None:
+        if (why := bounds.too_large(e, b"")) is None:
             raise
         raise ParseError(*why) from None
-
-
-_TOO_LARGE = re.compile(r"too large|out of range|overflow", re.I)
-_VALUE = re.compile(r"\b(\d{10,})\b")
-_LONG_NUMBER = re.compile(rb"\d{19,}")  # past what a 64-bit integer holds
-
-
-def too_large(e: BaseException, data: bytes) -> tuple[str, int | None] | None:
-    """(reason, line) when ``e`` says a number did not fit (Python's float or C long, Arrow's
-    integers), with the line of that number when the message or the file shows which; else None."""
-    msg = str(e)
-    if not (isinstance(e, OverflowError) or _TOO_LARGE.search(msg)):
-        return None
-    text = data.decode("latin-1") if data and not data.startswith(archives.GZIP) else ""
-    named = _VALUE.search(msg)
-    at = -1
-    if named and text:
-        at = next((m.start() for m in re.finditer(rf"(?<!\d){named.group(1)}(?!\d)", text)), -1)
-    if at < 0 and data:
-        m = _LONG_NUMBER.search(data) if not data.startswith(archives.GZIP) else None
-        at = m.start() if m else -1
-    line = data.count(b"\n", 0, at) + 1 if at >= 0 else None
-    shown = named.group(1) if named else (data[at:].split()[0][:24].decode("latin-1") + "..." if at >= 0 else "")
-    return (
-        f"a number too large to be a measurement{f' ({shown})' if shown else ''}: no column holds it, "
-        "so the file is damaged or a value was mistyped",
-        line,
-    )
 
 
 # Files we know of but whose shape no public example shows: say so instead of "not recognised".

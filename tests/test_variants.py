@@ -394,3 +394,19 @@ def test_a_jetstress_config_nested_100000_deep_is_refused(con, tmp_path):
     data = text.replace("</configuration>", "<a>" * 100_000 + "</a>" * 100_000 + "</configuration>").encode()
     o = _one(con, tmp_path, "JetstressConfig.xml", data)
     assert o.status == "rejected" and "nests 101 levels deep" in o.reason
+
+
+def test_a_diskspd_queue_depth_no_column_holds_is_refused_at_its_line(con, tmp_path):
+    raw = corpus("diskspd-text/microsoft__VirtualClient__v2.2.0_singlegroup.txt").read_bytes()
+    stated = b"number of outstanding I/O operations per thread: 16"
+    o = _one(con, tmp_path, "ds.txt", raw.replace(stated, stated[:-2] + b"99999999999"))
+    assert o.status == "rejected" and "queue_depth is 99999999999, more than any test has" in o.reason
+    assert o.line == raw[: raw.index(stated)].count(b"\n") + 1
+
+
+def test_a_table_cell_no_column_holds_is_refused_at_its_row(con, tmp_path):
+    raw = corpus("diskspd-text/microsoft__VirtualClient__v2.2.0_singlegroup.txt").read_bytes()
+    row = b"     0 |         5181440 |"
+    o = _one(con, tmp_path, "ds.txt", raw.replace(row, b"     0 | " + b"9" * 30 + b" |", 1))
+    assert o.status == "rejected" and o.reason.startswith("diskspd_threads.bytes is 999999999999... (30 digits)")
+    assert o.line == raw[: raw.index(row)].count(b"\n") + 1
