@@ -120,8 +120,8 @@ def gunzip(data: bytes) -> bytes:
 
 
 def record(con: Any, source_id: int, result: Any) -> None:
-    """Write what was unwrapped (``result.archive``) on the file's place in source_files."""
+    """Write what was unwrapped (``result.archive``) on the file's place (source_history, shown in source_files)."""
     if archive := getattr(result, "archive", None):
         con.execute(
-            "UPDATE source_files SET archive = ?, archive_member = ? WHERE source_id = ?", [*archive, source_id]
+            "UPDATE source_history SET archive = ?, archive_member = ? WHERE source_id = ?", [*archive, source_id]
         )

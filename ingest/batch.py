@@ -6,10 +6,10 @@ time-series capture in its own (its points streamed to the Parquet store)."""
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import hashlib
 import importlib
-import json
 import os
 import stat
 from collections import deque
@@ -21,19 +21,21 @@ from typing import IO, Any
 
 from duckdb import DuckDBPyConnection
 
-from . import archives, db, registry
+from . import archives, db, places, registry
 from .model import ParseError
 from .sidecar import NAME as SIDECAR
 from .sidecar import SidecarError, Sidecars
 
 IGNORED_SUFFIXES = {".duckdb", ".wal", ".md", ".ipynb", ".png", ".tmp"}
+OUTPUT_MARKS = (db.STORE_MARK, "_iolab_manifest.json")  # a folder holding one is iolab's output (store, lake, reports)
 
 
 @dataclass
 class Outcome:
     path: str
-    status: str  # ingested, unchanged, relabelled, placed (known content, new place), skipped (not a
-    # regular file), rejected, unreadable
+    status: str  # ingested, unchanged, relabelled, placed (known content, new place), moved (the same
+    # place, found at a new path), gone (no longer on disk: left the analysis), skipped (not a regular
+    # file), rejected, unreadable
     format: str | None = None
     reason: str | None = None
     line: int | None = None
@@ -44,6 +46,7 @@ class Outcome:
 class Report:
     outcomes: list[Outcome] = field(default_factory=list)
     fault: str | None = None  # the environment failed (disk full, read-only, ...): the batch stopped there
+    notes: list[str] = field(default_factory=list)  # what changed in the data roots
 
     def by_status(self, status: str) -> list[Outcome]:
         return [o for o in self.outcomes if o.status == status]
@@ -94,25 +97,38 @@ def display_path(p: Path) -> str:
 
 
 def walk(paths: list[Path]) -> Iterator[tuple[Path, Path]]:
-    """(root, file) for every candidate file; symlinked folders are not followed (no loops)."""
-    for root in paths:
-        if not root.is_dir() and (root.exists() or root.is_symlink()):  # a file, FIFO, device or link
-            yield root.parent, root
+    """(given path, file) for every candidate file below the given paths. Not walked: symlinked
+    folders (no loops), hidden files and folders, sidecars, iolab's own outputs (a folder holding
+    an OUTPUT_MARKS file: the time-series store, a lake, rendered reports) and files named in
+    IGNORED_SUFFIXES, such as the database."""
+    for given in paths:
+        if not given.is_dir() and (given.exists() or given.is_symlink()):  # a file, FIFO, device or link
+            yield given.parent, given
             continue
-        if not root.exists():
-            yield root, root
+        if not given.exists():
+            yield given, given
             continue
-        for folder, dirs, files in os.walk(root, followlinks=False):
-            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for folder, dirs, files in os.walk(given, followlinks=False):
+            if any(m in files for m in OUTPUT_MARKS):
+                dirs[:] = []
+                continue
+            dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not _is_store(Path(folder), d))
             for f in sorted(files):
                 if f.startswith(".") or f == SIDECAR or Path(f).suffix.lower() in IGNORED_SUFFIXES:
                     continue
-                yield root, Path(folder) / f
+                yield given, Path(folder) / f
 
 
-def _stamp(path: Path) -> tuple[int, int]:
+def _is_store(folder: Path, name: str) -> bool:
+    """A database's time-series store (<name>.duckdb.points beside <name>.duckdb), marked or not."""
+    return name.endswith(".points") and (folder / name.removesuffix(".points")).is_file()
+
+
+def _stamp(path: Path) -> places.Stamp:
+    """Size, mtime, ctime and inode: no write leaves all four as they were (a tool can set the
+    mtime back, as `cp -p` and `rsync -t` do, but not the ctime), so equal stamps mean equal bytes."""
     st = path.stat()
-    return st.st_size, st.st_mtime_ns
+    return st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino
 
 
 NOT_REGULAR = {
@@ -165,76 +181,40 @@ def hash_file(path: Path, chunk: int = 8 << 20) -> tuple[str, int, bytes]:
     return h.hexdigest(), size, head
 
 
-@dataclass
-class Known:
-    """A stored place as the fast path needs it: what decides whether the file changed."""
-
-    source_id: int
-    size: int
-    mtime_ns: int | None
-    labels: str | None
-    targets: list
-
-
-def known_places(con: DuckDBPyConnection) -> dict[str, Known]:
-    """Every stored place by path, in one query (re-ingesting a large folder asks nothing per file)."""
-    rows = con.execute("""
-        SELECT f.path, f.source_id, f.size_bytes, f.mtime_ns, f.labels,
-               list((t.target, t.volume, t.drives, t.array_name)) FILTER (t.target IS NOT NULL)
-        FROM source_files f LEFT JOIN sidecar_targets t USING (source_id)
-        WHERE f.status = 'ok' GROUP BY ALL""").fetchall()
-    return {
-        path: Known(sid, size, mtime, labels, sorted(map(tuple, targets or []), key=repr))
-        for path, sid, size, mtime, labels, targets in rows
-    }
-
-
-def _same_labels(k: Known, labels: dict, targets: list[dict]) -> bool:
-    new_targets = sorted(
-        ((t["target"], t.get("volume"), t.get("drives"), t.get("array_name")) for t in targets), key=repr
-    )
-    return json.loads(k.labels or "{}") == json.loads(db.labels_json(labels)) and k.targets == new_targets
-
-
 def _known_place(con: DuckDBPyConnection, f: _File) -> Outcome | None:
-    """Content already parsed: this place keeps (or gets) its own labels; nothing is parsed again.
-
-    The same bytes found at another path (a copy in a second study) become a new place that reads
-    the first place's rows, so each study sees the file under its own labels and neither relabels
-    the other.
-    """
-    rows = con.execute(
-        """SELECT source_id, content_id, path, format, parser, parser_version, tool_version, mtime_ns FROM source_files
-           WHERE sha256 = ? AND status = 'ok' ORDER BY path = ? DESC, source_id""",
-        [f.sha, f.shown],
-    ).fetchall()
+    """Content already parsed: nothing is parsed again. Found where it was, the place keeps (or
+    gets) its labels; found where a place that is no longer on disk was, that place moved here;
+    found beside a place that is still there (a copy in a second study), it becomes a new place
+    that reads the first place's rows, labelled where it is (in the same study it counts once)."""
+    rows = places.stored_copies(con, f.sha, f.place.abs_path)
     if not rows:
         return None
-    sid, content_id, ppath, fmt, parser, parser_version, tool_version, mtime_ns = rows[0]
-    con.execute("BEGIN")
-    if ppath == f.shown:
-        changed = db.update_labels(con, sid, f.labels, f.targets)
-        if mtime_ns != f.stamp[1]:  # touched, same bytes: the next run can trust size and time again
-            con.execute("UPDATE source_files SET mtime_ns = ? WHERE source_id = ?", [f.stamp[1], sid])
-        con.execute("COMMIT")
-        return Outcome(f.shown, "relabelled" if changed else "unchanged")
-    place = db.record_source(
-        con,
-        path=f.shown,
-        sha256=f.sha,
-        size=f.size,
-        fmt=fmt,
-        parser=parser,
-        parser_version=parser_version,
-        status="ok",
-        labels=f.labels,
-        tool_version=tool_version,
-        content_id=content_id,
-        mtime_ns=f.stamp[1],
-    )
-    db.update_labels(con, place, f.labels, f.targets)
-    con.execute("COMMIT")
-    return Outcome(f.shown, "placed", fmt, reason=f"same content as {ppath}: stored once, labelled here too")
+    missing = f.missing
+    moved = next((r for r in rows if r[3] in missing), None)
+    sid, content_id, ppath, pabs, fmt, parser, parser_version, tool_version, pstudy = moved or rows[0]
+    with db.transaction(con):
+        if pabs == f.place.abs_path or moved:
+            changed = places.update_labels(con, sid, f.labels, f.targets)
+            places.confirm(con, sid, f.place)
+            _supersede(con, f, sid)
+            if moved:
+                del missing[pabs]
+                return Outcome(f.shown, "moved", fmt, reason=f"moved from {ppath}")
+            return Outcome(f.shown, "relabelled" if changed else "unchanged")
+        place = places.record(
+            con, f.place, sha256=f.sha, size=f.size, status="ok", fmt=fmt, parser=parser,
+            parser_version=parser_version, tool_version=tool_version, labels=f.labels, content_id=content_id,
+        )  # fmt: skip
+        places.write_targets(con, place, f.targets)
+        _supersede(con, f, place)
+    how = "counted once in the study" if pstudy == f.labels.get("study") else "stored once, labelled here too"
+    return Outcome(f.shown, "placed", fmt, reason=f"same content as {ppath}: {how}")
+
+
+def _supersede(con: DuckDBPyConnection, f: _File, new_id: int) -> None:
+    """The place's earlier version (other bytes at the same path) leaves the analysis for ``new_id``."""
+    if f.replaces is not None and f.replaces != new_id:
+        places.retire(con, [f.replaces], "replaced", new_id)
 
 
 def _rollback(con: DuckDBPyConnection) -> None:
@@ -249,17 +229,22 @@ class _File:
     """One file on its way in: where it is, what it holds (sha256), and its labels."""
 
     path: Path
-    shown: str
-    stamp: tuple[int, int] = (0, 0)
+    shown: str  # as the terminal shows it (relative to the current folder)
+    place: places.Place  # as the database keeps it
+    where: Path = Path()  # its identity as a path (places.canonical)
+    stamp: places.Stamp = (0, None, None, None)
     sha: str = ""
     size: int = 0
     head: bytes = b""
     labels: dict = field(default_factory=dict)
     targets: list[dict] = field(default_factory=list)
     source_id: int | None = None  # once recorded
+    replaces: int | None = None  # the place's earlier version (other bytes at the same path)
+    missing: dict[str, places.Known] = field(default_factory=dict)  # the run's places not found on disk
     hashing: Any = None  # a big file's sha256 being computed beside its parse (a Future of hash_file)
 
 
+SIDECAR_BROKEN = "its sidecar is broken"
 HASH_BESIDE_BYTES = 32 << 20  # a file this big is hashed in a thread while it is sniffed and parsed
 _hasher: Any = None
 
@@ -292,28 +277,24 @@ def _await_hash(f: _File) -> Outcome | None:
     return None
 
 
-def _open(f: _File, sidecars: Sidecars, known: Known | None, verify: bool) -> Outcome | None:
+def _open(f: _File, sidecars: Sidecars, known: places.Known | None, verify: bool) -> Outcome | None:
     """Stat, label and hash the file; an Outcome when that already decides it (unchanged, unreadable)."""
     try:
-        f.stamp = _stamp(f.path)
-        f.labels, f.targets = sidecars.labels_for(f.path)
-        if (
-            known
-            and not verify
-            and (known.size, known.mtime_ns) == f.stamp
-            and _same_labels(known, f.labels, f.targets)
-        ):
-            return Outcome(f.shown, "unchanged")  # same size, time and labels: not even hashed (--verify hashes)
+        f.stamp = f.place.stamp = _stamp(f.path)
+        f.labels, f.targets = sidecars.labels_for(f.where)
+        if known is not None:
+            fresh = not verify and known.status == "ok" and known.stamp == f.stamp
+            if fresh and places.same_labels(known, f.place.path, f.labels, f.targets):
+                return Outcome(f.shown, "unchanged")  # same size, times, inode and labels: not even hashed
+            f.replaces = known.source_id
         if f.stamp[0] >= HASH_BESIDE_BYTES:
             _hash_beside(f)
         else:
             f.sha, f.size, f.head = hash_file(f.path)
     except FileNotFoundError:
-        return Outcome(
-            f.shown,
-            "unreadable",
-            reason="the file does not exist (it may have been moved or deleted during the ingest)",
-        )
+        if f.path.is_symlink():
+            return Outcome(f.shown, "unreadable", reason=f"a link to {os.readlink(f.path)}, which does not exist")
+        return Outcome(f.shown, "unreadable", reason="the file does not exist")
     except IsADirectoryError:
         return Outcome(f.shown, "unreadable", reason="this is a folder, not a file")
     except NotRegular as e:
@@ -321,7 +302,9 @@ def _open(f: _File, sidecars: Sidecars, known: Known | None, verify: bool) -> Ou
     except OSError as e:
         return Outcome(f.shown, "unreadable", reason=f"cannot read it: {e.strerror or e}")
     except SidecarError as e:
-        return Outcome(f.shown, "unreadable", reason=f"its sidecar is broken: {e}")
+        return Outcome(
+            f.shown, "unreadable", reason=f"{SIDECAR_BROKEN}: {e}; it is out of the analysis until it is fixed"
+        )
     return None
 
 
@@ -329,40 +312,19 @@ def _reject(
     con: DuckDBPyConnection, f: _File, reason: str, line: int | None = None, mod: ModuleType | None = None
 ) -> Outcome:
     fmt = getattr(mod, "FORMAT", None)
-    con.execute("BEGIN")
-    db.record_source(
-        con,
-        path=f.shown,
-        sha256=f.sha,
-        size=f.size,
-        fmt=fmt,
-        parser=mod.__name__ if mod else None,
-        parser_version=getattr(mod, "VERSION", None),
-        status="rejected",
-        error=reason,
-        error_line=line,
-        labels=f.labels,
-    )
-    con.execute("COMMIT")
+    with db.transaction(con):
+        sid = places.record(
+            con, f.place, sha256=f.sha, size=f.size, status="rejected", fmt=fmt, parser=mod.__name__ if mod else None,
+            parser_version=getattr(mod, "VERSION", None), error=reason, error_line=line, labels=f.labels,
+        )  # fmt: skip
+        _supersede(con, f, sid)
     return Outcome(f.shown, "rejected", fmt, reason, line)
 
 
 def _parser(f: _File) -> ModuleType | str:
-    """The one module that claims the file, or why there is none."""
-    if not f.head.strip():
-        return "the file is empty"
-    candidates = registry.sniff(f.head, f.path.name)
-    if not candidates and (hint := registry.unsupported_hint(f.path.name, f.head)):
-        return hint
-    if not candidates:
-        return (
-            "no iolab parser recognises this content (supported: "
-            + ", ".join(m.FORMAT for m in registry.modules())
-            + "); if it is a result file of a tool iolab does not read yet, see CONTRIBUTING.md 'Add a format'"
-        )
-    if len(candidates) > 1:
-        return "more than one parser claims this file: " + ", ".join(m.FORMAT for m in candidates)
-    return candidates[0]
+    """The one module that claims the file, or why there is none (registry.claim, as `iolab detect`)."""
+    c = registry.claim(f.head, f.path.name)
+    return c.module or c.reason
 
 
 def _streams(mod: ModuleType | str) -> bool:
@@ -397,25 +359,16 @@ def _write(con: DuckDBPyConnection, f: _File, mod: ModuleType, result: Any, writ
     """Write every row of one parsed file, then record its place, inside the caller's transaction
     (with a ``writer``, its rows are queued there for the caller to flush). A big capture is
     streamed while its hash is still being computed (_hash_beside); its content is checked then."""
-    sid = f.source_id = db.next_source_id(con)
+    sid = f.source_id = places.next_source_id(con)
     counts = db.write_result(con, sid, result, writer)
     _await_content(con, f)
-    db.record_source(
-        con,
-        source_id=sid,
-        path=f.shown,
-        sha256=f.sha,
-        size=f.size,
-        fmt=mod.FORMAT,
-        parser=mod.__name__,
-        parser_version=mod.VERSION,
-        status="ok",
-        labels=f.labels,
-        tool_version=result.tool_version,
-        mtime_ns=f.stamp[1],
-    )
-    db.write_targets(con, sid, f.targets)  # record_source wrote the labels
+    places.record(
+        con, f.place, source_id=sid, sha256=f.sha, size=f.size, status="ok", fmt=mod.FORMAT, parser=mod.__name__,
+        parser_version=mod.VERSION, labels=f.labels, tool_version=result.tool_version,
+    )  # fmt: skip
+    places.write_targets(con, sid, f.targets)
     archives.record(con, sid, result)
+    _supersede(con, f, sid)
     if _streams(mod) and _stamp(f.path) != f.stamp:
         raise ParseError("the file changed while it was being read; ingest it again")
     return Outcome(f.shown, "ingested", mod.FORMAT, counts=counts)
@@ -427,14 +380,9 @@ def _await_content(con: DuckDBPyConnection, f: _File) -> None:
         return
     if (unreadable := _await_hash(f)) is not None:
         raise _Settled(unreadable)
-    if con.execute("SELECT count(*) FROM source_files WHERE sha256 = ? AND status = 'ok'", [f.sha]).fetchall()[0][0]:
+    if places.is_stored(con, f.sha):
         raise _Settled(None)
-    _forget_rejected(con, f)
-
-
-def _forget_rejected(con: DuckDBPyConnection, f: _File) -> None:
-    """A file rejected before is tried again (the parser may have improved): its old record goes."""
-    con.execute("DELETE FROM source_files WHERE sha256 = ? AND path = ? AND status = 'rejected'", [f.sha, f.shown])
+    places.forget_rejected(con, f.sha, f.place.abs_path)
 
 
 def _store(con: DuckDBPyConnection, f: _File, mod: ModuleType, result: Any) -> Outcome:
@@ -519,7 +467,7 @@ def _prepare(
     con: DuckDBPyConnection,
     f: _File,
     sidecars: Sidecars,
-    known: Known | None,
+    known: places.Known | None,
     verify: bool,
     settle: Callable[[str], None],
     seen: set[str] | None = None,
@@ -530,6 +478,9 @@ def _prepare(
     A big file whose parser streams it is parsed while its hash is still being computed
     (_known_content runs after the parse then)."""
     if (early := _open(f, sidecars, known, verify)) is not None:
+        if known is not None and (early.reason or "").startswith(SIDECAR_BROKEN):
+            with db.transaction(con):  # out of the analysis until it is fixed, as a fresh ingest would leave it
+                places.retire(con, [known.source_id], "sidecar broken")
         return early
     if f.hashing is None and (place := _known_content(con, f, settle, seen)) is not None:
         return place
@@ -548,7 +499,7 @@ def _known_content(
         settle(f.sha)
         if (place := _known_place(con, f)) is not None:
             return place
-        _forget_rejected(con, f)
+        places.forget_rejected(con, f.sha, f.place.abs_path)
     if seen is not None:
         seen.add(f.sha)
     return None
@@ -628,7 +579,7 @@ class _Workers:
             # spawn, not fork: this process holds DuckDB and Polars threads, which fork would copy mid-flight
             self.pool = ProcessPoolExecutor(self.n, mp_context=multiprocessing.get_context("spawn"))
         try:
-            return self.pool.submit(parse_job, f, mod.__name__)
+            return self.pool.submit(parse_job, dataclasses.replace(f, missing={}), mod.__name__)
         except Exception:  # the pool broke (a worker died): the rest is parsed here
             self.n = 0
             return None
@@ -649,7 +600,7 @@ class _Run:
         self.batch = _Batch()
         self.workers = _Workers(n_files, parallel)
         self.inflight: deque[tuple[_File, ModuleType, Any]] = deque()
-        self.seen = {sha for (sha,) in con.execute("SELECT DISTINCT sha256 FROM source_files").fetchall()}
+        self.seen = places.active_shas(con)
 
     def tell(self, outcome: Outcome | None = None) -> None:
         for o in self.batch.drain() + ([outcome] if outcome else []):
@@ -689,9 +640,7 @@ class _Run:
             outcome = Outcome(f.shown, "unreadable", reason=reason)
         self.tell(outcome)
 
-    def file(self, path: Path, sidecars: Sidecars, known: Known | None, verify: bool) -> None:
-        f = _File(path, display_path(path))
-
+    def file(self, f: _File, sidecars: Sidecars, known: places.Known | None, verify: bool) -> None:
         def step() -> Outcome | None:
             mod = _prepare(self.con, f, sidecars, known, verify, self.settle, self.seen)
             if isinstance(mod, Outcome):
@@ -706,6 +655,64 @@ class _Run:
         while len(self.inflight) > self.workers.WINDOW * self.workers.n:
             self.finish_oldest()
 
+    def leave(self, missing: dict[str, places.Known]) -> None:
+        """Places below the ingested paths whose files are gone leave the analysis, with their rows
+        when no other place reads them."""
+        if missing:
+            with db.transaction(self.con):
+                places.retire(self.con, [k.source_id for k in missing.values()], "deleted")
+        for k in sorted(missing.values(), key=lambda k: k.path):
+            self.tell(Outcome(k.path, "gone", reason="no longer on disk: it left the analysis"))
+        purge(self.con)
+
+    def check_declared(self, studies: set[str]) -> None:
+        """A sidecar naming a system, generation or criterion its study does not have (declared.py)."""
+        from . import declared
+
+        for p in declared.problems(self.con, studies):
+            where = display_path(p.sidecar) if p.sidecar else f"the iolab.toml of study {p.study}"
+            self.tell(Outcome(where, "rejected", reason=p.reason(), line=p.line))
+
+
+def purge(con: DuckDBPyConnection) -> None:
+    """Delete the parsed rows (and time-series files) that no place in the analysis reads any more."""
+    contents = places.unused_contents(con)
+    if not contents:
+        return
+    with db.transaction(con):
+        places.purge(con, contents)
+    for c in contents:
+        db.drop_points(con, c)
+    db.refresh_points_view(con)
+
+
+def _plan(
+    con: DuckDBPyConnection, paths: list[Path], files: list[tuple[Path, Path]]
+) -> tuple[places.Roots, list[_File]]:
+    """The data roots after this ingest, and each file once, with its place."""
+    given = [places.canonical(p) for p in paths]
+    try:
+        with db.transaction(con):
+            roots = places.settle_roots(con, given)
+            places.adopt_legacy(con)
+    except Exception as e:
+        if fault := environment_fault(e):
+            raise EnvironmentFault(fault) from e
+        raise
+    out: dict[str, _File] = {}
+    for _, path in files:
+        where = places.canonical(path)
+        f = _File(path, display_path(path), places.Place(roots.shown(where), places.text(where)), where)
+        out.setdefault(f.place.abs_path, f)
+    return roots, list(out.values())
+
+
+def _vanished(f: _File, known: dict[str, places.Known]) -> bool:
+    """A path named to ingest that is gone from disk but held places: they leave (no error)."""
+    if f.path.exists() or f.path.is_symlink():
+        return False
+    return any(places.inside(k, f.place.abs_path) for k in known)
+
 
 def ingest_paths(
     con: DuckDBPyConnection,
@@ -715,25 +722,51 @@ def ingest_paths(
     verify: bool = False,
     parallel: bool = False,
 ) -> Report:
-    """Ingest every file below ``paths``; ``verify`` hashes even files whose size and time are unchanged.
+    """Ingest every file below ``paths``, so that what the database holds of them is what they hold
+    now: new and changed files are read, places whose files are gone leave (places.py says how).
+    ``verify`` hashes even files whose size, times and inode are unchanged.
 
     ``parallel``: with many files, parse them in worker processes (spawned: the program's main
     module is imported again in each, so a script must keep its work under ``if __name__ ==
     "__main__":``; the ``iolab`` command does)."""
     files = files if files is not None else list(walk(paths))
-    sidecars: dict[Path, Sidecars] = {}
-    known = known_places(con)
-    run = _Run(con, on_file, len(files), parallel)
     try:
-        for root, path in files:
-            sc = sidecars.setdefault(root, Sidecars(root))
-            run.file(path, sc, known.get(display_path(path)), verify)
+        roots, todo = _plan(con, paths, files)
+    except EnvironmentFault as e:
+        return Report(fault=str(e))
+    known = places.known_places(con)
+    scopes = [places.text(places.canonical(p)) for p in paths]
+    todo = [f for f in todo if not _vanished(f, known)]
+    found = {f.place.abs_path for f in todo}
+    missing = {a: k for a, k in known.items() if a not in found and any(places.inside(a, s) for s in scopes)}
+    sidecars: dict[Path, Sidecars] = {}
+    run = _Run(con, on_file, len(todo), parallel)
+    run.report.notes = roots.notes
+    try:
+        for f in todo:
+            root = roots.of(f.where)
+            f.missing = missing
+            run.file(f, sidecars.setdefault(root, Sidecars(root)), known.get(f.place.abs_path), verify)
         run.settle()
+        run.leave(missing)
+        run.check_declared({f.labels["study"] for f in todo if f.labels.get("study")})
     except EnvironmentFault as e:
         run.report.fault = str(e)
         run.tell()  # what a batch stored before the fault
     finally:
         run.workers.close()
-    order = {display_path(path): i for i, (_, path) in enumerate(files)}
+    order = {f.shown: i for i, f in enumerate(todo)}
     run.report.outcomes.sort(key=lambda o: order.get(o.path, len(order)))  # batches report late: walk order
     return run.report
+
+
+def remove(con: DuckDBPyConnection, paths: list[Path], study: str | None = None) -> list[Outcome]:
+    """Take the places below ``paths`` (on disk or not), or of ``study``, out of the analysis, with
+    the rows no other place reads; a path that is a data root, or holds some, is no longer mirrored."""
+    folders = [places.text(places.canonical(p)) for p in paths]
+    gone = places.places_under(con, folders, study)
+    with db.transaction(con):
+        places.retire(con, [sid for sid, _ in gone], "removed")
+        places.drop_roots(con, folders)
+    purge(con)
+    return [Outcome(path, "removed", reason="taken out of the analysis (iolab remove)") for _, path in gone]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import shutil
 import time
@@ -40,6 +39,11 @@ def _problem(path: Path, e: Exception) -> DatabaseProblem:
         todo = "ingest into a database on a writable disk (--db), or read this one with `iolab info`/`iolab report`"
     elif "no space left" in low:
         why, todo = "the disk is full", "free some space, then run the same command again"
+    elif path.is_dir():
+        why, todo = "it is a folder, not a database file", "give a file name with --db (e.g. FOLDER/iolab.duckdb)"
+    elif not path.exists():  # nothing there to be damaged: the folder takes no new file
+        why = "iolab cannot create a database file there"
+        todo = "give a --db in a folder you can write to"
     else:
         why = "it is not a DuckDB database, or it is damaged"
         todo = "move it aside and ingest the raw files again into a new one (`iolab ingest data --db NEW`)"
@@ -197,6 +201,7 @@ def open_db(path: str | Path, **kw) -> duckdb.DuckDBPyConnection:
         return con
     if copied:  # the template's schema was made earlier: say when this database got it
         con.execute("UPDATE schema_history SET applied_at = ?", [datetime.now(UTC).replace(tzinfo=None)])
+        ensure_store(con, fresh=True)
         clean_store(con)  # a store left beside an earlier database of this name holds nothing of this one
         return con  # the rest of _bring_up is what made the template: migrations, views (6 ms)
     _bring_up(con)
@@ -205,6 +210,7 @@ def open_db(path: str | Path, **kw) -> duckdb.DuckDBPyConnection:
 
 def _bring_up(con: duckdb.DuckDBPyConnection) -> None:
     migrate(con)
+    ensure_store(con, fresh=False)
     clean_store(con)
     upgrade_store(con)
     refresh_points_view(con)  # before the view files: series_summary reads it
@@ -261,14 +267,90 @@ def _template() -> Path:
 # ---- the time-series store: one Parquet file per source beside the database ---------------------
 
 
-def store_dir(con) -> Path:
-    """<database>.points/: Parquet files of time-series values (Polars streams them there)."""
-    db_file = con.execute("SELECT path FROM duckdb_databases() WHERE database_name = current_database()").fetchall()[0][
-        0
-    ]
-    if not db_file:
+STORE_MARK = ".iolab-output"  # in every folder iolab writes: an ingest never reads it as data
+
+
+def _db_file(con) -> Path:
+    name = con.execute("SELECT path FROM duckdb_databases() WHERE database_name = current_database()").fetchall()[0][0]
+    if not name:
         raise RuntimeError("the time-series store needs a database file, not an in-memory database")
-    return Path(db_file).resolve().with_name(Path(db_file).name + ".points")
+    return Path(name).resolve()
+
+
+def store_id(con) -> str | None:
+    try:
+        rows = con.execute("SELECT store_id FROM store_identity").fetchall()
+    except duckdb.CatalogException:  # a database from before V060, opened read-only
+        return None
+    return rows[0][0] if rows else None
+
+
+def store_dir(con) -> Path:
+    """<database>.points/<store id>/: this database's Parquet files of time-series values.
+
+    The id is the database's own (store_identity), so a database moved, renamed or copied never
+    reads or cleans another one's files: its store is then missing, which ``store_problems`` says."""
+    db_file = _db_file(con)
+    base = db_file.with_name(db_file.name + ".points")
+    sid = store_id(con)
+    return base / sid if sid else base
+
+
+def ensure_store(con, *, fresh: bool) -> None:
+    """Give the database its store id (``fresh``: a new one, for a copy of the template) and move
+    files of the earlier layout (directly in <database>.points/) into its folder."""
+    try:
+        base = store_dir(con)
+    except RuntimeError:
+        return
+    if store_id(con) is not None and not fresh:
+        return
+    import uuid
+
+    con.execute("DELETE FROM store_identity")
+    con.execute("INSERT INTO store_identity VALUES (?)", [uuid.uuid4().hex[:16]])
+    folder = store_dir(con)
+    for (name,) in con.execute("SELECT file_name FROM point_files").fetchall():
+        if (base / name).is_file() and not fresh:
+            folder.mkdir(parents=True, exist_ok=True)
+            (base / name).replace(folder / name)
+
+
+def _mark_store(folder: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    mark = folder.parent / STORE_MARK
+    if not mark.exists():
+        mark.write_text("iolab's time-series store: iolab ingest never reads this folder as data.\n")
+
+
+def store_problems(con) -> list[str]:
+    """What is wrong with the time-series store: files the database lists that are missing or cut."""
+    try:
+        folder = store_dir(con)
+    except RuntimeError:
+        return []
+    rows = con.execute("SELECT file_name, bytes FROM point_files ORDER BY source_id").fetchall()
+    missing = [n for n, _ in rows if not (folder / n).is_file()]
+    cut = [n for n, b in rows if (folder / n).is_file() and (folder / n).stat().st_size != b]
+    problems = []
+    if missing:
+        where = _elsewhere(folder)
+        problems.append(
+            f"{len(missing)} of {len(rows)} time-series files are missing from {folder}"
+            + (f" (a folder of this database's id is at {where}: move it there)" if where else "")
+            + "; their series have no points until the files are back or the captures are ingested again"
+        )
+    if cut:
+        problems.append(f"{len(cut)} time-series files in {folder} are not the size stored (cut or changed)")
+    return problems
+
+
+def _elsewhere(folder: Path) -> Path | None:
+    """This store's folder beside another database file (the database was moved or copied)."""
+    for other in folder.parent.parent.glob(f"*.points/{folder.name}"):
+        if other.is_dir() and other != folder:
+            return other
+    return None
 
 
 def _sample_times(samples: Any):
@@ -304,7 +386,7 @@ def write_points(con, source_id: int, first_series_id: int, points, samples: Any
         pl.col("value").cast(pl.Float64),
     )
     folder = store_dir(con)
-    folder.mkdir(parents=True, exist_ok=True)
+    _mark_store(folder)
     final = folder / f"{source_id}.parquet"
     tmp = folder / f".{source_id}.parquet.tmp"
     # No min/max statistics: they cost 10 % of the pass (0.15 s per 100 MB), and each row group spans
@@ -334,11 +416,11 @@ def clean_store(con) -> None:
         folder = store_dir(con)
     except RuntimeError:
         return
-    if not folder.is_dir():
+    if store_id(con) is None or not folder.is_dir():
         return
     owned = {f for (f,) in con.execute("SELECT file_name FROM point_files").fetchall()}
     for f in folder.iterdir():
-        if f.name not in owned:
+        if f.name not in owned and f.is_file():
             f.unlink(missing_ok=True)
 
 
@@ -467,96 +549,6 @@ def _insert_rows(con, table: str, rows: list[dict], extra: dict[str, Any]) -> No
     """Insert a list of dicts into ``table``, adding constant columns ``extra``."""
     if rows:
         _insert_table(con, table, frame_rows(rows, extra))
-
-
-LABEL_COLUMNS = ("study", "system", "generation", "tiles", "vms", "config_label", "price_usd", "watts", "tags")
-
-
-def _label_values(labels: dict[str, Any]) -> list[Any]:
-    return [labels.get(k) for k in LABEL_COLUMNS] + [json.dumps(labels, default=str, sort_keys=True)]
-
-
-def record_source(
-    con,
-    *,
-    path: str,
-    sha256: str,
-    size: int,
-    fmt: str | None,
-    parser: str | None,
-    parser_version: str | None,
-    status: str,
-    error: str | None = None,
-    error_line: int | None = None,
-    labels: dict | None = None,
-    tool_version: str | None = None,
-    content_id: int | None = None,
-    mtime_ns: int | None = None,
-    source_id: int | None = None,
-) -> int:
-    """A place where a file was found. ``content_id``: the place whose parsed rows this content has
-    (another place of the same bytes); None for a first place, which owns its rows itself.
-    ``source_id``: the id its rows were written under already (next_source_id), else the next one."""
-    sid = source_id if source_id is not None else next_source_id(con)
-    con.execute(
-        f"""INSERT INTO source_files (source_id, content_id, path, sha256, size_bytes, format, parser, parser_version,
-                tool_version, ingested_at, status, error, error_line, mtime_ns, {", ".join(LABEL_COLUMNS)}, labels)
-            VALUES ({", ".join(["?"] * (14 + len(LABEL_COLUMNS) + 1))})""",
-        [
-            sid,
-            content_id if content_id is not None else sid,
-            path,
-            sha256,
-            size,
-            fmt,
-            parser,
-            parser_version,
-            tool_version,
-            datetime.now(UTC).replace(tzinfo=None),
-            status,
-            error,
-            error_line,
-            mtime_ns,
-            *_label_values(labels or {}),
-        ],
-    )
-    return sid
-
-
-def next_source_id(con) -> int:
-    return _next_id(con, "source_files", "source_id")
-
-
-def labels_json(labels: dict[str, Any]) -> str:
-    """The labels as stored in source_files.labels (compared to decide whether a place changed)."""
-    return _label_values(labels)[-1]
-
-
-def update_labels(con, source_id: int, labels: dict, targets: list[dict]) -> bool:
-    """Sidecars can change after a file was ingested: refresh this place's labels and target map.
-
-    Returns whether anything changed; nothing is written when nothing did."""
-    old = con.execute("SELECT labels FROM source_files WHERE source_id = ?", [source_id]).fetchall()
-    old_targets = con.execute(
-        "SELECT target, volume, drives, array_name FROM sidecar_targets WHERE source_id = ? ORDER BY ALL", [source_id]
-    ).fetchall()
-    new_targets = sorted((t["target"], t.get("volume"), t.get("drives"), t.get("array_name")) for t in targets)
-    if (
-        old
-        and json.loads(old[0][0] or "{}") == json.loads(_label_values(labels)[-1])
-        and sorted(old_targets, key=repr) == sorted(new_targets, key=repr)
-    ):
-        return False
-    sets = ", ".join(f"{k} = ?" for k in LABEL_COLUMNS) + ", labels = ?"
-    con.execute(f"UPDATE source_files SET {sets} WHERE source_id = ?", [*_label_values(labels), source_id])
-    con.execute("DELETE FROM sidecar_targets WHERE source_id = ?", [source_id])
-    write_targets(con, source_id, targets)
-    return True
-
-
-def write_targets(con, source_id: int, targets: list[dict]) -> None:
-    """The sidecar's target map for a place (host target -> array volume)."""
-    _insert_rows(con, "sidecar_targets", [dict(t) for t in targets], {"source_id": source_id})
 
 
 def _shallow(obj: Any) -> dict[str, Any]:

@@ -10,6 +10,7 @@ import functools
 import importlib
 import pkgutil
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -193,3 +194,37 @@ def unsupported_hint(name: str, head: bytes = b"") -> str | None:
                 return _OFFICE.format(what=office or what)
             return f"a {what}: {advice}"
     return archives.refusal(head, name)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """Which parser reads a file, decided from its first 64 KiB and its name (``module``), and why
+    in words (``reason``); or, with no module, why none does. ``unrecognised``: no parser and no
+    known kind, the one case where adding a format is the advice."""
+
+    module: ModuleType | None
+    reason: str
+    candidates: tuple[ModuleType, ...] = ()
+    unrecognised: bool = False
+
+
+def claim(head: bytes, name: str) -> Claim:
+    """The decision `iolab ingest` makes before parsing a file, and `iolab detect` shows."""
+    if not head.strip():
+        return Claim(None, "the file is empty")
+    candidates = tuple(sniff(head, name))
+    if len(candidates) == 1:
+        m = candidates[0]
+        return Claim(m, getattr(m, "SNIFF_RULE", f"{m.FORMAT}'s sniffer accepts it"), candidates)
+    if candidates:
+        rules = "; ".join(f"{m.FORMAT}: {getattr(m, 'SNIFF_RULE', 'its sniffer accepts it')}" for m in candidates)
+        return Claim(None, f"more than one parser claims it, so it is not read ({rules})", candidates)
+    if hint := unsupported_hint(name, head):
+        return Claim(None, hint)
+    return Claim(
+        None,
+        "no iolab parser recognises this content (supported: "
+        + ", ".join(m.FORMAT for m in modules())
+        + "); if it is a result file of a tool iolab does not read yet, see CONTRIBUTING.md 'Add a format'",
+        unrecognised=True,
+    )

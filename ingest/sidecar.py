@@ -63,7 +63,7 @@ class SidecarError(Exception):
     pass
 
 
-def _line_of(text: str, key: str) -> int | None:
+def line_of(text: str, key: str) -> int | None:
     """The first line that sets or opens ``key`` (``key =``, ``[key]``, ``[[key]]``, ``"key" =``)."""
     pat = re.compile(rf"""^\s*(\[\[?\s*)?["']?{re.escape(key)}["']?\s*(=|\]|\.)""")
     return next((i for i, line in enumerate(text.splitlines(), 1) if pat.search(line)), None)
@@ -72,7 +72,7 @@ def _line_of(text: str, key: str) -> int | None:
 def _explain(path: Path, text: str, err: Any) -> str:
     loc = [str(x) for x in err["loc"] if not isinstance(x, int)]
     key = loc[-1] if loc else "?"
-    line = _line_of(text, key if err["type"] != "missing" else loc[0])
+    line = line_of(text, key if err["type"] != "missing" else loc[0])
     where = f"{path}" + (f", line {line}" if line else "")
     if err["type"] == "extra_forbidden":
         allowed = _keys(loc)

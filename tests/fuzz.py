@@ -33,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ingest import batch, db  # noqa: E402
+from ingest import batch, db, places  # noqa: E402
 from ingest.vocabulary import FACTORS as UNIT_FACTORS  # noqa: E402
 
 CORPUS = ROOT / "tests" / "corpus"
@@ -204,19 +204,20 @@ def source_tables(con) -> list[str]:
     return [
         t
         for (t,) in con.execute("""SELECT DISTINCT table_name FROM duckdb_columns()
-                                         WHERE column_name = 'source_id' AND table_name <> 'source_files'
+                                         WHERE column_name = 'source_id' AND table_name NOT IN ('source_files', 'source_history')
                                          AND table_name IN (SELECT table_name FROM duckdb_tables())""").fetchall()
     ]
 
 
-def rows_left(con, tables: list[str], path: str) -> list[str]:
+def place_id(con, path: Path, status: str) -> list[int]:
+    """The source ids of the place at ``path`` (any spelling) in the analysis with ``status``."""
+    q = "SELECT source_id FROM source_history WHERE abs_path = ? AND status = ? AND left_at IS NULL"
+    return [s for (s,) in con.execute(q, [places.text(places.canonical(Path(path))), status]).fetchall()]
+
+
+def rows_left(con, tables: list[str], path: Path | str) -> list[str]:
     """What a rejected file at ``path`` left behind: rows in any table that references source_files."""
-    sids = [
-        s
-        for (s,) in con.execute(
-            "SELECT source_id FROM source_files WHERE path = ? AND status = 'rejected'", [path]
-        ).fetchall()
-    ]
+    sids = place_id(con, Path(path), "rejected")
     out = []
     for tname in tables:
         left = con.execute(
@@ -275,11 +276,9 @@ def run(cases_per_format: int, seed: int = 1, verbose: bool = False) -> tuple[di
                 if o.status in ("rejected", "unreadable"):
                     if not o.reason:
                         violations.append(f"{src.name} {kind}: rejected without a reason")
-                    violations += [f"{src.name} {kind}: {m}" for m in rows_left(con, tables, o.path)]
+                    violations += [f"{src.name} {kind}: {m}" for m in rows_left(con, tables, case)]
                 elif o.status == "ingested":
-                    sid = con.execute(
-                        "SELECT source_id FROM source_files WHERE path = ? AND status = 'ok'", [o.path]
-                    ).fetchall()[0][0]
+                    sid = place_id(con, case, "ok")[0]
                     violations += check_loaded(con, sid, data, kind, src, originals)
                 case.unlink()
         con.close()

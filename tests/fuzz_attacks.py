@@ -37,7 +37,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ingest import batch, db
+from ingest import batch, db, places
 from ingest.reports.render import slug
 from tests.fuzz import rows_left, source_tables
 
@@ -264,14 +264,17 @@ def check(
             bad.append(f"{e.attack}: {shown!r} has no outcome")
             continue
         seen.append((e.attack, o.status))
+        here = places.text(places.canonical(path))
         rows = con.execute(
-            "SELECT study, system, sha256 FROM source_files WHERE path = ? AND status = 'ok'", [shown]
+            "SELECT study, system, sha256 FROM source_history WHERE abs_path = ? AND status = 'ok' AND left_at IS NULL",
+            [here],
         ).fetchall()
         if "internal error" in (o.reason or ""):
             bad.append(f"{e.attack}: {shown!r} ended in an internal error: {o.reason}")
         if o.status not in e.status:
             bad.append(f"{e.attack}: {shown!r} is {o.status} ({o.reason}), expected {sorted(e.status)}")
-        if not e.stored and con.execute("SELECT count(*) FROM source_files WHERE path = ?", [shown]).fetchall()[0][0]:
+        stored_here = "SELECT count(*) FROM source_history WHERE abs_path = ? AND left_at IS NULL"
+        if not e.stored and con.execute(stored_here, [here]).fetchall()[0][0]:
             bad.append(f"{e.attack}: {shown!r} was stored")
         if (
             e.attack in ("typo", "wrong_type", "bad_toml", "copy")
@@ -285,7 +288,7 @@ def check(
             elif rows[0][:2] != (e.study, e.system):
                 bad.append(f"{e.attack}: {shown!r} stored as {rows[0][:2]!r}, expected {(e.study, e.system)!r}")
         if o.status in ("rejected", "unreadable"):
-            bad += [f"{e.attack}: {shown!r}: {m}" for m in rows_left(con, tables, shown)]
+            bad += [f"{e.attack}: {shown!r}: {m}" for m in rows_left(con, tables, path)]
     groups: dict[int, set[str]] = defaultdict(set)
     for e in expect.values():
         if e.sha_group is not None and e.stored:
@@ -294,7 +297,7 @@ def check(
         stored = {
             s
             for (s,) in con.execute(
-                "SELECT DISTINCT study FROM source_files WHERE status = 'ok' AND study IN "
+                "SELECT DISTINCT study FROM source_history WHERE status = 'ok' AND left_at IS NULL AND study IN "
                 "(SELECT unnest(?::VARCHAR[]))",
                 [sorted(studies)],
             ).fetchall()

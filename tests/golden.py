@@ -53,7 +53,7 @@ EDGE = 3  # first/last points kept per series
 SUFFIX = ".expected.json"
 # tables written by the ingest's own bookkeeping, dumped specially or not at all (point_files: the
 # Parquet file's name and compressed size depend on ids and the compressor, the digest covers it)
-SPECIAL = {"source_files", "runs", "series", "point_files"}
+SPECIAL = {"source_files", "source_history", "runs", "series", "point_files"}
 
 
 def corpus_files() -> list[Path]:

@@ -55,8 +55,10 @@ def test_a_hostile_file_name_cannot_drive_the_terminal(tmp_path, capsys):
     assert rc == 0
     assert "a\\x1b[31mred\\x07\\x0dover [bold]:smile:.json" in out
     assert not any(c in out for c in "\x1b\x07\r")
+    # a PATH that names nothing on disk or in the database is wrong usage, said with the name escaped
     rc, out = run(capsys, "ingest", "-q", str(tmp_path / "missing\x1b]0;title\x07"), "--db", str(dbf))
-    assert "missing\\x1b]0;title\\x07" in out and "\x1b" not in out
+    assert rc == 2
+    assert "missing\\x1b]0;title\\x07 does not exist" in out and "\x1b" not in out
     from ingest import db
 
     con = db.connect(dbf, read_only=True)
@@ -104,3 +106,31 @@ def test_rejections_say_what_to_do_next(tmp_path, capsys, name, content, words):
     rc, out = run(capsys, "ingest", "--json", str(f), "--db", str(tmp_path / "a.duckdb"))
     doc = json.loads(out)
     assert rc == 1 and doc["files"][0]["status"] == "rejected" and words in doc["files"][0]["reason"]
+
+
+@pytest.mark.parametrize("command", ["ingest", "info"])
+def test_a_closed_pipe_ends_quietly(tmp_path, command):
+    """`iolab ... | head -1`: the reader is gone, so the output goes nowhere, without a BrokenPipeError
+    traceback; an ingest still stores its files."""
+    import os
+    import subprocess
+    import sys
+
+    dbf = tmp_path / "a.duckdb"
+    if command == "info":
+        assert cli.main(["ingest", str(FIO), "--db", str(dbf)]) == 0
+    read, write = os.pipe()
+    os.close(read)  # no reader at all: the first write fails with EPIPE
+    try:
+        argv = ["ingest", "-v", str(FIO)] if command == "ingest" else ["info"]
+        p = subprocess.run(
+            [sys.executable, "-m", "ingest", *argv, "--db", str(dbf)], stdout=write, stderr=subprocess.PIPE, text=True
+        )
+    finally:
+        os.close(write)
+    assert p.returncode == 0 and p.stderr == "", p.stderr
+    from ingest import db
+
+    con = db.connect(dbf, read_only=True)
+    assert con.execute("SELECT count(*) FROM source_files WHERE status = 'ok'").fetchone() == (1,)
+    con.close()

@@ -55,16 +55,21 @@ def test_reingest_adds_nothing_and_changed_file_is_new_source(con, tmp_path):
     rep = ingest(con, f)
     assert [o.status for o in rep.outcomes] == ["unchanged"]
     assert counts(con) == before
-    # same content elsewhere: a new place with its own labels, nothing parsed or stored again
+    # same content beside it, in the same study: one measurement, counted once, nothing parsed again
     g = tmp_path / "copy.csv"
     shutil.copy(f, g)
-    assert [o.status for o in ingest(con, g).outcomes] == ["placed"]
-    assert counts(con)[1:] == before[1:] and counts(con)[0] == before[0] + 1
-    # changed content at the same path: a new source, old one kept
+    rep = ingest(con, g)
+    said = f"same content as {tmp_path.name}/r.csv: counted once in the study"
+    assert [(o.status, o.reason) for o in rep.outcomes] == [("placed", said)]
+    assert counts(con) == before
+    assert q(con, "SELECT count(*) FROM source_history WHERE left_at IS NULL") == [(2,)]
+    # changed content at the same path: the new version replaces the old one in the analysis
     f.write_bytes(f.read_bytes().replace(b"3364.250468,0.000000,3364.250468", b"3364.250469,0.000000,3364.250469", 1))
     assert [o.status for o in ingest(con, f).outcomes] == ["ingested"]
-    assert q(con, "SELECT count(*) FROM source_files WHERE status='ok'") == [(3,)]
+    paths = q(con, "SELECT path FROM source_files WHERE status='ok' ORDER BY 1")
+    assert paths == [(f"{tmp_path.name}/copy.csv",), (f"{tmp_path.name}/r.csv",)]  # the copy keeps the old bytes
     assert q(con, "SELECT count(DISTINCT value) FROM measurements WHERE scope='all' AND metric='iops'") == [(2,)]
+    assert q(con, "SELECT left_reason FROM source_history WHERE left_at IS NOT NULL") == [("replaced",)]
 
 
 BAD = {
@@ -426,7 +431,7 @@ def test_a_big_file_hashed_beside_its_parse_keeps_its_provenance(con, tmp_path, 
         "/a/run.csv": "ingested",
         "/b/capture.csv": "placed",
     }
-    stored = dict(q(con, "SELECT path, sha256 FROM source_files"))
+    stored = dict(q(con, "SELECT abs_path, sha256 FROM source_history WHERE left_at IS NULL"))
     for p in (
         a / "capture.csv",
         a / "cut.csv",
@@ -442,7 +447,7 @@ def test_a_big_file_hashed_beside_its_parse_keeps_its_provenance(con, tmp_path, 
 def test_a_database_made_from_the_template_is_the_one_made_in_place(tmp_path, monkeypatch):
     """open_db copies the empty template and skips bringing it up: the copy must hold what a
     database migrated in place holds (tables, views and their columns, view state, migrations), and a
-    store left beside an earlier database of the same name is cleared, as it is in place. (Views are
+    store left beside an earlier database of the same name is left alone. (Views are
     compared by their columns: DuckDB prints an EXCLUDE list in no fixed order.)"""
 
     def catalog(path: Path) -> tuple:
@@ -467,7 +472,8 @@ def test_a_database_made_from_the_template_is_the_one_made_in_place(tmp_path, mo
     copied, in_place = catalog(tmp_path / "copied.duckdb"), catalog(tmp_path / "in_place.duckdb")
     assert copied == in_place
     assert len(copied[1]) > 20 and copied[2]  # views and their state are there at all
-    assert list(leftover.iterdir()) == []
+    # a store left by an earlier database of that name is that database's: never cleared by this one
+    assert [p.name for p in leftover.iterdir()] == ["7.parquet"]
 
 
 def test_ingest_into_a_database_another_process_holds_waits_for_it(tmp_path, capsys):

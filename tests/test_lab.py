@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
+import shutil
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -25,6 +28,13 @@ def free_port() -> int:
 
 @pytest.fixture
 def lab(tmp_path):
+    with server(tmp_path, ROOT) as api:
+        yield lambda path: api("GET", path)
+
+
+@contextlib.contextmanager
+def server(tmp_path: Path, root: Path) -> Iterator[Callable[..., dict]]:
+    """JupyterLab as `make lab` starts it, serving ``root``; yields ``api(method, path, body=None)``."""
     port, token = free_port(), secrets.token_hex(16)
     env = {
         **os.environ,
@@ -41,14 +51,19 @@ def lab(tmp_path):
         f"--ServerApp.port={port}",
         "--ServerApp.port_retries=0",
         f"--IdentityProvider.token={token}",
-        f"--ServerApp.root_dir={ROOT}",
+        f"--ServerApp.root_dir={root}",
         "--allow-root",
     ]
     log = (tmp_path / "lab.log").open("w")
     proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
 
-    def get(path: str) -> dict:
-        req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", headers={"Authorization": f"token {token}"})
+    def api(method: str, path: str, body: dict | None = None) -> dict:
+        req = urllib.request.Request(
+            f"http://127.0.0.1:{port}{path}",
+            method=method,
+            data=None if body is None else json.dumps(body).encode(),
+            headers={"Authorization": f"token {token}", "Content-Type": "application/json"},
+        )
         with urllib.request.urlopen(req, timeout=30) as r:
             return json.load(r)
 
@@ -56,13 +71,13 @@ def lab(tmp_path):
         deadline = time.monotonic() + 90
         while True:
             try:
-                get("/api/status")
+                api("GET", "/api/status")
                 break
             except OSError:
                 if proc.poll() is not None or time.monotonic() > deadline:
                     raise RuntimeError("JupyterLab did not start:\n" + Path(tmp_path / "lab.log").read_text()) from None
                 time.sleep(0.5)
-        yield get
+        yield api
     finally:
         proc.terminate()
         proc.wait(timeout=30)
@@ -78,3 +93,63 @@ def test_py_notebook_opens_as_notebook(lab):
     settings = lab("/lab/api/settings/@jupyterlab/docmanager-extension:plugin")
     default = settings["schema"]["properties"]["defaultViewers"]["default"]
     assert default.get("python") == "Jupytext Notebook"
+
+
+def as_run(nb: dict) -> dict:
+    """``nb`` as the lab holds it after running every cell: outputs, counts, the kernel's language
+    info, and the cell metadata JupyterLab records."""
+    nb["metadata"]["language_info"] = {"name": "python", "version": "3.11.7", "codemirror_mode": {"name": "ipython"}}
+    for n, cell in enumerate(c for c in nb["cells"] if c["cell_type"] == "code"):
+        cell["execution_count"] = n + 1
+        cell["outputs"] = [{"output_type": "stream", "name": "stdout", "text": "ok"}]
+        cell["metadata"].update({"execution": {"iopub.status.busy": "2026-01-01T00:00:00Z"}, "trusted": True})
+    return nb
+
+
+def copy_of_the_notebooks(root: Path) -> Path:
+    """The notebooks and the Jupytext settings, copied under ``root`` (a save must not touch the repository)."""
+    shutil.copytree(ROOT / "notebooks", root / "notebooks", ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    shutil.copy(ROOT / "jupytext.toml", root / "jupytext.toml")
+    return root
+
+
+def test_saving_a_run_notebook_leaves_its_file_as_it_was(tmp_path):
+    """What autosave does after a notebook was opened and run, through Jupytext's contents manager
+    (the one the lab serves notebooks with): every .py comes back byte for byte (Jupytext added its
+    version to the header unless jupytext.toml filters it out)."""
+    from jupytext.sync_contentsmanager import TextFileContentsManager
+
+    root = copy_of_the_notebooks(tmp_path / "root")
+    cm = TextFileContentsManager(root_dir=str(root))
+    names = sorted(p.name for p in (ROOT / "notebooks").glob("*.py"))
+    assert names
+    for name in names:
+        model = cm.get(f"notebooks/{name}")
+        model["content"] = as_run(model["content"])
+        cm.save(model, f"notebooks/{name}")
+        cm.create_checkpoint(f"notebooks/{name}")
+        assert (root / "notebooks" / name).read_bytes() == (ROOT / "notebooks" / name).read_bytes(), name
+
+
+def test_the_labs_checkpoints_are_ignored_by_git():
+    paths = [
+        "notebooks/.ipynb_checkpoints/01-overview-checkpoint.py",
+        "notebooks/.ipynb_checkpoints/x-checkpoint.ipynb",
+    ]
+    p = subprocess.run(["git", "check-ignore", "--no-index", *paths], cwd=ROOT, capture_output=True, text=True)
+    assert p.stdout.split() == paths
+
+
+@pytest.mark.slow
+def test_the_lab_leaves_the_notebooks_as_they_were(tmp_path):
+    """The lab itself: open each notebook, save it run (as autosave does), checkpoint it; the files
+    are unchanged and the checkpoints land where .gitignore ignores them."""
+    root = copy_of_the_notebooks(tmp_path / "root")
+    with server(tmp_path, root) as api:
+        for p in sorted((ROOT / "notebooks").glob("*.py")):
+            path = f"/api/contents/notebooks/{p.name}"
+            model = api("GET", path)
+            api("PUT", path, {"type": "notebook", "format": "json", "content": as_run(model["content"])})
+            api("POST", f"{path}/checkpoints")
+            assert (root / "notebooks" / p.name).read_bytes() == p.read_bytes(), p.name
+    assert list((root / "notebooks" / ".ipynb_checkpoints").iterdir())

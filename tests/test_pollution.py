@@ -9,7 +9,7 @@ import subprocess
 import sys
 import time
 
-from ingest import batch, db
+from ingest import batch, db, places
 from tests import fuzz, fuzz_attacks
 from tests.conftest import ROOT, corpus, q
 
@@ -130,13 +130,14 @@ def test_attack_checks_can_fail(tmp_path, monkeypatch):
     rep = batch.ingest_paths(con, [tmp_path / "data"])
     tables = fuzz.source_tables(con)
     assert fuzz_attacks.check(con, tables, expect, rep)[1] == []
-    con.execute("UPDATE source_files SET study = 'relabelled' WHERE path = ?", [batch.display_path(stored[0])])
+    here = places.text(places.canonical(stored[0]))
+    con.execute("UPDATE source_history SET study = 'relabelled' WHERE abs_path = ?", [here])
     assert any("stored as" in v for v in fuzz_attacks.check(con, tables, expect, rep)[1])
     fifo = tmp_path / "data" / "pipe.csv"
     expect[fifo] = fuzz_attacks.Expect("fifo", status={"skipped"}, stored=False)
     rep.outcomes.append(batch.Outcome(batch.display_path(fifo), "ingested"))
     assert any("fifo" in v and "is ingested" in v for v in fuzz_attacks.check(con, tables, expect, rep)[1])
-    con.execute("UPDATE source_files SET study = '../x'")
+    con.execute("UPDATE source_history SET study = '../x'")
     assert fuzz_attacks.slugs_ok(con) == []  # slug() makes it safe ...
     monkeypatch.setattr(fuzz_attacks, "slug", lambda s: s)  # ... and the check would see if it did not
     assert fuzz_attacks.slugs_ok(con) == ["slug('../x') = '../x' is not one safe path component"]

@@ -179,8 +179,8 @@ def test_a_read_only_database_is_an_environment_fault(tmp_path):
 
 def test_info_is_read_only_and_never_creates_a_database(tmp_path, capsys):
     missing = tmp_path / "typo.duckdb"
-    assert cli.main(["info", "--db", str(missing)]) == 3
-    assert not missing.exists() and "no database at" in capsys.readouterr().out
+    assert cli.main(["info", "--db", str(missing)]) == cli.EXIT_USAGE == 2  # a --db naming no database
+    assert not missing.exists() and "no database at" in capsys.readouterr().err.lower()
     f = tmp_path / "x.duckdb"
     con = db.open_db(f)
     ingest(con, corpus(ADI))
@@ -204,7 +204,7 @@ def test_a_database_from_a_newer_iolab_is_refused(tmp_path, capsys):
     with pytest.raises(db.DatabaseProblem, match="newer iolab"):
         db.open_db(f, read_only=True)
     assert cli.main(["info", "--db", str(f)]) == 3
-    assert "upgrade iolab" in capsys.readouterr().out
+    assert "upgrade iolab" in capsys.readouterr().err
 
 
 def test_a_failing_migration_rolls_back_every_pending_one(tmp_path, monkeypatch):
@@ -295,13 +295,14 @@ def test_unchanged_files_are_not_even_hashed_unless_verify(con, tmp_path, monkey
     monkeypatch.setattr(batch, "hash_file", lambda p, *a: hashed.append(p) or real_hash(p, *a))
     assert [o.status for o in ingest(con, tmp_path / "data").outcomes] == ["unchanged"]
     assert hashed == []  # one query knew it: same size, modification time and labels
-    # the same size and time but other bytes: only --verify can tell (as with make and rsync)
+    # the same size and mtime but other bytes (cp -p, rsync -t): the inode's ctime moved, so it is read
     st = f.stat()
     f.write_bytes(f.read_bytes().replace(b"3364.250468", b"3364.250469", 1))
     os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns))
-    assert [o.status for o in ingest(con, tmp_path / "data").outcomes] == ["unchanged"]
-    rep = batch.ingest_paths(con, [tmp_path / "data"], verify=True)
-    assert [o.status for o in rep.outcomes] == ["ingested"] and len(hashed) == 1
+    assert f.stat().st_size == st.st_size and f.stat().st_mtime_ns == st.st_mtime_ns
+    assert [o.status for o in ingest(con, tmp_path / "data").outcomes] == ["ingested"] and len(hashed) == 1
+    rep = batch.ingest_paths(con, [tmp_path / "data"], verify=True)  # --verify hashes what is unchanged
+    assert [o.status for o in rep.outcomes] == ["unchanged"] and len(hashed) == 2
     # a sidecar edit is seen without --verify
     (d / "iolab.toml").write_text('system = "Relabelled"\n')
     assert [o.status for o in ingest(con, tmp_path / "data").outcomes] == ["relabelled"]

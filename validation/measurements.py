@@ -8,23 +8,25 @@ Consistency columns computed next to each number (per run, scope and target):
 SUITE = "measurements"
 UNITS = ["IO/s", "MB/s", "ms", "%", "count", "bytes", "1/s", "IO/s per %CPU", "bool", "USD", "TB", "1/h", "s", "W"]
 QUERY = """
-WITH k AS (  -- per run, scope, target and queue depth; grouped and joined back (a window sorted 3x slower)
-    SELECT run_id, scope, target, outstanding_ios,
+-- per study, run, scope, target and queue depth (a file placed in two studies has its rows in each,
+-- and each study is validated on its own rows); grouped and joined back (a window sorted 3x slower)
+WITH k AS (
+    SELECT study, run_id, scope, target, outstanding_ios,
            sum(value) FILTER (metric IN ('read_iops', 'write_iops')) AS rw_sum,
            count(*) FILTER (metric IN ('read_iops', 'write_iops')) AS rw_n,
            max(value) FILTER (metric = 'iops') AS iops_w
     FROM measurements
     GROUP BY ALL
 )
-SELECT m.source_sha256, m.run_id, m.scope, m.metric, m.value, m.unit,
+SELECT m.study, m.source_sha256, m.run_id, m.scope, m.metric, m.value, m.unit,
        CASE WHEN m.metric = 'iops' AND k.rw_n = 2 AND m.value > 0 THEN k.rw_sum / m.value END AS rw_ratio,
        CASE WHEN m.metric = 'mbps' AND m.tool = 'Iometer' AND m.scope = 'all' AND m.block_size_bytes IS NOT NULL
                  AND k.iops_w > 0
             THEN m.value / (k.iops_w * m.block_size_bytes / 1e6) END AS mbps_ratio
 FROM measurements m
 LEFT JOIN k  -- each row meets its own group once: GROUP BY, like this join, takes NULLs as equal
-    ON k.run_id IS NOT DISTINCT FROM m.run_id AND k.scope IS NOT DISTINCT FROM m.scope
-   AND k.target IS NOT DISTINCT FROM m.target AND k.outstanding_ios IS NOT DISTINCT FROM m.outstanding_ios
+    ON k.study IS NOT DISTINCT FROM m.study AND k.run_id IS NOT DISTINCT FROM m.run_id
+   AND k.scope IS NOT DISTINCT FROM m.scope AND k.target IS NOT DISTINCT FROM m.target AND k.outstanding_ios IS NOT DISTINCT FROM m.outstanding_ios
 """
 
 

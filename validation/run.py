@@ -3,8 +3,8 @@
 Each suite module names a table/view (SUITE), the SQL that pulls its frame (QUERY) and its
 expectations. Frames are pulled from DuckDB and validated as pandas frames: Great Expectations
 1.24 reading DuckDB through SQLAlchemy returns empty metrics here (see docs/DESIGN.md).
-Results land in validation_results (one row per expectation per run); a failed expectation is
-reported, never fatal: the exit code is 0 unless a suite could not run at all.
+Results land in validation_results (one row per expectation per run). `iolab validate` exits 1
+when an expectation failed (`--warn-only`: 0), so a pipeline stops on data that does not hold.
 """
 
 from __future__ import annotations
@@ -146,7 +146,7 @@ def frame(con, sql: str, params: list | None = None):
     import pandas as pd
     import pyarrow as pa
 
-    con.execute("SET enable_progress_bar = false")  # DuckDB's own bar, over a render's or validate's
+    _no_progress_bar(con)
     t = con.sql(sql, params=params).to_arrow_table()
     if any(pa.types.is_decimal(f.type) for f in t.schema):
         t = t.cast(pa.schema([pa.field(f.name, pa.float64()) if pa.types.is_decimal(f.type) else f for f in t.schema]))
@@ -156,6 +156,19 @@ def frame(con, sql: str, params: list | None = None):
             nullable = pd.api.types.pandas_dtype(str(f.type).replace("uint", "UInt").replace("int", "Int"))
             df[f.name] = t.column(f.name).to_pandas(types_mapper={f.type: nullable}.get)
     return df
+
+
+def _no_progress_bar(con) -> None:
+    """DuckDB's own progress bar off: it would draw over a render's or validate's. Inside a Jupyter
+    kernel without ipywidgets DuckDB refuses to change the setting at all (and draws no bar there),
+    so that refusal is no error."""
+    import duckdb
+
+    try:
+        con.execute("SET enable_progress_bar = false")
+    except duckdb.InvalidInputException as e:
+        if "ipywidgets" not in str(e):
+            raise
 
 
 def validate(con, store: bool = True) -> list[dict]:
@@ -254,16 +267,28 @@ def _met(mod, e, n: int, run_at: datetime) -> dict:
 
 
 def main(db_path: str) -> int:
+    """Validate the database at ``db_path`` and print the results: 0 when every expectation is met,
+    1 when one failed, 3 when the database cannot be opened (`iolab validate` is ingest.cli.validate)."""
     from ingest import db
     from ingest.terminal import console, markup
 
     try:
         con = db.open_db(db_path)
-    except db.DatabaseBusy as e:
-        console().print(f"[red]Cannot validate:[/] {markup(e)}")
+    except db.DatabaseProblem as e:
+        console(stderr=True).print(f"[red]Cannot validate:[/] {markup(e)}")
         return 3
-    rows = validate(con)
-    con.close()
+    try:
+        rows = validate(con)
+    finally:
+        con.close()
+    show(rows, db_path)
+    return 1 if any(not r["success"] for r in rows) else 0
+
+
+def show(rows: list[dict], db_path: str) -> None:
+    """The results as a table per suite, then each failed expectation with examples."""
+    from ingest.terminal import console, markup
+
     t = Table(title=f"validation of {markup(db_path)}", show_edge=False)
     for c in ("suite", "expectations", "passed", "failed", "rows"):
         t.add_column(c, justify="right" if c != "suite" else "left")
@@ -288,10 +313,8 @@ def main(db_path: str) -> int:
             f"{r['unexpected_count']} unexpected, e.g. {markup(r['examples'][:3])}"
         )
     console().print(
-        f"{len(rows)} expectations, {len(rows) - len(bad)} met, {len(bad)} failed "
-        "(stored in validation_results; failures are reported, not fatal)"
+        f"{len(rows)} expectations, {len(rows) - len(bad)} met, {len(bad)} failed (stored in validation_results)"
     )
-    return 0
 
 
 if __name__ == "__main__":

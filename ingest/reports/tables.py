@@ -12,6 +12,8 @@ import html
 
 import polars as pl
 
+from .. import csvsafe
+
 SHOWN_ROWS = 50  # rows a table shows; the download always holds all of them
 # Where a rendered page's validation goes: the render fills it in once it has validated the study.
 # Data cannot write it: every label is escaped (esc), so no '<' of the data reaches a page.
@@ -67,7 +69,7 @@ def _fmt(v, col: str) -> tuple[str, bool]:
 
 def download_link(df: pl.DataFrame, name: str) -> str:
     """The whole frame as CSV inside the page (a data: URI): it works offline, from a file."""
-    data = base64.b64encode(df.write_csv().encode("utf-8")).decode("ascii")
+    data = base64.b64encode(csvsafe.write_csv(df).encode("utf-8")).decode("ascii")
     fname = "".join(c if c.isalnum() or c in "-_" else "-" for c in name.lower()).strip("-")[:60] or "table"
     return (
         f'<a download="{esc(fname)}.csv" href="data:text/csv;charset=utf-8;base64,{data}">'

@@ -1,0 +1,229 @@
+"""`iolab compare --study S`: every system of a study against its baseline, at matched points.
+
+Read-only: a read-only connection cannot open while an ingest writes, so it waits for it, as ingest
+waits for another ingest (ingest.db.connect).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from ..terminal import console, markup
+from . import params, requires
+
+DEFAULT_METRICS = ["iops", "mbps", "avg_latency_ms"]
+COMPARE_COLUMNS = [
+    "study",
+    "metric",
+    "unit",
+    "direction",
+    "baseline_system",
+    "system",
+    "workload_label",
+    "block_size_bytes",
+    "read_pct",
+    "random_pct",
+    "load",
+    "scope",
+    "baseline_config",
+    "config",
+    "baseline_value",
+    "value",
+    "ratio",
+    "correction",
+    "pct_better",
+    "match_rule",
+]
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("compare", help="every system of a study against its baseline, at matched points")
+    params.db(p)
+    params.study(p, required=True, help="the study whose systems are compared")
+    p.add_argument("--baseline", help="compare with this system instead of the study's baseline")
+    p.add_argument("--metric", action="append", help="only these metrics (default: iops, mbps, avg_latency_ms)")
+    p.add_argument("--format", choices=["table", "csv", "json"], default="table", help="output format")
+    p.add_argument("--all", action="store_true", help="the table lists every matched point after the summary")
+    p.set_defaults(func=cmd_compare)
+
+
+def comparison_rows(con: Any, study: str, baseline: str | None, metrics: list[str] | None) -> Any:
+    """The comparison of ``study``; with ``baseline``, against that system (same matching rules)."""
+    metrics = metrics or DEFAULT_METRICS
+    if baseline:
+        # the views read the baseline from study_baseline: shadow it for this connection only
+        lit = lambda v: "'" + v.replace("'", "''") + "'"  # noqa: E731  (DDL takes no parameters)
+        con.execute(f"""CREATE OR REPLACE TEMP VIEW study_baseline AS
+                        SELECT study, {lit(baseline)}::VARCHAR AS baseline_system,
+                               'command line: --baseline' AS baseline_source, count(DISTINCT system) AS systems
+                        FROM measurements WHERE study = {lit(study)} GROUP BY study""")
+    cols = ", ".join(COMPARE_COLUMNS)
+    return con.sql(
+        f"""SELECT {cols} FROM comparison WHERE study = $1 AND metric IN (SELECT unnest($2::VARCHAR[]))
+                       ORDER BY system, metric, block_size_bytes, read_pct, random_pct, load, workload_label""",
+        params=[study, metrics],
+    ).pl()
+
+
+@requires.database()
+def cmd_compare(args: argparse.Namespace, con: Any) -> int:
+    err = console(stderr=True)
+    if (code := requires.known_study(con, args.study, args.db)) is not None:
+        return code
+    systems = {
+        s for (s,) in con.execute("SELECT DISTINCT system FROM measurements WHERE study = ?", [args.study]).fetchall()
+    }
+    if args.baseline and args.baseline not in systems:
+        err.print(
+            f"[red]No system '{markup(args.baseline)}'[/] in study {markup(args.study)}; systems: "
+            + markup(", ".join(sorted(s for s in systems if s)))
+        )
+        return requires.EXIT_USAGE
+    df = comparison_rows(con, args.study, args.baseline, args.metric)
+    if args.format == "csv":
+        from ..csvsafe import write_csv
+
+        sys.stdout.write(write_csv(df))
+    elif args.format == "json":
+        sys.stdout.write(json.dumps(df.to_dicts(), default=str, indent=1) + "\n")
+    else:
+        heading = con.execute(
+            """SELECT b.baseline_system, b.baseline_source, c.correction, c.correction_source
+               FROM study_baseline b LEFT JOIN study_corrections c USING (study) WHERE b.study = ?""",
+            [args.study],
+        ).fetchall()
+        unmatched = unmatched_counts(con, args.study, args.metric or DEFAULT_METRICS)
+        _print(df, args.study, heading[0] if heading else (None, None, None, None), unmatched, args.all)
+    return requires.EXIT_OK
+
+
+def unmatched_counts(con: Any, study: str, metrics: list[str]) -> dict[tuple[str, str], int]:
+    """(compared system, metric) -> points of either side that found no partner."""
+    rows = con.execute(
+        """SELECT CASE side WHEN 'baseline' THEN other_system ELSE system END, metric, count(*)
+           FROM comparison_unmatched WHERE study = ? AND metric IN (SELECT unnest(?::VARCHAR[])) GROUP BY ALL""",
+        [study, metrics],
+    ).fetchall()
+    return {(s, m): n for s, m, n in rows}
+
+
+def summary(df: Any, unmatched: dict[tuple[str, str], int]) -> Any:
+    """Per system and metric: matched and unmatched points, the geometric mean, min and max of the
+    ratio (value / baseline), the declared correction and the geometric mean of % better with it."""
+    import polars as pl
+
+    # the corrected ratio, > 1 where the system beats the corrected baseline, whatever the direction
+    better = 1 + pl.col("pct_better") / 100
+    out = (
+        df.group_by("system", "metric", "unit", "direction", maintain_order=True)
+        .agg(
+            pl.len().alias("matched"),
+            pl.col("ratio").filter(pl.col("ratio") > 0).log().mean().exp().alias("ratio_geomean"),
+            pl.col("ratio").min().alias("ratio_min"),
+            pl.col("ratio").max().alias("ratio_max"),
+            pl.col("correction").unique().sort().alias("corrections"),
+            ((better.filter(better > 0).log().mean().exp() - 1) * 100).alias("pct_better_geomean"),
+        )
+        .sort("system", "metric")
+    )
+    return out.with_columns(
+        pl.struct("system", "metric")
+        .map_elements(lambda r: unmatched.get((r["system"], r["metric"]), 0), return_dtype=pl.Int64)
+        .alias("unmatched")
+    )
+
+
+def column_format(values: list[float | None]) -> Callable[[float | None], str]:
+    """One fixed-point format for a whole column: enough decimals for three significant digits of
+    its smallest non-zero magnitude (at most 6), thousands separated; blank for no value."""
+    small = min((abs(v) for v in values if v), default=1.0)
+    decimals = max(0, min(6, 2 - math.floor(math.log10(small))))
+    return lambda v: "" if v is None else f"{v:,.{decimals}f}"
+
+
+def correction_text(factor: float | None, direction: str) -> str:
+    """How the declared factor applies to the baseline: x where higher is better, / where lower."""
+    if factor is None or factor == 1:
+        return "none"
+    return f"{'x' if direction == 'higher' else '/'}{factor:g}"
+
+
+def _print(df: Any, study: str, heading: tuple[Any, ...], unmatched: dict[tuple[str, str], int], rows: bool) -> None:
+    """The heading (baseline, correction), the per-system summary, and with ``rows`` every point."""
+    from rich.table import Table
+
+    out = console()
+    baseline, source, factor, factor_source = heading
+    out.print(f"[bold]{markup(study)}[/]: each system against {markup(baseline)} ({markup(source)}).")
+    if factor is not None and factor != 1:
+        out.print(
+            f"Declared correction {factor:g} ({markup(factor_source)}): the baseline is multiplied by it where "
+            "higher is better and divided by it where lower is better before % better is computed; "
+            "the ratio is the measured value / the measured baseline."
+        )
+    s = summary(df, unmatched)
+    t = Table(title="per system (ratio = value / baseline)", show_edge=False)
+    heads = ("system", "metric", "matched", "unmatched", "ratio geo. mean", "min", "max", "correction", "% better")
+    for c in heads:
+        t.add_column(c, justify="left" if c in ("system", "metric", "correction") else "right")
+    ratio = column_format([*s["ratio_geomean"], *s["ratio_min"], *s["ratio_max"]])
+    for r in s.iter_rows(named=True):
+        t.add_row(
+            markup(r["system"]),
+            markup(f"{r['metric']} ({r['unit']}, {r['direction']} is better)"),
+            f"{r['matched']:,}",
+            f"{r['unmatched']:,}",
+            ratio(r["ratio_geomean"]),
+            ratio(r["ratio_min"]),
+            ratio(r["ratio_max"]),
+            ", ".join(correction_text(c, r["direction"]) for c in r["corrections"]),
+            _pct(r["pct_better_geomean"]),
+        )
+    out.print(t)
+    if rows:
+        _print_rows(df)
+    out.print(
+        f"{df.height:,} matched points, {sum(unmatched.values()):,} without a match (view comparison_unmatched). "
+        + ("" if rows else "`--all` lists every matched point.")
+    )
+
+
+def _pct(v: float | None) -> str:
+    if v is None:
+        return ""
+    text = f"{v:+,.2f} %"
+    return f"[green]{text}[/]" if v > 0 else f"[red]{text}[/]" if v < 0 else text
+
+
+def _print_rows(df: Any) -> None:
+    """Every matched point; each number column in one format."""
+    from rich.table import Table
+
+    t = Table(title="matched points", show_edge=False)
+    heads = ("system", "workload", "metric", "baseline", "corrected", "value", "ratio", "% better", "match")
+    for c in heads:
+        t.add_column(c, justify="left" if c in ("system", "workload", "metric", "match") else "right")
+    corrected = [
+        None if b is None else b * c if d == "higher" else b / c
+        for b, c, d in zip(df["baseline_value"], df["correction"], df["direction"], strict=True)
+    ]
+    plain = column_format([*df["baseline_value"], *df["value"], *corrected])
+    ratio = column_format(list(df["ratio"]))
+    for r, cb in zip(df.iter_rows(named=True), corrected, strict=True):
+        t.add_row(
+            markup(r["system"]),
+            markup(r["workload_label"]),
+            markup(f"{r['metric']} ({r['unit']})"),
+            plain(r["baseline_value"]),
+            plain(cb) if r["correction"] not in (None, 1) else "",
+            plain(r["value"]),
+            ratio(r["ratio"]),
+            _pct(r["pct_better"]),
+            markup(r["match_rule"]),
+        )
+    console().print(t)

@@ -1,0 +1,153 @@
+"""`iolab export VIEW`: write any view or table of the database as CSV, Parquet or JSON.
+
+The rows stream from DuckDB in batches (memory stays bounded whatever the view's size) into a
+temporary file beside ``--out``, renamed into place when complete: an interrupted export leaves no
+half-written file. CSV gets nested columns as JSON text and formula-like cells neutralised
+(ingest.csvsafe); JSON keeps nested values nested; Parquet keeps every type.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import IO, Any
+
+from ..terminal import console, markup
+from . import params, requires
+
+BATCH_ROWS = 50_000
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("export", help="write any view or table as CSV, Parquet or JSON")
+    p.add_argument("view", help="a view or table name, e.g. measurements, comparison, per_drive_iops")
+    params.db(p)
+    params.study(p, help="only this study's rows (the view must have a study column)")
+    p.add_argument("--format", choices=["csv", "parquet", "json"], default="csv", help="output format")
+    p.add_argument("--out", help="file to write (default: standard output; parquet needs --out)")
+    p.set_defaults(func=cmd_export)
+
+
+def relations(con: Any) -> set[str]:
+    """Every view and table of the database (the names `iolab export` accepts)."""
+    return {
+        n
+        for (n,) in con.execute(
+            """SELECT view_name FROM duckdb_views() WHERE NOT internal AND database_name = current_database()
+           UNION SELECT table_name FROM duckdb_tables() WHERE NOT internal AND database_name = current_database()"""
+        ).fetchall()
+    }
+
+
+def ident(name: str) -> str:
+    """``name`` quoted as an SQL identifier."""
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _columns(con: Any, view: str) -> list[tuple[str, str]]:
+    return [(r[0], r[1]) for r in con.execute(f"DESCRIBE SELECT * FROM {ident(view)}").fetchall()]
+
+
+def query(con: Any, view: str, study: str | None, fmt: str) -> tuple[str, list[Any]]:
+    """The SELECT that export runs, and its parameters; for CSV, nested columns become JSON text."""
+    cols = []
+    for name, kind in _columns(con, view):
+        flat = fmt == "csv" and (kind.endswith("]") or kind.startswith(("STRUCT", "MAP", "UNION")))
+        cols.append(
+            f"to_json({ident(name)})::VARCHAR AS {ident(name)}"
+            if flat
+            else f"{ident(name)}::VARCHAR AS {ident(name)}"
+            if kind == "JSON" and fmt == "csv"
+            else ident(name)
+        )
+    sql = f"SELECT {', '.join(cols)} FROM {ident(view)}" + (" WHERE study = ?" if study is not None else "")
+    if fmt == "json":  # one JSON object per row, made by DuckDB: JSON columns stay JSON, not text
+        sql = f"SELECT to_json(t)::VARCHAR AS row FROM ({sql}) t"
+    return sql, [] if study is None else [study]
+
+
+@requires.database()
+def cmd_export(args: argparse.Namespace, con: Any) -> int:
+    err = console(stderr=True)
+    names = relations(con)
+    if args.view not in names:
+        err.print(f"[red]No view or table '{markup(args.view)}'[/]; there are: " + markup(", ".join(sorted(names))))
+        return requires.EXIT_USAGE
+    if args.format == "parquet" and not args.out:
+        err.print("[red]Parquet is binary:[/] give a file with --out")
+        return requires.EXIT_USAGE
+    if args.study is not None:
+        if "study" not in {c for c, _ in _columns(con, args.view)}:
+            err.print(f"[red]{markup(args.view)} has no study column[/], so --study cannot select its rows.")
+            return requires.EXIT_USAGE
+        if (code := requires.known_study(con, args.study, args.db)) is not None:
+            return code
+    sql, values = query(con, args.view, args.study, args.format)
+    reader = con.sql(sql, params=values).to_arrow_reader(BATCH_ROWS)
+    with _target(args.out, binary=args.format == "parquet") as out:
+        rows = WRITERS[args.format](reader, out)
+    if args.out:
+        err.print(f"{rows:,} rows of {markup(args.view)} -> {markup(args.out)}")
+    return requires.EXIT_OK
+
+
+@contextlib.contextmanager
+def _target(out: str | None, *, binary: bool) -> Iterator[IO[Any]]:
+    """Standard output, or a temporary file beside ``out`` that becomes ``out`` once complete."""
+    if not out:
+        yield sys.stdout
+        return
+    dest = Path(out)
+    fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".part", dir=dest.parent)
+    try:
+        with os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            yield f
+        os.replace(tmp, dest)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _csv(reader: Any, out: IO[str]) -> int:
+    import polars as pl
+
+    from ..csvsafe import write_csv
+
+    rows, header = 0, True
+    for batch in reader:
+        out.write(write_csv(pl.from_arrow(batch), header=header))  # type: ignore[arg-type]
+        rows, header = rows + batch.num_rows, False
+    if header:  # no rows: the header alone
+        out.write(write_csv(pl.from_arrow(reader.schema.empty_table()), header=True))  # type: ignore[arg-type]
+    return rows
+
+
+def _json(reader: Any, out: IO[str]) -> int:
+    """A JSON array of one object per row (nested values nested), written batch by batch."""
+    rows = 0
+    out.write("[")
+    for batch in reader:
+        for r in batch.column(0).to_pylist():
+            out.write(("\n" if not rows else ",\n") + r)
+            rows += 1
+    out.write("\n]\n")
+    return rows
+
+
+def _parquet(reader: Any, out: IO[bytes]) -> int:
+    import pyarrow.parquet as pq
+
+    rows = 0
+    with pq.ParquetWriter(out, reader.schema) as w:
+        for batch in reader:
+            w.write_batch(batch)
+            rows += batch.num_rows
+    return rows
+
+
+WRITERS: dict[str, Callable[[Any, Any], int]] = {"csv": _csv, "json": _json, "parquet": _parquet}

@@ -1,0 +1,207 @@
+"""`iolab ingest PATH...`: store raw result files and folders in the database.
+
+Output: on a terminal, a progress bar and tables; otherwise (logs, CI, pipes) one plain line per
+file and a summary. `--json` prints one JSON document instead, `--quiet` only the summary and the
+failures, `--verbose` every file with its row counts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..terminal import console, is_terminal, markup, say, shown
+from . import params
+from .requires import EXIT_ENVIRONMENT, EXIT_OK, EXIT_REJECTED, EXIT_USAGE
+
+if TYPE_CHECKING:  # imported where used: `iolab --help` stays quick (pyarrow, pydantic, duckdb are not needed)
+    from .. import batch
+
+
+def register(sub: Any) -> None:
+    pi = sub.add_parser(
+        "ingest",
+        help="ingest raw result files and folders",
+        description="Ingest raw result files and folders (recursively); files already ingested are skipped.",
+    )
+    pi.add_argument("paths", nargs="+", metavar="PATH", type=existing, help="files or folders to ingest")
+    params.db(pi, writes=True)
+    pi.add_argument(
+        "--verify",
+        action="store_true",
+        help="hash every file, also those whose size, modification "
+        "time and labels are unchanged since they were stored (by default those are skipped unread)",
+    )
+    out = pi.add_mutually_exclusive_group()
+    out.add_argument("-q", "--quiet", action="store_true", help="print only the summary and the failures")
+    out.add_argument("-v", "--verbose", action="store_true", help="list every file with its row counts")
+    out.add_argument("--json", action="store_true", help="print one JSON document (summary and every file)")
+    pi.set_defaults(func=cmd_ingest)
+
+
+def existing(path: str) -> str:
+    """A PATH argument. One that names nothing is checked once the database is open
+    (``_absent``): a folder deleted from disk is named to take its files out of the analysis."""
+    return path
+
+
+def _absent(con: Any, paths: list[Path]) -> list[Path]:
+    """Paths that name nothing on disk and nothing the database holds: a typo, wrong usage."""
+    from .. import places
+
+    gone = [p for p in paths if not os.path.lexists(p)]
+    return [p for p in gone if not places.places_under(con, [places.text(places.canonical(p))])]
+
+
+def _line(o: batch.Outcome, verbose: bool) -> str:
+    """One plain log line for a file: status, path, format, and the reason or the counts."""
+    where = f" (line {o.line})" if o.line else ""
+    text = f"{o.status:<10} {shown(o.path)}" + (f" [{o.format}]" if o.format else "")
+    if o.reason:
+        return f"{text}{where}: {shown(o.reason)}"
+    if verbose and o.counts:
+        return f"{text}: " + ", ".join(f"{k}={v}" for k, v in o.counts.items())
+    return text
+
+
+def cmd_ingest(args: argparse.Namespace) -> int:
+    from .. import batch, db
+
+    paths = [Path(p) for p in args.paths]
+    try:
+        con = db.open_db(args.db)
+    except db.DatabaseProblem as e:
+        if args.json:
+            print(json.dumps({"db": args.db, "error": str(e)}))
+        else:
+            say(("Cannot ingest:", "red"), f" {shown(e)}")
+        return EXIT_ENVIRONMENT
+    if absent := _absent(con, paths):
+        con.close()
+        for p in absent:
+            say(("Not found:", "red"), f" {shown(p)} does not exist, and the database holds nothing from there")
+        return EXIT_USAGE
+    files = list(batch.walk(paths))
+    terminal = is_terminal()
+    plain = not terminal and not args.json and not args.quiet
+    with _progress(terminal and not (args.json or args.quiet), len(files)) as advance:
+
+        def step(o: batch.Outcome) -> None:
+            advance(o)
+            if plain:
+                print(_line(o, args.verbose))
+
+        report = batch.ingest_paths(con, paths, step, files=files, verify=args.verify, parallel=True)
+    if not args.json:
+        for note in report.notes:
+            say(("Data root:", "bold"), f" {shown(note)}")
+    try:
+        con.close()
+    except Exception:  # after an environment fault the connection may be gone already
+        pass
+    if args.json:
+        print(json.dumps(report_json(report, args.db), indent=1))
+    else:
+        print_report(
+            report,
+            args.db,
+            table=terminal and not args.quiet,
+            failures=terminal or args.quiet,
+            verbose=args.verbose,
+        )
+    if report.fault:
+        if not args.json:
+            say(
+                ("Stopped:", "red"),
+                f" {shown(report.fault)}. Nothing was recorded against the files; "
+                "fix this and run the same command again: files already stored are skipped.",
+            )
+        return EXIT_ENVIRONMENT
+    return EXIT_REJECTED if report.failed else EXIT_OK
+
+
+@contextlib.contextmanager
+def _progress(visible: bool, total: int) -> Iterator[Callable[[batch.Outcome], None]]:
+    """A function to call per file done: it moves the progress bar on a terminal, else nothing
+    (and rich.progress is not imported)."""
+    if not visible:
+        yield lambda o: None
+        return
+    from ..progress import bar
+
+    with bar("ingest", console()) as progress:
+        task = progress.add_task("", total=total)
+        yield lambda o: progress.update(task, advance=1, description=shown(o.path)[-60:])
+
+
+STATUSES = ("ingested", "unchanged", "relabelled", "placed", "moved", "gone", "skipped", "rejected", "unreadable")
+
+
+def report_json(report: batch.Report, db_path: str) -> dict:
+    return {
+        "db": db_path,
+        "fault": report.fault,
+        "notes": report.notes,
+        "summary": {s: len(report.by_status(s)) for s in STATUSES},
+        "files": [
+            {
+                "path": o.path,
+                "status": o.status,
+                "format": o.format,
+                "reason": o.reason,
+                "line": o.line,
+                "counts": o.counts,
+            }
+            for o in report.outcomes
+        ],
+    }
+
+
+def print_report(
+    report: batch.Report, db_path: str, *, table: bool = True, failures: bool = True, verbose: bool = False
+) -> None:
+    n = len(report.outcomes)
+    ok = report.by_status("ingested") + (report.by_status("unchanged") + report.by_status("placed") if verbose else [])
+    say(
+        f"{n} files seen: ",
+        (f"{len(report.by_status('ingested'))} ingested", "green"),
+        f", {len(report.by_status('unchanged'))} unchanged (skipped), "
+        f"{len(report.by_status('relabelled'))} relabelled, "
+        f"{len(report.by_status('placed'))} known content in a new place (labelled, not stored again), "
+        f"{len(report.by_status('skipped'))} skipped (not regular files), ",
+        (f"{len(report.by_status('rejected'))} rejected", "red"),
+        f", {len(report.by_status('unreadable'))} unreadable  -> {shown(db_path)}",
+    )
+    if ok and table:
+        from rich.table import Table
+
+        t = Table(title="ingested", show_edge=False)
+        for col in ("file", "status" if verbose else "format", "rows"):
+            t.add_column(col)
+        for o in ok:
+            c = o.counts
+            main = [
+                f"{c[k]:,} {label}"
+                for k, label in (("runs", "runs"), ("samples", "numbers"), ("series", "series"), ("points", "points"))
+                if c.get(k)
+            ]
+            tool = sum(v for k, v in c.items() if k not in ("runs", "samples", "series", "points"))
+            t.add_row(
+                markup(o.path),
+                o.status if verbose else o.format,
+                ", ".join(main + ([f"{tool:,} tool-table rows"] if tool else [])),
+            )
+        console().print(t)
+    bad = report.by_status("rejected") + report.by_status("unreadable") + report.by_status("skipped")
+    if failures:
+        for o in bad:
+            where = f" (line {o.line})" if o.line else ""
+            say((o.status, "red"), f" {shown(o.path)}{where}: {shown(o.reason or '')}")
+    if bad:
+        # (a file no parser recognises says "Add a format" in its own reason: not repeated for a sidecar typo)
+        say("Next: fix or remove the files above and ingest again (unchanged files are skipped).")

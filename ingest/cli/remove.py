@@ -1,0 +1,47 @@
+"""`iolab remove PATH... | --study S`: take files, folders or a study out of the analysis."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from ..terminal import say, shown
+from . import params, requires
+from .ingest import _line
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "remove",
+        help="take files, folders or a study out of the analysis",
+        description="Take the places below each PATH (on disk or not), or every place of a study, out of "
+        "the analysis; their history stays in source_history. A file still on disk comes back at the next "
+        "ingest of its folder: move it out of the data folder to retire it for good.",
+    )
+    p.add_argument("paths", nargs="*", metavar="PATH", help="files or folders")
+    params.study(p, help="every place of this study")
+    params.db(p)
+    p.set_defaults(func=cmd_remove)
+
+
+@requires.database(read_only=False)
+def cmd_remove(args: argparse.Namespace, con: Any) -> int:
+    """Retire places by path or study (batch.remove); say which, and which are still on disk."""
+    from .. import batch
+
+    if not args.paths and not args.study:
+        say(("Nothing to remove:", "red"), " name files or folders, or --study STUDY")
+        return requires.EXIT_USAGE
+    if args.study and (bad := requires.known_study(con, args.study, args.db)) is not None:
+        return bad
+    gone = batch.remove(con, [Path(p) for p in args.paths], args.study)
+    for o in gone:
+        print(_line(o, False))
+    say(f"{len(gone)} place(s) taken out of the analysis.")
+    if kept := [p for p in args.paths if Path(p).exists()]:
+        say(
+            f"{', '.join(map(shown, kept))}: still on disk, so the next ingest of its folder brings it back; "
+            "move it out of the data folder to retire it for good."
+        )
+    return requires.EXIT_OK

@@ -1,0 +1,78 @@
+"""What a command needs before it runs, and the one exit-code policy (the pattern of dbt-core's
+cli/requires.py): ``@database`` opens the database named by ``--db`` and maps each way that can fail
+to its exit code, so every command answers a missing or broken database the same way.
+
+Exit codes, for every command:
+  0  done;
+  1  done, but some files were rejected or some expectations failed;
+  2  wrong usage: a bad option, a --db where there is no database, a --study naming no study;
+  3  the environment failed: the database is busy, damaged, newer, read-only, or the disk is full.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ..terminal import console, markup
+
+EXIT_OK, EXIT_REJECTED, EXIT_USAGE, EXIT_ENVIRONMENT = 0, 1, 2, 3
+
+
+def no_database(path: str) -> int:
+    """Say there is no database at ``path`` (nothing is created) and return the usage exit code."""
+    console(stderr=True).print(
+        f"[red]No database at {markup(path)}[/]: nothing is created by this command. "
+        f"Next: ingest first (`iolab ingest DATA --db {markup(path)}`, or `make demo`), or give the right --db."
+    )
+    return EXIT_USAGE
+
+
+def database(*, read_only: bool = True, connect: bool = True) -> Callable[[Callable[..., int]], Callable[[Any], int]]:
+    """Run the command as ``fn(args, con)`` with the database of ``args.db`` open (``connect=False``:
+    as ``fn(args)`` once the database is known to exist). The database must exist: only ingest
+    creates one. Its problems become exit codes here: missing 2, any other 3."""
+
+    def wrap(fn: Callable[..., int]) -> Callable[[Any], int]:
+        @functools.wraps(fn)
+        def command(args: Any) -> int:
+            from .. import db
+
+            if not Path(args.db).is_file():
+                return no_database(args.db)
+            if not connect:
+                return fn(args)
+            try:
+                con = db.open_db(args.db, read_only=read_only)
+            except db.DatabaseProblem as e:
+                console(stderr=True).print(f"[red]Cannot use the database:[/] {markup(e)}")
+                return EXIT_ENVIRONMENT
+            try:
+                return fn(args, con)
+            finally:
+                with contextlib.suppress(Exception):  # after an environment fault it may be gone already
+                    con.close()
+
+        return command
+
+    return wrap
+
+
+def studies(con: Any) -> list[str]:
+    """Every study the database holds, in name order."""
+    rows = con.execute("SELECT DISTINCT study FROM source_files WHERE study IS NOT NULL ORDER BY 1").fetchall()
+    return [s for (s,) in rows]
+
+
+def known_study(con: Any, study: str, db_path: str) -> int | None:
+    """None when ``study`` is in the database; else say so, list the studies, and return 2."""
+    every = studies(con)
+    if study in every:
+        return None
+    console(stderr=True).print(
+        f"[red]No study '{markup(study)}'[/] in {markup(db_path)}; studies: " + markup(", ".join(every) or "none")
+    )
+    return EXIT_USAGE

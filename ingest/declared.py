@@ -1,0 +1,93 @@
+"""What a study's sidecars declare, checked against what the study holds.
+
+A sidecar key is checked for its form when the sidecar is read (sidecar.py); what it names can
+only be checked once the study's files are in: a ``baseline`` must be one of the study's systems,
+each ``generation_order`` entry one of its generations, each ``criteria`` or ``corrections`` id
+a criterion that some criteria file defines. A name that matches nothing would compare nothing
+(0 matched points) without a word, so each is reported with the sidecar that says it.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from pathlib import Path
+
+from duckdb import DuckDBPyConnection
+
+from .sidecar import NAME as SIDECAR
+from .sidecar import line_of
+
+
+@dataclass
+class Problem:
+    study: str
+    key: str
+    value: str
+    known: list[str]
+    sidecar: Path | None = None
+    line: int | None = None
+
+    def reason(self) -> str:
+        what = {"baseline": "system", "generation_order": "generation"}.get(self.key, "criterion")
+        close = difflib.get_close_matches(self.value, self.known, n=1, cutoff=0.6)
+        hint = f"; did you mean '{close[0]}'?" if close else ""
+        listed = ", ".join(f"'{k}'" for k in self.known[:12]) or "none"
+        return (
+            f"{self.key} names '{self.value}', which is no {what} of study '{self.study}'{hint} "
+            f"(its {what}s: {listed}). Nothing is compared against it until the sidecar is fixed."
+        )
+
+
+_CHECKS = {  # key -> (what the sidecar says, what the study has)
+    "baseline": (
+        "SELECT DISTINCT study, labels->>'baseline' FROM source_files WHERE (labels->>'baseline') IS NOT NULL",
+        "SELECT DISTINCT study, system FROM study_runs WHERE system IS NOT NULL",
+    ),
+    "generation_order": (
+        """SELECT DISTINCT study, unnest(from_json((labels->'generation_order'), '["VARCHAR"]'))
+           FROM source_files WHERE json_type((labels->'generation_order')) = 'ARRAY'""",
+        "SELECT DISTINCT study, generation FROM study_runs WHERE generation IS NOT NULL",
+    ),
+    "criteria": (
+        "SELECT DISTINCT study, criterion FROM study_declarations WHERE NOT defined",
+        "SELECT DISTINCT NULL, criterion FROM qos_criteria",
+    ),
+}
+
+
+def problems(con: DuckDBPyConnection, studies: set[str] | None = None) -> list[Problem]:
+    """Every declared name that matches nothing in its study (only ``studies``, when given)."""
+    out = []
+    for key, (said_q, has_q) in _CHECKS.items():
+        has: dict[str | None, set[str]] = {}
+        for study, name in con.execute(has_q).fetchall():
+            has.setdefault(study, set()).add(name)
+        for study, value in con.execute(said_q).fetchall():
+            if studies is not None and study not in studies:
+                continue
+            known = has.get(None, set()) | has.get(study, set())
+            if value not in known:
+                out.append(Problem(study, key, value, sorted(known)))
+    for p in out:
+        p.sidecar, p.line = _where(con, p)
+    return sorted(out, key=lambda p: (p.study, p.key, p.value))
+
+
+def _where(con: DuckDBPyConnection, p: Problem) -> tuple[Path | None, int | None]:
+    """The sidecar (and its line) that declares ``p``: the nearest one above a file of the study."""
+    key = "criteria" if p.key == "criteria" else p.key
+    rows = con.execute(
+        "SELECT abs_path FROM source_history WHERE study = ? AND left_at IS NULL AND abs_path IS NOT NULL ORDER BY 1",
+        [p.study],
+    ).fetchall()
+    for (abs_path,) in rows:
+        for folder in Path(abs_path).parents:
+            side = folder / SIDECAR
+            try:
+                text = side.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue
+            if p.value in text and (line := line_of(text, key) or line_of(text, "corrections")):
+                return side, line
+    return None, None

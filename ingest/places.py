@@ -1,0 +1,336 @@
+"""Places: where each raw file is, and which of them are in the analysis. data/ is the truth.
+
+A database mirrors one or more folders, its *data roots* (table ``data_roots``). The first ingest
+of a folder makes it a root; an ingest of a folder inside a root refreshes that part of it; an
+ingest of a folder holding roots makes it the root in their stead. A file's place is its absolute
+path with every folder's links resolved (``canonical``), so the same file reached by another
+spelling, current folder or symlinked parent is the same place. Sidecars apply from the file's root
+down, and the default study is the first folder under that root.
+
+Every place ever found is a row of ``source_history``; the view ``source_files`` shows those in the
+analysis. A place leaves when its file is gone from a folder that is ingested again (``deleted``),
+when it turns up elsewhere with the same bytes (``moved``: the same place, a new path), when its
+bytes change (``replaced`` by the new version), or by ``iolab remove`` (``removed``). Parsed rows
+whose content no place in the analysis uses any more are deleted with them (``purge``).
+
+This module owns every query on source_history and data_roots.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from duckdb import DuckDBPyConnection
+
+Stamp = tuple[int, int | None, int | None, int | None]  # size, mtime_ns, ctime_ns, inode
+LABEL_COLUMNS = ("study", "system", "generation", "tiles", "vms", "config_label", "price_usd", "watts", "tags")
+
+
+def now() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+def canonical(path: Path) -> Path:
+    """The place's identity: absolute, every folder's links resolved. A folder (or a link to one)
+    resolves whole; a file keeps its own name, so a symlinked file is the link, labelled where it sits."""
+    p = Path(os.path.abspath(path))
+    if p.is_dir():
+        return p.resolve()
+    return p.parent.resolve() / p.name
+
+
+def text(path: Path) -> str:
+    """A path as text DuckDB stores: a name that is not UTF-8 keeps its bytes as \\xNN escapes
+    (distinct names stay distinct)."""
+    return os.fsencode(path).decode("utf-8", errors="backslashreplace")
+
+
+def inside(path: Path | str, folder: Path | str) -> bool:
+    """Whether ``path`` is ``folder`` or below it (both canonical)."""
+    path, folder = str(path), str(folder)
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+# ---- data roots ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Roots:
+    """The database's data roots after this ingest named ``given``; ``notes`` say what changed."""
+
+    paths: list[Path]
+    notes: list[str]
+
+    def of(self, place: Path) -> Path:
+        """The deepest root holding ``place`` (the given folders were made roots, so there is one)."""
+        holding = [r for r in self.paths if inside(place, r)]
+        return max(holding, key=lambda r: len(r.parts)) if holding else place.parent
+
+    def shown(self, place: Path) -> str:
+        """The place as stored in source_history.path: relative to the folder holding its root."""
+        root = self.of(place)
+        base = root.parent if root.parent != root else root
+        return text(place.relative_to(base))
+
+
+def settle_roots(con: DuckDBPyConnection, given: Iterable[Path]) -> Roots:
+    """Make each given folder (a file: its folder) part of a root, recording new roots."""
+    paths = [Path(p) for (p,) in con.execute("SELECT path FROM data_roots ORDER BY path").fetchall()]
+    notes: list[str] = []
+    for g in given:
+        folder = g if g.is_dir() else g.parent
+        if any(inside(folder, r) for r in paths):
+            continue
+        swallowed = [r for r in paths if inside(r, folder)]
+        for r in swallowed:
+            con.execute("DELETE FROM data_roots WHERE path = ?", [text(r)])
+            paths.remove(r)
+        con.execute("INSERT INTO data_roots VALUES (?, ?)", [text(folder), now()])
+        paths.append(folder)
+        if swallowed:
+            notes.append(f"{folder} is now the data root in place of {', '.join(map(str, swallowed))}")
+        elif len(paths) > 1:
+            notes.append(f"{folder} is a new data root; this database now mirrors {len(paths)} folders")
+    return Roots(sorted(paths), notes)
+
+
+def roots(con: DuckDBPyConnection) -> list[str]:
+    return [p for (p,) in con.execute("SELECT path FROM data_roots ORDER BY path").fetchall()]
+
+
+# ---- places in the analysis ------------------------------------------------------------------------
+
+
+@dataclass
+class Known:
+    """An active place as a re-ingest needs it: what decides whether its file changed."""
+
+    source_id: int
+    status: str
+    path: str
+    stamp: Stamp
+    labels: str | None
+    targets: list
+
+
+def adopt_legacy(con: DuckDBPyConnection) -> None:
+    """Places recorded before places had an identity (abs_path NULL) stored their path as typed,
+    relative to the folder iolab ran in; they get the identity that path has from here."""
+    rows = con.execute("SELECT source_id, path FROM source_history WHERE abs_path IS NULL").fetchall()
+    for sid, path in rows:
+        con.execute("UPDATE source_history SET abs_path = ? WHERE source_id = ?", [str(canonical(Path(path))), sid])
+
+
+def known_places(con: DuckDBPyConnection) -> dict[str, Known]:
+    """Every place in the analysis by identity, in one query (a large re-ingest asks nothing per file)."""
+    rows = con.execute("""
+        SELECT h.abs_path, h.source_id, h.status, h.path, h.size_bytes, h.mtime_ns, h.ctime_ns, h.inode, h.labels,
+               list((t.target, t.volume, t.drives, t.array_name)) FILTER (t.target IS NOT NULL)
+        FROM source_history h LEFT JOIN sidecar_targets t USING (source_id)
+        WHERE h.left_at IS NULL GROUP BY ALL""").fetchall()
+    return {
+        abs_path: Known(sid, status, path, (size, mtime, ctime, inode), labels, sorted(map(tuple, t or []), key=repr))
+        for abs_path, sid, status, path, size, mtime, ctime, inode, labels, t in rows
+    }
+
+
+def same_labels(k: Known, path: str, labels: dict, targets: list[dict]) -> bool:
+    new_targets = sorted(_target_rows(targets), key=repr)
+    return (
+        k.path == path and json.loads(k.labels or "{}") == json.loads(labels_json(labels)) and k.targets == new_targets
+    )
+
+
+def _target_rows(targets: list[dict]) -> list[tuple]:
+    return [(t["target"], t.get("volume"), t.get("drives"), t.get("array_name")) for t in targets]
+
+
+def stored_copies(con: DuckDBPyConnection, sha: str, abs_path: str) -> list[tuple]:
+    """Places in the analysis holding these bytes parsed: this one first, then by age."""
+    return con.execute(
+        """SELECT source_id, content_id, path, abs_path, format, parser, parser_version, tool_version, study
+           FROM source_history WHERE sha256 = ? AND status = 'ok' AND left_at IS NULL
+           ORDER BY abs_path = ? DESC, source_id""",
+        [sha, abs_path],
+    ).fetchall()
+
+
+def active_shas(con: DuckDBPyConnection) -> set[str]:
+    return {s for (s,) in con.execute("SELECT DISTINCT sha256 FROM source_history WHERE left_at IS NULL").fetchall()}
+
+
+def is_stored(con: DuckDBPyConnection, sha: str) -> bool:
+    q = "SELECT count(*) FROM source_history WHERE sha256 = ? AND status = 'ok' AND left_at IS NULL"
+    return bool(con.execute(q, [sha]).fetchall()[0][0])
+
+
+# ---- writing places ----------------------------------------------------------------------------------
+
+
+def labels_json(labels: dict[str, Any]) -> str:
+    """The labels as stored in source_history.labels (compared to decide whether a place changed)."""
+    return json.dumps(labels, default=str, sort_keys=True)
+
+
+def _label_values(labels: dict[str, Any]) -> list[Any]:
+    return [labels.get(k) for k in LABEL_COLUMNS] + [labels_json(labels)]
+
+
+def next_source_id(con: DuckDBPyConnection) -> int:
+    return con.execute("SELECT coalesce(max(source_id), 0) + 1 FROM source_history").fetchall()[0][0]
+
+
+@dataclass
+class Place:
+    """Where a file is: its stored path, identity and the stamp that tells a later run it is unchanged."""
+
+    path: str
+    abs_path: str
+    stamp: Stamp = (0, None, None, None)
+
+
+_COLUMNS = (
+    "source_id, content_id, path, abs_path, sha256, size_bytes, format, parser, parser_version, tool_version, "
+    "ingested_at, status, error, error_line, mtime_ns, ctime_ns, inode, " + ", ".join(LABEL_COLUMNS) + ", labels"
+)
+
+
+def record(
+    con: DuckDBPyConnection,
+    place: Place,
+    *,
+    sha256: str,
+    size: int,
+    status: str,
+    fmt: str | None = None,
+    parser: str | None = None,
+    parser_version: str | None = None,
+    tool_version: str | None = None,
+    error: str | None = None,
+    error_line: int | None = None,
+    labels: dict | None = None,
+    content_id: int | None = None,
+    source_id: int | None = None,
+) -> int:
+    """A new place. ``content_id``: the place whose parsed rows these bytes have (None: its own);
+    ``source_id``: the id its rows were written under already, else the next one."""
+    sid = source_id if source_id is not None else next_source_id(con)
+    values = [sid, content_id if content_id is not None else sid, place.path, place.abs_path, sha256, size, fmt]
+    values += [parser, parser_version, tool_version, now(), status, error, error_line, *place.stamp[1:]]
+    values += _label_values(labels or {})
+    con.execute(f"INSERT INTO source_history ({_COLUMNS}) VALUES ({', '.join(['?'] * len(values))})", values)
+    return sid
+
+
+def confirm(con: DuckDBPyConnection, source_id: int, place: Place) -> None:
+    """The place's file was read again with the same bytes: remember where and its stamp."""
+    _, mtime, ctime, inode = place.stamp
+    con.execute(
+        "UPDATE source_history SET path = ?, abs_path = ?, mtime_ns = ?, ctime_ns = ?, inode = ? WHERE source_id = ?",
+        [place.path, place.abs_path, mtime, ctime, inode, source_id],
+    )
+
+
+def update_labels(con: DuckDBPyConnection, source_id: int, labels: dict, targets: list[dict]) -> bool:
+    """Sidecars can change after a file was ingested: refresh this place's labels and target map.
+    Returns whether anything changed; nothing is written when nothing did."""
+    old = con.execute("SELECT labels FROM source_history WHERE source_id = ?", [source_id]).fetchall()
+    old_targets = con.execute(
+        "SELECT target, volume, drives, array_name FROM sidecar_targets WHERE source_id = ?", [source_id]
+    ).fetchall()
+    if (
+        old
+        and json.loads(old[0][0] or "{}") == json.loads(labels_json(labels))
+        and sorted(old_targets, key=repr) == sorted(_target_rows(targets), key=repr)
+    ):
+        return False
+    sets = ", ".join(f"{k} = ?" for k in LABEL_COLUMNS) + ", labels = ?"
+    con.execute(f"UPDATE source_history SET {sets} WHERE source_id = ?", [*_label_values(labels), source_id])
+    con.execute("DELETE FROM sidecar_targets WHERE source_id = ?", [source_id])
+    write_targets(con, source_id, targets)
+    return True
+
+
+def write_targets(con: DuckDBPyConnection, source_id: int, targets: list[dict]) -> None:
+    """The sidecar's target map for a place (host target -> array volume)."""
+    rows = [[source_id, *t] for t in _target_rows(targets)]
+    if rows:
+        q = "INSERT INTO sidecar_targets (source_id, target, volume, drives, array_name) VALUES (?, ?, ?, ?, ?)"
+        con.executemany(q, rows)
+
+
+def forget_rejected(con: DuckDBPyConnection, sha: str, abs_path: str) -> None:
+    """A file rejected before is tried again (the parser may have improved): its old record goes."""
+    con.execute(
+        "DELETE FROM source_history WHERE sha256 = ? AND abs_path = ? AND status = 'rejected' AND left_at IS NULL",
+        [sha, abs_path],
+    )
+
+
+# ---- leaving the analysis ------------------------------------------------------------------------
+
+
+def retire(con: DuckDBPyConnection, source_ids: Iterable[int], reason: str, left_for: int | None = None) -> None:
+    """These places leave the analysis (their history stays); call ``purge`` after."""
+    for sid in source_ids:
+        con.execute(
+            "UPDATE source_history SET left_at = ?, left_reason = ?, left_for = ? WHERE source_id = ? AND left_at IS NULL",
+            [now(), reason, left_for, sid],
+        )
+
+
+def places_under(con: DuckDBPyConnection, folders: list[str], study: str | None = None) -> list[tuple[int, str]]:
+    """(source_id, path) of the places in the analysis below any of ``folders`` (canonical) or in ``study``."""
+    rows = con.execute("SELECT source_id, path, abs_path, study FROM source_history WHERE left_at IS NULL").fetchall()
+    return [
+        (sid, path)
+        for sid, path, abs_path, s in rows
+        if (study is not None and s == study) or any(inside(abs_path or "", f) for f in folders)
+    ]
+
+
+def drop_roots(con: DuckDBPyConnection, folders: list[str]) -> None:
+    for f in folders:
+        con.execute("DELETE FROM data_roots WHERE path = ? OR starts_with(path, ?)", [f, f.rstrip("/") + "/"])
+
+
+def unused_contents(con: DuckDBPyConnection) -> list[int]:
+    """Content ids whose parsed rows are stored but no place in the analysis reads any more."""
+    return [
+        c
+        for (c,) in con.execute("""
+            SELECT h.source_id FROM source_history h
+            WHERE h.content_id = h.source_id AND h.status = 'ok' AND h.purged_at IS NULL AND NOT EXISTS (
+                SELECT 1 FROM source_history a WHERE a.content_id = h.source_id AND a.left_at IS NULL AND a.status = 'ok')
+            ORDER BY 1""").fetchall()
+    ]
+
+
+def content_tables(con: DuckDBPyConnection) -> list[str]:
+    """Every table holding a file's parsed rows by source_id (tool tables, runs, series, points...)."""
+    rows = con.execute("""
+        SELECT DISTINCT c.table_name FROM information_schema.columns c
+        JOIN information_schema.tables t USING (table_schema, table_name)
+        WHERE t.table_type = 'BASE TABLE' AND c.column_name = 'source_id'
+          AND c.table_name NOT IN ('source_history', 'sidecar_targets', 'runs')
+        ORDER BY 1""").fetchall()
+    return [t for (t,) in rows]
+
+
+def purge(con: DuckDBPyConnection, contents: list[int]) -> None:
+    """Delete the parsed rows of ``contents`` (inside the caller's transaction; the caller removes
+    their time-series files once it has committed)."""
+    if not contents:
+        return
+    ids = ", ".join(str(int(c)) for c in contents)
+    con.execute(f"DELETE FROM samples WHERE run_id IN (SELECT run_id FROM runs WHERE source_id IN ({ids}))")
+    for table in content_tables(con):
+        con.execute(f'DELETE FROM "{table}" WHERE source_id IN ({ids})')
+    con.execute(f"DELETE FROM runs WHERE source_id IN ({ids})")
+    con.execute(f"UPDATE source_history SET purged_at = ? WHERE source_id IN ({ids})", [now()])

@@ -1,0 +1,13 @@
+-- The places in the analysis: every file found where it is now (source_history keeps those that
+-- left). The same bytes twice in one study are one measurement: the copy with the smaller path
+-- counts, the other stays in source_history (left_at NULL) but not here.
+CREATE OR REPLACE VIEW source_files AS
+SELECT source_id, path, sha256, size_bytes, format, parser, parser_version, tool_version, ingested_at, status,
+       error, error_line, study, system, generation, tiles, vms, config_label, price_usd, watts, tags, labels,
+       content_id, mtime_ns, archive, archive_member
+FROM (
+    SELECT *, row_number() OVER (PARTITION BY sha256, study, status ORDER BY path, source_id) AS copy_no
+    FROM source_history
+    WHERE left_at IS NULL
+) h
+WHERE status <> 'ok' OR copy_no = 1;

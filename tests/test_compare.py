@@ -1,0 +1,98 @@
+"""`iolab compare` as a person reads it: a per-system summary first (matched and unmatched points,
+geometric mean, min and max of the ratio), the study's declared correction wherever it applies, one
+number format per column, and every point only on request (--all)."""
+
+from __future__ import annotations
+
+import math
+import shutil
+
+import polars as pl
+import pytest
+
+from ingest import cli, db
+from ingest.cli import compare
+from tests.conftest import ROOT
+
+STUDY = "ds4300-vs-fastt200-2004"
+DS4300 = "IBM DS4300 (dual controllers)"
+
+
+@pytest.fixture(scope="module")
+def dbf(tmp_path_factory):
+    root = tmp_path_factory.mktemp("compare")
+    for name in (STUDY, "criteria"):  # the study, and the criteria file defining its correction
+        shutil.copytree(ROOT / "data" / "samples" / name, root / "data" / name)
+    f = root / "x.duckdb"
+    assert cli.main(["ingest", "-q", str(root / "data"), "--db", str(f)]) == 0
+    return f
+
+
+def view(dbf, sql: str, params=()):
+    con = db.connect(dbf, read_only=True)
+    try:
+        return con.execute(sql, list(params)).fetchall()
+    finally:
+        con.close()
+
+
+def lines(text: str) -> list[str]:
+    return [" ".join(line.split()) for line in text.splitlines()]
+
+
+def test_summary_first_with_counts_geometric_mean_and_correction(dbf, capsys):
+    assert cli.main(["compare", "--db", str(dbf), "--study", STUDY]) == 0
+    out = lines(capsys.readouterr().out)
+    ((matched, unmatched, gm, lo, hi),) = view(
+        dbf,
+        """SELECT count(*), (SELECT count(*) FROM comparison_unmatched WHERE study = $1 AND metric = 'iops'),
+                  exp(avg(ln(ratio))), min(ratio), max(ratio)
+           FROM comparison WHERE study = $1 AND metric = 'iops'""",
+        [STUDY],
+    )
+    assert (matched, unmatched) == (2, 126)
+    row = next(line for line in out if line.startswith(f"{DS4300} │ iops"))
+    cells = [c.strip() for c in row.split("│")]
+    assert cells[2:8] == ["2", "126", f"{gm:.2f}", f"{lo:.2f}", f"{hi:.2f}", "x1.1"]
+    pcts = [p for (p,) in view(dbf, "SELECT pct_better FROM comparison WHERE study = ? AND metric = 'iops'", [STUDY])]
+    pct = (math.exp(sum(math.log(1 + p / 100) for p in pcts) / len(pcts)) - 1) * 100
+    assert cells[8] == f"{pct:+,.2f} %"
+    assert next(c for c in out if c.startswith(f"{DS4300} │ avg_latency_ms")).split("│")[7].strip() == "/1.1"
+    assert any("Declared correction 1.1 (drive_generation_correction" in line for line in out)
+    assert not any(line.strip() == "matched points" for line in out)  # no per-point rows by default
+    assert out[-1].endswith("`--all` lists every matched point.")
+
+
+def test_all_lists_every_point_with_the_corrected_baseline(dbf, capsys):
+    assert cli.main(["compare", "--db", str(dbf), "--study", STUDY, "--all"]) == 0
+    out = capsys.readouterr().out
+    assert "matched points" in out and "e+" not in out
+    # latency 20 ms against a baseline of 20 ms, corrected to 20 / 1.1 = 18.2: -9.09 % is explained
+    assert any(" 20.0 │ 18.2 │ 20.0 │ 1.00 │ -9.09 %" in line for line in lines(out))
+
+
+def test_one_number_format_per_column():
+    fmt = compare.column_format([1723.4, 11520.0, 0.0, None])
+    assert [fmt(v) for v in (1723.4, 11520.0, 0.0, None)] == ["1,723", "11,520", "0", ""]
+    fmt = compare.column_format([0.299, 30.84])
+    assert [fmt(v) for v in (0.299, 30.84)] == ["0.299", "30.840"]
+
+
+def test_summary_values():
+    df = pl.DataFrame(
+        {
+            "system": ["a", "a", "b"],
+            "metric": ["iops"] * 3,
+            "unit": ["IO/s"] * 3,
+            "direction": ["higher"] * 3,
+            "ratio": [2.0, 8.0, 0.5],
+            "correction": [1.0] * 3,
+            "pct_better": [100.0, 700.0, -50.0],
+        }
+    )
+    s = compare.summary(df, {("a", "iops"): 3})
+    assert s.select("system", "matched", "unmatched", "ratio_geomean", "ratio_min", "ratio_max").rows() == [
+        ("a", 2, 3, pytest.approx(4.0), 2.0, 8.0),
+        ("b", 1, 0, pytest.approx(0.5), 0.5, 0.5),
+    ]
+    assert s["pct_better_geomean"].to_list() == [pytest.approx(300.0), pytest.approx(-50.0)]

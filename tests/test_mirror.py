@@ -1,0 +1,435 @@
+"""data/ is the truth: whatever was done to the folder and however it was ingested, the analysis
+equals what a brand-new database ingesting the same folder holds (issue 27).
+
+The stateful test drives a data folder through adds, edits (same-size ones with the mtime set
+back too), deletions, renames, copies into another study, sidecar edits and moves, and ingests of
+the folder, a subfolder or one file, spelled absolutely, relatively from another current folder,
+through a symlinked parent or with `..` in it; after each ingest of the whole folder every view
+must hold exactly the rows a fresh ingest gives. `make fuzz` runs it long (IOLAB_MIRROR_EXAMPLES)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+
+from ingest import batch, cli, db, places
+from tests.conftest import corpus, q
+
+# small real files of several formats (tests/corpus, provenance in MANIFEST.tsv), one a time series
+FILES = [
+    corpus("iometer/adisireesha__results.csv"),
+    corpus("fio-json/louwrentius__fio-plot__fio31_d3s4610_randread-8-1.json"),
+    corpus("fio-json/louwrentius__fio-plot__fio31_d3s4610_randread-16-1.json"),
+    corpus("esxtop/visualesxtoponline__origincsv_short.csv"),
+    corpus("diskspd-text/microsoft__VirtualClient__v2.2.0_singlegroup.txt"),
+]
+STUDIES = ["alpha", "beta", 'we"ird <b>=1+1', "deep/runs"]
+SYSTEMS = ["Acme X1", "Zeta Z9", '=HYPERLINK("x")', "Omega\x1b[31m"]
+NAMES = ["a.csv", "b.json", "run 1.txt", "r[2].csv"]
+
+
+def snapshot(con) -> dict[str, list[str]]:
+    """Every view's rows without surrogate keys and ingest times, sorted, as text."""
+    out = {}
+    views = [v for (v,) in con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal ORDER BY 1").fetchall()]
+    for v in views:
+        cols = [
+            c
+            for (c,) in con.execute(
+                "SELECT column_name FROM duckdb_columns() WHERE table_name = ? ORDER BY column_index", [v]
+            ).fetchall()
+            if not c.endswith("_id") and c not in ("ingested_at", "run_ids", "source_ids")
+        ]
+        listed = ", ".join(f'"{c}"' for c in cols)
+        rows = con.execute(f'SELECT {listed} FROM "{v}"').fetchall()
+        out[v] = sorted(repr(r) for r in rows)
+    return out
+
+
+def fresh(data: Path, where: Path) -> dict[str, list[str]]:
+    """What a brand-new database holds after ingesting ``data`` once."""
+    con = db.open_db(where)
+    try:
+        batch.ingest_paths(con, [data])
+        return snapshot(con)
+    finally:
+        con.close()
+
+
+def diff(a: dict, b: dict) -> list[str]:
+    out = []
+    for v in sorted(set(a) | set(b)):
+        x, y = a.get(v, []), b.get(v, [])
+        if x != y:
+            extra, lack = sorted(set(x) - set(y))[:2], sorted(set(y) - set(x))[:2]
+            out.append(f"{v}: {len(x)} rows incremental, {len(y)} fresh; only incremental {extra}; only fresh {lack}")
+    return out
+
+
+@contextlib.contextmanager
+def cwd(folder: Path):
+    old = Path.cwd()
+    os.chdir(folder)
+    try:
+        yield
+    finally:
+        os.chdir(old)
+
+
+class Mirror(RuleBasedStateMachine):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tmp = Path(tempfile.mkdtemp(prefix="iolab-mirror-"))
+        self.data = self.tmp / "data"
+        self.data.mkdir()
+        (self.tmp / "link").symlink_to(self.data, target_is_directory=True)
+        (self.tmp / "elsewhere").mkdir()
+        self.con = db.open_db(self.tmp / "t.duckdb")
+        self.n = 0
+
+    def teardown(self) -> None:
+        """Every example ends with the whole folder ingested and checked, whatever came before."""
+        try:
+            self.ingest_all("absolute")
+        finally:
+            self.con.close()
+            shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def files(self) -> list[Path]:
+        return sorted(p for p in self.data.rglob("*") if p.is_file() and p.name != "iolab.toml")
+
+    @rule(k=st.integers(0, len(FILES) - 1), study=st.sampled_from(STUDIES), name=st.sampled_from(NAMES))
+    def add(self, k, study, name):
+        d = self.data / study
+        d.mkdir(parents=True, exist_ok=True)
+        shutil.copy(FILES[k], d / f"{k}-{name}")
+
+    @precondition(lambda self: self.files())
+    @rule(i=st.integers(0, 99), at=st.integers(0, 10**6), keep_time=st.booleans())
+    def edit(self, i, at, keep_time):
+        """One digit changed in place: the same size; with keep_time, the mtime set back as cp -p does."""
+        f = self.files()[i % len(self.files())]
+        data = bytearray(f.read_bytes())
+        digits = [j for j, b in enumerate(data) if 0x30 <= b <= 0x39]
+        if not digits:
+            return
+        j = digits[at % len(digits)]
+        data[j] = 0x30 + (data[j] - 0x30 + 1) % 10
+        st_ = f.stat()
+        f.write_bytes(bytes(data))
+        if keep_time:
+            os.utime(f, ns=(st_.st_atime_ns, st_.st_mtime_ns))
+
+    @precondition(lambda self: self.files())
+    @rule(i=st.integers(0, 99))
+    def delete(self, i):
+        self.files()[i % len(self.files())].unlink()
+
+    @precondition(lambda self: self.files())
+    @rule(i=st.integers(0, 99), study=st.sampled_from(STUDIES), copy=st.booleans())
+    def move_or_copy(self, i, study, copy):
+        f = self.files()[i % len(self.files())]
+        d = self.data / study
+        d.mkdir(parents=True, exist_ok=True)
+        self.n += 1
+        dest = d / f"m{self.n}-{f.name}"
+        (shutil.copy2 if copy else shutil.move)(f, dest)
+
+    @rule(study=st.sampled_from([*STUDIES, ""]), system=st.sampled_from([*SYSTEMS, None]), named=st.booleans())
+    def sidecar(self, study, system, named):
+        """Write, rewrite or remove a sidecar (at the top when study is '')."""
+        d = self.data / study if study else self.data
+        d.mkdir(parents=True, exist_ok=True)
+        side = d / "iolab.toml"
+        if system is None:
+            side.unlink(missing_ok=True)
+            return
+        text = f"system = {json.dumps(system)}\n"  # JSON's string escapes are TOML's
+        if named:
+            text += 'study = "named study"\n'
+        side.write_text(text)
+
+    @precondition(lambda self: any(self.data.rglob("iolab.toml")))
+    @rule(i=st.integers(0, 99))
+    def break_sidecar(self, i):
+        """A typo: the sidecar's files leave the analysis until it is fixed (a fresh ingest refuses them)."""
+        sides = sorted(self.data.rglob("iolab.toml"))
+        sides[i % len(sides)].write_text('sytem = "typo"\n')
+
+    @precondition(lambda self: any(self.data.rglob("iolab.toml")))
+    @rule(i=st.integers(0, 99), up=st.booleans())
+    def move_sidecar(self, i, up):
+        sides = sorted(self.data.rglob("iolab.toml"))
+        side = sides[i % len(sides)]
+        dest = (side.parent.parent if up and side.parent != self.data else self.data / STUDIES[i % 2]) / "iolab.toml"
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        if dest != side:
+            side.replace(dest)
+
+    @rule(how=st.sampled_from(["absolute", "relative", "link", "dotdot", "inside"]))
+    def ingest_all(self, how):
+        """The whole folder, by one of its spellings; then the invariant is checked."""
+        if how == "absolute":
+            batch.ingest_paths(self.con, [self.data])
+        elif how == "relative":
+            with cwd(self.tmp / "elsewhere"):
+                batch.ingest_paths(self.con, [Path("../data")])
+        elif how == "link":
+            batch.ingest_paths(self.con, [self.tmp / "link"])
+        elif how == "dotdot":
+            batch.ingest_paths(self.con, [self.tmp / "elsewhere" / ".." / "data"])
+        else:
+            with cwd(self.data):
+                batch.ingest_paths(self.con, [Path(".")])
+        got, want = snapshot(self.con), fresh(self.data, self.tmp / f"fresh{self.n}.duckdb")
+        self.n += 1
+        if self.files() and not any(self.data.rglob("iolab.toml")):
+            assert got["source_files"]  # never two empty databases agreeing
+        assert diff(got, want) == []
+
+    @rule(study=st.sampled_from(STUDIES), via_link=st.booleans())
+    def ingest_part(self, study, via_link):
+        """A subfolder (or one file of it): the rest of the folder is left as it was stored."""
+        base = self.tmp / "link" if via_link else self.data
+        part = base / study
+        files = sorted(part.glob("*")) if part.is_dir() else []
+        target = files[0] if files and len(study) % 2 else part
+        batch.ingest_paths(self.con, [target])
+
+    @invariant()
+    def one_place_per_file(self):
+        rows = q(
+            self.con,
+            "SELECT abs_path, count(*) FROM source_history WHERE left_at IS NULL GROUP BY 1 HAVING count(*) > 1",
+        )
+        assert rows == []
+
+
+EXAMPLES = int(os.environ.get("IOLAB_MIRROR_EXAMPLES", "10"))
+TestMirror = Mirror.TestCase
+TestMirror.settings = settings(
+    max_examples=EXAMPLES,
+    stateful_step_count=10,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+    derandomize=EXAMPLES <= 10,  # the short run in make test is the same every time
+)
+
+
+# ---- one test per case of issue 27 -------------------------------------------------------------------
+
+
+def _counts(con) -> tuple:
+    return (
+        q(con, "SELECT count(*) FROM source_files")[0][0],
+        q(con, "SELECT count(*) FROM measurements")[0][0],
+        q(con, "SELECT count(*) FROM study_runs")[0][0],
+    )
+
+
+def _study(root: Path, name: str, sidecar: str = "", files: tuple[Path, ...] = (FILES[0], FILES[1])) -> Path:
+    d = root / name
+    d.mkdir(parents=True, exist_ok=True)
+    if sidecar:
+        (d / "iolab.toml").write_text(sidecar)
+    for f in files:
+        shutil.copy(f, d / f.name)
+    return d
+
+
+def test_four_spellings_of_one_folder_count_once(tmp_path):
+    data = tmp_path / "lab" / "data"
+    _study(data, "s1", 'system = "Acme X1"\n')
+    (tmp_path / "linked").symlink_to(tmp_path / "lab", target_is_directory=True)
+    con = db.open_db(tmp_path / "t.duckdb")
+    batch.ingest_paths(con, [data])
+    once = _counts(con)
+    assert once[1] > 100
+    with cwd(data):
+        batch.ingest_paths(con, [Path(".")])
+    with cwd(tmp_path):
+        batch.ingest_paths(con, [Path("lab/../lab/data")])
+    rep = batch.ingest_paths(con, [tmp_path / "linked" / "data"])
+    assert {o.status for o in rep.outcomes} == {"unchanged"}
+    assert _counts(con) == once
+    assert places.roots(con) == [str(data.resolve())]
+
+
+def test_a_subfolder_keeps_the_labels_given_above_it(tmp_path):
+    data = tmp_path / "data"
+    (data / "Big").mkdir(parents=True)
+    (data / "Big" / "iolab.toml").write_text('study = "Big Study"\nsystem = "Acme X1"\nprice_usd = 1000\n')
+    runs = _study(data / "Big", "runs")
+    con = db.open_db(tmp_path / "t.duckdb")
+    batch.ingest_paths(con, [data])
+    labels = q(con, "SELECT DISTINCT study, system, price_usd FROM source_files")
+    assert labels == [("Big Study", "Acme X1", 1000.0)]
+    for part in (runs, runs / FILES[0].name):
+        assert {o.status for o in batch.ingest_paths(con, [part]).outcomes} == {"unchanged"}
+        assert q(con, "SELECT DISTINCT study, system, price_usd FROM source_files") == labels
+
+
+def test_first_ingest_of_a_subfolder_then_its_parent(tmp_path):
+    """The root grows to the parent: the studies are then named by the folders under it."""
+    data = tmp_path / "data"
+    _study(data, "s1")
+    _study(data, "s2", files=(FILES[2],))
+    con = db.open_db(tmp_path / "t.duckdb")
+    batch.ingest_paths(con, [data / "s1"])
+    rep = batch.ingest_paths(con, [data])
+    assert rep.notes == [f"{data.resolve()} is now the data root in place of {(data / 's1').resolve()}"]
+    assert q(con, "SELECT path, study FROM source_files ORDER BY 1") == [
+        (f"data/s1/{FILES[0].name}", "s1"),
+        (f"data/s1/{FILES[1].name}", "s1"),
+        (f"data/s2/{FILES[2].name}", "s2"),
+    ]
+    assert snapshot(con) == fresh(data, tmp_path / "f.duckdb")
+
+
+def test_deleted_and_renamed_files_leave_and_move(tmp_path):
+    data = tmp_path / "data"
+    s = _study(data, "s1")
+    con = db.open_db(tmp_path / "t.duckdb")
+    batch.ingest_paths(con, [data])
+    before = _counts(con)
+    (s / FILES[0].name).rename(s / "renamed.csv")
+    rep = batch.ingest_paths(con, [data])
+    assert [(o.status, o.reason) for o in rep.outcomes if o.status != "unchanged"] == [
+        ("moved", f"moved from data/s1/{FILES[0].name}")
+    ]
+    assert _counts(con) == before
+    (s / "renamed.csv").unlink()
+    rep = batch.ingest_paths(con, [data])
+    assert [(o.status, o.path) for o in rep.outcomes if o.status != "unchanged"] == [("gone", "data/s1/renamed.csv")]
+    assert _counts(con)[0] == before[0] - 1 and _counts(con)[1] < before[1]
+    assert q(con, "SELECT count(*) FROM runs WHERE tool = 'Iometer'") == [(0,)]  # its parsed rows are gone too
+    # its history stays queryable
+    assert q(con, "SELECT path, left_reason FROM source_history WHERE left_at IS NOT NULL") == [
+        ("data/s1/renamed.csv", "deleted")
+    ]
+    assert snapshot(con) == fresh(data, tmp_path / "f.duckdb")
+
+
+def test_a_deleted_study_folder_leaves_when_it_is_named(tmp_path):
+    data = tmp_path / "data"
+    _study(data, "s1")
+    s2 = _study(data, "s2", files=(FILES[2],))
+    con = db.open_db(tmp_path / "t.duckdb")
+    batch.ingest_paths(con, [data])
+    shutil.rmtree(s2)
+    rep = batch.ingest_paths(con, [s2])  # the folder is gone: naming it is enough
+    assert [o.status for o in rep.outcomes] == ["gone"]
+    assert q(con, "SELECT DISTINCT study FROM source_files") == [("s1",)]
+
+
+def test_an_edited_criteria_file_replaces_its_old_version(tmp_path):
+    data = tmp_path / "data"
+    crit = data / "criteria"
+    crit.mkdir(parents=True)
+    shutil.copy(Path(__file__).parent.parent / "data" / "samples" / "criteria" / "criteria.csv", crit / "criteria.csv")
+    con = db.open_db(tmp_path / "t.duckdb")
+    batch.ingest_paths(con, [data])
+    rule = "SELECT threshold FROM qos_criteria WHERE criterion = 'jetstress_db_read_latency'"
+    assert q(con, rule) == [(20.0,)]
+    text = (crit / "criteria.csv").read_text()
+    (crit / "criteria.csv").write_text(
+        text.replace("avg database read latency,<=,20,", "avg database read latency,<=,0.5,")
+    )
+    assert [o.status for o in batch.ingest_paths(con, [data]).outcomes] == ["ingested"]
+    assert q(con, rule) == [(0.5,)]
+
+
+def test_iolab_never_ingests_its_own_outputs(tmp_path):
+    data = tmp_path / "data"
+    _study(data, "s1", files=(FILES[3],))  # a time series: the points store gets a file
+    dbf = data / "iolab.duckdb"
+    assert cli.main(["ingest", str(data / "s1"), "--db", str(dbf)]) == 0
+    assert any((data / "iolab.duckdb.points").rglob("*.parquet"))
+    lake = data / "lake" / "runs"
+    lake.mkdir(parents=True)
+    (data / "lake" / "_iolab_manifest.json").write_text("{}")
+    shutil.copy(FILES[1], lake / "part-00001.json")
+    assert cli.main(["ingest", str(data), "--db", str(dbf)]) == 0
+    con = db.connect(dbf, read_only=True)
+    assert q(con, "SELECT count(*) FROM source_history") == [(1,)]
+    con.close()
+
+
+def test_the_points_store_belongs_to_its_database(tmp_path):
+    data = tmp_path / "data"
+    _study(data, "s1", files=(FILES[3],))
+    con = db.open_db(tmp_path / "t.duckdb")
+    batch.ingest_paths(con, [data])
+    points = q(con, "SELECT count(*) FROM series_points")[0][0]
+    old_store = db.store_dir(con)
+    con.close()
+    (tmp_path / "t.duckdb").rename(tmp_path / "old.duckdb")
+    con = db.open_db(tmp_path / "t.duckdb")  # a new database of the old one's name
+    batch.ingest_paths(con, [data])
+    con.close()
+    assert old_store.is_dir() and list(old_store.glob("*.parquet"))  # the old database's files are still there
+    con = db.open_db(tmp_path / "old.duckdb", read_only=True)
+    problems = db.store_problems(con)
+    assert len(problems) == 1 and "1 of 1 time-series files are missing" in problems[0]
+    assert str(old_store) in problems[0]  # it says where they are
+    con.close()
+    shutil.move(old_store, db.store_dir(db.connect(tmp_path / "old.duckdb", read_only=True)))
+    con = db.open_db(tmp_path / "old.duckdb")
+    assert db.store_problems(con) == [] and q(con, "SELECT count(*) FROM series_points")[0][0] == points
+    con.close()
+
+
+def test_a_baseline_naming_no_system_is_refused_with_a_did_you_mean(tmp_path):
+    data = tmp_path / "data"
+    _study(data / "s", "x1", 'system = "Acme X1"\n', files=(FILES[1],))
+    _study(data / "s", "z9", 'system = "Zeta Z9"\n', files=(FILES[2],))
+    (data / "s" / "iolab.toml").write_text('study = "S"\nbaseline = "Acme X 1"\n')
+    con = db.open_db(tmp_path / "t.duckdb")
+    rep = batch.ingest_paths(con, [data])
+    bad = [o for o in rep.outcomes if o.status == "rejected"]
+    assert len(bad) == 1 and bad[0].line == 2 and bad[0].path.endswith("s/iolab.toml")
+    assert "baseline names 'Acme X 1', which is no system of study 'S'; did you mean 'Acme X1'?" in bad[0].reason
+    assert rep.failed
+    (data / "s" / "iolab.toml").write_text('study = "S"\nbaseline = "Acme X1"\n')
+    assert not batch.ingest_paths(con, [data]).failed
+
+
+def test_iolab_remove_takes_files_and_studies_out(tmp_path, capsys):
+    data = tmp_path / "data"
+    s1 = _study(data, "s1")
+    _study(data, "s2", files=(FILES[2],))
+    dbf = tmp_path / "t.duckdb"
+    assert cli.main(["ingest", str(data), "--db", str(dbf)]) == 0
+    assert cli.main(["remove", str(s1 / FILES[0].name), "--db", str(dbf)]) == 0
+    assert cli.main(["remove", "--study", "s2", "--db", str(dbf)]) == 0
+    out = capsys.readouterr().out
+    assert "removed" in out and "still on disk" in out
+    con = db.connect(dbf, read_only=True)
+    assert q(con, "SELECT path FROM source_files") == [(f"data/s1/{FILES[1].name}",)]
+    assert q(con, "SELECT count(*) FROM source_history WHERE left_reason = 'removed'") == [(2,)]
+    con.close()
+
+
+@pytest.mark.parametrize("edit", ["same-size, mtime kept", "longer"])
+def test_any_change_of_bytes_is_seen(tmp_path, edit):
+    data = tmp_path / "data"
+    s = _study(data, "s1", files=(FILES[0],))
+    con = db.open_db(tmp_path / "t.duckdb")
+    batch.ingest_paths(con, [data])
+    f = s / FILES[0].name
+    st_ = f.stat()
+    new = f.read_bytes().replace(b"3364.250468", b"3364.250469" if edit.startswith("same") else b"3364.2504689", 1)
+    f.write_bytes(new)
+    if edit.startswith("same"):
+        os.utime(f, ns=(st_.st_atime_ns, st_.st_mtime_ns))
+    assert [o.status for o in batch.ingest_paths(con, [data]).outcomes] == ["ingested"]
+    assert snapshot(con) == fresh(data, tmp_path / "f.duckdb")
