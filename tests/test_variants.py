@@ -410,3 +410,15 @@ def test_a_table_cell_no_column_holds_is_refused_at_its_row(con, tmp_path):
     o = _one(con, tmp_path, "ds.txt", raw.replace(row, b"     0 | " + b"9" * 30 + b" |", 1))
     assert o.status == "rejected" and o.reason.startswith("diskspd_threads.bytes is 999999999999... (30 digits)")
     assert o.line == raw[: raw.index(row)].count(b"\n") + 1
+
+
+def test_a_latency_log_in_two_folders_is_resolved_per_folder(con, tmp_path):
+    """The same log beside its fio 3.16 JSON in one study and alone in another: each place gets its own answer."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    with_json, alone = _lat_folder(tmp_path / "a", JSON3, LAT3), _lat_folder(tmp_path / "b", None, LAT3)
+    ingest(con, with_json)
+    ingest(con, alone)
+    rows = q(con, "SELECT path, stored_unit, waiting_for IS NULL FROM series_summary_resolved ORDER BY path, metric")
+    assert [(r[1], r[2]) for r in rows] == [("ns", True), ("ns", True), (None, False), (None, False)]
+    assert "a/" in rows[0][0] and "b/" in rows[2][0] and "a/" not in rows[2][0]

@@ -10,10 +10,10 @@
 -- value to milliseconds where the unit is settled.
 CREATE OR REPLACE VIEW series_unit_resolution AS
 WITH unitless AS (
-    SELECT s.series_id, s.source_id, f.path, s.metric, s.counter,
+    SELECT s.series_id, f.source_id, f.path, s.metric, s.counter,
            regexp_replace(f.path, '[^/\\]*$', '') AS folder
     FROM series s
-    JOIN source_files f ON f.source_id = s.source_id AND f.status = 'ok'
+    JOIN source_files f ON f.content_id = s.source_id AND f.status = 'ok'  -- every place of the content
     WHERE s.unit IS NULL AND f.format = 'fio-log'
 ),
 companions AS (
