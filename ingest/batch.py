@@ -21,7 +21,7 @@ from typing import IO, Any
 
 from duckdb import DuckDBPyConnection
 
-from . import db, places, registry
+from . import archives, db, places, registry
 from .model import ParseError
 from .sidecar import NAME as SIDECAR
 from .sidecar import SidecarError, Sidecars
@@ -335,13 +335,13 @@ def _streams(mod: ModuleType | str) -> bool:
 
 def _parse(f: _File, mod: ModuleType) -> Any:
     """The parser's result; ParseError for a bad file, FileChanged if the bytes moved under us."""
-    if _streams(mod):
-        return mod.parse_path(f.path, f.path.name)
+    if _streams(mod) and not f.head.startswith(archives.GZIP):
+        return registry.parse_path(mod, f.path, f.path.name)
     with open_regular(f.path) as fh:
         data = fh.read()
     if hashlib.sha256(data).hexdigest() != f.sha:
         raise FileChanged()
-    return mod.parse(data, f.path.name)
+    return registry.parse(mod, data, f.path.name)  # a .gz is parsed as the file inside it
 
 
 class FileChanged(Exception):
@@ -367,6 +367,7 @@ def _write(con: DuckDBPyConnection, f: _File, mod: ModuleType, result: Any, writ
         parser_version=mod.VERSION, labels=f.labels, tool_version=result.tool_version,
     )  # fmt: skip
     places.write_targets(con, sid, f.targets)
+    archives.record(con, sid, result)
     _supersede(con, f, sid)
     if _streams(mod) and _stamp(f.path) != f.stamp:
         raise ParseError("the file changed while it was being read; ingest it again")

@@ -255,6 +255,7 @@ class ParseResult:
     # DataFrame, streamed by the writer into the Parquet store; their times go in tables["series_samples"]
     points: Any = None
     tool_version: str | None = None
+    archive: tuple[str, str] | None = None  # (how, member name) when parsed from inside a .gz (ingest/archives.py)
 
     def set_series(
         self, series: list[Series], keys: list[int], nos: list[int], vals: list[float | None], samples: list[dict]
@@ -336,7 +337,7 @@ def decode_text(data: bytes, fallback: str = "cp1252") -> str:
     know better (perfmon: cp1251 is common) pass their own fallback.
     """
     if data.startswith(codecs.BOM_UTF8):
-        return data[3:].decode("utf-8")
+        return _strict(data, 3, "utf-8", "it starts with a UTF-8 byte-order mark")
     if data.startswith(codecs.BOM_UTF16_LE) or data.startswith(codecs.BOM_UTF16_BE):
         try:
             return data.decode("utf-16")
@@ -345,11 +346,40 @@ def decode_text(data: bytes, fallback: str = "cp1252") -> str:
                 f"file starts with a UTF-16 byte-order mark but is not valid UTF-16 ({e.reason})"
             ) from None
     if b"\x00" in data[:4096]:
+        if enc := _utf16_without_bom(data[:4096]):
+            return _strict(data, 0, enc, "every other byte of its start is NUL")
         raise ParseError("file contains NUL bytes: binary data, or UTF-16 without a byte-order mark")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
-        return data.decode(fallback, errors="strict")
+        return _strict(data, 0, fallback, "it is not UTF-8")
+
+
+def _utf16_without_bom(head: bytes) -> str | None:
+    """UTF-16 of mostly-ASCII text saved without a BOM (an XML file declaring encoding="utf-16"):
+    its start alternates character and NUL. None for anything else (binary data)."""
+    even, odd = head[0::2], head[1::2]
+    if len(head) >= 8 and len(head) % 2 == 0:
+        if not odd.strip(b"\x00") and b"\x00" not in even:
+            return "utf-16-le"
+        if not even.strip(b"\x00") and b"\x00" not in odd:
+            return "utf-16-be"
+    return None
+
+
+def _strict(data: bytes, start: int, encoding: str, why: str) -> str:
+    """``data[start:]`` decoded, or a ParseError naming the line and the byte that is not text."""
+    try:
+        return data[start:].decode(encoding)
+    except UnicodeDecodeError as e:
+        at = start + e.start
+        line = data.count(b"\n", 0, at) + 1
+        raise ParseError(
+            f"byte 0x{data[at]:02x} is not text in {encoding} (read as {encoding} because {why}): "
+            "the file is damaged, or was saved in an encoding iolab cannot tell from its bytes; "
+            "save it as UTF-8",
+            line,
+        ) from None
 
 
 _LINE_END = re.compile(r"\r\n|\r|\n")
@@ -407,10 +437,10 @@ def text_lines(data: bytes, fallback: str = "cp1252") -> tuple[TextLines | list[
     encoding = "utf-8"
     if not _decodes(data, start, "utf-8"):
         if start:
-            data[start:].decode("utf-8")  # raises as decode_text does
+            _strict(data, start, "utf-8", "it starts with a UTF-8 byte-order mark")
         encoding = fallback
         if not _decodes(data, start, fallback):
-            data.decode(fallback, errors="strict")  # raises as decode_text does
+            _strict(data, start, fallback, "it is not UTF-8")
     return TextLines(data, start, encoding), data.endswith((b"\n", b"\r"))
 
 

@@ -5,14 +5,18 @@ Adding a format = adding one module (and its fixtures); nothing here changes.
 
 from __future__ import annotations
 
+import codecs
 import functools
 import importlib
 import pkgutil
+import re
 from dataclasses import dataclass
+from pathlib import Path
 from types import ModuleType
+from typing import Any
 
-from . import formats
-from .model import decode_text
+from . import archives, bounds, formats
+from .model import ParseError
 
 HEAD_BYTES = 64 * 1024
 
@@ -61,25 +65,88 @@ def modules() -> tuple[ModuleType, ...]:
 
 
 def head_text(data: bytes) -> str:
-    """The first 64 KiB as text, decoded leniently (sniffers must not fail on odd bytes)."""
+    """The first 64 KiB as a person sees them: decoded once (see ``head_encoding``), without a
+    byte-order mark, every line end a LF and every tab expanded to spaces, so that neither a BOM,
+    an encoding, CRLF nor tabs decide whether a file is recognised. Never fails on odd bytes."""
     head = data[:HEAD_BYTES]
+    text = codecs.getincrementaldecoder(head_encoding(head))("replace").decode(head)  # a cut last char waits
+    return _LINE_END.sub("\n", text.lstrip("\ufeff")).expandtabs()
+
+
+_LINE_END = re.compile(r"\r\n|\r")
+_XML_ENCODING = re.compile(rb"^<\?xml[^>]*encoding=[\"']([A-Za-z0-9_.-]+)[\"']")
+
+
+def head_encoding(head: bytes) -> str:
+    """The encoding of a file by its first bytes: a BOM, UTF-16 without one (an ASCII character
+    then NUL), an XML encoding declaration, then UTF-8 when it decodes, else cp1252."""
+    for bom, enc in ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16")):
+        if head.startswith(bom):
+            return enc
+    if len(head) >= 2 and head[0] and not head[1]:
+        return "utf-16-le"
+    if len(head) >= 2 and not head[0] and head[1]:
+        return "utf-16-be"
+    if (m := _XML_ENCODING.match(head)) and _known(m.group(1).decode("ascii")):
+        return m.group(1).decode("ascii")
     try:
-        return decode_text(head)
-    except Exception:
-        return head.decode("latin-1")
+        codecs.getincrementaldecoder("utf-8")().decode(head)
+        return "utf-8"
+    except UnicodeDecodeError:
+        return "cp1252"
+
+
+def _known(encoding: str) -> bool:
+    try:
+        codecs.lookup(encoding)
+    except LookupError:
+        return False
+    return not encoding.lower().replace("-", "").startswith("utf16")  # declared, but the bytes say otherwise
 
 
 def sniff(data: bytes, name: str) -> list[ModuleType]:
-    """Every format module that claims the content (``name`` only breaks ties a format documents)."""
-    head = head_text(data)
+    """Every format module that claims the content (``name`` only breaks ties a format documents).
+    A .gz is sniffed as the file inside it; an archive of files is claimed by none (see archives)."""
+    if archives.refusal(data, name):
+        return []
+    inner = archives.peek(data, name)
+    head = head_text(inner.head)
     claimed = []
     for m in modules():
         try:
-            if m.sniff(head, name):
+            if m.sniff(head, inner.name):
                 claimed.append(m)
         except Exception:  # a sniffer that chokes on odd bytes does not claim the file
             pass
     return claimed
+
+
+def parse(mod: ModuleType, data: bytes, name: str) -> Any:
+    """``mod.parse`` of the file (of the file inside, for a .gz: see archives), with a number too
+    large for any column refused at its line rather than left to crash the parser."""
+    try:
+        result = archives.parse(mod, data, name)
+        result.samples.flush()  # packing the samples is where Arrow meets an integer it cannot hold
+        bounds.check_runs(result, data)
+        bounds.check_tables(result, data)
+        return result
+    except (OverflowError, ValueError) as e:  # pyarrow's ArrowInvalid is a ValueError
+        if (why := bounds.too_large(e, data)) is None:
+            raise
+        raise ParseError(*why) from None
+
+
+def parse_path(mod: ModuleType, path: Path, name: str) -> Any:
+    """``mod.parse_path`` (a capture read as it goes), with the same refusal of huge numbers."""
+    try:
+        result = mod.parse_path(path, name)
+        result.samples.flush()
+        bounds.check_runs(result, b"")
+        return result
+    except (OverflowError, ValueError) as e:
+        if (why := bounds.too_large(e, b"")) is None:
+            raise
+        raise ParseError(*why) from None
 
 
 # Files we know of but whose shape no public example shows: say so instead of "not recognised".
@@ -126,7 +193,7 @@ def unsupported_hint(name: str, head: bytes = b"") -> str | None:
             if office or not advice:
                 return _OFFICE.format(what=office or what)
             return f"a {what}: {advice}"
-    return None
+    return archives.refusal(head, name)
 
 
 @dataclass(frozen=True)

@@ -8,16 +8,23 @@ Each case writes one mutated file and ingests it into a shared database. The out
             line, times one of the documented unit factors); for mutations that keep the meaning
             (line ends, UTF-16 with BOM, cp1252 re-encoding) the numbers equal the original file's
   rejected  with a reason, and no row anywhere references the file
-Anything else is a violation: an uncaught exception, a reason-less rejection, a number that the
-file does not say, or rows left behind by a rejected file. Prints counts per format and outcome.
+Anything else is a violation: an uncaught exception, a reason-less rejection, an "internal error",
+a number that the file does not say, or rows left behind by a rejected file. The mutations include
+the wrappers files arrive in (a BOM, UTF-16 with its declaration, tabs expanded, gzip: the numbers
+equal the original's where the meaning is kept; a tar must be refused with "unpack it"). Prints
+counts per format and outcome.
 """
 
 from __future__ import annotations
 
 import argparse
+import codecs
+import gzip
+import io
 import random
 import re
 import sys
+import tarfile
 import tempfile
 import time
 from collections import Counter, defaultdict
@@ -36,7 +43,7 @@ FACTORS = tuple(sorted({1.0} | set(UNIT_FACTORS.values()) | {1 / f for f in UNIT
 _PLAIN = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")  # 1196.489673, 1e+007
 _GROUPED = re.compile(r"\d{1,3}(?:[,\u00a0 ]\d{3})+(?:[.,]\d+)?")  # 1,863.016 / 1 207,172
 _DECIMAL_COMMA = re.compile(r"\d+,\d+")  # 279,397 (French profiles)
-PRESERVING = {"crlf", "lf", "utf16", "cp1252"}
+PRESERVING = {"crlf", "lf", "utf16", "cp1252", "bom", "utf16_decl", "gzip"}
 
 
 def numbers(line: str) -> list[float]:
@@ -82,8 +89,15 @@ def mutate(data: bytes, rng: random.Random) -> tuple[str, bytes]:
             "huge",
             "swap_lines",
             "cut_line",
+            "bom",
+            "utf16_decl",
+            "tabs",
+            "gzip",
+            "tar",
         ]
     )
+    if kind in WRAPPERS:
+        return kind, WRAPPERS[kind](data)
     if kind == "cut_line" and len(lines) > 1:  # cut at a line boundary: every line left is whole
         return kind, b"".join(lines[: rng.randrange(1, len(lines))])
     if kind == "truncate":
@@ -135,6 +149,46 @@ def mutate(data: bytes, rng: random.Random) -> tuple[str, bytes]:
     if kind == "huge":
         return kind, data * rng.randint(2, 6)
     return "noop", data
+
+
+def _utf16_declared(data: bytes) -> bytes:
+    """UTF-16 (with BOM) and, for XML, a declaration saying so, as a Windows editor saves it."""
+    text = data.decode("utf-8-sig")
+    if text.startswith("<?xml") and "encoding=" not in text.split("?>", 1)[0]:
+        text = text.replace("?>", ' encoding="utf-16"?>', 1)
+    return text.encode("utf-16")
+
+
+def _tar(data: bytes) -> bytes:
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w") as t:
+        info = tarfile.TarInfo("result")
+        info.size = len(data)
+        t.addfile(info, io.BytesIO(data))
+    return buf.getvalue()
+
+
+def _text_only(f):
+    """A wrapper that needs the file as text: the bytes unchanged when they are not UTF-8."""
+
+    def wrap(data: bytes) -> bytes:
+        try:
+            return f(data)
+        except UnicodeDecodeError:
+            return data
+
+    return wrap
+
+
+# wrappers a lab's files arrive in (issue 30): none of them may decide whether a file is read
+WRAPPERS = {
+    "bom": lambda d: d if d.startswith(codecs.BOM_UTF8) else codecs.BOM_UTF8 + d,
+    "utf16_decl": _text_only(_utf16_declared),
+    "tabs": _text_only(lambda d: d.decode("utf-8").expandtabs().encode()),
+    "gzip": lambda d: gzip.compress(d, mtime=0),
+    "tar": _tar,
+}
+SUFFIX = {"gzip": ".gz", "tar": ".tar"}  # the name a wrapped case is written under
 
 
 def fingerprint(con, sid: int) -> Counter:
@@ -198,7 +252,7 @@ def run(cases_per_format: int, seed: int = 1, verbose: bool = False) -> tuple[di
                 src = rng.choice(files)
                 kind, data = mutate(src.read_bytes(), rng)
                 n += 1
-                case = work / f"case{n}_{src.name}"
+                case = work / f"case{n}_{src.name}{SUFFIX.get(kind, '')}"
                 case.write_bytes(data)
                 t = time.perf_counter()
                 try:
@@ -214,6 +268,11 @@ def run(cases_per_format: int, seed: int = 1, verbose: bool = False) -> tuple[di
                 if took > 30:
                     violations.append(f"{src.name} {kind}: took {took:.0f} s")
                 stats[fmt][o.status] += 1
+                if "internal error" in (o.reason or ""):
+                    stats[fmt]["internal"] += 1
+                    violations.append(f"{src.name} {kind}: internal error: {o.reason}")
+                if kind == "tar" and (o.status != "rejected" or "unpack it" not in (o.reason or "")):
+                    violations.append(f"{src.name} tar: {o.status} ({o.reason}), expected 'unpack it'")
                 if o.status in ("rejected", "unreadable"):
                     if not o.reason:
                         violations.append(f"{src.name} {kind}: rejected without a reason")
@@ -232,6 +291,8 @@ def check_loaded(con, sid: int, data: bytes, kind: str, src: Path, originals) ->
     preserving = base_kind in PRESERVING and originals[src][1] is not None and not kind.endswith("skip")
     if preserving and fingerprint(con, sid) != originals[src][1]:
         out.append(f"{src.name} {kind}: loaded values differ from the original file's")
+    if data.startswith(b"\x1f\x8b"):  # a .gz: its lines are the file inside's
+        data = gzip.decompress(data)
     try:
         from ingest.model import decode_text, split_lines
 
@@ -261,11 +322,12 @@ def main(argv=None) -> int:
     stats, violations = run(a.cases, a.seed) if a.cases else ({}, [])
     print(
         f"{'format':<28} {'ingested':>9} {'rejected':>9} {'unreadable':>10} {'unchanged':>9} {'placed':>9} {'crash':>6}"
+        f" {'internal':>8}"
     )
     for fmt, c in stats.items():
         print(
             f"{str(fmt):<28} {c.get('ingested', 0):>9} {c.get('rejected', 0):>9} {c.get('unreadable', 0):>10} "
-            f"{c.get('unchanged', 0):>9} {c.get('placed', 0):>9} {c.get('crash', 0):>6}"
+            f"{c.get('unchanged', 0):>9} {c.get('placed', 0):>9} {c.get('crash', 0):>6} {c.get('internal', 0):>8}"
         )
     total = sum(sum(c.values()) for c in stats.values())
     print(f"{total} cases in {time.perf_counter() - t:.0f} s; {len(violations)} violations")

@@ -15,7 +15,8 @@ with ``batch.ingest_paths`` under a SIGALRM deadline. The invariants (anything e
   - a folder with a broken sidecar stores nothing, and says why ("its sidecar is broken");
   - every stored place's study is its sidecar's study or else its folder's name, and its system the
     sidecar's; a copy in two studies keeps both; a link is labelled by the folder it sits in;
-  - a rejected file leaves no row anywhere (the pollution harness' check);
+  - a rejected file leaves no row anywhere (the pollution harness' check), and no outcome is an
+    "internal error" (some files go in gzipped: they must load as the file inside);
   - ``reports.render.slug()`` of every stored study is one safe path component.
 Reports are not rendered (too slow for thousands of cases): slug() is what names their folders.
 """
@@ -23,6 +24,7 @@ Reports are not rendered (too slow for thousands of cases): slug() is what names
 from __future__ import annotations
 
 import errno
+import gzip
 import json
 import os
 import random
@@ -193,7 +195,11 @@ def build(root: Path, files: list[Path], rng: random.Random) -> dict[Path, Expec
         folders.append((d, name, labels, broken, kind))
         for src in sorted({rng.choice(files) for _ in range(rng.randint(1, 2))}):  # sorted: same seed, same tree
             dst = d / src.name  # names matter (fio logs end in _bw.N.log): keep them
-            shutil.copy(src, dst)
+            if rng.random() < 0.15:  # a lab keeps some logs gzipped: read as the file inside
+                dst = d / (src.name + ".gz")
+                dst.write_bytes(gzip.compress(src.read_bytes(), mtime=0))
+            else:
+                shutil.copy(src, dst)
             attack = kind if kind != "none" else ("hostile_folder" if hostile_folder else "plain")
             expect[dst] = _expect(attack, name, labels, broken)
     if len(folders) > 1 and rng.random() < 0.5:  # the same file in two studies
@@ -263,6 +269,8 @@ def check(
             "SELECT study, system, sha256 FROM source_history WHERE abs_path = ? AND status = 'ok' AND left_at IS NULL",
             [here],
         ).fetchall()
+        if "internal error" in (o.reason or ""):
+            bad.append(f"{e.attack}: {shown!r} ended in an internal error: {o.reason}")
         if o.status not in e.status:
             bad.append(f"{e.attack}: {shown!r} is {o.status} ({o.reason}), expected {sorted(e.status)}")
         stored_here = "SELECT count(*) FROM source_history WHERE abs_path = ? AND left_at IS NULL"

@@ -8,8 +8,10 @@ prefixes are powers of two (`4k` = `4K` = `4kb` = 4096) and IEC prefixes are pow
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 from ..model import ParseResult
 
@@ -43,7 +45,10 @@ def parse_size(text: str | None, kb_base: int = 1024) -> int | None:
         power, mult = _IEC[suffix[:3]], 1000 if kb_base == 1024 else 1024
     elif suffix[:1] in _SI:
         power = _SI[suffix[:1]]
-    return round(float(m.group(1)) * mult**power)
+    if "." not in m.group(1):
+        return int(m.group(1)) * mult**power  # exact however many digits
+    v = float(m.group(1)) * mult**power
+    return round(v) if math.isfinite(v) else int(Decimal(m.group(1)) * mult**power)
 
 
 def block_size(bs: str | None, kb_base: int = 1024) -> int | None:

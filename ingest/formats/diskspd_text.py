@@ -11,7 +11,8 @@ Both layouts' `MB/s` / `MiB/s` are 2^20 bytes per second (ResultParser.cpp divid
 1024 * 1024); stored as MB/s (10^6) x 1.048576.
 
 A console capture can hold several runs with prose and `PS C:\\...>` prompt lines between them:
-every `Command Line:` line starts a run. A run whose `Total IO` table or latency table is cut
+every `Command Line:` line starts a run (or, where a harness captured the output without it, every
+`Input parameters:` line). A run whose `Total IO` table or latency table is cut
 short is an error (the file was truncated), never a partial load.
 
 Workload signature: block size, read % = 100 - write %, random 100 / sequential 0, queue depth
@@ -24,7 +25,8 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from ..model import MB_PER_MIB, ParseError, ParseResult, Run, decode_text, split_lines
+from ..model import MB_PER_MIB, ParseError, ParseResult, Run, split_lines
+from . import _text
 
 FORMAT = "diskspd-text"
 VERSION = "1"
@@ -49,41 +51,34 @@ PERCENTILES = {
     "max": "max",
 }
 DIRECTION = {"total": "", "read": "read_", "write": "write_"}
-_SIZE = re.compile(r"^(\d+)\s*(KiB|MiB|GiB|K|M|G|B)?$", re.I)
-_FACTOR = {"": 1, "b": 1, "k": 1024, "kib": 1024, "m": 1 << 20, "mib": 1 << 20, "g": 1 << 30, "gib": 1 << 30}
+NOT_AVAILABLE = ("", "N/A")  # DiskSpd 2.2 prints N/A where a direction had no I/O
 
 
-SNIFF_RULE = "a 'Command Line: ' line, 'Input parameters:' and a 'timespan:' line"
+SNIFF_RULE = "an 'Input parameters:' line followed by a 'timespan:' line ('Command Line:' may be missing)"
 
 
 def sniff(head: str, name: str) -> bool:
-    return (
-        bool(re.search(r"^Command Line: ", head, re.M))
-        and "Input parameters:" in head
-        and bool(re.search(r"^\s*timespan:\s+\d", head, re.M))
-    )
-
-
-def size_bytes(text: str, line: int | None = None) -> int:
-    m = _SIZE.match(text.strip())
-    if not m:
-        raise ParseError(f"block size {text.strip()!r} is not a size", line)
-    return int(m.group(1)) * _FACTOR[(m.group(2) or "").lower()]
+    return bool(re.search(r"^\s*Input parameters:\s*\n(\s*\n)*\s*timespan:\s+\d", head, re.M))
 
 
 def _num(cell: str, what: str, ln: int) -> float | None:
-    t = cell.strip().rstrip("%")
-    if t in ("N/A", ""):
-        return None
-    try:
-        return float(t)
-    except ValueError:
-        raise ParseError(f"{what}: {cell.strip()!r} is not a number", ln) from None
+    return _text.number(cell, what, ln, missing=NOT_AVAILABLE, strip="%")
 
 
 def split_runs(lines: list[str]) -> list[tuple[int, int]]:
-    """(first, end) line indexes of each run: from a `Command Line:` line to the next one."""
-    starts = [i for i, l in enumerate(lines) if l.startswith("Command Line: ")]
+    """(first, end) line indexes of each run: from its `Command Line:` line, or from its `Input
+    parameters:` line when no `Command Line:` came before it (a harness that captured the output
+    without its first line), to the next run's start."""
+    starts: list[int] = []
+    command = False  # a Command Line: started the current run and its Input parameters are still to come
+    for i, line in enumerate(lines):
+        if line.startswith("Command Line: "):
+            starts.append(i)
+            command = True
+        elif line.strip() == "Input parameters:":
+            if not command:
+                starts.append(i)
+            command = False
     return [(s, e) for s, e in zip(starts, starts[1:] + [len(lines)])]
 
 
@@ -171,7 +166,7 @@ class _Run:
     @staticmethod
     def target_param(t: dict, key: str, value: str, whole: str, ln: int) -> None:
         if key == "block size":
-            t["block"] = size_bytes(value, ln)
+            t["block"] = _text.size_bytes(value, ln)
         elif key.startswith("number of outstanding I/O operations"):
             t["qd"] = _whole(value, key, ln)
         elif key == "threads per file":
@@ -212,8 +207,8 @@ class _Run:
             d = dict(zip(header, cells))
             row = {
                 "run_key": self.key,
-                "core": _int(d.get("core")),
-                "cpu": _int(d.get("cpu")),
+                "core": _int(d.get("core"), "core", ln),
+                "cpu": _int(d.get("cpu"), "cpu", ln),
                 "usage_pct": _num(d["usage"], "CPU usage", ln),
                 "user_pct": _num(d["user"], "CPU user", ln),
                 "kernel_pct": _num(d["kernel"], "CPU kernel", ln),
@@ -269,15 +264,15 @@ class _Run:
         row = {
             "run_key": self.key,
             "kind": kind,
-            "thread": None if total else _int(d["thread"], ln),
+            "thread": None if total else _int(d["thread"], "thread", ln),
             "target": path,
             "target_size": size,
-            "bytes": _int(d["bytes"], ln),
-            "ios": _int(d["I/Os"], ln),
+            "bytes": _int(d["bytes"], "bytes", ln),
+            "ios": _int(d["I/Os"], "I/Os", ln),
             "mib_per_s": _num(mib, "MiB/s", ln),
             "iops": _num(d["I/O per s"], "I/O per s", ln),
             # DiskSpd prints 0.000 as the average latency of a direction with no I/O: no value
-            "avg_latency_ms": _num(d.get("AvgLat", ""), "AvgLat", ln) if _int(d["I/Os"], ln) else None,
+            "avg_latency_ms": _num(d.get("AvgLat", ""), "AvgLat", ln) if _int(d["I/Os"], "I/Os", ln) else None,
             "iops_stddev": _num(d.get("IopsStdDev", ""), "IopsStdDev", ln),
             "latency_stddev_ms": _num(d.get("LatStdDev", ""), "LatStdDev", ln),
             "line_no": ln,
@@ -372,13 +367,8 @@ class _Run:
         )
 
 
-def _int(text: str | None, ln: int | None = None) -> int | None:
-    if text is None or text.strip() in ("", "N/A"):
-        return None
-    try:
-        return int(text.strip())
-    except ValueError:
-        raise ParseError(f"{text.strip()!r} is not a whole number", ln) from None
+def _int(text: str | None, what: str, ln: int | None = None) -> int | None:
+    return _text.whole(text, what, ln, missing=NOT_AVAILABLE)
 
 
 def _require(header: list[str], names: tuple[str, ...], what: str, ln: int) -> None:
@@ -387,17 +377,8 @@ def _require(header: list[str], names: tuple[str, ...], what: str, ln: int) -> N
         raise ParseError(f"{what} header lacks the column(s) {', '.join(missing)}", ln)
 
 
-def decode(data: bytes) -> str:
-    try:
-        return decode_text(data).lstrip("\ufeff")
-    except UnicodeDecodeError as e:
-        raise ParseError(
-            f"not text: byte {e.object[e.start]:#04x} at offset {e.start} is neither UTF-8 nor Windows-1252"
-        ) from None
-
-
 def _whole(text: str, what: str, ln: int) -> int:
-    v = _int(text, ln)
+    v = _int(text, what, ln)
     if v is None:
         raise ParseError(f"{what}: no number", ln)
     return v
@@ -409,13 +390,13 @@ def _file_cell(cell: str) -> tuple[str | None, str | None]:
 
 
 def parse(data: bytes, name: str) -> ParseResult:
-    text = decode(data)
+    text = _text.decode(data)
     lines = split_lines(text)
     if lines and "|" in lines[-1] and not text.endswith(("\n", "\r")):
         raise ParseError("the file ends inside a table row, with no line end: it is cut short", len(lines))
     spans = split_runs(lines)
     if not spans:
-        raise ParseError("no 'Command Line:' line: not DiskSpd text output")
+        raise ParseError("no 'Command Line:' or 'Input parameters:' line: not DiskSpd text output")
     res = ParseResult()
     for no, (first, end) in enumerate(spans, start=1):
         r = _Run(res, lines, first, end, no)

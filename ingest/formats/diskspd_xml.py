@@ -22,7 +22,8 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from ..model import ParseError, ParseResult, Run
-from .diskspd_text import TOOL, decode
+from ._text import decode, number
+from .diskspd_text import TOOL
 
 if TYPE_CHECKING:
     import xml.etree.ElementTree as ET
@@ -64,13 +65,7 @@ def _text(el: ET.Element | None, tag: str) -> str | None:
 
 
 def _num(el: ET.Element | None, tag: str) -> float | None:
-    t = _text(el, tag)
-    if t is None or t == "":
-        return None
-    try:
-        return float(t)
-    except ValueError:
-        raise ParseError(f"<{tag}> holds {t!r}, which is not a number") from None
+    return number(_text(el, tag), f"<{tag}>", None)
 
 
 def _id(el: ET.Element) -> int:

@@ -50,6 +50,7 @@ from ..model import (
     parse_float,
     split_lines,
 )
+from ._text import number, whole
 
 FORMAT = "elbencho-csv"
 VERSION = "1"
@@ -142,14 +143,11 @@ def iso_date(text: str, ln: int) -> datetime | None:
 
 
 def _num(cells: dict[str, str], col: str, ln: int) -> float | None:
-    return parse_float(cells.get(col, ""), f"column {col!r}", ln)
+    return number(cells.get(col, ""), f"column {col!r}", ln)
 
 
 def _int(cells: dict[str, str], col: str, ln: int) -> int | None:
-    v = _num(cells, col, ln)
-    if v is not None and v != int(v):
-        raise ParseError(f"column {col!r}: {cells[col].strip()!r} is not a whole number", ln)
-    return None if v is None else int(v)
+    return whole(cells.get(col, ""), f"column {col!r}", ln)
 
 
 def _run(key: str, cells: dict[str, str], ln: int) -> Run:

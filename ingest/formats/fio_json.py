@@ -25,11 +25,10 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import UTC, datetime
 from typing import Any
 
 from ..model import ParseError, ParseResult, Run, decode_text
-from . import _fio
+from . import _fio, _text
 from ._fio import Direction
 
 FORMAT = "fio-json"
@@ -80,10 +79,31 @@ def split_documents(text: str) -> tuple[list[tuple[int, _Obj]], list[tuple[int, 
             raise ParseError(
                 f"the JSON document that starts on line {line} is cut or malformed ({e.msg})", e.lineno
             ) from None
+        except RecursionError:
+            raise _too_deep(text, pos + brace, line) from None
         docs.append((line, doc))
         line += text.count("\n", pos, end)
         pos = end
     return docs, other
+
+
+def _too_deep(text: str, start: int, line: int) -> ParseError:
+    """Why a document nested past Python's limit is refused, at the line where it gets that deep
+    (fio nests five levels; the count skips brackets inside strings only roughly, to place the line)."""
+    depth, at = 0, start
+    for m in re.finditer(r"[\[{]|[\]}]", text[start:]):
+        depth += 1 if m.group() in "[{" else -1
+        if depth > _MAX_DEPTH:
+            at = start + m.start()
+            break
+    return ParseError(
+        f"the JSON document that starts on line {line} nests more than {_MAX_DEPTH} levels deep "
+        "(fio output nests about five): it is not fio output, or it is damaged",
+        line + text.count("\n", start, at),
+    )
+
+
+_MAX_DEPTH = 500
 
 
 def _num(v: Any) -> float | None:
@@ -195,11 +215,12 @@ def _job_lines(text: str, doc_line: int, n: int) -> list[int]:
     return out
 
 
-def _run(doc_no: int, job_no: int, job: dict, doc: dict, opts: dict[str, str], known: bool) -> Run:
+def _run(doc_no: int, job_no: int, job: dict, doc: dict, opts: dict[str, str], known: bool, line: int) -> Run:
     kb_base = _fio.parse_size(opts.get("kb_base")) or 1024
     grouped = _fio.flag(opts, "group_reporting")
-    qd = _fio.parse_size(opts.get("iodepth", "1")) if known else None
+    qd = _text.count(_fio.parse_size(opts.get("iodepth", "1")), "iodepth", line) if known else None
     workers = (_fio.parse_size(opts.get("numjobs", "1")) if grouped else 1) if known else None
+    workers = _text.count(workers, "numjobs", line)
     read, random = _fio.read_random_pct(opts)
     ts = _num(doc.get("timestamp"))
     name = job.get("jobname")
@@ -207,10 +228,12 @@ def _run(doc_no: int, job_no: int, job: dict, doc: dict, opts: dict[str, str], k
         key=f"{doc_no}:{job_no}:{name}",
         tool="fio",
         tool_version=doc.get("fio version"),
-        ended_at=datetime.fromtimestamp(ts, UTC).replace(tzinfo=None) if ts else None,
+        ended_at=_text.epoch(ts, "the report's timestamp", line) if ts else None,
         workload=name or None,
         test_type=opts.get("rw", opts.get("readwrite")),
-        block_size_bytes=_fio.block_size(opts.get("bs", opts.get("blocksize")), kb_base),
+        block_size_bytes=_text.count(
+            _fio.block_size(opts.get("bs", opts.get("blocksize")), kb_base), "bs", line, 2**63 - 1
+        ),
         read_pct=read,
         random_pct=random,
         queue_depth=qd,
@@ -235,7 +258,7 @@ def _document(
         jopts = job.get("job options") if isinstance(job.get("job options"), dict) else {}
         rows["fio_options"] += _option_rows("job", jopts, ids)
         opts = {**{k: str(v) for k, v in glob.items()}, **{k: str(v) for k, v in jopts.items()}}
-        run = _run(doc_no, job_no, job, doc, opts, "job options" in job or bool(glob))
+        run = _run(doc_no, job_no, job, doc, opts, "job options" in job or bool(glob), ln)
         err = job.get("error")
         run.status = f"error {err}" if err else ("aborted" if signal else "complete")
         if err or signal:

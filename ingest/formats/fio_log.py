@@ -9,11 +9,12 @@ interval's average and bs is 0. Every row is one sample (its time in series_samp
 (bs, offset, priority) are not kept.
 
 The five logs look alike, so the file name's suffix says which one a file is (as for ORION
-matrices): `_bw.` is KiB/s (stored as MB/s, x1024/1e6), `_iops.` IO/s. Latency logs carry no unit:
+matrices; with per_job_logs=0 fio leaves out the job index: `<prefix>_bw.log`): `_bw.` is KiB/s (stored as MB/s, x1024/1e6), `_iops.` IO/s. Latency logs carry no unit:
 fio 3.x writes ns and fio 2.x usec, and the file does not say which fio wrote it, so their series
 keep the values as written with metric `<dir>_<lat|clat|slat>_raw` and no unit (series.unit NULL);
-the counter name says "ns in fio 3.x, usec in fio 2.x". A companion JSON's `fio version`, or a
-sidecar, can resolve it later.
+the counter name says "ns in fio 3.x, usec in fio 2.x". The view series_unit_resolution
+(schemas/views/085_unresolved_units.sql) settles the unit from a fio JSON or terse result in the
+same folder, or says what each such series waits for.
 
 Histogram logs: `msec, ddir, bs, <bin counts>`: 1216 bins is fio 2.x's layout (usec), 1856
 fio 3.x's (ns), so here the bin count does tell the unit. Stored long-form in fio_hist_log,
@@ -58,7 +59,8 @@ def _kind(name: str) -> tuple[str, str]:
     if not m:
         raise ParseError(
             f"cannot tell which fio log this is: the name {name!r} should end in _bw.N.log, _iops.N.log, "
-            "_lat.N.log, _clat.N.log, _slat.N.log or _clat_hist.N.log as fio writes it (rename it back)"
+            "_lat.N.log, _clat.N.log, _slat.N.log or _clat_hist.N.log as fio writes it, or without the .N "
+            "(per_job_logs=0): rename it back"
         )
     return m.group("kind").lower(), m.group("prefix").split("__")[-1]
 

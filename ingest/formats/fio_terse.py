@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import re
 
-from ..model import ParseError, ParseResult, Run, decode_text, parse_float, split_lines
+from ..model import ParseError, ParseResult, Run, decode_text, split_lines
 from . import _fio
 from ._fio import Direction
+from ._text import number
 
 FORMAT = "fio-terse"
 VERSION = "1"
@@ -54,7 +55,7 @@ def sniff(head: str, name: str) -> bool:
 
 
 def _num(text: str, what: str, ln: int) -> float | None:
-    return parse_float(text.rstrip("%"), what, ln)
+    return number(text, what, ln, strip="%")
 
 
 def _direction(name: str, cells: list[str], ln: int, rows: dict, ids: dict) -> Direction:

@@ -17,6 +17,7 @@ from datetime import datetime
 from html.parser import HTMLParser
 
 from ..model import ParseError, ParseResult, Run, decode_text
+from ._text import number
 
 FORMAT = "jetstress-html-report"
 VERSION = "1"
@@ -126,15 +127,7 @@ def sniff(head: str, name: str) -> bool:
 
 
 def _number(text: str, what: str, line: int) -> float | None:
-    t = text.strip()
-    if t in ("", "(n/a)", "n/a", "-"):
-        return None
-    if re.fullmatch(r"-?\d{1,3}(,\d{3})+(\.\d+)?", t):
-        t = t.replace(",", "")
-    try:
-        return float(t)
-    except ValueError:
-        raise ParseError(f"{what}: {text!r} is not a number", line) from None
+    return number(text, what, line, missing=("", "(n/a)", "n/a", "-"), grouped=True)
 
 
 def _when(text: str, line: int) -> datetime | None:

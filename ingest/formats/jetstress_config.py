@@ -21,6 +21,20 @@ THRESHOLDS = {
 }
 
 
+MAX_DEPTH = 100  # the walk below recurses per level
+
+
+def _depth(root) -> int:
+    """How deep the element tree nests, counted without recursion."""
+    deepest, todo = 0, [(root, 1)]
+    while todo:
+        el, d = todo.pop()
+        deepest = max(deepest, d)
+        if d <= MAX_DEPTH:
+            todo.extend((kid, d + 1) for kid in el)
+    return deepest
+
+
 SNIFF_RULE = "'<configuration' with a <JetstressVersionGenerated> element"
 
 
@@ -34,10 +48,13 @@ def parse(data: bytes, name: str) -> ParseResult:
         raise ParseError("DOCTYPE/ENTITY declarations are not part of a Jetstress config; refusing to expand them")
     import xml.etree.ElementTree as ET  # here: importing every format module stays cheap
 
+    text = re.sub(r"^\s*<\?xml[^>]*\?>", "", text)  # its encoding="utf-16" named the bytes decoded above
     try:
-        root = ET.fromstring(text.encode("utf-8"))
+        root = ET.fromstring(text)
     except ET.ParseError as e:
         raise ParseError(f"not well-formed XML ({e.msg if hasattr(e, 'msg') else e})", e.position[0]) from None
+    if (deep := _depth(root)) > MAX_DEPTH:
+        raise ParseError(f"the XML nests {deep} levels deep; a Jetstress config nests about five: it is damaged")
     if root.tag != "configuration" or root.find("JetstressVersionGenerated") is None:
         raise ParseError("root element must be <configuration> with <JetstressVersionGenerated>", 1)
     rows = []

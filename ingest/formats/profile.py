@@ -39,6 +39,7 @@ _CAP = r"\d[\d.,\u00a0 ]*\s?[KMGT]B"
 _GROUP_HEAD = [
     re.compile(r"^\s*ARRAY (\S+) \(RAID (\S+)\)\s*$"),  # IBM DS
     re.compile(r"^\s*Volume Group (\S+) \(RAID (\S+)\)\s*$"),  # SANtricity 6.x
+    re.compile(r"^\s*VOLUME GROUP (\S+) \(RAID (\S+)\)\s*$"),  # SANtricity 6.x, older layout: tray/slot table
 ]
 _TRAY_SLOT_ROW = re.compile(r"^\s*(\d+)\s+(\d+)(?:\s+\[.*\])?\s*$")
 _DRIVE_AT = re.compile(r"(?:Drive|Physical Disk) at (?:Tray|Enclosure) (\d+), Slot (\d+)", re.IGNORECASE)
@@ -208,6 +209,7 @@ _GROUP_FIELDS = {
     "RAID level": "raid_level",
     "Status": "status",
     "Array status": "status",
+    "Volume group status": "status",
     "Drive type": "drive_type",
     "Media type": "drive_type",
     "Physical Disk type": "drive_type",
@@ -250,7 +252,7 @@ def _groups(secs: list[_Section]) -> tuple[list[dict], list[dict]]:
             elif s.startswith(("Associated volumes", "Associated logical", "Associated virtual disks")):
                 in_drives = False
             elif in_drives:
-                pos = _DRIVE_AT.search(line) or _TRAY_SLOT_ROW.match(line)
+                pos = _TRAY_SLOT_ROW.match(line) or _DRIVE_AT.search(line)  # a row's note names its mirror
                 if pos:
                     members.append(
                         {
@@ -509,12 +511,16 @@ def _check(array: dict, by_name: dict, groups: list, volumes: list, drives: list
         ("arrays/volume groups", array["stated_groups"], GROUP_SECTIONS, len(groups)),
         ("standard volumes", array["stated_volumes"], VOLUME_SECTIONS, len(volumes)),
     ]
+    listed = {"drives": drives, "arrays/volume groups": groups, "standard volumes": volumes}
     for what, claimed, secs, found in checks:
         present = [s for s in secs if s in by_name]
         if claimed is not None and present and claimed != found:
+            last = listed[what][-1] if listed[what] else None
+            where = f" (the last one read starts on line {last['line_no']})" if last and last.get("line_no") else ""
             raise ParseError(
                 f"the profile's SUMMARY states {claimed} {what} but its {present[0]} section lists "
-                f"{found}: the file is cut or garbled"
+                f"{found}{where}: the file is cut or garbled",
+                last.get("line_no") if last else None,
             )
     if not (groups or volumes or drives):
         names = ", ".join(sorted(by_name)) or "none"

@@ -22,7 +22,7 @@ import re
 from datetime import datetime
 
 from ..model import MB_PER_MIB, ParseError, ParseResult, Run, Series, split_lines
-from .diskspd_text import decode
+from ._text import decode
 from .vdbench_summary import TOOL, _number, add_samples
 
 FORMAT = "vdbench-flatfile"

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 
 from ..model import MB_PER_MIB, ParseError, ParseResult, Run, split_lines
-from .diskspd_text import decode, size_bytes
+from ._text import decode, number, size_bytes
 
 FORMAT = "vdbench-summary"
 VERSION = "1"
@@ -244,15 +244,7 @@ def _pct(text: str | None) -> float | None:
 
 
 def _number(t: str, col: str, ln: int) -> float | None:
-    if t.lower() == "n/a":
-        return None
-    try:
-        v = float(t)
-    except ValueError:
-        raise ParseError(f"column {col!r}: {t!r} is not a number", ln) from None
-    if v != v or v in (float("inf"), float("-inf")):
-        raise ParseError(f"column {col!r}: {t!r} is not a finite number", ln)
-    return v
+    return number(t, f"column {col!r}", ln, missing=("n/a", "N/A"))
 
 
 def parse(data: bytes, name: str) -> ParseResult:

@@ -4,7 +4,7 @@
 CREATE OR REPLACE VIEW source_files AS
 SELECT source_id, path, sha256, size_bytes, format, parser, parser_version, tool_version, ingested_at, status,
        error, error_line, study, system, generation, tiles, vms, config_label, price_usd, watts, tags, labels,
-       content_id, mtime_ns
+       content_id, mtime_ns, archive, archive_member
 FROM (
     SELECT *, row_number() OVER (PARTITION BY sha256, study, status ORDER BY path, source_id) AS copy_no
     FROM source_history

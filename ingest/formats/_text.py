@@ -1,0 +1,97 @@
+"""Helpers the text formats share: numbers, counts and times as a file states them.
+
+Each turns what the file says into a value or a ParseError naming the line; none guesses."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Collection
+from datetime import UTC, datetime
+
+from ..model import ParseError, decode_text
+
+_GROUPED = re.compile(r"-?\d{1,3}(,\d{3})+(\.\d+)?")  # 1,234,567.8: a thousands separator, not a decimal comma
+_SIZE = re.compile(r"^(\d+)\s*(KiB|MiB|GiB|K|M|G|B)?$", re.I)
+_FACTOR = {"": 1, "b": 1, "k": 1024, "kib": 1024, "m": 1 << 20, "mib": 1 << 20, "g": 1 << 30, "gib": 1 << 30}
+
+
+def decode(data: bytes) -> str:
+    """A tool's text output as text (model.decode_text; a BOM left by a re-save is dropped too)."""
+    return decode_text(data).lstrip("\ufeff")
+
+
+def number(
+    text: str | None,
+    what: str,
+    line: int | None,
+    *,
+    missing: Collection[str] = ("",),
+    strip: str = "",
+    grouped: bool = False,
+) -> float | None:
+    """A number as the tool printed it: None for a ``missing`` token (after trimming spaces and the
+    ``strip`` characters, such as a trailing %), thousands separators read when ``grouped``,
+    anything else that is not a finite number a ParseError naming ``what`` and the line."""
+    t = (text or "").strip()
+    bare = t.strip(strip).strip() if strip else t
+    if bare in missing or t in missing:
+        return None
+    if grouped and _GROUPED.fullmatch(bare):
+        bare = bare.replace(",", "")
+    try:
+        v = float(bare)
+    except ValueError:
+        raise ParseError(f"{what}: {t!r} is not a number", line) from None
+    if not math.isfinite(v):
+        raise ParseError(f"{what}: {t!r} is not a finite number", line)
+    return v
+
+
+def whole(text: str | None, what: str, line: int | None, *, missing: Collection[str] = ("",)) -> int | None:
+    """A whole number as printed (None for a ``missing`` token); a fraction or text is a ParseError."""
+    t = (text or "").strip()
+    if t in missing:
+        return None
+    try:
+        return int(t)
+    except ValueError:
+        v = number(t, what, line)
+        if v is None or v != int(v):
+            raise ParseError(f"{what}: {t!r} is not a whole number", line) from None
+        return int(v)
+
+
+def size_bytes(text: str, line: int | None = None) -> int:
+    """A block size as DiskSpd and vdbench print it (4096, 4K, 4KiB, 1M): bytes, binary multiples."""
+    m = _SIZE.match(text.strip())
+    if not m:
+        raise ParseError(f"block size {text.strip()!r} is not a size", line)
+    return int(m.group(1)) * _FACTOR[(m.group(2) or "").lower()]
+
+
+# the largest count a runs column holds (INTEGER): a queue depth or a thread count beyond it is no real setting
+MAX_COUNT = 2**31 - 1
+
+
+def count(value: int | None, what: str, line: int | None, limit: int = MAX_COUNT) -> int | None:
+    """``value`` when it is a count a test can have, else a ParseError (None stays None)."""
+    if value is not None and not 0 <= value <= limit:
+        raise ParseError(f"{what} is {_short(value)}: no test runs with that many", line)
+    return value
+
+
+def epoch(seconds: float | None, what: str, line: int | None) -> datetime | None:
+    """A Unix time in seconds as a naive UTC datetime; a ParseError when no calendar holds it."""
+    if seconds is None:
+        return None
+    try:
+        return datetime.fromtimestamp(seconds, UTC).replace(tzinfo=None)
+    except (OverflowError, OSError, ValueError):
+        raise ParseError(f"{what} is {_short(seconds)}, which is no date (seconds since 1970)", line) from None
+
+
+def _short(v: object) -> str:
+    """A number as a person can read it in a message, however many digits it has."""
+    t = str(v)
+    return t if len(t) <= 24 else f"{t[:12]}... ({len(t)} digits)"
