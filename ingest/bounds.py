@@ -75,8 +75,8 @@ _RANGES = {
     "UTINYINT": (0, 2**8),
     "USMALLINT": (0, 2**16),
     "UINTEGER": (0, 2**32),
-    "UBIGINT": (0, 2**64),
-    "HUGEINT": (-(2**127), 2**127),
+    "UBIGINT": (0, 2**63),  # rows reach DuckDB through Polars, whose 64-bit integers are signed
+    "HUGEINT": (-(2**63), 2**63),
 }
 _COLUMN = re.compile(r"(?:^|[(,])\s*(\w+)\s+(" + "|".join(_RANGES) + r")\b", re.I | re.M)
 
