@@ -3,6 +3,7 @@ line that states it, never left to crash a parser or the store (registry.parse c
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -31,23 +32,76 @@ def check_runs(result: Any, data: bytes) -> None:
 
 
 def check_tables(result: Any, data: bytes) -> None:
-    """A ParseError for a tool-table cell holding an integer no 64-bit column holds, at its row's
-    line (rows built as dicts; a frame or packed table was typed by the parser already)."""
+    """A ParseError for a tool-table cell holding an integer its column cannot (the column's type
+    read from the migrations, only when a cell passes 32 bits; a list cell's items by its item type), at
+    its row's line (rows built as dicts; a frame or packed table was typed by the parser already)."""
     for table, rows in result.tables.items():
         if not isinstance(rows, list):
             continue
         for row in rows:
-            for column, v in row.items():
-                if type(v) is int and not -(2**63) <= v < 2**63:
-                    line = row.get("line_no")
-                    if not isinstance(line, int):
-                        at = _find_number(data, str(abs(v)))
-                        line = data.count(b"\n", 0, at) + 1 if at >= 0 else None
-                    raise ParseError(
-                        f"{table}.{column} is {str(v)[:12]}... ({len(str(abs(v)))} digits): no column holds "
-                        "it, so the file is damaged or a value was mistyped",
-                        line,
-                    )
+            if not isinstance(row, dict):
+                continue
+            v: int | None
+            for column, cell in row.items():
+                kind = type(cell)
+                if kind is int:
+                    if -(2**31) <= cell < 2**31 or _fits(cell, table, column):
+                        continue
+                    v = cell
+                elif kind is list or kind is tuple:
+                    v = next((x for x in cell if type(x) is int and not _fits(x, table, column)), None)
+                    if v is None:
+                        continue
+                else:
+                    continue
+                raise _cell_error(f"{table}.{column}", v, row, data)
+
+
+def _cell_error(where: str, v: int, row: dict, data: bytes) -> ParseError:
+    line = row.get("line_no")
+    if not isinstance(line, int):
+        at = _find_number(data, str(abs(v)))
+        line = data.count(b"\n", 0, at) + 1 if at >= 0 else None
+    digits = str(v) if len(str(v)) <= 24 else f"{str(v)[:12]}... ({len(str(abs(v)))} digits)"
+    return ParseError(f"{where} is {digits}: no column holds it, so the file is damaged or a value was mistyped", line)
+
+
+_RANGES = {
+    "TINYINT": (-(2**7), 2**7),
+    "SMALLINT": (-(2**15), 2**15),
+    "INTEGER": (-(2**31), 2**31),
+    "INT": (-(2**31), 2**31),
+    "BIGINT": (-(2**63), 2**63),
+    "UTINYINT": (0, 2**8),
+    "USMALLINT": (0, 2**16),
+    "UINTEGER": (0, 2**32),
+    "UBIGINT": (0, 2**63),  # rows reach DuckDB through Polars, whose 64-bit integers are signed
+    "HUGEINT": (-(2**63), 2**63),
+}
+_COLUMN = re.compile(r"(?:^|[(,])\s*(\w+)\s+(" + "|".join(_RANGES) + r")\b", re.I | re.M)
+
+
+def _fits(v: int, table: str, column: str) -> bool:
+    """Whether ``v`` fits ``table.column`` as the migrations type it (a 64-bit integer when unknown)."""
+    low, high = _column_types().get((table, column), _RANGES["BIGINT"])
+    return low <= v < high
+
+
+@functools.cache
+def _column_types() -> dict[tuple[str, str], tuple[int, int]]:
+    """(table, column) -> the integer range of its type, from schemas/V*.sql (CREATE TABLE and ADD COLUMN)."""
+    from .config import SCHEMAS
+
+    types: dict[tuple[str, str], tuple[int, int]] = {}
+    for f in sorted(SCHEMAS.glob("V*__*.sql")):
+        text = re.sub(r"--[^\n]*", "", f.read_text())
+        for table, body in re.findall(r"CREATE TABLE (\w+)\s*\((.*?)\);", text, re.S | re.I):
+            for column, kind in _COLUMN.findall(body):
+                types[(table, column)] = _RANGES[kind.upper()]
+        for table, column, kind in re.findall(r"ALTER TABLE (\w+) ADD COLUMN (\w+) (\w+)", text, re.I):
+            if kind.upper() in _RANGES:
+                types[(table, column)] = _RANGES[kind.upper()]
+    return types
 
 
 def _find_number(data: bytes, digits: str) -> int:

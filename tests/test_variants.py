@@ -10,6 +10,7 @@ from __future__ import annotations
 import codecs
 import gzip
 import json
+import re
 import shutil
 import tarfile
 import zipfile
@@ -422,3 +423,15 @@ def test_a_latency_log_in_two_folders_is_resolved_per_folder(con, tmp_path):
     rows = q(con, "SELECT path, stored_unit, waiting_for IS NULL FROM series_summary_resolved ORDER BY path, metric")
     assert [(r[1], r[2]) for r in rows] == [("ns", True), ("ns", True), (None, False), (None, False)]
     assert "a/" in rows[0][0] and "b/" in rows[2][0] and "a/" not in rows[2][0]
+
+
+def test_a_count_past_its_integer_column_is_refused_at_its_row(con, tmp_path):
+    """An 11-digit ORION data-point count fits 64 bits but not the INTEGER column the migrations give it."""
+    raw = corpus("orion/databasejournal__11gtest_summary.txt").read_bytes()
+    text = raw.decode()
+    m = re.search(r"(?m)^(Total Data Points: )(\d+)", text)
+    assert m, "the ORION summary states its data points"
+    data = (text[: m.start(2)] + "99999999999" + text[m.end(2) :]).encode()
+    o = _one(con, tmp_path, "x_summary.txt", data)
+    assert o.status == "rejected" and "99999999999" in o.reason and "no column holds it" in o.reason
+    assert o.line == text[: m.start()].count("\n") + 1
