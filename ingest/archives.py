@@ -3,7 +3,7 @@ several files (zip, tar, 7z, and any of them compressed) are refused with "unpac
 parser can claim the text of their first member.
 
 The hooks: ``registry.sniff`` and ``registry.unsupported_hint`` look through ``peek``;
-``batch._parse`` hands the bytes to ``parse`` instead of the format module; ``batch._write``
+``parsing.read_and_parse`` hands the bytes to ``parse`` instead of the format module; ``batch._write``
 calls ``record`` after the file's place is recorded (schemas/V070__source_archives.sql).
 """
 

@@ -6,182 +6,40 @@ time-series capture in its own (its points streamed to the Parquet store)."""
 
 from __future__ import annotations
 
-import dataclasses
-import errno
-import hashlib
-import importlib
 import os
-import stat
 from collections import deque
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
-from typing import IO, Any
+from typing import Any
 
 from duckdb import DuckDBPyConnection
 
-from . import archives, db, places, registry
+from . import archives, db, files, parsing
+from .files import Incoming, NotRegular, display_path, hash_file, open_regular, stamp, walk
 from .model import ParseError
-from .sidecar import NAME as SIDECAR
+from .outcome import EnvironmentFault, Outcome, Report, Status, environment_fault
+from .parsing import Bad, Bug, Changed, Parse, Parsed, Workers, parse_job, parser_for, streams
 from .sidecar import SidecarError, Sidecars
+from .store import places
 
-IGNORED_SUFFIXES = {".duckdb", ".wal", ".md", ".ipynb", ".png", ".tmp"}
-OUTPUT_MARKS = (db.STORE_MARK, "_iolab_manifest.json")  # a folder holding one is iolab's output (store, lake, reports)
-
-
-@dataclass
-class Outcome:
-    path: str
-    status: str  # ingested, unchanged, relabelled, placed (known content, new place), moved (the same
-    # place, found at a new path), gone (no longer on disk: left the analysis), skipped (not a regular
-    # file), rejected, unreadable
-    format: str | None = None
-    reason: str | None = None
-    line: int | None = None
-    counts: dict = field(default_factory=dict)
-
-
-@dataclass
-class Report:
-    outcomes: list[Outcome] = field(default_factory=list)
-    fault: str | None = None  # the environment failed (disk full, read-only, ...): the batch stopped there
-    notes: list[str] = field(default_factory=list)  # what changed in the data roots
-
-    def by_status(self, status: str) -> list[Outcome]:
-        return [o for o in self.outcomes if o.status == status]
-
-    @property
-    def failed(self) -> bool:
-        return any(o.status in ("rejected", "unreadable") for o in self.outcomes)
-
-
-class EnvironmentFault(Exception):
-    """The machine failed, not the file: disk full, a read-only store, permissions, a damaged database.
-
-    The batch stops at once and says so once; no file is recorded as bad for it.
-    """
-
-
-_FAULTS = [  # (what the OS or DuckDB says, what it means for the user)
-    (errno.ENOSPC, "No space left on device", "the disk holding the database is full"),
-    (errno.EDQUOT, "Disk quota exceeded", "the disk quota for the database's folder is used up"),
-    (errno.EROFS, "Read-only file system", "the database's folder is on a read-only file system"),
-    (errno.EACCES, "Permission denied", "iolab may not write the database or its folder (permissions)"),
-    (errno.EIO, "Input/output error", "the disk reported an input/output error"),
-    (None, "read-only mode", "the database is open read-only"),
-    (None, "database has been invalidated", "an earlier write failed and DuckDB closed the database"),
+__all__ = [  # what other modules and the tests use of an ingest
+    "EnvironmentFault",
+    "NotRegular",
+    "Outcome",
+    "Report",
+    "Status",
+    "display_path",
+    "hash_file",
+    "ingest_paths",
+    "open_regular",
+    "parse_job",
+    "remove",
+    "walk",
 ]
 
 
-def environment_fault(e: BaseException) -> str | None:
-    """What is wrong with the environment, if writing failed because of it (else None)."""
-    import duckdb
-
-    if not isinstance(e, (OSError, duckdb.Error)) and "os error" not in str(e).lower():
-        return None
-    code = getattr(e, "errno", None)
-    for no, text, meaning in _FAULTS:
-        if (no is not None and code == no) or text.lower() in str(e).lower():
-            return f"{meaning} ({type(e).__name__}: {str(e).strip().splitlines()[0][:200]})"
-    return None
-
-
-def display_path(p: Path) -> str:
-    """A path as text that DuckDB and terminals accept, even for non-UTF-8 file names."""
-    try:
-        p = p.relative_to(Path.cwd())
-    except ValueError:
-        pass
-    return os.fsencode(p).decode("utf-8", errors="replace")
-
-
-def walk(paths: list[Path]) -> Iterator[tuple[Path, Path]]:
-    """(given path, file) for every candidate file below the given paths. Not walked: symlinked
-    folders (no loops), hidden files and folders, sidecars, iolab's own outputs (a folder holding
-    an OUTPUT_MARKS file: the time-series store, a lake, rendered reports) and files named in
-    IGNORED_SUFFIXES, such as the database."""
-    for given in paths:
-        if not given.is_dir() and (given.exists() or given.is_symlink()):  # a file, FIFO, device or link
-            yield given.parent, given
-            continue
-        if not given.exists():
-            yield given, given
-            continue
-        for folder, dirs, files in os.walk(given, followlinks=False):
-            if any(m in files for m in OUTPUT_MARKS):
-                dirs[:] = []
-                continue
-            dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not _is_store(Path(folder), d))
-            for f in sorted(files):
-                if f.startswith(".") or f == SIDECAR or Path(f).suffix.lower() in IGNORED_SUFFIXES:
-                    continue
-                yield given, Path(folder) / f
-
-
-def _is_store(folder: Path, name: str) -> bool:
-    """A database's time-series store (<name>.duckdb.points beside <name>.duckdb), marked or not."""
-    return name.endswith(".points") and (folder / name.removesuffix(".points")).is_file()
-
-
-def _stamp(path: Path) -> places.Stamp:
-    """Size, mtime, ctime and inode: no write leaves all four as they were (a tool can set the
-    mtime back, as `cp -p` and `rsync -t` do, but not the ctime), so equal stamps mean equal bytes."""
-    st = path.stat()
-    return st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino
-
-
-NOT_REGULAR = {
-    stat.S_IFIFO: "a named pipe (FIFO)",
-    stat.S_IFCHR: "a character device",
-    stat.S_IFBLK: "a block device",
-    stat.S_IFSOCK: "a socket",
-    stat.S_IFDIR: "a folder",
-}
-
-
-class NotRegular(OSError):
-    """Only regular files are read: a FIFO or a device could block the ingest or never end."""
-
-
-def open_regular(path: Path) -> IO[bytes]:
-    """Open for reading only if it is a regular file (a symlink counts as what it points to).
-
-    The kind is checked with stat before opening (a device or a socket is never opened: opening a
-    tape rewinds it, a socket cannot be opened at all); O_NONBLOCK keeps a FIFO from blocking the
-    open, and the check runs again on the opened descriptor, so a file swapped for a FIFO between
-    the stat and the open is still caught.
-    """
-    _check_regular(os.stat(path).st_mode)
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    try:
-        _check_regular(os.fstat(fd).st_mode)
-    except NotRegular:
-        os.close(fd)
-        raise
-    return os.fdopen(fd, "rb")
-
-
-def _check_regular(mode: int) -> None:
-    if not stat.S_ISREG(mode):
-        raise NotRegular(f"{NOT_REGULAR.get(stat.S_IFMT(mode), 'not a regular file')}, not a regular file: never read")
-
-
-def hash_file(path: Path, chunk: int = 8 << 20) -> tuple[str, int, bytes]:
-    """(sha256, size, first 64 KiB) read in chunks: a 1 GB capture is never held in memory."""
-    h = hashlib.sha256()
-    size = 0
-    head = b""
-    with open_regular(path) as fh:
-        while block := fh.read(chunk):
-            if not head:
-                head = block[: registry.HEAD_BYTES]
-            h.update(block)
-            size += len(block)
-    return h.hexdigest(), size, head
-
-
-def _known_place(con: DuckDBPyConnection, f: _File) -> Outcome | None:
+def _known_place(con: DuckDBPyConnection, f: Incoming) -> Outcome | None:
     """Content already parsed: nothing is parsed again. Found where it was, the place keeps (or
     gets) its labels; found where a place that is no longer on disk was, that place moved here;
     found beside a place that is still there (a copy in a second study), it becomes a new place
@@ -199,8 +57,8 @@ def _known_place(con: DuckDBPyConnection, f: _File) -> Outcome | None:
             _supersede(con, f, sid)
             if moved:
                 del missing[pabs]
-                return Outcome(f.shown, "moved", fmt, reason=f"moved from {ppath}")
-            return Outcome(f.shown, "relabelled" if changed else "unchanged")
+                return Outcome(f.shown, Status.MOVED, fmt, reason=f"moved from {ppath}")
+            return Outcome(f.shown, Status.RELABELLED if changed else Status.UNCHANGED)
         place = places.record(
             con, f.place, sha256=f.sha, size=f.size, status="ok", fmt=fmt, parser=parser,
             parser_version=parser_version, tool_version=tool_version, labels=f.labels, content_id=content_id,
@@ -208,10 +66,10 @@ def _known_place(con: DuckDBPyConnection, f: _File) -> Outcome | None:
         places.write_targets(con, place, f.targets)
         _supersede(con, f, place)
     how = "counted once in the study" if pstudy == f.labels.get("study") else "stored once, labelled here too"
-    return Outcome(f.shown, "placed", fmt, reason=f"same content as {ppath}: {how}")
+    return Outcome(f.shown, Status.PLACED, fmt, reason=f"same content as {ppath}: {how}")
 
 
-def _supersede(con: DuckDBPyConnection, f: _File, new_id: int) -> None:
+def _supersede(con: DuckDBPyConnection, f: Incoming, new_id: int) -> None:
     """The place's earlier version (other bytes at the same path) leaves the analysis for ``new_id``."""
     if f.replaces is not None and f.replaces != new_id:
         places.retire(con, [f.replaces], "replaced", new_id)
@@ -224,92 +82,42 @@ def _rollback(con: DuckDBPyConnection) -> None:
         pass
 
 
-@dataclass
-class _File:
-    """One file on its way in: where it is, what it holds (sha256), and its labels."""
-
-    path: Path
-    shown: str  # as the terminal shows it (relative to the current folder)
-    place: places.Place  # as the database keeps it
-    where: Path = Path()  # its identity as a path (places.canonical)
-    stamp: places.Stamp = (0, None, None, None)
-    sha: str = ""
-    size: int = 0
-    head: bytes = b""
-    labels: dict = field(default_factory=dict)
-    targets: list[dict] = field(default_factory=list)
-    source_id: int | None = None  # once recorded
-    replaces: int | None = None  # the place's earlier version (other bytes at the same path)
-    missing: dict[str, places.Known] = field(default_factory=dict)  # the run's places not found on disk
-    hashing: Any = None  # a big file's sha256 being computed beside its parse (a Future of hash_file)
-
-
 SIDECAR_BROKEN = "its sidecar is broken"
-HASH_BESIDE_BYTES = 32 << 20  # a file this big is hashed in a thread while it is sniffed and parsed
-_hasher: Any = None
 
 
-def _hash_beside(f: _File) -> None:
-    """Start hashing a big file in a thread; read its head now (sniffing needs only that)."""
-    global _hasher
-    if _hasher is None:
-        from concurrent.futures import ThreadPoolExecutor
-
-        _hasher = ThreadPoolExecutor(1, thread_name_prefix="iolab-sha256")
-    with open_regular(f.path) as fh:
-        f.head = fh.read(registry.HEAD_BYTES)
-    f.size = f.stamp[0]
-    f.hashing = _hasher.submit(hash_file, f.path)
-
-
-def _await_hash(f: _File) -> Outcome | None:
-    """The sha256 started by _hash_beside (hashlib works outside the GIL: it ran beside the parse)."""
-    if f.hashing is None:
-        return None
-    try:
-        f.sha, f.size, _ = f.hashing.result()
-    except FileNotFoundError:
-        return Outcome(f.shown, "unreadable", reason="the file was moved or deleted during the ingest")
-    except OSError as e:
-        return Outcome(f.shown, "unreadable", reason=f"cannot read it: {e.strerror or e}")
-    finally:
-        f.hashing = None
-    return None
-
-
-def _open(f: _File, sidecars: Sidecars, known: places.Known | None, verify: bool) -> Outcome | None:
+def _open(f: Incoming, sidecars: Sidecars, known: places.Known | None, verify: bool) -> Outcome | None:
     """Stat, label and hash the file; an Outcome when that already decides it (unchanged, unreadable)."""
     try:
-        f.stamp = f.place.stamp = _stamp(f.path)
+        f.stamp = f.place.stamp = stamp(f.path)
         f.labels, f.targets = sidecars.labels_for(f.where)
         if known is not None:
             fresh = not verify and known.status == "ok" and known.stamp == f.stamp
             if fresh and places.same_labels(known, f.place.path, f.labels, f.targets):
-                return Outcome(f.shown, "unchanged")  # same size, times, inode and labels: not even hashed
+                return Outcome(f.shown, Status.UNCHANGED)  # same size, times, inode and labels: not even hashed
             f.replaces = known.source_id
-        if f.stamp[0] >= HASH_BESIDE_BYTES:
-            _hash_beside(f)
+        if f.stamp[0] >= files.HASH_BESIDE_BYTES:
+            files.hash_beside(f)
         else:
             f.sha, f.size, f.head = hash_file(f.path)
     except FileNotFoundError:
         if f.path.is_symlink():
-            return Outcome(f.shown, "unreadable", reason=f"a link to {os.readlink(f.path)}, which does not exist")
-        return Outcome(f.shown, "unreadable", reason="the file does not exist")
+            return Outcome(f.shown, Status.UNREADABLE, reason=f"a link to {os.readlink(f.path)}, which does not exist")
+        return Outcome(f.shown, Status.UNREADABLE, reason="the file does not exist")
     except IsADirectoryError:
-        return Outcome(f.shown, "unreadable", reason="this is a folder, not a file")
+        return Outcome(f.shown, Status.UNREADABLE, reason="this is a folder, not a file")
     except NotRegular as e:
-        return Outcome(f.shown, "skipped", reason=str(e))
+        return Outcome(f.shown, Status.SKIPPED, reason=str(e))
     except OSError as e:
-        return Outcome(f.shown, "unreadable", reason=f"cannot read it: {e.strerror or e}")
+        return Outcome(f.shown, Status.UNREADABLE, reason=f"cannot read it: {e.strerror or e}")
     except SidecarError as e:
         return Outcome(
-            f.shown, "unreadable", reason=f"{SIDECAR_BROKEN}: {e}; it is out of the analysis until it is fixed"
+            f.shown, Status.UNREADABLE, reason=f"{SIDECAR_BROKEN}: {e}; it is out of the analysis until it is fixed"
         )
     return None
 
 
 def _reject(
-    con: DuckDBPyConnection, f: _File, reason: str, line: int | None = None, mod: ModuleType | None = None
+    con: DuckDBPyConnection, f: Incoming, reason: str, line: int | None = None, mod: ModuleType | None = None
 ) -> Outcome:
     fmt = getattr(mod, "FORMAT", None)
     with db.transaction(con):
@@ -318,34 +126,7 @@ def _reject(
             parser_version=getattr(mod, "VERSION", None), error=reason, error_line=line, labels=f.labels,
         )  # fmt: skip
         _supersede(con, f, sid)
-    return Outcome(f.shown, "rejected", fmt, reason, line)
-
-
-def _parser(f: _File) -> ModuleType | str:
-    """The one module that claims the file, or why there is none (registry.claim, as `iolab detect`)."""
-    c = registry.claim(f.head, f.path.name)
-    return c.module or c.reason
-
-
-def _streams(mod: ModuleType | str) -> bool:
-    """Whether a format module reads its file from disk as it goes (``parse_path``: large
-    time-series captures) rather than from the bytes that were hashed."""
-    return not isinstance(mod, str) and hasattr(mod, "parse_path")
-
-
-def _parse(f: _File, mod: ModuleType) -> Any:
-    """The parser's result; ParseError for a bad file, FileChanged if the bytes moved under us."""
-    if _streams(mod) and not f.head.startswith(archives.GZIP):
-        return registry.parse_path(mod, f.path, f.path.name)
-    with open_regular(f.path) as fh:
-        data = fh.read()
-    if hashlib.sha256(data).hexdigest() != f.sha:
-        raise FileChanged()
-    return registry.parse(mod, data, f.path.name)  # a .gz is parsed as the file inside it
-
-
-class FileChanged(Exception):
-    """The file changed between hashing and parsing."""
+    return Outcome(f.shown, Status.REJECTED, fmt, reason, line)
 
 
 class _Settled(Exception):
@@ -355,7 +136,9 @@ class _Settled(Exception):
         self.outcome = outcome  # None: the same bytes are stored already (a place)
 
 
-def _write(con: DuckDBPyConnection, f: _File, mod: ModuleType, result: Any, writer: db.Writer | None = None) -> Outcome:
+def _write(
+    con: DuckDBPyConnection, f: Incoming, mod: ModuleType, result: Any, writer: db.Writer | None = None
+) -> Outcome:
     """Write every row of one parsed file, then record its place, inside the caller's transaction
     (with a ``writer``, its rows are queued there for the caller to flush). A big capture is
     streamed while its hash is still being computed (_hash_beside); its content is checked then."""
@@ -369,23 +152,23 @@ def _write(con: DuckDBPyConnection, f: _File, mod: ModuleType, result: Any, writ
     places.write_targets(con, sid, f.targets)
     archives.record(con, sid, result)
     _supersede(con, f, sid)
-    if _streams(mod) and _stamp(f.path) != f.stamp:
+    if streams(mod) and stamp(f.path) != f.stamp:
         raise ParseError("the file changed while it was being read; ingest it again")
-    return Outcome(f.shown, "ingested", mod.FORMAT, counts=counts)
+    return Outcome(f.shown, Status.INGESTED, mod.FORMAT, counts=counts)
 
 
-def _await_content(con: DuckDBPyConnection, f: _File) -> None:
+def _await_content(con: DuckDBPyConnection, f: Incoming) -> None:
     """For a file hashed beside its streaming: its sha256 now, and _Settled if these bytes are stored."""
     if f.hashing is None:
         return
-    if (unreadable := _await_hash(f)) is not None:
+    if (unreadable := files.await_hash(f)) is not None:
         raise _Settled(unreadable)
     if places.is_stored(con, f.sha):
         raise _Settled(None)
     places.forget_rejected(con, f.sha, f.place.abs_path)
 
 
-def _store(con: DuckDBPyConnection, f: _File, mod: ModuleType, result: Any) -> Outcome:
+def _store(con: DuckDBPyConnection, f: Incoming, mod: ModuleType, result: Any) -> Outcome:
     """One file in its own transaction; a failure leaves nothing behind."""
     con.execute("BEGIN")
     f.source_id = None
@@ -399,8 +182,8 @@ def _store(con: DuckDBPyConnection, f: _File, mod: ModuleType, result: Any) -> O
         if f.source_id is not None:
             db.drop_points(con, f.source_id)
         if isinstance(e, _Settled):  # the streaming was for nothing: the same bytes are stored, or unreadable
-            return e.outcome or _known_place(con, f) or Outcome(f.shown, "unchanged")
-        if (unreadable := _await_hash(f)) is not None:
+            return e.outcome or _known_place(con, f) or Outcome(f.shown, Status.UNCHANGED)
+        if (unreadable := files.await_hash(f)) is not None:
             return unreadable
         if isinstance(e, ParseError):  # streamed data (time series) can fail after parse() returned
             return _reject(con, f, e.reason, e.line, mod)
@@ -423,16 +206,16 @@ class _Batch:
     MAX_FILES, MAX_ROWS = 64, 1_000_000
 
     def __init__(self) -> None:
-        self.items: list[tuple[_File, ModuleType, Any]] = []
+        self.items: list[tuple[Incoming, ModuleType, Any]] = []
         self.rows = 0
         self.shas: set[str] = set()
         self.done: list[Outcome] = []  # outcomes of stored batches, not yet reported
 
     @staticmethod
     def takes(mod: ModuleType, result: Any) -> bool:
-        return not _streams(mod) and result.points is None
+        return not streams(mod) and result.points is None
 
-    def add(self, con: DuckDBPyConnection, f: _File, mod: ModuleType, result: Any) -> None:
+    def add(self, con: DuckDBPyConnection, f: Incoming, mod: ModuleType, result: Any) -> None:
         self.items.append((f, mod, result))
         self.shas.add(f.sha)
         self.rows += len(result.samples) + sum(len(t) for t in result.tables.values())
@@ -465,7 +248,7 @@ class _Batch:
 
 def _prepare(
     con: DuckDBPyConnection,
-    f: _File,
+    f: Incoming,
     sidecars: Sidecars,
     known: places.Known | None,
     verify: bool,
@@ -484,15 +267,19 @@ def _prepare(
         return early
     if f.hashing is None and (place := _known_content(con, f, settle, seen)) is not None:
         return place
-    mod = _parser(f)
-    streamed = _streams(mod)
-    if f.hashing is not None and not streamed and (place := _await_hash(f) or _known_content(con, f, settle, seen)):
+    mod = parser_for(f)
+    streamed = streams(mod)
+    if (
+        f.hashing is not None
+        and not streamed
+        and (place := files.await_hash(f) or _known_content(con, f, settle, seen))
+    ):
         return place
     return _reject(con, f, mod) if isinstance(mod, str) else mod
 
 
 def _known_content(
-    con: DuckDBPyConnection, f: _File, settle: Callable[[str], None], seen: set[str] | None
+    con: DuckDBPyConnection, f: Incoming, settle: Callable[[str], None], seen: set[str] | None
 ) -> Outcome | None:
     """The outcome when these bytes are stored already (see _known_place); None when they are new."""
     if seen is None or f.sha in seen:  # these bytes may be stored already
@@ -506,87 +293,37 @@ def _known_content(
 
 
 def _parse_here(
-    con: DuckDBPyConnection, f: _File, mod: ModuleType, settle: Callable[[str], None], seen: set[str] | None
-) -> tuple | Outcome:
+    con: DuckDBPyConnection, f: Incoming, mod: ModuleType, settle: Callable[[str], None], seen: set[str] | None
+) -> Parse | Outcome:
     """Parse in this process. A big streamed file's hash goes on beside its streaming (_write), unless
     the parse failed: then it is awaited here, and the content checked, before the file is rejected."""
-    parsed = _parsed(f, mod)
-    failed = parsed[0] != "ok"
-    if f.hashing is not None and failed and (place := _await_hash(f) or _known_content(con, f, settle, seen)):
+    result = parsing.parsed(f, mod)
+    failed = not isinstance(result, Parsed)
+    if f.hashing is not None and failed and (place := files.await_hash(f) or _known_content(con, f, settle, seen)):
         return place
-    return parsed
+    return result
 
 
-def parse_job(f: _File, module: str) -> tuple:
-    """A worker process's job: parse one file with the parser module named ``module``."""
-    return _parsed(f, importlib.import_module(module))
-
-
-def _parsed(f: _File, mod: ModuleType) -> tuple:
-    """Parse one file: ("ok", result) or what went wrong, as plain data (it may cross processes)."""
-    try:
-        result = _parse(f, mod)
-        result.samples.flush()  # packed: a worker sends compressed columns, not lists of numbers
-        return ("ok", result)
-    except FileChanged:
-        return ("changed",)
-    except ParseError as e:
-        return ("bad", e.reason, e.line)
-    except BaseException as e:  # a parser bug (or a library panic) must not take the batch down
-        if isinstance(e, (KeyboardInterrupt, SystemExit)):
-            raise
-        return ("bug", f"{type(e).__name__}: {e}")
-
-
-def _finish(con: DuckDBPyConnection, f: _File, mod: ModuleType, parsed: tuple, batch: _Batch | None) -> Outcome | None:
+def _finish(
+    con: DuckDBPyConnection, f: Incoming, mod: ModuleType, parsed: Parse, batch: _Batch | None
+) -> Outcome | None:
     """Store a parsed file, or record why it could not be parsed. None: it waits in ``batch``."""
-    if parsed[0] == "changed":
-        return Outcome(f.shown, "unreadable", reason="the file changed while it was being read; ingest it again")
-    if parsed[0] == "bad":
-        return _reject(con, f, parsed[1], parsed[2], mod)
-    if parsed[0] == "bug":
-        reason = f"internal error in {mod.__name__} ({parsed[1]}); please report it with this file"
-        return _reject(con, f, reason, None, mod)
-    if batch is not None and batch.takes(mod, parsed[1]):
-        batch.add(con, f, mod, parsed[1])
+    match parsed:
+        case Changed():
+            return Outcome(
+                f.shown, Status.UNREADABLE, reason="the file changed while it was being read; ingest it again"
+            )
+        case Bad(reason, line):
+            return _reject(con, f, reason, line, mod)
+        case Bug(message):
+            return _reject(
+                con, f, f"internal error in {mod.__name__} ({message}); please report it with this file", None, mod
+            )
+    assert isinstance(parsed, Parsed)
+    if batch is not None and batch.takes(mod, parsed.result):
+        batch.add(con, f, mod, parsed.result)
         return None
-    return _store(con, f, mod, parsed[1])
-
-
-class _Workers:
-    """Parsers running in worker processes while this process hashes and stores.
-
-    The parsers are pure Python and hold one core each; with many files a lab machine's other
-    cores parse ahead (at most WINDOW per worker in flight, in order). A file too big to ship
-    back cheaply, or a streamed capture, is parsed here. IOLAB_PARSE_WORKERS sets the count (0: none)."""
-
-    MIN_FILES, WINDOW, MAX_BYTES = 48, 2, 32 << 20
-
-    def __init__(self, n_files: int, parallel: bool) -> None:
-        wanted = os.environ.get("IOLAB_PARSE_WORKERS", "").strip()
-        n = int(wanted) if wanted.isdigit() else (os.cpu_count() or 1) if n_files >= self.MIN_FILES else 0
-        self.n = n if parallel and n > 1 else 0
-        self.pool: Any = None
-
-    def takes(self, f: _File, mod: ModuleType) -> bool:
-        return self.n > 0 and not _streams(mod) and f.size <= self.MAX_BYTES
-
-    def submit(self, f: _File, mod: ModuleType) -> Any:
-        if self.pool is None:
-            import multiprocessing
-            from concurrent.futures import ProcessPoolExecutor
-
-            # spawn, not fork: this process holds DuckDB and Polars threads, which fork would copy mid-flight
-            self.pool = ProcessPoolExecutor(self.n, mp_context=multiprocessing.get_context("spawn"))
-        try:
-            return self.pool.submit(parse_job, dataclasses.replace(f, missing={}), mod.__name__)
-        except Exception:  # the pool broke (a worker died): the rest is parsed here
-            self.n = 0
-            return None
-
-    def close(self) -> None:
-        if self.pool is not None:
-            self.pool.shutdown(wait=True, cancel_futures=True)
+    return _store(con, f, mod, parsed.result)
 
 
 class _Run:
@@ -598,8 +335,8 @@ class _Run:
         self.con, self.on_file = con, on_file
         self.report = Report()
         self.batch = _Batch()
-        self.workers = _Workers(n_files, parallel)
-        self.inflight: deque[tuple[_File, ModuleType, Any]] = deque()
+        self.workers = Workers(n_files, parallel)
+        self.inflight: deque[tuple[Incoming, ModuleType, Any]] = deque()
         self.seen = places.active_shas(con)
 
     def tell(self, outcome: Outcome | None = None) -> None:
@@ -621,10 +358,10 @@ class _Run:
         try:
             parsed = future.result()
         except Exception:  # the result could not come back (not picklable, a worker died): parse here
-            parsed = _parsed(f, mod)
+            parsed = parsing.parsed(f, mod)
         self.guarded(f, lambda: _finish(self.con, f, mod, parsed, self.batch))
 
-    def guarded(self, f: _File, step: Callable[[], Outcome | None]) -> None:
+    def guarded(self, f: Incoming, step: Callable[[], Outcome | None]) -> None:
         """Run one file's step; an environment fault stops the run, any other error is that file's."""
         try:
             outcome = step()
@@ -637,10 +374,10 @@ class _Run:
             if fault := environment_fault(e):  # e.g. recording a rejection failed: the disk, not the file
                 raise EnvironmentFault(fault) from e
             reason = f"internal error ({type(e).__name__}: {e}); please report it with this file"
-            outcome = Outcome(f.shown, "unreadable", reason=reason)
+            outcome = Outcome(f.shown, Status.UNREADABLE, reason=reason)
         self.tell(outcome)
 
-    def file(self, f: _File, sidecars: Sidecars, known: places.Known | None, verify: bool) -> None:
+    def file(self, f: Incoming, sidecars: Sidecars, known: places.Known | None, verify: bool) -> None:
         def step() -> Outcome | None:
             mod = _prepare(self.con, f, sidecars, known, verify, self.settle, self.seen)
             if isinstance(mod, Outcome):
@@ -662,8 +399,8 @@ class _Run:
             with db.transaction(self.con):
                 places.retire(self.con, [k.source_id for k in missing.values()], "deleted")
         for k in sorted(missing.values(), key=lambda k: k.path):
-            self.tell(Outcome(k.path, "gone", reason="no longer on disk: it left the analysis"))
-        purge(self.con)
+            self.tell(Outcome(k.path, Status.GONE, reason="no longer on disk: it left the analysis"))
+        places.purge_unused(self.con)
 
     def check_declared(self, studies: set[str]) -> None:
         """A sidecar naming a system, generation or criterion its study does not have (declared.py)."""
@@ -671,24 +408,12 @@ class _Run:
 
         for p in declared.problems(self.con, studies):
             where = display_path(p.sidecar) if p.sidecar else f"the iolab.toml of study {p.study}"
-            self.tell(Outcome(where, "rejected", reason=p.reason(), line=p.line))
-
-
-def purge(con: DuckDBPyConnection) -> None:
-    """Delete the parsed rows (and time-series files) that no place in the analysis reads any more."""
-    contents = places.unused_contents(con)
-    if not contents:
-        return
-    with db.transaction(con):
-        places.purge(con, contents)
-    for c in contents:
-        db.drop_points(con, c)
-    db.refresh_points_view(con)
+            self.tell(Outcome(where, Status.REJECTED, reason=p.reason(), line=p.line))
 
 
 def _plan(
     con: DuckDBPyConnection, paths: list[Path], files: list[tuple[Path, Path]]
-) -> tuple[places.Roots, list[_File]]:
+) -> tuple[places.Roots, list[Incoming]]:
     """The data roots after this ingest, and each file once, with its place."""
     given = [places.canonical(p) for p in paths]
     try:
@@ -699,15 +424,15 @@ def _plan(
         if fault := environment_fault(e):
             raise EnvironmentFault(fault) from e
         raise
-    out: dict[str, _File] = {}
+    out: dict[str, Incoming] = {}
     for _, path in files:
         where = places.canonical(path)
-        f = _File(path, display_path(path), places.Place(roots.shown(where), places.text(where)), where)
+        f = Incoming(path, display_path(path), places.Place(roots.shown(where), places.text(where)), where)
         out.setdefault(f.place.abs_path, f)
     return roots, list(out.values())
 
 
-def _vanished(f: _File, known: dict[str, places.Known]) -> bool:
+def _vanished(f: Incoming, known: dict[str, places.Known]) -> bool:
     """A path named to ingest that is gone from disk but held places: they leave (no error)."""
     if f.path.exists() or f.path.is_symlink():
         return False
@@ -768,5 +493,5 @@ def remove(con: DuckDBPyConnection, paths: list[Path], study: str | None = None)
     with db.transaction(con):
         places.retire(con, [sid for sid, _ in gone], "removed")
         places.drop_roots(con, folders)
-    purge(con)
-    return [Outcome(path, "removed", reason="taken out of the analysis (iolab remove)") for _, path in gone]
+    places.purge_unused(con)
+    return [Outcome(path, Status.REMOVED, reason="taken out of the analysis (iolab remove)") for _, path in gone]

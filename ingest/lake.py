@@ -193,7 +193,7 @@ def _copy_points(con, lake: Path) -> dict[int, int]:
 
 
 def view_files() -> list[Path]:
-    from .db import VIEWS
+    from .config import VIEWS
 
     return sorted(VIEWS.glob("*.sql"))
 

@@ -33,7 +33,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ingest import batch, db, places  # noqa: E402
+from ingest import batch, db  # noqa: E402
+from ingest.store import places  # noqa: E402
 from ingest.vocabulary import FACTORS as UNIT_FACTORS  # noqa: E402
 
 CORPUS = ROOT / "tests" / "corpus"

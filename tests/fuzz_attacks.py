@@ -37,8 +37,9 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ingest import batch, db, places
+from ingest import batch, db
 from ingest.reports.render import slug
+from ingest.store import places
 from tests.fuzz import rows_left, source_tables
 
 HOSTILE = [

@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from ingest import batch, db
+from ingest import batch, db, files, parsing
 from ingest.cli import main
+from ingest.store import schema
 from tests.conftest import ROOT, corpus, ingest, q
 
 SQLIO = "iometer/sqlserverio__iometeroutput.csv"
@@ -187,8 +188,8 @@ def test_worker_processes_parse_what_this_process_parses(con, tmp_path, monkeypa
     shutil.copy(d / "r020.csv", d / "r020-copy.csv")
     monkeypatch.setenv("IOLAB_PARSE_WORKERS", "2")
     pools = []
-    close = batch._Workers.close
-    monkeypatch.setattr(batch._Workers, "close", lambda self: (pools.append(self.pool), close(self)))
+    close = parsing.Workers.close
+    monkeypatch.setattr(parsing.Workers, "close", lambda self: (pools.append(self.pool), close(self)))
     rep = batch.ingest_paths(con, [d], parallel=True)
     assert pools and pools[0] is not None  # the workers did the parsing
     assert [o.path for o in rep.outcomes] == sorted(o.path for o in rep.outcomes)  # reported in walk order
@@ -357,7 +358,7 @@ def test_python_dash_m_ingest(tmp_path):
 def test_file_changing_during_ingest_is_reported(con, tmp_path, monkeypatch):
     f = tmp_path / "moving.csv"
     shutil.copy(corpus(ADI), f)
-    real_open = batch.open_regular
+    real_open = files.open_regular
     opened = []
 
     def open_then_change(path):
@@ -368,7 +369,7 @@ def test_file_changing_during_ingest_is_reported(con, tmp_path, monkeypatch):
                 return io.BytesIO(fh.read().replace(b"3364.250468", b"9999.999999", 1))  # a writer mid-read
         return fh
 
-    monkeypatch.setattr(batch, "open_regular", open_then_change)
+    monkeypatch.setattr(files, "open_regular", open_then_change)
     out = ingest(con, f).outcomes[0]
     assert out.status == "unreadable" and "changed while it was being read" in out.reason
     assert q(con, "SELECT count(*) FROM runs") == [(0,)]
@@ -409,7 +410,7 @@ def test_a_big_file_hashed_beside_its_parse_keeps_its_provenance(con, tmp_path, 
     the known-content check and rejections still get the file's own sha256."""
     import hashlib
 
-    monkeypatch.setattr(batch, "HASH_BESIDE_BYTES", 1)  # every file takes that path here
+    monkeypatch.setattr(files, "HASH_BESIDE_BYTES", 1)  # every file takes that path here
     a, b = tmp_path / "a", tmp_path / "b"
     a.mkdir(), b.mkdir()
     esx = corpus("esxtop/rachsharp__small-esxtop-data.csv")
@@ -467,7 +468,7 @@ def test_a_database_made_from_the_template_is_the_one_made_in_place(tmp_path, mo
     (leftover / "7.parquet").write_bytes(b"an earlier database's points")
     assert db.from_template(tmp_path / "probe.duckdb")  # the template path is the one under test
     db.open_db(tmp_path / "copied.duckdb").close()
-    monkeypatch.setattr(db, "from_template", lambda path: False)
+    monkeypatch.setattr(schema, "from_template", lambda path: False)
     db.open_db(tmp_path / "in_place.duckdb").close()
     copied, in_place = catalog(tmp_path / "copied.duckdb"), catalog(tmp_path / "in_place.duckdb")
     assert copied == in_place

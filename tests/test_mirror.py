@@ -21,7 +21,8 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from ingest import batch, cli, db, places
+from ingest import batch, cli, db
+from ingest.store import places
 from tests.conftest import corpus, q
 
 # small real files of several formats (tests/corpus, provenance in MANIFEST.tsv), one a time series

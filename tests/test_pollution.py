@@ -9,7 +9,8 @@ import subprocess
 import sys
 import time
 
-from ingest import batch, db, places
+from ingest import batch, db
+from ingest.store import places
 from tests import fuzz, fuzz_attacks
 from tests.conftest import ROOT, corpus, q
 

@@ -15,6 +15,7 @@ from contextlib import contextmanager
 import pytest
 
 from ingest import batch, cli, db
+from ingest.store import schema
 from tests.conftest import corpus, ingest, q
 
 ADI = "iometer/adisireesha__results.csv"
@@ -211,11 +212,11 @@ def test_a_failing_migration_rolls_back_every_pending_one(tmp_path, monkeypatch)
     f = tmp_path / "old.duckdb"
     db.open_db(f).close()
     schemas = tmp_path / "schemas"
-    shutil.copytree(db.SCHEMAS, schemas)
+    shutil.copytree(schema.SCHEMAS, schemas)
     last = max(int(p.name[1:].split("__")[0]) for p in schemas.glob("V*__*.sql"))
     (schemas / f"V{last + 1:03d}__good.sql").write_text("CREATE TABLE handmade_extra (x INTEGER);")
     (schemas / f"V{last + 2:03d}__broken.sql").write_text("CREATE TABLE handmade_broken (x NOT_A_TYPE);")
-    monkeypatch.setattr(db, "SCHEMAS", schemas)
+    monkeypatch.setattr(schema, "SCHEMAS", schemas)
     with pytest.raises(db.DatabaseProblem, match=rf"V{last + 2:03d}__broken.sql could not be applied.*rolled back"):
         db.open_db(f)
     con = db.connect(f, read_only=True)
@@ -248,16 +249,16 @@ def test_a_new_database_is_a_copy_of_the_template_with_the_same_schema(tmp_path,
     db.open_db(tmp_path / "in-place.duckdb").close()  # the cache cannot be made: made in place
     assert _schema(tmp_path / "first.duckdb") == _schema(tmp_path / "second.duckdb")
     assert _schema(tmp_path / "second.duckdb") == _schema(tmp_path / "in-place.duckdb")
-    assert len(_schema(template)[0]) == len(list(db.SCHEMAS.glob("V*__*.sql")))
+    assert len(_schema(template)[0]) == len(list(schema.SCHEMAS.glob("V*__*.sql")))
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".new")]  # no copy left behind
 
 
 def test_the_template_follows_the_migrations_and_never_overwrites_a_file(tmp_path, monkeypatch):
     monkeypatch.setenv("IOLAB_CACHE_DIR", str(tmp_path / "cache"))
     schemas = tmp_path / "schemas"
-    shutil.copytree(db.SCHEMAS, schemas)
-    monkeypatch.setattr(db, "SCHEMAS", schemas)
-    monkeypatch.setattr(db, "VIEWS", schemas / "views")
+    shutil.copytree(schema.SCHEMAS, schemas)
+    monkeypatch.setattr(schema, "SCHEMAS", schemas)
+    monkeypatch.setattr(schema, "VIEWS", schemas / "views")
     db.open_db(tmp_path / "a.duckdb").close()
     last = max(int(p.name[1:].split("__")[0]) for p in schemas.glob("V*__*.sql"))
     (schemas / f"V{last + 1:03d}__more.sql").write_text("CREATE TABLE handmade_more (x INTEGER);")

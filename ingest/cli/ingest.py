@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..outcome import Status
 from ..terminal import console, is_terminal, markup, say, shown
 from . import params
 from .requires import EXIT_ENVIRONMENT, EXIT_OK, EXIT_REJECTED, EXIT_USAGE
@@ -60,7 +61,7 @@ def _not_found(paths: list[Path]) -> int:
 
 def _absent(con: Any, paths: list[Path]) -> list[Path]:
     """Paths that name nothing on disk and nothing the database holds: a typo, wrong usage."""
-    from .. import places
+    from ..store import places
 
     gone = [p for p in paths if not os.path.lexists(p)]
     return [p for p in gone if not places.places_under(con, [places.text(places.canonical(p))])]
@@ -147,7 +148,7 @@ def _progress(visible: bool, total: int) -> Iterator[Callable[[batch.Outcome], N
         yield lambda o: progress.update(task, advance=1, description=shown(o.path)[-60:])
 
 
-STATUSES = ("ingested", "unchanged", "relabelled", "placed", "moved", "gone", "skipped", "rejected", "unreadable")
+STATUSES = tuple(str(s) for s in Status)
 
 
 def report_json(report: batch.Report, db_path: str) -> dict:

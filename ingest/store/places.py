@@ -334,3 +334,18 @@ def purge(con: DuckDBPyConnection, contents: list[int]) -> None:
         con.execute(f'DELETE FROM "{table}" WHERE source_id IN ({ids})')
     con.execute(f"DELETE FROM runs WHERE source_id IN ({ids})")
     con.execute(f"UPDATE source_history SET purged_at = ? WHERE source_id IN ({ids})", [now()])
+
+
+def purge_unused(con: DuckDBPyConnection) -> None:
+    """Delete the parsed rows (and time-series files) that no place in the analysis reads any more."""
+    from .connect import transaction
+    from .points import drop_points, refresh_points_view
+
+    contents = unused_contents(con)
+    if not contents:
+        return
+    with transaction(con):
+        purge(con, contents)
+    for c in contents:
+        drop_points(con, c)
+    refresh_points_view(con)

@@ -1,0 +1,167 @@
+"""Files on disk as an ingest meets them: which are walked, which are regular, their stamp and hash,
+and the record of one file on its way in (Incoming)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from . import registry
+from .outcome import Outcome, Status
+from .sidecar import NAME as SIDECAR
+from .store import places
+from .store.points import STORE_MARK
+
+IGNORED_SUFFIXES = {".duckdb", ".wal", ".md", ".ipynb", ".png", ".tmp"}
+OUTPUT_MARKS = (STORE_MARK, "_iolab_manifest.json")  # a folder holding one is iolab's output (store, lake, reports)
+
+
+def display_path(p: Path) -> str:
+    """A path as text that DuckDB and terminals accept, even for non-UTF-8 file names."""
+    try:
+        p = p.relative_to(Path.cwd())
+    except ValueError:
+        pass
+    return os.fsencode(p).decode("utf-8", errors="replace")
+
+
+def walk(paths: list[Path]) -> Iterator[tuple[Path, Path]]:
+    """(given path, file) for every candidate file below the given paths. Not walked: symlinked
+    folders (no loops), hidden files and folders, sidecars, iolab's own outputs (a folder holding
+    an OUTPUT_MARKS file: the time-series store, a lake, rendered reports) and files named in
+    IGNORED_SUFFIXES, such as the database."""
+    for given in paths:
+        if not given.is_dir() and (given.exists() or given.is_symlink()):  # a file, FIFO, device or link
+            yield given.parent, given
+            continue
+        if not given.exists():
+            yield given, given
+            continue
+        for folder, dirs, files in os.walk(given, followlinks=False):
+            if any(m in files for m in OUTPUT_MARKS):
+                dirs[:] = []
+                continue
+            dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not _is_store(Path(folder), d))
+            for f in sorted(files):
+                if f.startswith(".") or f == SIDECAR or Path(f).suffix.lower() in IGNORED_SUFFIXES:
+                    continue
+                yield given, Path(folder) / f
+
+
+def _is_store(folder: Path, name: str) -> bool:
+    """A database's time-series store (<name>.duckdb.points beside <name>.duckdb), marked or not."""
+    return name.endswith(".points") and (folder / name.removesuffix(".points")).is_file()
+
+
+def stamp(path: Path) -> places.Stamp:
+    """Size, mtime, ctime and inode: no write leaves all four as they were (a tool can set the
+    mtime back, as `cp -p` and `rsync -t` do, but not the ctime), so equal stamps mean equal bytes."""
+    st = path.stat()
+    return st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino
+
+
+NOT_REGULAR = {
+    stat.S_IFIFO: "a named pipe (FIFO)",
+    stat.S_IFCHR: "a character device",
+    stat.S_IFBLK: "a block device",
+    stat.S_IFSOCK: "a socket",
+    stat.S_IFDIR: "a folder",
+}
+
+
+class NotRegular(OSError):
+    """Only regular files are read: a FIFO or a device could block the ingest or never end."""
+
+
+def open_regular(path: Path) -> IO[bytes]:
+    """Open for reading only if it is a regular file (a symlink counts as what it points to).
+
+    The kind is checked with stat before opening (a device or a socket is never opened: opening a
+    tape rewinds it, a socket cannot be opened at all); O_NONBLOCK keeps a FIFO from blocking the
+    open, and the check runs again on the opened descriptor, so a file swapped for a FIFO between
+    the stat and the open is still caught.
+    """
+    _check_regular(os.stat(path).st_mode)
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        _check_regular(os.fstat(fd).st_mode)
+    except NotRegular:
+        os.close(fd)
+        raise
+    return os.fdopen(fd, "rb")
+
+
+def _check_regular(mode: int) -> None:
+    if not stat.S_ISREG(mode):
+        raise NotRegular(f"{NOT_REGULAR.get(stat.S_IFMT(mode), 'not a regular file')}, not a regular file: never read")
+
+
+def hash_file(path: Path, chunk: int = 8 << 20) -> tuple[str, int, bytes]:
+    """(sha256, size, first 64 KiB) read in chunks: a 1 GB capture is never held in memory."""
+    h = hashlib.sha256()
+    size = 0
+    head = b""
+    with open_regular(path) as fh:
+        while block := fh.read(chunk):
+            if not head:
+                head = block[: registry.HEAD_BYTES]
+            h.update(block)
+            size += len(block)
+    return h.hexdigest(), size, head
+
+
+@dataclass
+class Incoming:
+    """One file on its way in: where it is, what it holds (sha256), and its labels."""
+
+    path: Path
+    shown: str  # as the terminal shows it (relative to the current folder)
+    place: places.Place  # as the database keeps it
+    where: Path = Path()  # its identity as a path (places.canonical)
+    stamp: places.Stamp = (0, None, None, None)
+    sha: str = ""
+    size: int = 0
+    head: bytes = b""
+    labels: dict = field(default_factory=dict)
+    targets: list[dict] = field(default_factory=list)
+    source_id: int | None = None  # once recorded
+    replaces: int | None = None  # the place's earlier version (other bytes at the same path)
+    missing: dict[str, places.Known] = field(default_factory=dict)  # the run's places not found on disk
+    hashing: Any = None  # a big file's sha256 being computed beside its parse (a Future of hash_file)
+
+
+HASH_BESIDE_BYTES = 32 << 20  # a file this big is hashed in a thread while it is sniffed and parsed
+_hasher: Any = None
+
+
+def hash_beside(f: Incoming) -> None:
+    """Start hashing a big file in a thread; read its head now (sniffing needs only that)."""
+    global _hasher
+    if _hasher is None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        _hasher = ThreadPoolExecutor(1, thread_name_prefix="iolab-sha256")
+    with open_regular(f.path) as fh:
+        f.head = fh.read(registry.HEAD_BYTES)
+    f.size = f.stamp[0]
+    f.hashing = _hasher.submit(hash_file, f.path)
+
+
+def await_hash(f: Incoming) -> Outcome | None:
+    """The sha256 started by _hash_beside (hashlib works outside the GIL: it ran beside the parse)."""
+    if f.hashing is None:
+        return None
+    try:
+        f.sha, f.size, _ = f.hashing.result()
+    except FileNotFoundError:
+        return Outcome(f.shown, Status.UNREADABLE, reason="the file was moved or deleted during the ingest")
+    except OSError as e:
+        return Outcome(f.shown, Status.UNREADABLE, reason=f"cannot read it: {e.strerror or e}")
+    finally:
+        f.hashing = None
+    return None

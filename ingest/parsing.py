@@ -1,0 +1,128 @@
+"""Parsing one file, here or in a worker process: which parser claims it, reading it (a big
+capture streamed from disk), and what came of it as plain data (Parse) that crosses processes."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import importlib
+import os
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+from . import archives, files, registry
+from .files import Incoming
+from .model import ParseError
+
+
+@dataclass
+class Parsed:
+    result: Any  # the parser's ParseResult
+
+
+@dataclass
+class Bad:
+    """The file is not what its parser reads: the reason, and the line where it shows."""
+
+    reason: str
+    line: int | None = None
+
+
+@dataclass
+class Bug:
+    """The parser itself failed (or a library under it): never the file's fault to carry alone."""
+
+    message: str
+
+
+@dataclass
+class Changed:
+    """The file's bytes changed between hashing and parsing."""
+
+
+Parse = Parsed | Bad | Bug | Changed
+
+
+def parser_for(f: Incoming) -> ModuleType | str:
+    """The one module that claims the file, or why there is none (registry.claim, as `iolab detect`)."""
+    c = registry.claim(f.head, f.path.name)
+    return c.module or c.reason
+
+
+def streams(mod: ModuleType | str) -> bool:
+    """Whether a format module reads its file from disk as it goes (``parse_path``: large
+    time-series captures) rather than from the bytes that were hashed."""
+    return not isinstance(mod, str) and hasattr(mod, "parse_path")
+
+
+def read_and_parse(f: Incoming, mod: ModuleType) -> Any:
+    """The parser's result; ParseError for a bad file, FileChanged if the bytes moved under us."""
+    if streams(mod) and not f.head.startswith(archives.GZIP):
+        return registry.parse_path(mod, f.path, f.path.name)
+    with files.open_regular(f.path) as fh:
+        data = fh.read()
+    if hashlib.sha256(data).hexdigest() != f.sha:
+        raise FileChanged()
+    return registry.parse(mod, data, f.path.name)  # a .gz is parsed as the file inside it
+
+
+class FileChanged(Exception):
+    """The file changed between hashing and parsing."""
+
+
+def parse_job(f: Incoming, module: str) -> Parse:
+    """A worker process's job: parse one file with the parser module named ``module``."""
+    return parsed(f, importlib.import_module(module))
+
+
+def parsed(f: Incoming, mod: ModuleType) -> Parse:
+    """Parse one file: its result, or what went wrong, as plain data (it may cross processes)."""
+    try:
+        result = read_and_parse(f, mod)
+        result.samples.flush()  # packed: a worker sends compressed columns, not lists of numbers
+        return Parsed(result)
+    except FileChanged:
+        return Changed()
+    except ParseError as e:
+        return Bad(e.reason, e.line)
+    except BaseException as e:  # a parser bug (or a library panic) must not take the batch down
+        if isinstance(e, (KeyboardInterrupt, SystemExit)):
+            raise
+        return Bug(f"{type(e).__name__}: {e}")
+
+
+class Workers:
+    """Parsers running in worker processes while this process hashes and stores.
+
+    The parsers are pure Python and hold one core each; with many files a lab machine's other
+    cores parse ahead (at most WINDOW per worker in flight, in order). A file too big to ship
+    back cheaply, or a streamed capture, is parsed here. IOLAB_PARSE_WORKERS sets the count (0: none)."""
+
+    MIN_FILES, WINDOW, MAX_BYTES = 48, 2, 32 << 20
+
+    def __init__(self, n_files: int, parallel: bool) -> None:
+        wanted = os.environ.get("IOLAB_PARSE_WORKERS", "").strip()
+        n = int(wanted) if wanted.isdigit() else (os.cpu_count() or 1) if n_files >= self.MIN_FILES else 0
+        self.n = n if parallel and n > 1 else 0
+        self.pool: Any = None
+
+    def takes(self, f: Incoming, mod: ModuleType) -> bool:
+        return self.n > 0 and not streams(mod) and f.size <= self.MAX_BYTES
+
+    def submit(self, f: Incoming, mod: ModuleType) -> Any:
+        if self.pool is None:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
+            # spawn, not fork: this process holds DuckDB and Polars threads, which fork would copy mid-flight
+            self.pool = ProcessPoolExecutor(self.n, mp_context=multiprocessing.get_context("spawn"))
+        try:
+            return self.pool.submit(parse_job, dataclasses.replace(f, missing={}), mod.__name__)
+        except Exception:  # the pool broke (a worker died): the rest is parsed here
+            self.n = 0
+            return None
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
