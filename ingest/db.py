@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import duckdb
 
+from . import vocabulary_table
 from .config import LOCK_WAIT_S, SCHEMAS, VIEWS, cache_dir
 from .model import PackedTable, ParseResult, Samples, Series
 
@@ -166,10 +167,12 @@ def create_views(con: duckdb.DuckDBPyConnection, *, force: bool = True) -> None:
     """(Re)create every schemas/views/*.sql, in name order (files may depend on earlier ones).
     Without ``force``, only when they differ from those last created here (view_state)."""
     texts = [f.read_text() for f in sorted(VIEWS.glob("*.sql"))]
-    checksum = _checksum("\n".join(texts))
+    checksum = _checksum("\n".join([*texts, vocabulary_table.fingerprint()]))
     if not force and con.execute("SELECT count(*) FROM view_state WHERE checksum = ?", [checksum]).fetchall()[0][0]:
         return
     with transaction(con):  # one commit for them all
+        # ---- metric vocabulary hook (h29v): the views join this table, so it is made first ----
+        vocabulary_table.install(con)
         for text in texts:
             con.execute(text)
         con.execute("DELETE FROM view_state")
@@ -238,7 +241,7 @@ def from_template(path: Path) -> bool:
 def _template() -> Path:
     """The empty database for today's migrations, views and DuckDB version, made if missing."""
     texts = [f"{f.name}\n{f.read_text()}" for f in sorted(SCHEMAS.glob("V*__*.sql")) + sorted(VIEWS.glob("*.sql"))]
-    key = _checksum("\n".join([duckdb.__version__, *texts]))[:20]
+    key = _checksum("\n".join([duckdb.__version__, *texts, vocabulary_table.fingerprint()]))[:20]
     folder = cache_dir()
     template = folder / f"empty-{key}.duckdb"
     if template.is_file() and not template.is_symlink():
