@@ -171,7 +171,7 @@ def create_views(con: duckdb.DuckDBPyConnection, *, force: bool = True) -> None:
     if not force and con.execute("SELECT count(*) FROM view_state WHERE checksum = ?", [checksum]).fetchall()[0][0]:
         return
     with transaction(con):  # one commit for them all
-        # ---- metric vocabulary hook (h29v): the views join this table, so it is made first ----
+        # ---- the metric vocabulary hook: the views join metric_vocabulary, so it is made first ----
         vocabulary_table.install(con)
         for text in texts:
             con.execute(text)
