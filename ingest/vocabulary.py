@@ -1,18 +1,22 @@
-"""The one metric vocabulary: every canonical metric, its unit, the scopes it may carry, and the
-unit factors parsers use to reach canonical units.
+"""The one metric vocabulary: every canonical metric, its unit, the scopes it may carry, what it is
+(role) and which way is better, and the unit factors parsers use to reach canonical units.
 
 ``ParseResult.add`` refuses a (metric, unit, scope) that is not listed here: a parser that invents a
 name or stores a number in the wrong unit is a programming error and fails at once, in its tests.
 The metric table of schemas/README.md is generated from ``ENTRIES`` (``python -m ingest.vocabulary``
 prints it; tests/test_vocabulary.py checks the README holds exactly that).
 
-Adding a metric is one line: an ``Entry(names, unit, scopes, source)`` in ``ENTRIES``. ``names`` is a
-brace pattern: ``"{,read_,write_}iops"`` stands for ``iops``, ``read_iops`` and ``write_iops``. A name
-may appear in several entries (``read_iops`` of Iometer rows and of Jetstress volumes) if the unit is
-the same; its allowed scopes are then the union.
+Adding a metric is one line: an ``Entry(names, unit, scopes, source, kind="<role> [lower|higher]")``
+in ``ENTRIES``. ``names`` is a brace pattern: ``"{,read_,write_}iops"`` stands for ``iops``,
+``read_iops`` and ``write_iops``. ``kind`` is decided on the metric's meaning: its role (one of
+``vocabulary_table.ROLES``) and ``lower`` or ``higher`` when a smaller or larger value is better
+(nothing when neither is). ``headline`` names the metrics that stand for a whole run's throughput,
+``log_io`` marks a transaction log's I/O. A name may appear in several entries if unit, role and
+direction agree; its allowed scopes are then the union. The views read all this from the
+``metric_vocabulary`` table (ingest/vocabulary_table.py), never from the names.
 
 Units (see the Units table in schemas/README.md): ``IO/s``, ``MB/s`` (10^6 B/s), ``ms``, ``%``,
-``count``, ``bytes``, ``s``, ``1/s``, ``1/h``, ``TB``, ``USD``, ``W``, ``bool`` and, for time series
+``count``, ``bytes``, ``s``, ``1/s``, ``1/h``, ``TB``, ``USD``, ``bool`` and, for time series
 only, ``MBytes/s`` and ``bytes/s``.
 """
 
@@ -22,6 +26,8 @@ import itertools
 import re
 import sys
 from dataclasses import dataclass
+
+from .vocabulary_table import ROLES
 
 # ---- unit factors: value as the tool writes it x factor = canonical value ------------------------
 MIB = 1_048_576
@@ -69,6 +75,19 @@ class Entry:
     scopes: str  # space-separated
     source: str  # which tools write it, and how they get to the canonical unit
     series_only: bool = False  # a time-series metric (series.metric), never a sample
+    kind: str = ""  # "<role> [lower|higher]": what the number is (one of ROLES) and which way is better
+    headline: str = ""  # brace pattern: the names that stand for a whole run's throughput
+    log_io: bool = False  # I/O of a transaction log (Jetstress), not the database's transactional I/O
+
+    @property
+    def role(self) -> str:
+        return self.kind.split(" ")[0]
+
+    @property
+    def better(self) -> str | None:
+        """ "lower", "higher", or None: neither is better (a count, a setting)."""
+        parts = self.kind.split(" ")
+        return parts[1] if len(parts) == 2 else None if len(parts) == 1 else "?"
 
 
 ENTRIES: tuple[Entry, ...] = (
@@ -77,31 +96,44 @@ ENTRIES: tuple[Entry, ...] = (
         "IO/s",
         IO_SCOPES,
         "Iometer rows, published tables, time series (esxtop Commands/Reads/Writes per sec, perfmon Disk Transfers/Reads/Writes per sec), DiskSpd, vdbench, Jetstress 2007 volumes without a role; fio (`iops` = read + write + trim)",
+        kind="throughput higher",
+        headline="iops",
     ),
     Entry(
         D + "mbps",
         "MB/s",
         IO_SCOPES,
         "Iometer (`MBps`/`MiBps (Binary)` x 1.048576), published (GB/s x 1000), DiskSpd (MiB/s x 1.048576; XML bytes / test time), vdbench (MB/sec = 2^20, x 1.048576); fio `bw_bytes`, or `bw` KiB/s x 1024 / 10^6",
+        kind="throughput higher",
+        headline="mbps",
     ),
     Entry(
         D + "ios",
         "count",
         ROWS + " volume",
         "Iometer Read/Write I/Os, DiskSpd I/Os, fio `total_ios` (`ios` for unified_rw_reporting `mixed`), vscsiStats latency histogram count per virtual disk, elbencho `IOs total`; array statistics Total Requests Serviced / Read / Write Requests (per volume; cumulative since the controller's last reset)",
+        kind="count",
     ),
-    Entry("bytes_{read,written,trimmed}", "bytes", ROWS, "Iometer, DiskSpd; fio io_bytes (KiB x 1024 in 2.x)"),
+    Entry(
+        "bytes_{read,written,trimmed}",
+        "bytes",
+        ROWS,
+        "Iometer, DiskSpd; fio io_bytes (KiB x 1024 in 2.x)",
+        kind="count",
+    ),
     Entry(
         "{avg,max,min,stddev}_" + D + "latency_ms",
         "ms",
         IO_SCOPES,
         "Iometer Average/Maximum (Read/Write) Response Time, published, DiskSpd (AvgLat, LatStdDev), vdbench resp, vscsiStats mean (us / 1000); fio total latency (`lat`/`lat_ns`: 2.x usec / 1000, 3.x ns / 10^6)",
+        kind="latency lower",
     ),
     Entry(
         "{avg,max,min,stddev}_" + D + "{clat,slat}_ms",
         "ms",
         "all",
         "fio completion / submission latency (2.x usec / 1000, 3.x ns / 10^6)",
+        kind="latency lower",
     ),
     Entry(
         "p{1,25,50,75,90,95,99,99_5,99_9,99_95,99_99,99_999,99_9999,99_99999,99_999999,99_9999999}_"
@@ -110,119 +142,216 @@ ENTRIES: tuple[Entry, ...] = (
         "ms",
         "all",
         "DiskSpd latency percentiles (text `%-ile` rows 25th .. 9-nines, XML buckets); fio percentiles: of completion latency (fio's default), of total latency when the job set lat_percentiles (then clat ones are `p99_read_clat_ms`...); every fio percentile is in `fio_percentiles`; elbencho result text `IO lat % us` (`1%<=`, `50%<=`, ... us / 1000)",
+        kind="latency lower",
     ),
-    Entry("{,read_,write_}iops_stddev", "IO/s", ROWS, "DiskSpd IopsStdDev"),
-    Entry("runtime_s", "s", "all", "fio job_runtime (ms / 1000; 2.x: the longest direction's runtime)"),
-    Entry("test_time_s", "s", "all", "DiskSpd actual test time"),
-    Entry("disk_util_pct", "%", "target", "fio disk_util per device"),
-    Entry("{avg,max}_transaction_ms", "ms", ROWS, "Iometer"),
-    Entry("avg_connection_ms", "ms", ROWS, "Iometer"),
-    Entry("{transactions,connections,interrupts,packets,segments_retransmitted}_per_s", "1/s", ROWS, "Iometer"),
+    Entry("{,read_,write_}iops_stddev", "IO/s", ROWS, "DiskSpd IopsStdDev", kind="variability lower"),
+    Entry(
+        "runtime_s",
+        "s",
+        "all",
+        "fio job_runtime (ms / 1000; 2.x: the longest direction's runtime)",
+        kind="duration",
+    ),
+    Entry("test_time_s", "s", "all", "DiskSpd actual test time", kind="duration"),
+    Entry("disk_util_pct", "%", "target", "fio disk_util per device", kind="utilisation lower"),
+    Entry("{avg,max}_transaction_ms", "ms", ROWS, "Iometer", kind="latency lower"),
+    Entry("avg_connection_ms", "ms", ROWS, "Iometer", kind="latency lower"),
+    Entry("{transactions,connections,packets}_per_s", "1/s", ROWS, "Iometer", kind="throughput higher"),
+    Entry("interrupts_per_s", "1/s", ROWS, "Iometer", kind="rate"),
+    Entry("segments_retransmitted_per_s", "1/s", ROWS, "Iometer", kind="error_count lower"),
     Entry(
         "{,read_,write_,packet_}errors",
         "count",
         ROWS,
         "Iometer; fio `total_err` (fio's `error` is an errno: it goes in the run status)",
+        kind="error_count lower",
     ),
     Entry(
         "pct_ios_within_30ms",
         "%",
         "target",
         "vscsiStats latency histogram, per virtual disk (the `latency_bin_shares` view computes the same from Iometer bins)",
+        kind="qos higher",
     ),
     Entry(
-        "cpu_{util,user,privileged,dpc,interrupt,idle,wait}_pct",
+        "cpu_{util,user,privileged,dpc,interrupt,wait}_pct",
         "%",
         CPU_SCOPES,
         "Iometer ALL/MANAGER/PROCESSOR rows; Jetstress host `% Processor Time`; esxtop `% Util Time`; DiskSpd CPU; vdbench cpu; fio `usr_cpu` (user), `sys_cpu` (privileged)",
+        kind="utilisation lower",
     ),
-    Entry("cpu_effectiveness", "IO/s per %CPU", "all manager", "Iometer"),
+    Entry("cpu_idle_pct", "%", CPU_SCOPES, "DiskSpd, vdbench (the CPU left free)", kind="utilisation higher"),
+    Entry("cpu_effectiveness", "IO/s per %CPU", "all manager", "Iometer", kind="efficiency higher"),
     Entry(
         "read_pct",
         "%",
         "all volume",
         "vdbench observed read % (`read pct`, `read%`); array statistics Read Percentage / Total Percent Read Requests",
+        kind="mix",
     ),
     Entry(
         "cache_hit_pct",
         "%",
         "all volume",
         "array Performance Monitor Cache Hit Percentage (per volume, array totals); support-bundle counters keep Total Cache Read Checks / Check Hits in `array_perf_values` only",
+        kind="efficiency higher",
     ),
     Entry(
         "max_iops",
         "IO/s",
         "all volume",
         "array Performance Monitor Maximum IO/second since monitoring started (`iops` is its Current IO/second)",
+        kind="throughput higher",
     ),
     Entry(
         "max_mbps",
         "MB/s",
         "all volume",
         "array Performance Monitor Maximum KB/second x 1024 / 10^6 (Storage Manager KB = 2^10 bytes; `mbps` is its Current KB/second)",
+        kind="throughput higher",
     ),
     Entry(
         "{,read_,write_}entries_per_s",
         "1/s",
         "all",
         "elbencho files, dirs or objects per second (`entries/s [last]`, `Dirs/s`, `Files/s`; read_/write_ in an RWMIX phase)",
+        kind="throughput higher",
     ),
     Entry(
         "{,read_,write_}entries",
         "count",
         "all",
         "elbencho files, dirs or objects done (`entries [last]`, `Files total`)",
+        kind="count",
     ),
     Entry(
         "{min,avg,max}_{,read_,write_}entry_latency_ms",
         "ms",
         "all",
         "elbencho per-file/dir latency (`Ent lat us` / 1000)",
+        kind="latency lower",
     ),
-    Entry("avg_io_bytes", "bytes", "all", "vdbench bytes/io, xfer size (average transfer size)"),
-    Entry("avg_queue_depth", "count", "all", "vdbench queue depth (its own average of I/Os in flight)"),
-    Entry("max_{large,small}_mbps", "MB/s", "test", "ORION summary headlines (with the Small/Large point)"),
-    Entry("max_{large,small}_iops", "IO/s", "test", "ORION summary headlines"),
+    Entry("avg_io_bytes", "bytes", "all", "vdbench bytes/io, xfer size (average transfer size)", kind="size"),
     Entry(
-        "min_small_latency_ms", "ms", "test", "ORION summary headline (10.2/11.1 ms without a unit; 12c+ usecs / 1000)"
+        "avg_queue_depth",
+        "count",
+        "all",
+        "vdbench queue depth (its own average of I/Os in flight)",
+        kind="load",
     ),
-    Entry("small_iops", "IO/s", "point", "ORION matrix points"),
-    Entry("large_mbps", "MB/s", "point", "ORION matrix points"),
+    Entry(
+        "max_{large,small}_mbps",
+        "MB/s",
+        "test",
+        "ORION summary headlines (with the Small/Large point)",
+        kind="throughput higher",
+        headline="max_large_mbps",
+    ),
+    Entry(
+        "max_{large,small}_iops",
+        "IO/s",
+        "test",
+        "ORION summary headlines",
+        kind="throughput higher",
+        headline="max_small_iops",
+    ),
+    Entry(
+        "min_small_latency_ms",
+        "ms",
+        "test",
+        "ORION summary headline (10.2/11.1 ms without a unit; 12c+ usecs / 1000)",
+        kind="latency lower",
+    ),
+    Entry("small_iops", "IO/s", "point", "ORION matrix points", kind="throughput higher"),
+    Entry("large_mbps", "MB/s", "point", "ORION matrix points", kind="throughput higher"),
     Entry(
         "small_latency_ms",
         "ms",
         "point",
         "ORION `_lat.csv` points, only where the version says the unit (the `orion_latency_points` view)",
+        kind="latency lower",
     ),
-    Entry("{small,large}_{read,write}_latency_{avg,min,max,std_dev}_ms", "ms", "point", "ORION 12c+ detail lines"),
-    Entry("{achieved,target}_iops", "IO/s", "test", "Jetstress Database Sizing and Throughput"),
     Entry(
-        "{db_,log_,}{read,write}_latency_ms",
+        "{small,large}_{read,write}_latency_{avg,min,max,std_dev}_ms",
+        "ms",
+        "point",
+        "ORION 12c+ detail lines",
+        kind="latency lower",
+    ),
+    Entry(
+        "achieved_iops",
+        "IO/s",
+        "test",
+        "Jetstress Database Sizing and Throughput",
+        kind="throughput higher",
+        headline="achieved_iops",
+    ),
+    Entry("target_iops", "IO/s", "test", "Jetstress Database Sizing and Throughput", kind="setting"),
+    Entry(
+        "{db_,}{read,write}_latency_ms",
         "ms",
         "volume instance test",
         "Jetstress per volume (2007: sec x 1000) / instance; published (test)",
+        kind="latency lower",
     ),
     Entry(
-        "{db,log}_{read,write}_iops",
+        "log_{read,write}_latency_ms",
+        "ms",
+        "volume instance test",
+        "Jetstress per log volume (2007: sec x 1000) / instance; published (test)",
+        kind="latency lower",
+        log_io=True,
+    ),
+    Entry(
+        "db_{read,write}_iops",
         "IO/s",
         "volume instance test",
         "Jetstress per volume / instance; published (test)",
+        kind="throughput higher",
     ),
-    Entry("{db_,log_,}{read,write}_bytes_avg", "bytes", "volume instance", "Jetstress"),
-    Entry("db_size_{initial,final}_bytes", "bytes", "test", "Jetstress"),
-    Entry("db_files", "count", "test", "Jetstress"),
+    Entry(
+        "log_{read,write}_iops",
+        "IO/s",
+        "volume instance test",
+        "Jetstress per log volume / instance; published (test)",
+        kind="throughput higher",
+        log_io=True,
+    ),
+    Entry("{db_,}{read,write}_bytes_avg", "bytes", "volume instance", "Jetstress", kind="size"),
+    Entry("log_{read,write}_bytes_avg", "bytes", "volume instance", "Jetstress", kind="size", log_io=True),
+    Entry("db_size_{initial,final}_bytes", "bytes", "test", "Jetstress", kind="capacity"),
+    Entry("db_files", "count", "test", "Jetstress", kind="count"),
     Entry(
         "max_db_page_fault_stalls_per_s",
         "1/s",
         "test",
         "Jetstress test log threshold: maximum database page fault stalls per second",
+        kind="setting",
     ),
-    Entry("test_passed", "bool", "test", "Jetstress Overall Test Result, HTML report or test log (1 = pass)"),
-    Entry("{supported_mailboxes,application_sets,total_vms}", "count", "test", "published"),
-    Entry("{peak,steady}_iops", "IO/s", "test", "published (array counters)"),
-    Entry("{clone_and_deploy,storage_vmotion}_ops", "1/h", "test", "published (IOmark-VM)"),
-    Entry("total_price", "USD", "test", "published"),
-    Entry("usable_capacity", "TB", "test", "published"),
+    Entry(
+        "test_passed",
+        "bool",
+        "test",
+        "Jetstress Overall Test Result, HTML report or test log (1 = pass)",
+        kind="verdict higher",
+    ),
+    Entry(
+        "{supported_mailboxes,application_sets,total_vms}",
+        "count",
+        "test",
+        "published",
+        kind="capacity higher",
+    ),
+    Entry("{peak,steady}_iops", "IO/s", "test", "published (array counters)", kind="throughput higher"),
+    Entry(
+        "{clone_and_deploy,storage_vmotion}_ops",
+        "1/h",
+        "test",
+        "published (IOmark-VM)",
+        kind="throughput higher",
+    ),
+    Entry("total_price", "USD", "test", "published", kind="price lower"),
+    Entry("usable_capacity", "TB", "test", "published", kind="capacity higher"),
     # time series (series.metric): also iops, mbps, avg_/max_/stddev_ latency, cpu_*_pct... above
     Entry(
         "{read,write,trim}_{lat,clat,slat}_raw",
@@ -230,14 +359,23 @@ ENTRIES: tuple[Entry, ...] = (
         "",
         "fio latency logs as written: ns in fio 3.x, usec in 2.x, and the file does not say which",
         True,
+        kind="latency lower",
     ),
-    Entry("cpu_{used,ready,processor_time}_pct", "%", "", "esxtop Group Cpu/Vcpu, perfmon", True),
+    Entry(
+        "cpu_{used,ready,processor_time}_pct",
+        "%",
+        "",
+        "esxtop Group Cpu/Vcpu, perfmon",
+        True,
+        kind="utilisation lower",
+    ),
     Entry(
         "{d,k,g,q}avg{,_read,_write}_ms",
         "ms",
         "",
         "esxtop Average Device/Kernel/Guest/Queue MilliSec per Command/Read/Write",
         True,
+        kind="latency lower",
     ),
     Entry(
         "mbytes_{read,written}_per_s",
@@ -245,6 +383,7 @@ ENTRIES: tuple[Entry, ...] = (
         "",
         "esxtop MBytes as esxtop prints them (it does not say 10^6 or 2^20)",
         True,
+        kind="throughput higher",
     ),
     Entry(
         "avg_{,read_,write_}latency_s",
@@ -252,12 +391,13 @@ ENTRIES: tuple[Entry, ...] = (
         "",
         "perfmon Avg. Disk sec/Read... (the device_io view converts to ms)",
         True,
+        kind="latency lower",
     ),
-    Entry("{read,write}_bytes_per_s", "bytes/s", "", "perfmon", True),
-    Entry("queue_length", "count", "", "perfmon", True),
-    Entry("bytes_done", "bytes", "", "elbencho `--livecsv` DoneBytes", True),
-    Entry("done_pct", "%", "", "elbencho `--livecsv` Done%", True),
-    Entry("active_threads", "count", "", "elbencho `--livecsv` Active", True),
+    Entry("{read,write}_bytes_per_s", "bytes/s", "", "perfmon", True, kind="throughput higher"),
+    Entry("queue_length", "count", "", "perfmon", True, kind="load"),
+    Entry("bytes_done", "bytes", "", "elbencho `--livecsv` DoneBytes", True, kind="count"),
+    Entry("done_pct", "%", "", "elbencho `--livecsv` Done%", True, kind="progress"),
+    Entry("active_threads", "count", "", "elbencho `--livecsv` Active", True, kind="load"),
 )
 
 _BRACE = re.compile(r"\{([^{}]*)\}")
@@ -276,24 +416,75 @@ class Metric:
     unit: str | None
     scopes: frozenset[str]
     series_only: bool
+    role: str
+    better: str | None
+    headline: bool
+    log_io: bool
+    io_direction: str | None  # read, write or trim: the I/O the number is about (None: all, or no I/O)
+    percentile: float | None  # p99_9_... -> 99.9
+    latency_kind: str | None  # latency metrics: 'clat' (completion), 'slat' (submission), else 'latency'
+
+    @property
+    def lower_is_better(self) -> bool | None:
+        return None if self.better is None else self.better == "lower"
+
+
+_DIRECTION = re.compile(r"(?:^|_)(read|write|written|trim|trimmed)(?:_|$)")
+
+
+def _direction(name: str) -> str | None:
+    """The I/O direction a name is about, by the vocabulary's own naming rule: a ``read``/``write``/
+    ``trim`` word (``bytes_written``, ``bytes_trimmed``) between underscores."""
+    m = _DIRECTION.search(name)
+    return {"written": "write", "trimmed": "trim"}.get(m.group(1), m.group(1)) if m else None
+
+
+_PERCENTILE = re.compile(r"^p(\d+(?:_\d+)?)_")
+_KIND = re.compile(r"_(clat|slat)_")
+
+
+def _latency(name: str, role: str) -> tuple[float | None, str | None]:
+    """(percentile, latency kind) by the vocabulary's naming rule: ``p<N>[_<decimals>]_`` starts a
+    percentile (p99_9 = 99.9th), ``_clat_`` / ``_slat_`` name completion / submission latency."""
+    if role != "latency":
+        return None, None
+    p = _PERCENTILE.match(name)
+    k = _KIND.search(name)
+    return (float(p.group(1).replace("_", ".")) if p else None), (k.group(1) if k else "latency")
+
+
+def _check(e: Entry) -> None:
+    scopes = frozenset(e.scopes.split())
+    if not scopes <= set(SCOPES):
+        raise ValueError(f"vocabulary entry {e.names!r}: unknown scope(s) {sorted(scopes - set(SCOPES))}")
+    if e.role not in ROLES or e.better not in ("lower", "higher", None):
+        raise ValueError(f"vocabulary entry {e.names!r}: kind {e.kind!r} is not '<one of ROLES> [lower|higher]'")
+    if e.headline and not set(expand(e.headline)) <= set(expand(e.names)):
+        raise ValueError(f"vocabulary entry {e.names!r}: headline {e.headline!r} names a metric it does not list")
 
 
 def _build() -> dict[str, Metric]:
     out: dict[str, Metric] = {}
     for e in ENTRIES:
-        scopes = frozenset(e.scopes.split())
-        if not scopes <= set(SCOPES):
-            raise ValueError(f"vocabulary entry {e.names!r}: unknown scope(s) {sorted(scopes - set(SCOPES))}")
+        _check(e)
+        heads = set(expand(e.headline)) if e.headline else set()
         for name in expand(e.names):
             prev = out.get(name)
-            if prev and prev.unit != e.unit:
-                raise ValueError(f"vocabulary: {name!r} listed with units {prev.unit!r} and {e.unit!r}")
-            out[name] = Metric(
+            m = Metric(
                 name,
                 e.unit,
-                scopes | (prev.scopes if prev else frozenset()),
+                frozenset(e.scopes.split()) | (prev.scopes if prev else frozenset()),
                 e.series_only and (prev.series_only if prev else True),
+                e.role,
+                e.better,
+                name in heads or bool(prev and prev.headline),
+                e.log_io,
+                _direction(name) if e.role != "mix" else None,
+                *_latency(name, e.role),
             )
+            if prev and (prev.unit, prev.role, prev.better, prev.log_io) != (m.unit, m.role, m.better, m.log_io):
+                raise ValueError(f"vocabulary: {name!r} is listed twice with a different unit, role or direction")
+            out[name] = m
     return out
 
 
@@ -319,10 +510,14 @@ def problem(metric: str, unit: str | None, scope: str | None = None) -> str | No
 
 def markdown() -> str:
     """The metric table of schemas/README.md."""
-    lines = ["| metric | unit | scopes | from |", "|---|---|---|---|"]
+    lines = ["| metric | unit | role | better | scopes | from |", "|---|---|---|---|---|---|"]
     for e in ENTRIES:
         names = f"time series only: `{e.names}`" if e.series_only else f"`{e.names}`"
-        lines.append(f"| {names} | {e.unit or '(none)'} | {e.scopes or '-'} | {e.source} |")
+        extra = f" (headline: `{e.headline}`)" if e.headline else ""
+        extra += " (log I/O)" if e.log_io else ""
+        lines.append(
+            f"| {names}{extra} | {e.unit or '(none)'} | {e.role} | {e.better or '-'} | {e.scopes or '-'} | {e.source} |"
+        )
     return "\n".join(lines) + "\n"
 
 

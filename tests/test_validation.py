@@ -181,6 +181,8 @@ def test_render_validation_runs_each_suite_once_with_each_studys_results(tmp_pat
         assert {r["rows_validated"] for r in grouped[s] if r["suite"] == "measurements"} == {n}
     assert len({r["rows_validated"] for s in studies for r in grouped[s] if r["suite"] == "measurements"}) == 2
     assert ("measurements", "expect_column_values_to_be_in_set", "unit") in failed(grouped["alpha"])
+    # metric 'w' in 'furlongs' is not in metric_vocabulary either
+    assert ("measurements", "expect_column_values_to_be_in_set", "in_vocabulary") in failed(grouped["alpha"])
     assert failed(grouped["beta"]) == set()
     con.close()
 
@@ -190,12 +192,12 @@ def test_render_validation_runs_each_suite_once_with_each_studys_results(tmp_pat
     from ingest.reports.tables import validation_html
 
     footers = render.validate(tmp_path / "v.duckdb", {"alpha", "beta"})
-    assert "1 expectation(s) failed" in footers["alpha"] and "all expectations met" not in footers["alpha"]
+    assert "2 expectation(s) failed" in footers["alpha"] and "all expectations met" not in footers["alpha"]
     assert "all expectations met" in footers["beta"] and "failed</h4>" not in footers["beta"]
     con = db.connect(tmp_path / "v.duckdb", read_only=True)
     for s in ("alpha", "beta"):
         live = page.study_validation(con, s)
-        assert live.height >= 3 and live["failed"].sum() == (1 if s == "alpha" else 0)
+        assert live.height >= 3 and live["failed"].sum() == (2 if s == "alpha" else 0)
         when = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d(:\d\d)?|base64,[^\"]+")  # the time, in text and CSV
         assert when.sub("T", validation_html(live)) == when.sub("T", footers[s])
     con.close()

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import duckdb
 
+from .. import vocabulary_table
 from ..config import SCHEMAS, VIEWS, cache_dir
 from .connect import DatabaseProblem, connect, transaction
 from .points import clean_store, ensure_store, refresh_points_view, upgrade_store
@@ -98,10 +99,11 @@ def create_views(con: duckdb.DuckDBPyConnection, *, force: bool = True) -> None:
     """(Re)create every schemas/views/*.sql, in name order (files may depend on earlier ones).
     Without ``force``, only when they differ from those last created here (view_state)."""
     texts = [f.read_text() for f in sorted(VIEWS.glob("*.sql"))]
-    checksum = _checksum("\n".join(texts))
+    checksum = _checksum("\n".join([*texts, vocabulary_table.fingerprint()]))
     if not force and con.execute("SELECT count(*) FROM view_state WHERE checksum = ?", [checksum]).fetchall()[0][0]:
         return
     with transaction(con):  # one commit for them all
+        vocabulary_table.install(con)  # the views join metric_vocabulary, so it is made first
         for text in texts:
             con.execute(text)
         con.execute("DELETE FROM view_state")
@@ -160,8 +162,8 @@ def from_template(path: Path) -> bool:
 def _template() -> Path:
     """The empty database for today's migrations, views and DuckDB version, made if missing."""
     texts = [f"{f.name}\n{f.read_text()}" for f in sorted(SCHEMAS.glob("V*__*.sql")) + sorted(VIEWS.glob("*.sql"))]
-    here = Path(__file__).read_text()  # the store's views are made here, in Python
-    key = _checksum("\n".join([duckdb.__version__, here, *texts]))[:20]
+    here = (Path(__file__).parent / "points.py").read_text()  # the store's views are made there, in Python
+    key = _checksum("\n".join([duckdb.__version__, here, *texts, vocabulary_table.fingerprint()]))[:20]
     folder = cache_dir()
     template = folder / f"empty-{key}.duckdb"
     if template.is_file() and not template.is_symlink():

@@ -5,8 +5,6 @@
 --                              '8 KiB random read, QD 32', '64 KiB sequential write, QD 4',
 --                              '8 KiB random, 67 % read'; a run with no read/random mix keeps its
 --                              own workload text (fallback), as its file wrote it, plus its size.
--- lower_is_better(metric, unit) latency, response and service times (unit ms or s, or a metric
---                              named *latency*), CPU and utilisation: a smaller value is better.
 CREATE OR REPLACE MACRO size_label(b) AS
     CASE WHEN b IS NULL THEN NULL
          WHEN b >= 1048576 AND b % 1048576 = 0 THEN (b // 1048576)::BIGINT || ' MiB'
@@ -25,7 +23,3 @@ CREATE OR REPLACE MACRO workload_label(bs, read_pct, random_pct, oio, fallback) 
               || CASE WHEN read_pct > 0 AND read_pct < 100 THEN ', ' || pct_text(read_pct) || ' % read' ELSE '' END
               || coalesce(', QD ' || oio::BIGINT, '')
     END;
-
-CREATE OR REPLACE MACRO lower_is_better(metric, unit) AS
-    unit IN ('ms', 's') OR metric LIKE '%latency%' OR metric LIKE '%response%' OR metric LIKE 'cpu%'
-    OR metric LIKE '%_clat_%' OR metric LIKE '%_slat_%';

@@ -1,10 +1,26 @@
 -- The public contract: one row per number, with its provenance and its labels.
 -- Numbers come from samples (written by the parsers in canonical units) plus the ORION latency
 -- matrix points whose unit could be resolved (005_orion_latency_points.sql).
+-- Missing is missing: a latency of a direction with no I/O (the run's read or write IOPS, I/O count
+-- or bytes at that scope, target and load all 0, by metric_vocabulary's io_direction and log_io) is
+-- left out; the file's 0 stays in the tool's own table (Iometer writes 0.00 ms for reads of a
+-- write-only run).
 CREATE OR REPLACE VIEW measurements AS
-WITH numbers AS (
-    SELECT run_id, NULL::BIGINT AS place_id, scope, target, metric, value, unit, outstanding_ios, small_oio, large_oio, line_no
-    FROM samples
+WITH idle AS (
+    SELECT s.run_id, s.scope, s.target, s.outstanding_ios, v.io_direction, v.log_io
+    FROM samples s JOIN metric_vocabulary v ON v.metric = s.metric
+    WHERE v.io_direction IS NOT NULL AND v.role IN ('throughput', 'count')
+    GROUP BY s.run_id, s.scope, s.target, s.outstanding_ios, v.io_direction, v.log_io
+    HAVING max(s.value) = 0 AND min(s.value) = 0
+), numbers AS (
+    SELECT s.run_id, NULL::BIGINT AS place_id, s.scope, s.target, s.metric, s.value, s.unit, s.outstanding_ios,
+           s.small_oio, s.large_oio, s.line_no
+    FROM samples s
+    LEFT JOIN metric_vocabulary v ON v.metric = s.metric AND v.role = 'latency' AND v.io_direction IS NOT NULL
+    LEFT JOIN idle i ON i.run_id = s.run_id AND i.scope = s.scope AND i.target IS NOT DISTINCT FROM s.target
+                    AND i.outstanding_ios IS NOT DISTINCT FROM s.outstanding_ios
+                    AND i.io_direction = v.io_direction AND i.log_io = v.log_io
+    WHERE i.run_id IS NULL
     UNION ALL
     SELECT run_id, place_id, 'point', NULL, 'small_latency_ms', latency_ms, 'ms', NULL, small_oio, large_oio, line_no
     FROM orion_latency_points

@@ -15,8 +15,7 @@ FROM samples s JOIN runs r USING (run_id) JOIN source_files f ON f.content_id = 
 WHERE s.scope IN ('target', 'volume', 'instance') AND s.target IS NOT NULL
 UNION
 SELECT r.run_id, f.source_id, l.lun
-FROM runs r JOIN orion_luns l USING (source_id) JOIN source_files f ON f.content_id = r.source_id AND f.status = 'ok'
-WHERE r.tool = 'Orion';
+FROM runs r JOIN orion_luns l USING (source_id) JOIN source_files f ON f.content_id = r.source_id AND f.status = 'ok';
 
 CREATE OR REPLACE VIEW target_volumes AS
 WITH mapped AS (

@@ -2,11 +2,13 @@
 --
 -- Target level: the target's IOPS ('iops', else the sum of its read/write IOPS, e.g. Jetstress
 -- database reads + writes) over the drives behind its volume (target_volumes).
--- Run level: the run's headline IOPS (by metric and scope, whatever the tool: iops of scope
--- all/test, else achieved_iops, else max_small_iops) over the drives behind all of its distinct
+-- Run level: the run's headline IOPS and MB/s (scope all/test, a metric the vocabulary marks
+-- headline: metric_vocabulary.headline, whatever the tool) over the drives behind all of its distinct
 -- volumes (volumes sharing an array/volume group count its drives once; an array's own per-volume
 -- statistics, scope 'volume', map to profile volumes like any other target); where no target is
--- mapped, the drive count the run states (published tables: HDDs / drives behind).
+-- mapped, the drive count the run states (published tables: HDDs / drives behind). A target whose
+-- every number is log I/O (metric_vocabulary.log_io: a Jetstress log volume) carries no
+-- transactional I/O: its drives do not count for the run.
 CREATE OR REPLACE VIEW target_throughput AS
 SELECT s.run_id, s.target,
        coalesce(max(s.value) FILTER (s.metric = 'iops'),
@@ -19,13 +21,21 @@ GROUP BY ALL;
 
 CREATE OR REPLACE VIEW run_throughput AS
 SELECT r.run_id,
-       coalesce(max(s.value) FILTER (s.scope IN ('all', 'test') AND s.metric = 'iops'),
-                max(s.value) FILTER (s.metric = 'achieved_iops'),
-                max(s.value) FILTER (s.metric = 'max_small_iops')) AS iops,
-       coalesce(max(s.value) FILTER (s.scope IN ('all', 'test') AND s.metric = 'mbps'),
-                max(s.value) FILTER (s.metric = 'max_large_mbps')) AS mbps
-FROM runs r LEFT JOIN samples s USING (run_id)
+       max(h.value) FILTER (h.unit = 'IO/s') AS iops,
+       max(h.value) FILTER (h.unit = 'MB/s') AS mbps
+FROM runs r
+LEFT JOIN (SELECT s.run_id, s.value, v.unit
+           FROM samples s JOIN metric_vocabulary v ON v.metric = s.metric
+           WHERE v.headline AND s.scope IN ('all', 'test')) h ON h.run_id = r.run_id
 GROUP BY ALL;
+
+-- Targets that carry only log I/O (every number of theirs is a log_io metric).
+CREATE OR REPLACE VIEW log_targets AS
+SELECT s.run_id, s.target
+FROM samples s JOIN metric_vocabulary v ON v.metric = s.metric
+WHERE s.target IS NOT NULL
+GROUP BY s.run_id, s.target
+HAVING bool_and(v.log_io);
 
 CREATE OR REPLACE VIEW per_drive_iops AS
 WITH labels AS (
@@ -53,9 +63,9 @@ WITH labels AS (
           FROM (SELECT DISTINCT run_id, source_id, volume, array_name, drives, drives_source, match_rule, raid_level,
                        -- volumes on one array/volume/disk group share its drives: they count once
                        coalesce(profile_source_id::VARCHAR || '/' || group_name, volume) AS spindles
-                FROM target_volumes WHERE drives IS NOT NULL
-                -- a Jetstress log volume carries no transactional database I/O: it does not count
-                AND NOT (target LIKE 'Log (%')))
+                FROM target_volumes tv WHERE drives IS NOT NULL
+                -- a log volume carries no transactional database I/O: it does not count
+                AND NOT EXISTS (SELECT 1 FROM log_targets lt WHERE lt.run_id = tv.run_id AND lt.target = tv.target)))
     GROUP BY run_id, source_id
 ), run_level AS (
     SELECT l.*, 'run' AS level, NULL AS target, rd.volumes AS volume, rd.array_name,

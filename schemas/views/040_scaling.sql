@@ -8,6 +8,9 @@
 --   drives           runs that state their drive count (published tables), per RAID level, config,
 --                    workload and block size
 --   tiles            runs labelled with tiles (sidecars), per system and workload
+-- Which value of a repeated load is the best, and which metrics get a linearity, comes from the
+-- vocabulary (metric_vocabulary): the lowest where lower is better, else the highest; linearity
+-- for throughputs only.
 -- linearity = value / (first value x load / first load): 1.0 is perfect scaling.
 -- knee: the first point whose linearity falls below 0.8 (the curve delivers < 80 % of linear).
 CREATE OR REPLACE VIEW scaling_points AS
@@ -47,20 +50,22 @@ SELECT m.study, m.system, m.tool, m.workload, m.config_label, m.raid_level, m.bl
 FROM measurements m
 WHERE m.drives_stated IS NOT NULL AND m.metric IN ('iops', 'mbps')
 UNION ALL
--- tiles: the run's own headline numbers (a run that also states its drives is a drive curve)
+-- tiles: the run's own headline numbers (metric_vocabulary.headline; a run that also states its
+-- drives is a drive curve)
 SELECT m.study, m.system, m.tool, m.workload, m.config_label, m.raid_level, m.block_size_bytes,
        'tiles', m.tiles, m.metric, m.value, m.unit, m.run_id
-FROM measurements m
-WHERE m.tiles IS NOT NULL AND m.drives_stated IS NULL AND m.scope IN ('all', 'test')
-  AND m.metric IN ('iops', 'achieved_iops', 'mbps', 'max_small_iops', 'max_large_mbps');
+FROM measurements m JOIN metric_vocabulary v ON v.metric = m.metric AND v.headline
+WHERE m.tiles IS NOT NULL AND m.drives_stated IS NULL AND m.scope IN ('all', 'test');
 
 CREATE OR REPLACE VIEW scaling AS
 WITH pts AS (
     -- one value per curve point (a cycling Iometer file can repeat a load: keep the best)
-    SELECT study, system, tool, workload, config_label, raid_level, block_size_bytes, axis, metric, unit, load,
-           CASE WHEN metric LIKE '%latency%' THEN min(value) ELSE max(value) END AS value
-    FROM scaling_points
-    GROUP BY study, system, tool, workload, config_label, raid_level, block_size_bytes, axis, metric, unit, load
+    SELECT p.study, p.system, p.tool, p.workload, p.config_label, p.raid_level, p.block_size_bytes, p.axis, p.metric,
+           p.unit, p.load, CASE WHEN any_value(v.lower_is_better) THEN min(p.value) ELSE max(p.value) END AS value,
+           any_value(v.role) = 'throughput' AS throughput
+    FROM scaling_points p LEFT JOIN metric_vocabulary v ON v.metric = p.metric
+    GROUP BY p.study, p.system, p.tool, p.workload, p.config_label, p.raid_level, p.block_size_bytes, p.axis, p.metric,
+             p.unit, p.load
 ), w AS (
     SELECT *,
            first_value(load) OVER c AS first_load, first_value(value) OVER c AS first_value,
@@ -69,8 +74,8 @@ WITH pts AS (
     WINDOW c AS (PARTITION BY study, system, tool, workload, config_label, raid_level, block_size_bytes, axis, metric
                  ORDER BY load ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)
 ), l AS (
-    SELECT *, CASE WHEN metric NOT LIKE '%latency%' AND first_value > 0
-                   THEN value / (first_value * load / first_load) END AS linearity
+    SELECT * EXCLUDE (throughput),
+           CASE WHEN throughput AND first_value > 0 THEN value / (first_value * load / first_load) END AS linearity
     FROM w
 )
 SELECT *,

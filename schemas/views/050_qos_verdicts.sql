@@ -25,9 +25,10 @@ WITH crit AS (
     WHERE kind = 'criterion' AND defined AND comparator IN ('<=', '<', '>=', '>') AND iolab_metric IS NOT NULL
 ), vals AS (
     SELECT run_id, metric, max(value) AS worst_high, min(value) AS worst_low
-    FROM (SELECT run_id, metric, value FROM samples
-          WHERE scope IN ('all', 'test', 'volume', 'instance')
-             OR (scope = 'target' AND metric LIKE 'pct_ios_within_%')  -- per virtual disk
+    -- measurements, not samples: a latency of a direction with no I/O is missing there, not 0
+    FROM (SELECT s.run_id, s.metric, s.value FROM measurements s LEFT JOIN metric_vocabulary v ON v.metric = s.metric
+          WHERE s.scope IN ('all', 'test', 'volume', 'instance')
+             OR (s.scope = 'target' AND v.role = 'qos')  -- shares of I/Os within a latency, per virtual disk
           UNION ALL SELECT run_id, metric, value FROM latency_bin_shares)
     GROUP BY ALL
 ), run_labels AS (

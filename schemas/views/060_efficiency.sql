@@ -1,15 +1,16 @@
 -- Efficiency per study and system: $/VM, $/IOPS, IOPS per drive, IOPS per watt, score per kW.
--- Price, power and VM count come from the sidecar (price_usd, watts, vms) or, failing that, from
--- published figures of the same study (total_price in USD, watts, total_vms); score is the
--- published IOmark application_sets where there is one. best IOPS = the highest run-level IOPS.
+-- Price and VM count come from the sidecar (price_usd, vms) or, failing that, from the study's
+-- measurements (total_price in USD, total_vms, whatever file states them); power from the sidecar
+-- (watts: the vocabulary has no power metric); score is the IOmark application_sets where a file
+-- states one. best IOPS = the highest run-level IOPS. price_source: 'sidecar' or 'file' (a results file
+-- states it, e.g. a published table's total_price).
 CREATE OR REPLACE VIEW efficiency AS
 WITH pub AS (
     SELECT study, coalesce(system, '') AS system,
            max(value) FILTER (metric = 'total_price' AND unit = 'USD') AS price_usd,
-           max(value) FILTER (metric = 'watts') AS watts,
            max(value) FILTER (metric = 'total_vms') AS vms,
            max(value) FILTER (metric = 'application_sets') AS score
-    FROM measurements WHERE tool = 'published' GROUP BY ALL
+    FROM measurements WHERE metric IN ('total_price', 'total_vms', 'application_sets') GROUP BY ALL
 ), lab AS (
     SELECT study, coalesce(system, '') AS system, max(price_usd) AS price_usd, max(watts) AS watts, max(vms) AS vms
     FROM source_files WHERE status = 'ok' AND study IS NOT NULL GROUP BY ALL
@@ -21,17 +22,17 @@ WITH pub AS (
 )
 SELECT k.study, nullif(k.system, '') AS system,
        coalesce(l.price_usd, p.price_usd) AS price_usd,
-       CASE WHEN l.price_usd IS NOT NULL THEN 'sidecar' WHEN p.price_usd IS NOT NULL THEN 'published' END AS price_source,
-       coalesce(l.watts, p.watts) AS watts,
+       CASE WHEN l.price_usd IS NOT NULL THEN 'sidecar' WHEN p.price_usd IS NOT NULL THEN 'file' END AS price_source,
+       l.watts AS watts,
        coalesce(l.vms, p.vms) AS vms,
        p.score,
        f.best_iops, f.best_iops_per_drive,
        coalesce(l.price_usd, p.price_usd) / nullif(coalesce(l.vms, p.vms), 0) AS usd_per_vm,
        coalesce(l.price_usd, p.price_usd) / nullif(f.best_iops, 0) AS usd_per_iops,
-       f.best_iops / nullif(coalesce(l.watts, p.watts), 0) AS iops_per_watt,
-       p.score / nullif(coalesce(l.watts, p.watts) / 1000, 0) AS score_per_kw
+       f.best_iops / nullif(l.watts, 0) AS iops_per_watt,
+       p.score / nullif(l.watts / 1000, 0) AS score_per_kw
 FROM keys k
 LEFT JOIN pub p USING (study, system)
 LEFT JOIN lab l USING (study, system)
 LEFT JOIN perf f USING (study, system)
-WHERE coalesce(l.price_usd, p.price_usd, l.watts, p.watts, f.best_iops) IS NOT NULL;
+WHERE coalesce(l.price_usd, p.price_usd, l.watts, f.best_iops) IS NOT NULL;

@@ -11,7 +11,9 @@
 -- same RAID level where both state one, then equal or else the nearest drive count, then the same
 -- configuration; where the baseline states no configuration, the system's best one at that point.
 -- match_rule says how. Points that found no partner are in comparison_unmatched.
--- direction: 'lower' for latencies and times (lower_is_better), else 'higher'.
+-- direction: from the vocabulary (metric_vocabulary.lower_is_better): 'lower' where a smaller value
+-- is better (latencies, errors, CPU use, price), 'higher' where a larger one is; NULL where neither
+-- is (counts, durations, settings): such a point has a ratio but no pct_better.
 -- correction: the study's declared factor (study_corrections; 1 without one), applied to the
 -- baseline: x factor where higher is better, / factor where lower is better.
 -- pct_better = (value / corrected baseline - 1) x 100 (higher) or (corrected baseline / value - 1)
@@ -47,10 +49,11 @@ SELECT o.study, o.metric, o.unit, b.baseline_system, b.baseline_source, s.system
                     abs(coalesce(s.drives, 0) - coalesce(o.drives, 0)) ASC, s.drives ASC,
                     o.config_label IS NOT DISTINCT FROM s.config_label DESC,
                     CASE WHEN o.config_label IS NULL THEN
-                         CASE WHEN lower_is_better(o.metric, o.unit) THEN -s.value ELSE s.value END END DESC NULLS LAST,
+                         CASE WHEN v.lower_is_better THEN -s.value ELSE s.value END END DESC NULLS LAST,
                     s.config_label) AS pick
 FROM comparison_points o
 JOIN study_baseline b ON b.study = o.study AND o.system = b.baseline_system
+LEFT JOIN metric_vocabulary v ON v.metric = o.metric
 JOIN comparison_points s
   ON s.study = o.study AND s.system <> o.system AND s.metric = o.metric AND s.scope = o.scope
  AND s.unit IS NOT DISTINCT FROM o.unit
@@ -64,17 +67,18 @@ JOIN comparison_points s
 CREATE OR REPLACE VIEW comparison AS
 WITH p AS (
     SELECT c.* EXCLUDE (pick),
-           CASE WHEN lower_is_better(c.metric, c.unit) THEN 'lower' ELSE 'higher' END AS direction,
+           CASE v.lower_is_better WHEN true THEN 'lower' WHEN false THEN 'higher' END AS direction,
            coalesce(k.correction, 1.0) AS correction, k.correction_source
     FROM comparison_candidates c LEFT JOIN study_corrections k USING (study)
+    LEFT JOIN metric_vocabulary v ON v.metric = c.metric
     WHERE c.pick = 1
 )
 SELECT *,
        value / nullif(baseline_value, 0) AS ratio,
        CASE direction WHEN 'higher' THEN (value / nullif(baseline_value * correction, 0) - 1) * 100
-                      ELSE (baseline_value / correction / nullif(value, 0) - 1) * 100 END AS pct_better,
+                      WHEN 'lower' THEN (baseline_value / correction / nullif(value, 0) - 1) * 100 END AS pct_better,
        CASE direction WHEN 'higher' THEN (value / nullif(baseline_value, 0) - 1) * 100
-                      ELSE (baseline_value / nullif(value, 0) - 1) * 100 END AS pct_better_uncorrected
+                      WHEN 'lower' THEN (baseline_value / nullif(value, 0) - 1) * 100 END AS pct_better_uncorrected
 FROM p;
 
 -- Points the comparison could not use, each with the reason in words: never dropped silently.

@@ -1,14 +1,13 @@
--- Latency percentiles as rows, whatever the tool: every measurement named p<N>_[read_|write_|trim_](latency|clat)_ms
--- (p99_9 = the 99.9th percentile). direction is read/write/trim, or 'all' when the tool merges them;
--- kind says which latency the tool measured ('latency': the tool's headline latency, which for fio is
+-- Latency percentiles as rows, whatever the tool: every measurement whose metric the vocabulary
+-- marks as a latency percentile (metric_vocabulary.percentile; p99_9_read_latency_ms = the 99.9th).
+-- direction is read/write/trim, or 'all' when the tool merges them (io_direction); kind says which
+-- latency the tool measured (latency_kind: 'latency', the tool's headline latency, which for fio is
 -- completion latency unless the job set lat_percentiles; 'clat': completion latency stated apart).
 CREATE OR REPLACE VIEW latency_percentiles AS
-SELECT study, system, tool, run_id, source_id,
-       workload_label(block_size_bytes, read_pct, random_pct, NULL, workload) AS workload,
-       config_label, raid_level, outstanding_ios AS load, scope, target,
-       coalesce(nullif(regexp_extract(metric, '^p[0-9_]+_(read|write|trim)_', 1), ''), 'all') AS direction,
-       regexp_extract(metric, '_(latency|clat)_ms$', 1) AS kind,
-       replace(regexp_extract(metric, '^p([0-9_]+)_', 1), '_', '.')::DOUBLE AS percentile,
-       value AS latency_ms, metric
-FROM measurements
-WHERE regexp_matches(metric, '^p[0-9]+(_[0-9]+)?_((read|write|trim)_)?(latency|clat)_ms$') AND value IS NOT NULL;
+SELECT m.study, m.system, m.tool, m.run_id, m.source_id,
+       workload_label(m.block_size_bytes, m.read_pct, m.random_pct, NULL, m.workload) AS workload,
+       m.config_label, m.raid_level, m.outstanding_ios AS load, m.scope, m.target,
+       coalesce(v.io_direction, 'all') AS direction, v.latency_kind AS kind, v.percentile,
+       m.value AS latency_ms, m.metric
+FROM measurements m JOIN metric_vocabulary v ON v.metric = m.metric
+WHERE v.role = 'latency' AND v.percentile IS NOT NULL AND m.value IS NOT NULL;

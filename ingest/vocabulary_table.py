@@ -1,0 +1,98 @@
+"""The metric vocabulary as a database table, ``metric_vocabulary`` (like a dbt seed): one row per
+metric of ``ingest/vocabulary.py`` with its unit, role and direction, so views and suites join it
+instead of guessing from names. ``db.create_views`` remakes it with the views; its ``fingerprint``
+is part of the views' and the template's checksums, so a changed vocabulary remakes both.
+"""
+
+from __future__ import annotations
+
+# ---- roles: what a number is (the metric_vocabulary table's role column) -------------------------
+ROLES: dict[str, str] = {
+    "throughput": "work done per unit of time: IO/s, MB/s, entries or transactions per second",
+    "latency": "time one operation takes (average, extreme, spread or percentile)",
+    "error_count": "failed or repeated operations (errors, retransmitted segments)",
+    "efficiency": "work per resource (IO/s per % CPU, cache hit %)",
+    "utilisation": "share of a resource kept busy (CPU, device), or left free (idle)",
+    "capacity": "how much the system holds or supports (TB, mailboxes, VMs, database size)",
+    "count": "how many operations, bytes or files were done",
+    "rate": "events per second that are neither work nor errors (interrupts)",
+    "variability": "spread of a throughput over the run",
+    "duration": "how long the test ran",
+    "size": "average size of one I/O",
+    "mix": "the observed read share of the I/O",
+    "load": "how much work was in flight (queue depth, active threads)",
+    "qos": "share of I/Os meeting a latency bound",
+    "verdict": "the test's own pass (1) or fail (0)",
+    "setting": "a target or threshold the test was given, not a result",
+    "price": "what the system costs",
+    "progress": "how far a running phase has got",
+}
+
+TABLE = "metric_vocabulary"
+COLUMNS: dict[str, tuple[str, str]] = {
+    "metric": ("VARCHAR NOT NULL PRIMARY KEY", "canonical metric name (samples.metric, series.metric)"),
+    "unit": ("VARCHAR", "the one unit the metric is stored in (NULL: the file does not say)"),
+    "role": ("VARCHAR NOT NULL", "what the number is: throughput, latency, error_count, efficiency, ..."),
+    "lower_is_better": ("BOOLEAN", "true: a smaller value is better; false: a larger one; NULL: neither"),
+    "headline": ("BOOLEAN NOT NULL", "at scope all/test, the number that stands for the whole run's throughput"),
+    "log_io": ("BOOLEAN NOT NULL", "I/O of a transaction log, not the database's transactional I/O"),
+    "io_direction": ("VARCHAR", "read, write or trim: the I/O the number is about (NULL: all I/O, or none)"),
+    "percentile": ("DOUBLE", "for a latency percentile, which one (p99_9_read_latency_ms: 99.9)"),
+    "latency_kind": ("VARCHAR", "for a latency: clat (completion), slat (submission), else latency (the tool's own)"),
+    "scopes": ("VARCHAR", "the scopes a sample of it may carry, space-separated (empty: time series only)"),
+    "series_only": ("BOOLEAN NOT NULL", "a time-series metric only, never a sample"),
+}
+
+
+def rows() -> list[tuple]:
+    """One row per metric, in COLUMNS order, sorted by name."""
+    from .vocabulary import METRICS  # here: vocabulary imports ROLES from this module
+
+    return [
+        (
+            m.name,
+            m.unit,
+            m.role,
+            m.lower_is_better,
+            m.headline,
+            m.log_io,
+            m.io_direction,
+            m.percentile,
+            m.latency_kind,
+            " ".join(sorted(m.scopes)),
+            m.series_only,
+        )
+        for m in sorted(METRICS.values(), key=lambda m: m.name)
+    ]
+
+
+def fingerprint() -> str:
+    """Text that changes whenever the table would: part of the views' and the template's checksums."""
+    return repr([TABLE, list(COLUMNS.items()), rows()])
+
+
+def _literal(v: object) -> str:
+    if v is None:
+        return "NULL"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float):
+        return repr(v)
+    return "'" + str(v).replace("'", "''") + "'"
+
+
+def install(con) -> None:
+    """(Re)make the metric_vocabulary table from ENTRIES (db.create_views calls it before the views)."""
+    cols = ", ".join(f"{c} {t}" for c, (t, _) in COLUMNS.items())
+    con.execute(f"CREATE OR REPLACE TABLE {TABLE} ({cols})")
+    # one INSERT of literals: the rows are this module's own constants; binding thousands of
+    # parameters, or executemany (row by row), is several times slower
+    values = ",\n".join(f"({', '.join(_literal(v) for v in r)})" for r in rows())
+    con.execute(f"INSERT INTO {TABLE} VALUES {values}")
+    con.execute(
+        f"COMMENT ON TABLE {TABLE} IS 'The metric vocabulary (ingest/vocabulary.py), remade with the views: "
+        "unit, role and direction of every canonical metric'"
+    )
+    for c, (_, text) in COLUMNS.items():
+        quoted = text.replace("'", "''")
+        con.execute(f"COMMENT ON COLUMN {TABLE}.{c} IS '{quoted}'")
