@@ -66,9 +66,28 @@ def rows() -> list[tuple]:
     ]
 
 
+def unit_rules() -> list[tuple]:
+    """What settles the unit of a format's unit-less series (a format module's UNIT_RULES): one row
+    per companion format and version range, with the module's UNIT_NOTE."""
+    from . import registry
+
+    return [
+        (m.FORMAT, companion, *first, *last, unit, to_ms, getattr(m, "UNIT_NOTE", None))
+        for m in registry.modules()
+        for companion, first, last, unit, to_ms in getattr(m, "UNIT_RULES", [])
+    ]
+
+
+UNIT_RULES_TABLE = "series_unit_rules"
+UNIT_RULE_COLUMNS = (
+    "series_format VARCHAR, companion_format VARCHAR, first_major INTEGER, first_minor INTEGER, "
+    "last_major INTEGER, last_minor INTEGER, unit VARCHAR, to_ms DOUBLE, note VARCHAR"
+)
+
+
 def fingerprint() -> str:
-    """Text that changes whenever the table would: part of the views' and the template's checksums."""
-    return repr([TABLE, list(COLUMNS.items()), rows()])
+    """Text that changes whenever the tables would: part of the views' and the template's checksums."""
+    return repr([TABLE, list(COLUMNS.items()), rows(), UNIT_RULE_COLUMNS, unit_rules()])
 
 
 def _literal(v: object) -> str:
@@ -96,3 +115,11 @@ def install(con) -> None:
     for c, (_, text) in COLUMNS.items():
         quoted = text.replace("'", "''")
         con.execute(f"COMMENT ON COLUMN {TABLE}.{c} IS '{quoted}'")
+    con.execute(f"CREATE OR REPLACE TABLE {UNIT_RULES_TABLE} ({UNIT_RULE_COLUMNS})")
+    if rules := unit_rules():
+        values = ",\n".join(f"({', '.join(_literal(v) for v in r)})" for r in rules)
+        con.execute(f"INSERT INTO {UNIT_RULES_TABLE} VALUES {values}")
+    con.execute(
+        f"COMMENT ON TABLE {UNIT_RULES_TABLE} IS 'What settles the unit of a format''s unit-less series: the "
+        "tool version a companion result file in the same folder states (format modules'' UNIT_RULES)'"
+    )

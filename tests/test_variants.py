@@ -163,7 +163,7 @@ def test_latency_log_alone_keeps_its_numbers_and_says_what_it_waits_for(con, tmp
         con, "SELECT stored_unit, max_ms, max_as_written, waiting_for FROM series_summary_resolved ORDER BY metric"
     )
     assert [r[:3] for r in rows] == [(None, None, 646670357.0), (None, None, 753432989.0)]
-    assert all("no fio JSON or terse result in its folder" in r[3] for r in rows)
+    assert all("no result file in its folder states one (fio 3.x logs latency in ns" in r[3] for r in rows)
 
 
 def test_latency_log_beside_a_json_of_the_switch_releases_stays_unresolved(con, tmp_path):
@@ -173,7 +173,7 @@ def test_latency_log_beside_a_json_of_the_switch_releases_stays_unresolved(con, 
     (folder / "randrw-1-16.json").write_text(json.dumps(doc))
     ingest(con, folder)
     ((unit, why),) = set(q(con, "SELECT unit, waiting_for FROM series_unit_resolution"))
-    assert unit is None and "2.21-2.99" in why and "fio-2.21" in why
+    assert unit is None and "2.21 to 2.99, settle nothing" in why and "fio-2.21" in why
 
 
 # ---- no input ends in "internal error" ------------------------------------------------------------

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from ingest import batch, db, registry, vocabulary, vocabulary_table
+from ingest.store import schema
 from tests.conftest import corpus, ingest, q
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,11 +63,11 @@ def test_a_changed_vocabulary_remakes_table_views_and_template(con, monkeypatch)
     con.execute("DELETE FROM metric_vocabulary")
     db.create_views(con, force=False)  # same views, same vocabulary: nothing to do
     assert q(con, "SELECT count(*) FROM metric_vocabulary") == [(0,)]
-    template = db._template()
+    template = schema._template()
     monkeypatch.setattr(vocabulary_table, "fingerprint", lambda: "another vocabulary")
     db.create_views(con, force=False)
     assert q(con, "SELECT count(*) FROM metric_vocabulary") == [(len(vocabulary.METRICS),)]
-    assert db._template() != template  # a new empty database for the new vocabulary
+    assert schema._template() != template  # a new empty database for the new vocabulary
 
 
 # ---- no view names a tool or guesses from a metric's name ----------------------------------------

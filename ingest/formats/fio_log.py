@@ -28,6 +28,19 @@ import re
 from ..model import ParseError, ParseResult, Run, Series, decode_text, split_lines
 from . import _fio
 
+# What settles the unit of a latency log's bare numbers: the fio version a result file in the same
+# folder states (fio commit d6bb626e, June 2017, after fio-2.20: completion latency in ns).
+# (companion format, first version, last version, unit, milliseconds per unit); versions between
+# the ranges (2.21 to 2.99) settle nothing. Installed as the table series_unit_rules.
+UNIT_RULES = [
+    (companion, first, last, unit, to_ms)
+    for companion in ("fio-json", "fio-terse")
+    for first, last, unit, to_ms in (((0, 0), (2, 20), "us", 1e-3), ((3, 0), (999, 999), "ns", 1e-6))
+]
+UNIT_NOTE = (
+    "fio 3.x logs latency in ns, fio 2.20 and earlier in usec; the releases between, 2.21 to 2.99, settle nothing"
+)
+
 FORMAT = "fio-log"
 VERSION = "1"
 _NAME = re.compile(r"(?P<prefix>.*?)_(?P<kind>bw|iops|lat|clat|slat|clat_hist|lat_hist)(?:\.\d+)?\.log$", re.I)
