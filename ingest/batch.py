@@ -12,6 +12,7 @@ import importlib
 import json
 import os
 import stat
+import threading
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -58,6 +59,29 @@ class EnvironmentFault(Exception):
 
     The batch stops at once and says so once; no file is recorded as bad for it.
     """
+
+
+# Set by the `iolab` command's SIGINT handler (ingest.cli): Ctrl-C was pressed. A library may turn
+# the KeyboardInterrupt into its own error (DuckDB interrupts the query it runs and raises
+# InterruptException): then the flag still says the user asked to stop, not that a file is bad.
+interrupted = threading.Event()
+
+
+def stop_if_interrupted(e: BaseException | None = None) -> None:
+    """Raise KeyboardInterrupt (or ``e`` itself, if it is one or a SystemExit) when the run must stop."""
+    import duckdb
+
+    if isinstance(e, (KeyboardInterrupt, SystemExit)):
+        raise e
+    if interrupted.is_set() or isinstance(e, duckdb.InterruptException):
+        raise KeyboardInterrupt from e
+
+
+def _ignore_sigint() -> None:
+    """In a parse worker: Ctrl-C is the main process's to handle (it stops the pool)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 _FAULTS = [  # (what the OS or DuckDB says, what it means for the user)
@@ -432,9 +456,8 @@ def _store(con: DuckDBPyConnection, f: _File, mod: ModuleType, result: Any) -> O
         outcome = _write(con, f, mod, result)
         con.execute("COMMIT")
     except BaseException as e:
-        if isinstance(e, (KeyboardInterrupt, SystemExit)):
-            raise
-        _rollback(con)
+        _rollback(con)  # first: a caller that goes on after Ctrl-C must not commit half a file
+        stop_if_interrupted(e)
         if f.source_id is not None:
             db.drop_points(con, f.source_id)
         if isinstance(e, _Settled):  # the streaming was for nothing: the same bytes are stored, or unreadable
@@ -490,8 +513,7 @@ class _Batch:
             con.execute("COMMIT")
         except BaseException as e:
             _rollback(con)
-            if isinstance(e, (KeyboardInterrupt, SystemExit)):
-                raise
+            stop_if_interrupted(e)
             if fault := environment_fault(e):
                 raise EnvironmentFault(fault) from e
             outcomes = [_store(con, f, mod, result) for f, mod, result in items]
@@ -569,8 +591,7 @@ def _parsed(f: _File, mod: ModuleType) -> tuple:
     except ParseError as e:
         return ("bad", e.reason, e.line)
     except BaseException as e:  # a parser bug (or a library panic) must not take the batch down
-        if isinstance(e, (KeyboardInterrupt, SystemExit)):
-            raise
+        stop_if_interrupted(e)
         return ("bug", f"{type(e).__name__}: {e}")
 
 
@@ -613,12 +634,28 @@ class _Workers:
             from concurrent.futures import ProcessPoolExecutor
 
             # spawn, not fork: this process holds DuckDB and Polars threads, which fork would copy mid-flight
-            self.pool = ProcessPoolExecutor(self.n, mp_context=multiprocessing.get_context("spawn"))
+            self.pool = ProcessPoolExecutor(
+                self.n, mp_context=multiprocessing.get_context("spawn"), initializer=_ignore_sigint
+            )
         try:
             return self.pool.submit(parse_job, f, mod.__name__)
         except Exception:  # the pool broke (a worker died): the rest is parsed here
             self.n = 0
             return None
+
+    def stop(self) -> None:
+        """Ctrl-C: end the workers now, their parses are not needed. shutdown() releases the pool's
+        queues, unless the interrupt struck inside submit(), which holds the lock shutdown() takes."""
+        if self.pool is None:
+            return
+        for p in list((getattr(self.pool, "_processes", None) or {}).values()):
+            p.terminate()
+        lock = getattr(self.pool, "_shutdown_lock", None)
+        if lock is not None and not lock.acquire(blocking=False):
+            return
+        if lock is not None:
+            lock.release()
+        self.pool.shutdown(wait=True, cancel_futures=True)
 
     def close(self) -> None:
         if self.pool is not None:
@@ -667,8 +704,7 @@ class _Run:
         except EnvironmentFault:
             raise
         except BaseException as e:  # never let one file take the batch down (Rust panics included)
-            if isinstance(e, (KeyboardInterrupt, SystemExit)):
-                raise
+            stop_if_interrupted(e)
             _rollback(self.con)
             if fault := environment_fault(e):  # e.g. recording a rejection failed: the disk, not the file
                 raise EnvironmentFault(fault) from e
@@ -711,16 +747,20 @@ def ingest_paths(
     sidecars: dict[Path, Sidecars] = {}
     known = known_places(con)
     run = _Run(con, on_file, len(files), parallel)
+    stopping = True
     try:
         for root, path in files:
+            stop_if_interrupted()
             sc = sidecars.setdefault(root, Sidecars(root))
             run.file(path, sc, known.get(display_path(path)), verify)
         run.settle()
+        stopping = False
     except EnvironmentFault as e:
+        stopping = False
         run.report.fault = str(e)
         run.tell()  # what a batch stored before the fault
     finally:
-        run.workers.close()
+        run.workers.stop() if stopping else run.workers.close()
     order = {display_path(path): i for i, (_, path) in enumerate(files)}
     run.report.outcomes.sort(key=lambda o: order.get(o.path, len(order)))  # batches report late: walk order
     return run.report
