@@ -18,7 +18,7 @@ from duckdb import DuckDBPyConnection
 from . import archives, db, files, parsing
 from .files import Incoming, NotRegular, display_path, hash_file, open_regular, stamp, walk
 from .model import ParseError
-from .outcome import EnvironmentFault, Outcome, Report, Status, environment_fault
+from .outcome import EnvironmentFault, Outcome, Report, Status, environment_fault, interrupted, stop_if_interrupted
 from .parsing import Bad, Bug, Changed, Parse, Parsed, Workers, parse_job, parser_for, streams
 from .sidecar import SidecarError, Sidecars
 from .store import places
@@ -32,6 +32,7 @@ __all__ = [  # what other modules and the tests use of an ingest
     "display_path",
     "hash_file",
     "ingest_paths",
+    "interrupted",
     "open_regular",
     "parse_job",
     "remove",
@@ -176,9 +177,8 @@ def _store(con: DuckDBPyConnection, f: Incoming, mod: ModuleType, result: Any) -
         outcome = _write(con, f, mod, result)
         con.execute("COMMIT")
     except BaseException as e:
-        if isinstance(e, (KeyboardInterrupt, SystemExit)):
-            raise
-        _rollback(con)
+        _rollback(con)  # first: a caller that goes on after Ctrl-C must not commit half a file
+        stop_if_interrupted(e)
         if f.source_id is not None:
             db.drop_points(con, f.source_id)
         if isinstance(e, _Settled):  # the streaming was for nothing: the same bytes are stored, or unreadable
@@ -234,8 +234,7 @@ class _Batch:
             con.execute("COMMIT")
         except BaseException as e:
             _rollback(con)
-            if isinstance(e, (KeyboardInterrupt, SystemExit)):
-                raise
+            stop_if_interrupted(e)
             if fault := environment_fault(e):
                 raise EnvironmentFault(fault) from e
             outcomes = [_store(con, f, mod, result) for f, mod, result in items]
@@ -368,8 +367,7 @@ class _Run:
         except EnvironmentFault:
             raise
         except BaseException as e:  # never let one file take the batch down (Rust panics included)
-            if isinstance(e, (KeyboardInterrupt, SystemExit)):
-                raise
+            stop_if_interrupted(e)
             _rollback(self.con)
             if fault := environment_fault(e):  # e.g. recording a rejection failed: the disk, not the file
                 raise EnvironmentFault(fault) from e
@@ -467,19 +465,23 @@ def ingest_paths(
     sidecars: dict[Path, Sidecars] = {}
     run = _Run(con, on_file, len(todo), parallel)
     run.report.notes = roots.notes
+    stopping = True  # until the run ends normally: Ctrl-C ends the workers rather than awaiting them
     try:
         for f in todo:
+            stop_if_interrupted()
             root = roots.of(f.where)
             f.missing = missing
             run.file(f, sidecars.setdefault(root, Sidecars(root)), known.get(f.place.abs_path), verify)
         run.settle()
         run.leave(missing)
         run.check_declared({f.labels["study"] for f in todo if f.labels.get("study")})
+        stopping = False
     except EnvironmentFault as e:
+        stopping = False
         run.report.fault = str(e)
         run.tell()  # what a batch stored before the fault
     finally:
-        run.workers.close()
+        run.workers.stop() if stopping else run.workers.close()
     order = {f.shown: i for i, f in enumerate(todo)}
     run.report.outcomes.sort(key=lambda o: order.get(o.path, len(order)))  # batches report late: walk order
     return run.report

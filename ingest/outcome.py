@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import threading
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -23,6 +24,21 @@ class Status(StrEnum):
 
 
 FAILED = (Status.REJECTED, Status.UNREADABLE)
+
+# Set by the `iolab` command's SIGINT handler (ingest.cli): Ctrl-C was pressed. A library may turn
+# the KeyboardInterrupt into its own error (DuckDB interrupts the query it runs and raises
+# InterruptException): then the flag still says the user asked to stop, not that a file is bad.
+interrupted = threading.Event()
+
+
+def stop_if_interrupted(e: BaseException | None = None) -> None:
+    """Raise KeyboardInterrupt (or ``e`` itself, if it is one or a SystemExit) when the run must stop."""
+    import duckdb
+
+    if isinstance(e, (KeyboardInterrupt, SystemExit)):
+        raise e
+    if interrupted.is_set() or isinstance(e, duckdb.InterruptException):
+        raise KeyboardInterrupt from e
 
 
 @dataclass

@@ -14,6 +14,14 @@ from typing import Any
 from . import archives, files, registry
 from .files import Incoming
 from .model import ParseError
+from .outcome import stop_if_interrupted
+
+
+def _ignore_sigint() -> None:
+    """In a parse worker: Ctrl-C is the main process's to handle (it stops the pool)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 @dataclass
@@ -87,8 +95,7 @@ def parsed(f: Incoming, mod: ModuleType) -> Parse:
     except ParseError as e:
         return Bad(e.reason, e.line)
     except BaseException as e:  # a parser bug (or a library panic) must not take the batch down
-        if isinstance(e, (KeyboardInterrupt, SystemExit)):
-            raise
+        stop_if_interrupted(e)
         return Bug(f"{type(e).__name__}: {e}")
 
 
@@ -116,12 +123,28 @@ class Workers:
             from concurrent.futures import ProcessPoolExecutor
 
             # spawn, not fork: this process holds DuckDB and Polars threads, which fork would copy mid-flight
-            self.pool = ProcessPoolExecutor(self.n, mp_context=multiprocessing.get_context("spawn"))
+            self.pool = ProcessPoolExecutor(
+                self.n, mp_context=multiprocessing.get_context("spawn"), initializer=_ignore_sigint
+            )
         try:
             return self.pool.submit(parse_job, dataclasses.replace(f, missing={}), mod.__name__)
         except Exception:  # the pool broke (a worker died): the rest is parsed here
             self.n = 0
             return None
+
+    def stop(self) -> None:
+        """Ctrl-C: end the workers now, their parses are not needed. shutdown() releases the pool's
+        queues, unless the interrupt struck inside submit(), which holds the lock shutdown() takes."""
+        if self.pool is None:
+            return
+        for p in list((getattr(self.pool, "_processes", None) or {}).values()):
+            p.terminate()
+        lock = getattr(self.pool, "_shutdown_lock", None)
+        if lock is not None and not lock.acquire(blocking=False):
+            return
+        if lock is not None:
+            lock.release()
+        self.pool.shutdown(wait=True, cancel_futures=True)
 
     def close(self) -> None:
         if self.pool is not None:

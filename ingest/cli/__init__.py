@@ -8,17 +8,29 @@ Keep heavy imports inside the command functions: `iolab --help` imports every co
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import importlib
 import os
+import signal
 import sys
 from typing import Any
 
 from .. import __version__
 from .params import DEFAULT_DB
-from .requires import EXIT_ENVIRONMENT, EXIT_OK, EXIT_REJECTED, EXIT_USAGE
+from .requires import EXIT_ENVIRONMENT, EXIT_INTERRUPTED, EXIT_OK, EXIT_REJECTED, EXIT_USAGE
 
-__all__ = ["DEFAULT_DB", "EXIT_ENVIRONMENT", "EXIT_OK", "EXIT_REJECTED", "EXIT_USAGE", "build_parser", "main", "run"]
+__all__ = [
+    "DEFAULT_DB",
+    "EXIT_ENVIRONMENT",
+    "EXIT_INTERRUPTED",
+    "EXIT_OK",
+    "EXIT_REJECTED",
+    "EXIT_USAGE",
+    "build_parser",
+    "main",
+    "run",
+]
 
 # in the order `iolab --help` lists them
 COMMANDS: list[str] = [
@@ -80,7 +92,12 @@ def run() -> None:
     # (Set here, for the command's own process: lowering it again at the end collected 13 ms.)
     gc.set_threshold(100_000)
     sys.stdout = _PipeGuard(sys.stdout)
-    code, args = _dispatch(None)
+    signal.signal(signal.SIGINT, _on_sigint)
+    try:
+        code, args = _dispatch(None)
+    except KeyboardInterrupt:
+        _interrupted(sys.argv[1:2] == ["ingest"])
+        code, args = EXIT_INTERRUPTED, argparse.Namespace(cmd="ingest")  # end at once, as an ingest does
     if getattr(args, "cmd", None) == "ingest":
         try:
             sys.stdout.flush()
@@ -89,6 +106,28 @@ def run() -> None:
             pass
         os._exit(code)
     sys.exit(code)
+
+
+def _on_sigint(signum: int, frame: Any) -> None:
+    """Ctrl-C: say so to an ingest under way (ingest.batch.interrupted: a library may have turned the
+    KeyboardInterrupt into its own error), then raise it as Python does."""
+    if batch := sys.modules.get("ingest.batch"):
+        batch.interrupted.set()
+    raise KeyboardInterrupt
+
+
+def _interrupted(ingest: bool) -> None:
+    from ..terminal import console
+
+    text = (
+        "Stopped (Ctrl-C). Every file reported as ingested is stored whole; the one being stored was rolled "
+        "back. Run the same command again to go on: stored files are skipped."
+        if ingest
+        else "Stopped (Ctrl-C)."
+    )
+    with contextlib.suppress(Exception):
+        console(stderr=True).print(text)
+        sys.stdout.flush()
 
 
 class _PipeGuard:

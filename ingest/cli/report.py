@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from ..config import REPORTS_DEFAULT
+from ..terminal import console, markup
 from . import params, requires
 
 
@@ -26,5 +27,34 @@ def register(sub: Any) -> None:
 @requires.database(connect=False)
 def cmd_report(args: argparse.Namespace) -> int:
     from ..reports import render
+    from ..terminal import is_terminal, say, shown
 
-    return render.render(Path(args.db), Path(args.out), args.study, args.force)
+    if args.study and (code := _known_studies(args)) is not None:
+        return code
+    plain = not is_terminal()  # a terminal has the progress bar; a log gets one line per page
+    if plain:
+        say(f"rendering the reports of {shown(args.db)} into {shown(args.out)}, one line per page as it is done")
+
+    def page(study: str, notebook: str, what: str) -> None:
+        if plain:
+            say(
+                f"{what.split(':')[0]:<10} {shown(study)} / {notebook}"
+                + (f": {shown(what[8:])}" if ":" in what else "")
+            )
+
+    return render.render(Path(args.db), Path(args.out), args.study, args.force, on_page=page)
+
+
+def _known_studies(args: argparse.Namespace) -> int | None:
+    """None when every --study is in the database; else 2 with the studies listed."""
+    from .. import db
+
+    try:
+        con = db.connect(args.db, read_only=True)
+    except db.DatabaseProblem as e:
+        console(stderr=True).print(f"[red]Cannot use the database:[/] {markup(e)}")
+        return requires.EXIT_ENVIRONMENT
+    try:
+        return next((c for s in args.study if (c := requires.known_study(con, s, args.db)) is not None), None)
+    finally:
+        con.close()

@@ -6,7 +6,8 @@ Exit codes, for every command:
   0  done;
   1  done, but some files were rejected or some expectations failed;
   2  wrong usage: a bad option, a --db where there is no database, a --study naming no study;
-  3  the environment failed: the database is busy, damaged, newer, read-only, or the disk is full.
+  3  the environment failed: the database is busy, damaged, newer, read-only, or the disk is full;
+  130  stopped by Ctrl-C (what was stored is whole; the file being stored was rolled back).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any
 
 from ..terminal import console, markup
 
-EXIT_OK, EXIT_REJECTED, EXIT_USAGE, EXIT_ENVIRONMENT = 0, 1, 2, 3
+EXIT_OK, EXIT_REJECTED, EXIT_USAGE, EXIT_ENVIRONMENT, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
 
 def no_database(path: str) -> int:

@@ -427,11 +427,18 @@ def run_pages(
             t.join()
 
 
-def render(db: Path, out: Path, studies: list[str] | None = None, force: bool = False) -> int:
+def render(
+    db: Path,
+    out: Path,
+    studies: list[str] | None = None,
+    force: bool = False,
+    on_page: Callable[[str, str, str], None] | None = None,
+) -> int:
     """Render every report (or those of ``studies``) of ``db`` into ``out``; 0 when all rendered.
 
     A page whose notebook, helpers, views and study data are unchanged since its last render is kept
-    as it is, unless ``force``.
+    as it is, unless ``force``. ``on_page(study, notebook, what)`` is told of each page as it is
+    done: "rendered", "unchanged" or "failed: <why>" (`iolab report` prints it off a terminal).
     """
     if not db.is_file():
         console().print(
@@ -451,6 +458,8 @@ def render(db: Path, out: Path, studies: list[str] | None = None, force: bool = 
             if not force and page.is_file() and old[study].get(nb) == prints[(study, nb)]:
                 jobs.remove((study, nb))
                 kept.append((study, nb, page))
+                if on_page:
+                    on_page(study, nb, "unchanged")
         with progress_bar("reports", console()) as progress:
             task = progress.add_task("validating the data", total=len(jobs))
             lock = threading.Lock()
@@ -481,9 +490,15 @@ def render(db: Path, out: Path, studies: list[str] | None = None, force: bool = 
                         done.append((study, nb, path))
                         old[study][nb] = prints[(study, nb)]
                         store_prints(out, study, old[study])
+                        if on_page:
+                            on_page(study, nb, "rendered")
                 except Exception as e:
                     with lock:
                         failed.append((study, nb, e))
+                        if on_page:
+                            on_page(
+                                study, nb, f"failed: {str(e).strip().splitlines()[-1] if str(e).strip() else repr(e)}"
+                            )
 
             run_pages(jobs, execute, finish, first=validation)
         # the index links every page of the database that exists, also those of studies not asked for now
