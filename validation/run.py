@@ -53,7 +53,7 @@ def _import_gx():
     the lake, in its own process, imports pyspark as usual."""
     hide = "pyspark" not in sys.modules
     if hide:
-        sys.modules["pyspark"] = None  # the import system's "absent": ImportError
+        sys.modules["pyspark"] = None  # type: ignore[assignment]  # the import system's "absent": ImportError
     try:
         import great_expectations as gx
         import great_expectations.expectations as E

@@ -7,18 +7,19 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+from duckdb import DuckDBPyConnection
 
 STORE_MARK = ".iolab-output"  # in every folder iolab writes: an ingest never reads it as data
 
 
-def _db_file(con) -> Path:
+def _db_file(con: DuckDBPyConnection) -> Path:
     name = con.execute("SELECT path FROM duckdb_databases() WHERE database_name = current_database()").fetchall()[0][0]
     if not name:
         raise RuntimeError("the time-series store needs a database file, not an in-memory database")
     return Path(name).resolve()
 
 
-def store_id(con) -> str | None:
+def store_id(con: DuckDBPyConnection) -> str | None:
     try:
         rows = con.execute("SELECT store_id FROM store_identity").fetchall()
     except duckdb.CatalogException:  # a database from before V060, opened read-only
@@ -26,7 +27,7 @@ def store_id(con) -> str | None:
     return rows[0][0] if rows else None
 
 
-def store_dir(con) -> Path:
+def store_dir(con: DuckDBPyConnection) -> Path:
     """<database>.points/<store id>/: this database's Parquet files of time-series values.
 
     The id is the database's own (store_identity), so a database moved, renamed or copied never
@@ -37,7 +38,7 @@ def store_dir(con) -> Path:
     return base / sid if sid else base
 
 
-def ensure_store(con, *, fresh: bool) -> None:
+def ensure_store(con: DuckDBPyConnection, *, fresh: bool) -> None:
     """Give the database its store id (``fresh``: a new one, for a copy of the template) and move
     files of the earlier layout (directly in <database>.points/) into its folder."""
     try:
@@ -64,7 +65,7 @@ def _mark_store(folder: Path) -> None:
         mark.write_text("iolab's time-series store: iolab ingest never reads this folder as data.\n")
 
 
-def store_problems(con) -> list[str]:
+def store_problems(con: DuckDBPyConnection) -> list[str]:
     """What is wrong with the time-series store: files the database lists that are missing or cut."""
     try:
         folder = store_dir(con)
@@ -94,7 +95,7 @@ def _elsewhere(folder: Path) -> Path | None:
     return None
 
 
-def _sample_times(samples: Any):
+def _sample_times(samples: Any) -> Any:
     """A file's series_samples rows (dicts, a frame or nothing) as a (sample_no, ts) frame."""
     import polars as pl
 
@@ -104,7 +105,9 @@ def _sample_times(samples: Any):
     return frame.select(pl.col("sample_no").cast(pl.Int32), pl.col("ts").cast(pl.Datetime("us")))
 
 
-def write_points(con, source_id: int, first_series_id: int, points, samples: Any = None) -> int:
+def write_points(
+    con: DuckDBPyConnection, source_id: int, first_series_id: int, points: Any, samples: Any = None
+) -> int:
     """Stream (series_key, sample_no[, ts], value) into <store>/<source_id>.parquet; register it.
 
     Each point carries its sample's time (from ``samples``, the file's series_samples rows, unless
@@ -151,7 +154,7 @@ def write_points(con, source_id: int, first_series_id: int, points, samples: Any
     return n
 
 
-def clean_store(con) -> None:
+def clean_store(con: DuckDBPyConnection) -> None:
     """Remove Parquet files no committed source owns (a crash between write and commit)."""
     try:
         folder = store_dir(con)
@@ -165,14 +168,14 @@ def clean_store(con) -> None:
             f.unlink(missing_ok=True)
 
 
-def drop_points(con, source_id: int) -> None:
+def drop_points(con: DuckDBPyConnection, source_id: int) -> None:
     try:
         (store_dir(con) / f"{source_id}.parquet").unlink(missing_ok=True)
     except RuntimeError:
         pass
 
 
-def upgrade_store(con) -> None:
+def upgrade_store(con: DuckDBPyConnection) -> None:
     """Rewrite the store files written before the points carried their times (point_files.has_times),
     giving each point its sample's time from series_samples: once per file, then never."""
     try:
@@ -200,7 +203,7 @@ def _sql_text(v: Path | str) -> str:
     return "'" + str(v).replace("'", "''") + "'"
 
 
-def refresh_points_view(con) -> None:
+def refresh_points_view(con: DuckDBPyConnection) -> None:
     """series_values and series_points read the store's files (those point_files names), the source
     id from each file's name (<source_id>.parquet); every point carries its sample's time
     (upgrade_store saw to the older files), so a count or an aggregate over either is a Parquet scan

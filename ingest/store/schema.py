@@ -8,6 +8,7 @@ import os
 import shutil
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import duckdb
 
@@ -110,7 +111,7 @@ def create_views(con: duckdb.DuckDBPyConnection, *, force: bool = True) -> None:
         con.execute("INSERT INTO view_state VALUES (?, ?)", [checksum, datetime.now(UTC).replace(tzinfo=None)])
 
 
-def open_db(path: str | Path, **kw) -> duckdb.DuckDBPyConnection:
+def open_db(path: str | Path, **kw: Any) -> duckdb.DuckDBPyConnection:
     """Open (or make) an iolab database; a writable open brings its schema, store and views up to date."""
     copied = not kw.get("read_only") and from_template(Path(path))
     con = connect(path, **kw)

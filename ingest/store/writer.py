@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any
 
+from duckdb import DuckDBPyConnection
+
 from ..model import PackedTable, ParseResult, Samples, Series
 from .points import write_points
 
@@ -13,7 +15,7 @@ if TYPE_CHECKING:  # pyarrow is imported only where a parser hands over Arrow da
     import pyarrow as pa
 
 
-def _next_id(con, table: str, col: str) -> int:
+def _next_id(con: DuckDBPyConnection, table: str, col: str) -> int:
     return con.execute(f"SELECT coalesce(max({col}), 0) + 1 FROM {table}").fetchall()[0][0]
 
 
@@ -28,7 +30,7 @@ class ArrowStream:
         return self.frame.__arrow_c_stream__(requested_schema)
 
 
-def _insert_table(con, table: str, rows: pl.DataFrame | pa.Table) -> None:
+def _insert_table(con: DuckDBPyConnection, table: str, rows: pl.DataFrame | pa.Table) -> None:
     """Insert a Polars frame (what the writer builds) or an Arrow table (what some parsers hand over)."""
     import polars as pl
 
@@ -70,7 +72,7 @@ def with_constants(rows: pl.DataFrame | pa.Table, extra: dict[str, Any]) -> pl.D
     return frame.with_columns(pl.Series(k, [v] * rows.num_rows) for k, v in extra.items()).to_arrow()
 
 
-def _insert_rows(con, table: str, rows: list[dict], extra: dict[str, Any]) -> None:
+def _insert_rows(con: DuckDBPyConnection, table: str, rows: list[dict], extra: dict[str, Any]) -> None:
     """Insert a list of dicts into ``table``, adding constant columns ``extra``."""
     if rows:
         _insert_table(con, table, frame_rows(rows, extra))
@@ -92,7 +94,7 @@ class Writer:
 
     ALONE, GATHER = 50_000, 100_000
 
-    def __init__(self, con) -> None:
+    def __init__(self, con: DuckDBPyConnection) -> None:
         self.con = con
         self.next_id = {"runs": _next_id(con, "runs", "run_id"), "series": _next_id(con, "series", "series_id")}
         self.parts: dict[str, list[pl.DataFrame | pa.Table]] = {}
@@ -159,7 +161,7 @@ class Writer:
             counts[table] = len(rows)
         return counts
 
-    def _put_samples(self, samples, run_ids: dict[str, int], gather: bool) -> int:
+    def _put_samples(self, samples: Samples, run_ids: dict[str, int], gather: bool) -> int:
         """Samples batch by batch (``Samples`` keeps them as Arrow batches keyed by run_key)."""
         if not isinstance(samples, Samples):
             samples = Samples(samples)
@@ -213,7 +215,9 @@ def _together(parts: list) -> list:
     return out
 
 
-def write_result(con, source_id: int, result: ParseResult, writer: Writer | None = None) -> dict[str, int]:
+def write_result(
+    con: DuckDBPyConnection, source_id: int, result: ParseResult, writer: Writer | None = None
+) -> dict[str, int]:
     """Store one parsed file's rows under ``source_id`` (the caller holds the transaction); with a
     ``writer``, queue them there (a batch of files: the caller flushes it before committing)."""
     if writer is not None:
