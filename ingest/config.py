@@ -46,8 +46,8 @@ def root() -> Path:
 
 def resource_dir(name: str) -> Path:
     """``schemas`` or ``notebooks``: the copy inside the installed package, else the repository's.
-    (A wheel installs as files, so the package data is a folder beside this module; asking
-    importlib.resources for it cost 4 ms of every command's start.)"""
+    (A wheel installs as files, so the package data is a folder beside this module: a path is enough,
+    and importlib.resources would weigh on every command's start.)"""
     packaged = Path(__file__).resolve().parent / name
     return packaged if packaged.is_dir() else REPO / name
 

@@ -102,7 +102,7 @@ def _load(path: Path) -> dict[str, Any]:
         raise SidecarError(f"{path}: not valid TOML ({e})") from None
     from pydantic import ValidationError
 
-    from .sidecar_schema import Sidecar  # pydantic is imported only where a sidecar is found (0.1 s)
+    from .sidecar_schema import Sidecar  # pydantic is imported only where a sidecar is found (a slow import)
 
     try:
         Sidecar.model_validate(data)

@@ -48,8 +48,8 @@ def _import_gx():
     """Great Expectations and its expectations, imported without pyspark.
 
     GX imports pyspark whenever it is installed (the [lake] extra) to offer Spark data sources;
-    iolab validates pandas frames only, and pyspark's import cost 0.2 s (after pandas) of every
-    validation and render. Hidden for the import, GX takes Spark as absent, as on a machine without the extra;
+    iolab validates pandas frames only, and pyspark's import would weigh on every validation and
+    render. Hidden for the import, GX takes Spark as absent, as on a machine without the extra;
     the lake, in its own process, imports pyspark as usual."""
     hide = "pyspark" not in sys.modules
     if hide:
@@ -67,7 +67,7 @@ class Checker:
     """One ephemeral Great Expectations context with a pandas data source, for many checks.
 
     A suite is validated as an object, not added to the context: adding one serialises it into
-    the context's store, which took 12 ms an expectation."""
+    the context's store, a cost paid again for every expectation."""
 
     def __init__(self) -> None:
         logging.getLogger("great_expectations").setLevel(logging.ERROR)
@@ -139,10 +139,9 @@ def _query_failed(mod, e: Exception) -> dict:
 def frame(con, sql: str, params: list | None = None):
     """The rows of ``sql`` as a pandas frame for GX, with text columns as categoricals.
 
-    DuckDB's ``.df()`` makes one Python string per text value: 37 s for the measurements of a
-    lab-sized database (10.5 M rows), and a 2.3 GB frame that GX then filters again and again.
-    Through Arrow each distinct text is made once (3 s there, a sixth of the memory); decimals
-    become floats, as ``.df()`` makes them."""
+    DuckDB's ``.df()`` makes one Python string per text value, which for a lab-sized database is
+    most of a validation's time and memory. Through Arrow each distinct text is made once
+    (docs/PERFORMANCE.md); decimals become floats, as ``.df()`` makes them."""
     import pandas as pd
     import pyarrow as pa
 
@@ -217,12 +216,11 @@ def validate_groups(con, groups: list[str], tag: Tagger) -> dict[str, list[dict]
     """Every suite's results on the rows of each group (the reports' studies), as validating each
     group's rows alone gives, but each suite run once over the rows of all groups together.
 
-    A GX run costs about 0.4 s whatever its size, so a render of 11 studies spent 17 s in 40 of
-    them. A row-wise expectation (a map expectation, without ``mostly``) met on the rows of every
+    A GX run has a fixed cost whatever its size, which a run per study multiplies. A row-wise expectation (a map expectation, without ``mostly``) met on the rows of every
     group together is met on each group's rows; "values are unique" becomes "unique within the
     group". A suite that is not met, or that has another kind of expectation, is run per group,
     so a failure's counts and examples are each group's own. The rows are tagged in SQL (``tag``):
-    narrowing a lab's frames in pandas, copy after copy, took 20 s of a 50 s validation."""
+    narrowing a lab's frames in pandas copies them again and again."""
     checker = Checker()  # first: it quiets GX before GX is imported
     from great_expectations.expectations.expectation import ColumnMapExpectation, MulticolumnMapExpectation
 

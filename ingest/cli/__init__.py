@@ -83,13 +83,12 @@ def main(argv: list[str] | None = None) -> int:
 
 def run() -> None:
     """The `iolab` command. An ingest ends the process at once when it is done (the database is
-    closed, the output flushed, the parse workers joined): tearing down the interpreter with DuckDB
-    and Polars loaded cost 0.1 s, 5 % of ingesting a 100 MB capture. Other commands (Spark, kernels)
-    end normally, as do in-process callers of main()."""
-    # The garbage collector runs every 700 new objects by default; a capture's 5,000 column names
-    # make ~100,000, none of them in cycles, and its ~120 collections (one walking every loaded
-    # module) took 20 ms, 2 % of a 100 MB ingest. Every 100,000 still bounds what cycles can hold.
-    # (Set here, for the command's own process: lowering it again at the end collected 13 ms.)
+    closed, the output flushed, the parse workers joined): tearing down an interpreter with DuckDB
+    and Polars loaded is a measurable share of a capture's ingest (docs/PERFORMANCE.md). Other
+    commands (Spark, kernels) end normally, as do in-process callers of main()."""
+    # The collector's default (every 700 new objects) walks every loaded module again and again over
+    # a capture's column names, none of them in cycles; every 100,000 still bounds what cycles hold.
+    # Set for the command's own process only (lowering it again at the end would collect once more).
     gc.set_threshold(100_000)
     sys.stdout = _PipeGuard(sys.stdout)
     signal.signal(signal.SIGINT, _on_sigint)

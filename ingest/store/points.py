@@ -133,9 +133,9 @@ def write_points(
     _mark_store(folder)
     final = folder / f"{source_id}.parquet"
     tmp = folder / f".{source_id}.parquet.tmp"
-    # No min/max statistics: they cost 10 % of the pass (0.15 s per 100 MB), and each row group spans
-    # every series of the capture, so they could prune only a time window inside one file. zstd level 1:
-    # 0.1 s per 100 MB less than level 3, for 12 % more bytes (9.4 against 8.4 MB); reading is as fast
+    # No min/max statistics: each row group spans every series of the capture, so they could prune only
+    # a time window inside one file, and writing them is a tenth of the pass. zstd level 1: faster to
+    # write than level 3 for a few more bytes, as fast to read (docs/PERFORMANCE.md)
     try:
         lf.sink_parquet(tmp, compression="zstd", compression_level=1, statistics=False)
     except BaseException as e:  # Polars can also panic (a Rust PanicException is not an Exception)

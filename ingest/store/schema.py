@@ -122,7 +122,7 @@ def open_db(path: str | Path, **kw: Any) -> duckdb.DuckDBPyConnection:
         con.execute("UPDATE schema_history SET applied_at = ?", [datetime.now(UTC).replace(tzinfo=None)])
         ensure_store(con, fresh=True)
         clean_store(con)  # a store left beside an earlier database of this name holds nothing of this one
-        return con  # the rest of _bring_up is what made the template: migrations, views (6 ms)
+        return con  # the rest of _bring_up is what made the template: migrations, views
     _bring_up(con)
     return con
 
@@ -138,7 +138,7 @@ def _bring_up(con: duckdb.DuckDBPyConnection) -> None:
 
 def from_template(path: Path) -> bool:
     """Make a new database at ``path`` as a copy of the empty one (True), as PostgreSQL makes
-    databases from template1: the schema's DDL costs 0.5-0.7 s, a copy of 1.3 MB a few ms.
+    databases from template1: running the schema's DDL costs far more than copying a small file.
 
     The empty database is made once per set of migrations and views and per DuckDB version, in
     the cache folder (config.cache_dir). Anything in the way (a file already at ``path``, a cache

@@ -10,7 +10,7 @@ from duckdb import DuckDBPyConnection
 from ..model import PackedTable, ParseResult, Samples, Series
 from .points import write_points
 
-if TYPE_CHECKING:  # pyarrow is imported only where a parser hands over Arrow data (0.1 s; esxtop never does)
+if TYPE_CHECKING:  # pyarrow is imported only where a parser hands over Arrow data (its import is slow)
     import polars as pl
     import pyarrow as pa
 
@@ -21,7 +21,7 @@ def _next_id(con: DuckDBPyConnection, table: str, col: str) -> int:
 
 class ArrowStream:
     """A Polars frame as DuckDB scans it: through the Arrow C stream interface. Handed a Polars
-    frame itself, DuckDB converts it with ``to_arrow()``, which imports pyarrow (0.1 s)."""
+    frame itself, DuckDB converts it with ``to_arrow()``, which imports pyarrow."""
 
     def __init__(self, frame: pl.DataFrame) -> None:
         self.frame = frame
@@ -51,8 +51,7 @@ def frame_rows(rows: list[dict], extra: dict[str, Any] | None = None) -> pl.Data
     """Dicts (each with the constant columns ``extra``) as a Polars frame; types from every row.
 
     Not pyarrow's builders: ``pa.array`` and ``Table.from_pylist`` import pandas the first time they
-    look at a Python object, to ask whether it is a DataFrame (0.3 s), and take the keys of the first
-    row only."""
+    look at a Python object, to ask whether it is a DataFrame, and take the keys of the first row only."""
     import polars as pl
 
     return pl.DataFrame([{**(extra or {}), **r} for r in rows], infer_schema_length=None)
@@ -79,8 +78,8 @@ def _insert_rows(con: DuckDBPyConnection, table: str, rows: list[dict], extra: d
 
 
 def _shallow(obj: Any) -> dict[str, Any]:
-    """A dataclass's fields as a dict, in their order (dataclasses.asdict deep-copies every value: 64 %
-    of a profile; asking ``fields()`` per object took 15 us, 75 ms for a capture's 5,000 series)."""
+    """A dataclass's fields as a dict, in their order (dataclasses.asdict deep-copies every value, and
+    asking ``fields()`` per object is slow over a capture's thousands of series)."""
     return dict(vars(obj))
 
 
@@ -180,8 +179,8 @@ _SERIES_FIELDS = [f.name for f in fields(Series)]
 
 
 def _series_frame(series: list[Series], first_id: int) -> pl.DataFrame:
-    """A file's series as a frame, built a column at a time (row dicts took 4x as long: 10 ms for a
-    capture's 5,000 series); each series' key is its column_no, and its series_id is first_id + key."""
+    """A file's series as a frame, built a column at a time (faster than row dicts for a capture's
+    thousands of series); each series' key is its column_no, and its series_id is first_id + key."""
     import polars as pl
 
     cols = {name: [getattr(s, name) for s in series] for name in _SERIES_FIELDS}
