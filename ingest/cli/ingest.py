@@ -174,18 +174,23 @@ def report_json(report: batch.Report, db_path: str) -> dict:
 def print_report(
     report: batch.Report, db_path: str, *, table: bool = True, failures: bool = True, verbose: bool = False
 ) -> None:
-    n = len(report.outcomes)
+    gone = len(report.by_status("gone"))
+    n = len(report.outcomes) - gone
     ok = report.by_status("ingested") + (report.by_status("unchanged") + report.by_status("placed") if verbose else [])
+    moved = len(report.by_status("moved"))
     say(
         f"{n} files seen: ",
         (f"{len(report.by_status('ingested'))} ingested", "green"),
         f", {len(report.by_status('unchanged'))} unchanged (skipped), "
         f"{len(report.by_status('relabelled'))} relabelled, "
         f"{len(report.by_status('placed'))} known content in a new place (labelled, not stored again), "
-        f"{len(report.by_status('skipped'))} skipped (not regular files), ",
+        + (f"{moved} moved, " if moved else "")
+        + f"{len(report.by_status('skipped'))} skipped (not regular files), ",
         (f"{len(report.by_status('rejected'))} rejected", "red"),
         f", {len(report.by_status('unreadable'))} unreadable  -> {shown(db_path)}",
     )
+    if gone:
+        say(f"{gone} file(s) no longer on disk left the analysis (their history stays in source_history).")
     if ok and table:
         from rich.table import Table
 
