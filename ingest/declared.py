@@ -2,9 +2,10 @@
 
 A sidecar key is checked for its form when the sidecar is read (sidecar.py); what it names can
 only be checked once the study's files are in: a ``baseline`` must be one of the study's systems,
-each ``generation_order`` entry one of its generations, each ``criteria`` or ``corrections`` id
-a criterion that some criteria file defines. A name that matches nothing would compare nothing
-(0 matched points) without a word, so each is reported with the sidecar that says it.
+each ``generation_order`` entry one of its generations. A name that matches nothing would compare
+nothing (0 matched points) without a word, so each is reported with the sidecar that says it.
+(Criteria ids are not checked here: their definitions often live in a folder of their own that is
+ingested apart; the QoS page says which declared criteria no file defines.)
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ class Problem:
     line: int | None = None
 
     def reason(self) -> str:
-        what = {"baseline": "system", "generation_order": "generation"}.get(self.key, "criterion")
+        what = {"baseline": "system", "generation_order": "generation"}[self.key]
         close = difflib.get_close_matches(self.value, self.known, n=1, cutoff=0.6)
         hint = f"; did you mean '{close[0]}'?" if close else ""
         listed = ", ".join(f"'{k}'" for k in self.known[:12]) or "none"
@@ -48,10 +49,6 @@ _CHECKS = {  # key -> (what the sidecar says, what the study has)
         """SELECT DISTINCT study, unnest(from_json((labels->'generation_order'), '["VARCHAR"]'))
            FROM source_files WHERE json_type((labels->'generation_order')) = 'ARRAY'""",
         "SELECT DISTINCT study, generation FROM study_runs WHERE generation IS NOT NULL",
-    ),
-    "criteria": (
-        "SELECT DISTINCT study, criterion FROM study_declarations WHERE NOT defined",
-        "SELECT DISTINCT NULL, criterion FROM qos_criteria",
     ),
 }
 
@@ -76,7 +73,7 @@ def problems(con: DuckDBPyConnection, studies: set[str] | None = None) -> list[P
 
 def _where(con: DuckDBPyConnection, p: Problem) -> tuple[Path | None, int | None]:
     """The sidecar (and its line) that declares ``p``: the nearest one above a file of the study."""
-    key = "criteria" if p.key == "criteria" else p.key
+    key = p.key
     rows = con.execute(
         "SELECT abs_path FROM source_history WHERE study = ? AND left_at IS NULL AND abs_path IS NOT NULL ORDER BY 1",
         [p.study],
@@ -88,6 +85,6 @@ def _where(con: DuckDBPyConnection, p: Problem) -> tuple[Path | None, int | None
                 text = side.read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError):
                 continue
-            if p.value in text and (line := line_of(text, key) or line_of(text, "corrections")):
+            if p.value in text and (line := line_of(text, key)):
                 return side, line
     return None, None
