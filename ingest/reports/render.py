@@ -26,6 +26,7 @@ import sys
 import tempfile
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
@@ -59,30 +60,34 @@ class IPCKernelManager(KernelManager):
 T = TypeVar("T")  # run_pages: an executed page
 V = TypeVar("V")  # run_pages: what the render learnt meanwhile (the validation)
 
-# notebook -> SQL listing the studies it has something to show for (one query per notebook)
-NOTEBOOKS = {
-    "01-overview": "SELECT study FROM source_files WHERE status = 'ok'",
-    "02-per-drive-iops": "SELECT study FROM per_drive_iops WHERE drives IS NOT NULL",
-    "03-scaling-curves": "SELECT study FROM scaling",
-    "04-efficiency-qos": "SELECT study FROM qos_verdicts "
-    "UNION SELECT study FROM efficiency WHERE price_usd IS NOT NULL OR watts IS NOT NULL",
-    "05-comparison": "SELECT study FROM comparison UNION SELECT study FROM comparison_unmatched",
-    # a capture is stored once (under its content); each place of it, in any study, lists it there
-    "06-time-series": "SELECT f.study FROM pdh_captures c JOIN source_files f ON f.content_id = c.source_id "
-    "WHERE f.status = 'ok'",
-    "07-latency-histograms": "SELECT study FROM latency_histograms",
-    "08-latency-percentiles": "SELECT study FROM latency_percentiles",
-}
-TITLES = {
-    "01-overview": "Overview and provenance",
-    "02-per-drive-iops": "IOPS per drive and sizing",
-    "03-scaling-curves": "Scaling curves",
-    "04-efficiency-qos": "QoS verdicts and efficiency",
-    "05-comparison": "Systems compared at matched points",
-    "06-time-series": "esxtop / perfmon time series",
-    "07-latency-histograms": "Latency histograms",
-    "08-latency-percentiles": "Latency percentiles",
-}
+
+@dataclass(frozen=True)
+class Notebook:
+    """A report page, as its notebook's header declares it (``iolab: {title, studies}`` in the
+    jupytext header): its title and a query listing the studies it has something to show for."""
+
+    name: str
+    title: str
+    studies: str
+    path: Path
+
+
+def notebooks(folder: Path | None = None) -> dict[str, Notebook]:
+    """Every notebook of ``folder`` (default: the package's notebooks), in name order.
+
+    A notebook whose header declares no title or studies query is refused: it would never be rendered."""
+    found = {}
+    for f in sorted((folder or NOTEBOOK_DIR).glob("*.py")):
+        meta = jupytext.read(f).metadata.get("iolab") or {}
+        if not isinstance(meta, dict) or not meta.get("title") or not meta.get("studies"):
+            raise ValueError(
+                f"{f}: its header declares no page; add under `# jupyter:` the lines\n"
+                "#   iolab:\n#     title: <the page's title>\n#     studies: SELECT study FROM <view> ..."
+            )
+        found[f.stem] = Notebook(f.stem, str(meta["title"]), str(meta["studies"]), f)
+    return found
+
+
 _REMOTE = re.compile(r"<script[^>]+src=[\"']https?://[^>]*>\s*</script>|<link[^>]+href=[\"']https?://[^>]*>", re.I)
 _SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.I | re.S)
 # what a browser would fetch: src/href attributes, CSS url(...), @import and JS import() of http(s) URLs
@@ -170,6 +175,11 @@ _VIEW = re.compile(r"CREATE\s+OR\s+REPLACE\s+VIEW\s+(\w+)", re.I)
 ROW_VIEWS = {"measurements"}
 
 
+def view_names() -> list[str]:
+    """Every view of schemas/views, in file order."""
+    return [m.group(1) for f in sorted(VIEWS.glob("*.sql")) for m in _VIEW.finditer(f.read_text())]
+
+
 def materialize(con: duckdb.DuckDBPyConnection) -> None:
     """Turn each view of schemas/views into a table of the same name and rows, in the snapshot only.
 
@@ -180,8 +190,7 @@ def materialize(con: duckdb.DuckDBPyConnection) -> None:
     (series_points, series_values) over the store, and ROW_VIEWS."""
     from ingest.db import transaction
 
-    names = [m.group(1) for f in sorted(VIEWS.glob("*.sql")) for m in _VIEW.finditer(f.read_text())]
-    names = [n for n in names if n not in ROW_VIEWS]
+    names = [n for n in view_names() if n not in ROW_VIEWS]
     with transaction(con):
         for name in names:
             con.execute(f'CREATE TABLE "iolab_materialized" AS SELECT * FROM "{name}"')
@@ -189,33 +198,72 @@ def materialize(con: duckdb.DuckDBPyConnection) -> None:
             con.execute(f'ALTER TABLE "iolab_materialized" RENAME TO "{name}"')
 
 
-CODE = [NOTEBOOK_DIR, Path(__file__).resolve().parent, VIEWS]
+HELPERS = [Path(__file__).resolve().parent, VIEWS]
+# tables whose rows say nothing a page shows: the validation runs again at every render (the footer)
+UNREAD = {"validation_results"}
 
 
-def fingerprints(db: Path, jobs: list[tuple[str, str]]) -> dict[tuple[str, str], str]:
-    """What a page depends on: its notebook, the page helpers, the views, and its study's files and labels.
+def content_digest(db: Path) -> str:
+    """A digest of everything a page can read: every table of the database (row count and the sum of
+    its rows' hashes, order-free) and the points store's files. The views are computed from these and
+    the view files, which ``fingerprints`` covers. Any change anywhere renders every page again:
+    pages join other studies (criteria, published figures, a capture placed twice), so a per-study
+    rule would keep stale pages."""
+    con = duckdb.connect(str(db), read_only=True)
+    derived = set(view_names())
+    try:
+        tables = [
+            t
+            for (t,) in con.execute(
+                "SELECT table_name FROM duckdb_tables() WHERE NOT temporary ORDER BY table_name"
+            ).fetchall()
+            if t not in derived and t not in UNREAD
+        ]
+        h = hashlib.sha256()
+        for t in tables:
+            row = con.execute(f'SELECT count(*), sum(hash(t)::HUGEINT) FROM "{t}" AS t').fetchone()
+            h.update(f"{t}|{row}\n".encode())
+    finally:
+        con.close()
+    points = db.with_name(db.name + ".points")
+    files: list[Path] = sorted(points.glob("*")) if points.is_dir() else []
+    for f in files:
+        h.update(f"{f.name}|{f.stat().st_size}\n".encode())
+    return h.hexdigest()
+
+
+def fingerprints(db: Path, jobs: list[tuple[str, str]], pages: dict[str, Notebook]) -> dict[tuple[str, str], str]:
+    """What a page depends on: its notebook, the page helpers and view files, iolab's version, and
+    the whole database's content (``content_digest``).
 
     A page whose fingerprint matches the one stored beside it last time is not rendered again.
     """
     from ingest import __version__
 
     code = hashlib.sha256(__version__.encode())
-    for folder in CODE:
+    for folder in HELPERS:
         for f in sorted(folder.glob("*.py")) + sorted(folder.glob("*.sql")):
             code.update(f.name.encode() + f.read_bytes())
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        data = {
-            s: "".join(map(str, rows))
-            for s, rows in con.execute("""
-            SELECT study, list((path, sha256, status, system, labels) ORDER BY path, sha256)
-            FROM source_files GROUP BY study""").fetchall()
-        }
-    finally:
-        con.close()
+    data = content_digest(db)
     return {
-        (s, nb): hashlib.sha256(f"{code.hexdigest()}|{nb}|{s}|{data.get(s, '')}".encode()).hexdigest() for s, nb in jobs
+        (s, nb): hashlib.sha256(
+            f"{code.hexdigest()}|{data}|{nb}|{s}|".encode() + pages[nb].path.read_bytes()
+        ).hexdigest()
+        for s, nb in jobs
     }
+
+
+def atomic_write(path: Path, text: str) -> None:
+    """Write ``path`` whole or not at all: a temporary file beside it, then a rename. A render killed
+    half-way leaves the old page (or none), never a cut one."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def stored_prints(out: Path, study: str) -> dict[str, str]:
@@ -227,25 +275,33 @@ def stored_prints(out: Path, study: str) -> dict[str, str]:
 
 
 def store_prints(out: Path, study: str, prints: dict[str, str]) -> None:
-    inside(out, out / slug(study) / ".iolab-render.json").write_text(
-        json.dumps(prints, sort_keys=True), encoding="utf-8"
-    )
+    atomic_write(inside(out, out / slug(study) / ".iolab-render.json"), json.dumps(prints, sort_keys=True))
 
 
-def plan(db: Path) -> list[tuple[str, str]]:
+def studies_of(db: Path) -> list[str]:
     con = duckdb.connect(str(db), read_only=True)
     try:
-        studies = [
+        return [
             s
             for (s,) in con.execute(
-                "SELECT DISTINCT study FROM source_files WHERE status = 'ok' AND study IS NOT NULL ORDER BY 1"
+                "SELECT DISTINCT study FROM study_files WHERE status = 'ok' AND study IS NOT NULL ORDER BY 1"
             ).fetchall()
         ]
+    finally:
+        con.close()
+
+
+def plan(db: Path, pages: dict[str, Notebook] | None = None) -> list[tuple[str, str]]:
+    """(study, notebook) of every page to render: each notebook's studies query, per study."""
+    pages = notebooks() if pages is None else pages
+    studies = studies_of(db)
+    con = duckdb.connect(str(db), read_only=True)
+    try:
         shows = {
-            nb: {s for (s,) in con.execute(f"SELECT DISTINCT study FROM ({sql})").fetchall()}
-            for nb, sql in NOTEBOOKS.items()
+            nb: {s for (s,) in con.execute(f"SELECT DISTINCT study FROM ({p.studies})").fetchall()}
+            for nb, p in pages.items()
         }
-        return [(s, nb) for s in studies for nb in NOTEBOOKS if s in shows[nb]]
+        return [(s, nb) for s in studies for nb in pages if s in shows[nb]]
     finally:
         con.close()
 
@@ -312,39 +368,39 @@ class Pages:
         self.sockets.cleanup()
 
 
-def execute_page(db: Path, study: str, nb: str, pages: Pages) -> str:
+def execute_page(db: Path, study: str, nb: Notebook, pages: Pages) -> str:
     """The page of notebook ``nb`` for ``study`` as HTML, its validation footer still to fill in."""
-    src = jupytext.read(NOTEBOOK_DIR / f"{nb}.py")
+    src = jupytext.read(nb.path)
     executed = parameterize(src, {"db_path": str(db.resolve()), "study": study})
     pages.execute(executed)
-    resources = {"metadata": {"name": f"{slug(study)}: {TITLES[nb]}"}}
+    resources = {"metadata": {"name": f"{slug(study)}: {nb.title}"}}
     body, _ = pages.exporter.from_notebook_node(executed, resources=resources)
     return offline(body)
 
 
 def write_page(out: Path, study: str, nb: str, body: str, validation: str) -> Path:
-    """Write a page into <out>/<study slug>/, with the study's validation in its footer."""
+    """Write a page into <out>/<study slug>/, with the study's validation in its footer (atomically)."""
     folder = inside(out, out / slug(study))
     folder.mkdir(parents=True, exist_ok=True)
     target = inside(out, folder / f"{nb}.html")
-    target.write_text(body.replace(VALIDATION_SLOT, validation), encoding="utf-8")
+    atomic_write(target, body.replace(VALIDATION_SLOT, validation))
     return target
 
 
-def index(out: Path, db: Path, done: list[tuple[str, str, Path]], source: Path) -> Path:
+def index(out: Path, db: Path, done: list[tuple[str, str, Path]], source: Path, titles: dict[str, str]) -> Path:
     con = duckdb.connect(str(db), read_only=True)
     meta = {
         s: (systems or "", n)
         for s, systems, n in con.execute("""
         SELECT f.study, (SELECT string_agg(DISTINCT m.system, '; ' ORDER BY m.system) FROM measurements m
                          WHERE m.study = f.study), count(*)
-        FROM source_files f WHERE f.status = 'ok' GROUP BY f.study""").fetchall()
+        FROM study_files f WHERE f.status = 'ok' GROUP BY f.study""").fetchall()
     }
     con.close()
     rows = []
     for study in sorted({s for s, _, _ in done}):
         links = " · ".join(
-            f'<a href="{html.escape(p.relative_to(out).as_posix(), quote=True)}">{html.escape(TITLES[nb])}</a>'
+            f'<a href="{html.escape(p.relative_to(out).as_posix(), quote=True)}">{html.escape(titles[nb])}</a>'
             for s, nb, p in done
             if s == study
         )
@@ -362,7 +418,7 @@ rendered {dt.datetime.now().strftime("%Y-%m-%d %H:%M")} from one snapshot of it.
 <table><tr><th>study</th><th>systems under test</th><th>files</th><th>reports</th></tr>{"".join(rows)}</table>
 </body></html>"""
     target = out / "index.html"
-    target.write_text(page, encoding="utf-8")
+    atomic_write(target, page)
     return target
 
 
@@ -427,68 +483,62 @@ def run_pages(
             t.join()
 
 
-def render(db: Path, out: Path, studies: list[str] | None = None, force: bool = False) -> int:
-    """Render every report (or those of ``studies``) of ``db`` into ``out``; 0 when all rendered.
+# render's per-page callback: (study, notebook, what happened: "rendered", "kept" or "failed")
+OnPage = Callable[[str, str, str], None]
 
-    A page whose notebook, helpers, views and study data are unchanged since its last render is kept
-    as it is, unless ``force``.
+
+def unknown_studies(asked: list[str] | None, known: list[str]) -> bool:
+    """Say so (and list the studies there are) when ``asked`` names a study the database lacks."""
+    missing = [s for s in asked or [] if s not in known]
+    if missing:
+        console(stderr=True).print(
+            f"[red]No study {', '.join(repr(markup(shown(s))) for s in missing)} in this database.[/] "
+            f"Its studies: {', '.join(markup(shown(s)) for s in known) or '(none)'}."
+        )
+    return bool(missing)
+
+
+def render(
+    db: Path,
+    out: Path,
+    studies: list[str] | None = None,
+    force: bool = False,
+    notebooks_dir: Path | None = None,
+    on_page: OnPage | None = None,
+) -> int:
+    """Render every report (or those of ``studies``) of ``db`` into ``out``; 0 when all rendered,
+    1 when a page failed, 2 when there is no database or a study asked for is not in it.
+
+    A page whose fingerprint (``fingerprints``) is unchanged since its last render is kept as it is,
+    unless ``force``. ``on_page`` hears of every page as it is rendered, kept or failed.
     """
     if not db.is_file():
         console().print(
             f"[red]No database at {markup(str(db))}[/]: run `make demo` (or `iolab ingest DATA --db FILE`) first."
         )
         return 2
-    out.mkdir(parents=True, exist_ok=True)
+    pages = notebooks(notebooks_dir)
     with tempfile.TemporaryDirectory(prefix="iolab-report-") as tmp:
         snap = snapshot(db, Path(tmp))
-        every = plan(snap)
+        if unknown_studies(studies, studies_of(snap)):
+            return 2
+        out.mkdir(parents=True, exist_ok=True)
+        every = plan(snap, pages)
         jobs = [j for j in every if not studies or j[0] in studies]
-        prints = fingerprints(snap, jobs)
+        prints = fingerprints(snap, jobs, pages)
         old = {s: stored_prints(out, s) for s in {s for s, _ in jobs}}
-        done, failed, kept = [], [], []
+        kept = []
         for study, nb in list(jobs):
             page = out / slug(study) / f"{nb}.html"
             if not force and page.is_file() and old[study].get(nb) == prints[(study, nb)]:
                 jobs.remove((study, nb))
                 kept.append((study, nb, page))
-        with progress_bar("reports", console()) as progress:
-            task = progress.add_task("validating the data", total=len(jobs))
-            lock = threading.Lock()
-            validated = threading.Event()
-
-            def execute(job: tuple[str, str], pages: Pages) -> str | Exception:
-                try:
-                    return execute_page(snap, *job, pages)
-                except Exception as e:  # one broken report must not hide the others
-                    return e
-                finally:
-                    busy = "" if validated.is_set() else " (validating the data)"
-                    with lock:
-                        progress.update(task, advance=1, description=shown(f"{job[0]} / {job[1]}{busy}"))
-
-            def validation() -> dict[str, str]:
-                footers = validate(snap, {s for s, _ in jobs})
-                validated.set()
-                return footers
-
-            def finish(job: tuple[str, str], body: str | Exception, footers: dict[str, str]) -> None:
-                study, nb = job
-                try:
-                    if isinstance(body, Exception):
-                        raise body
-                    path = write_page(out, study, nb, body, footers[study])
-                    with lock:
-                        done.append((study, nb, path))
-                        old[study][nb] = prints[(study, nb)]
-                        store_prints(out, study, old[study])
-                except Exception as e:
-                    with lock:
-                        failed.append((study, nb, e))
-
-            run_pages(jobs, execute, finish, first=validation)
+                if on_page:
+                    on_page(study, nb, "kept")
+        done, failed = render_jobs(snap, out, jobs, pages, prints, old, on_page)
         # the index links every page of the database that exists, also those of studies not asked for now
         linked = [(s, nb, out / slug(s) / f"{nb}.html") for s, nb in every]
-        idx = index(out, snap, [p for p in linked if p[2].is_file()], db)
+        idx = index(out, snap, [p for p in linked if p[2].is_file()], db, {n: p.title for n, p in pages.items()})
     rendered = done + kept
     console().print(
         f"{len(rendered)} reports for {len({s for s, _, _ in rendered})} studies -> {markup(str(idx))}"
@@ -498,6 +548,52 @@ def render(db: Path, out: Path, studies: list[str] | None = None, force: bool = 
         msg = str(err).strip().splitlines()[-1] if str(err).strip() else repr(err)
         console().print(f"[red]failed[/] {markup(study)} / {nb}: {markup(msg)}")
     return 1 if failed else 0
+
+
+def render_jobs(snap, out, jobs, pages, prints, old, on_page):
+    """Execute and write ``jobs`` while the snapshot is validated: (pages written, pages failed)."""
+    done: list[tuple[str, str, Path]] = []
+    failed: list[tuple[str, str, Exception]] = []
+    with progress_bar("reports", console()) as progress:
+        task = progress.add_task("validating the data", total=len(jobs))
+        lock = threading.Lock()
+        validated = threading.Event()
+
+        def execute(job: tuple[str, str], kernel: Pages) -> str | Exception:
+            try:
+                return execute_page(snap, job[0], pages[job[1]], kernel)
+            except Exception as e:  # one broken report must not hide the others
+                return e
+            finally:
+                busy = "" if validated.is_set() else " (validating the data)"
+                with lock:
+                    progress.update(task, advance=1, description=shown(f"{job[0]} / {job[1]}{busy}"))
+
+        def validation() -> dict[str, str]:
+            footers = validate(snap, {s for s, _ in jobs})
+            validated.set()
+            return footers
+
+        def finish(job: tuple[str, str], body: str | Exception, footers: dict[str, str]) -> None:
+            study, nb = job
+            ok = False
+            try:
+                if isinstance(body, Exception):
+                    raise body
+                path = write_page(out, study, nb, body, footers[study])
+                with lock:
+                    done.append((study, nb, path))
+                    old[study][nb] = prints[(study, nb)]
+                    store_prints(out, study, old[study])
+                ok = True
+            except Exception as e:
+                with lock:
+                    failed.append((study, nb, e))
+            if on_page:
+                on_page(study, nb, "rendered" if ok else "failed")
+
+        run_pages(jobs, execute, finish, first=validation)
+    return done, failed
 
 
 def main(argv: list[str] | None = None) -> int:
