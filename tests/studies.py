@@ -10,6 +10,8 @@ a spreadsheet formula):
 * Omega: the same x 0.8 and / 0.8 (derived-x0.8-*): -20 % at every point;
 * a fio system: the real fio 3.1 queue-depth sweep of data/samples/fio-intel-d3-s4610-qd-sweep.
 
+Every target is declared one drive, so the per-drive page draws all four systems.
+
 The three Iometer systems share their run keys, so a chart keyed on run keys alone stacks them.
 """
 
@@ -41,7 +43,9 @@ def four_systems(root: Path) -> Path:
     src = corpus("iometer/sqlserverio__iometeroutput.csv")
     for folder, system in SYSTEMS.items():
         (study / folder).mkdir(parents=True)
-        (study / folder / "iolab.toml").write_text(f"system = {toml(system)}\n")
+        # one drive behind every Iometer target: the per-drive page draws all four systems
+        drives = "" if folder == "fio" else '[[targets]]\ntarget = "*"\ndrives = 1\n'
+        (study / folder / "iolab.toml").write_text(f"system = {toml(system)}\n{drives}")
     (study / "acme" / src.name).write_bytes(src.read_bytes())
     (study / "acme" / f"derived-x1.0-repeat-{src.name}").write_text(scaled_iometer(src, 1.0, 1.0))
     (study / "zeta" / f"derived-x1.5-{src.name}").write_text(scaled_iometer(src, 1.5, 1 / 1.5))

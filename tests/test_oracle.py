@@ -41,7 +41,7 @@ def test_the_constructed_study_passes_the_oracle(four):
         charts = [c for p in pages(out) for c in oracle.charts(p.read_text())[0]]
     finally:
         con.close()
-    assert found == []
+    assert found == [], "\n".join(found)
     assert len(charts) >= 8
     comparison = [c for c in charts if c.meta["source"] and c.meta["source"]["view"] == "comparison"]
     iops = next(c for c in comparison if c.meta["source"]["where"] == {"metric": "iops"})
@@ -51,6 +51,15 @@ def test_the_constructed_study_passes_the_oracle(four):
         pct.setdefault(r["system"], set()).add(round(r["pct_better"], 9))
     assert pct == {SYSTEMS["omega"]: {-20.0}, oracle.clean(SYSTEMS["zeta"]): {50.0}}
     assert len(iops.rows()) == 128
+    # the per-drive chart: the three Iometer systems share run keys; each keeps its own bars
+    per_drive = next(
+        c
+        for c in charts
+        if c.meta["source"]
+        and c.meta["source"]["view"] == "per_drive_iops"
+        and "iops_per_drive" in c.meta["source"]["values"]
+    )
+    assert len({r["system"] for r in per_drive.rows()}) == 4
 
 
 def test_every_page_reports_progress_and_has_alt_text(four):
