@@ -12,7 +12,7 @@ import polars as pl
 import pytest
 
 from ingest import batch, db
-from ingest.reports import oracle, page, render
+from ingest.reports import check, oracle, page, render
 from tests.conftest import ROOT
 from tests.studies import STUDY, SYSTEMS, four_systems
 
@@ -288,3 +288,17 @@ def test_missing_is_blank_in_tables():
         )
     )
     assert '<td class="num">0.25</td>' in t and "<td></td>" in t and "0.00" not in t
+
+
+@pytest.mark.skipif(not check.chromium(), reason="needs chromium (make check-reports installs it)")
+def test_a_chart_cut_off_on_screen_is_caught(tmp_path, cmp):
+    con, d = cmp
+    fig = page.figure(
+        alt.Chart(d).mark_bar().encode(x=alt.X("pct_better:Q", title="% better"), y="workload:N").properties(width=900),
+        "Bar chart wider than the box it sits in, to test the cut-off probe.",
+    )
+    p = tmp_path / "p.html"
+    p.write_text(f'<html><body><div style="width:300px;overflow:hidden">{fig}</div></body></html>')
+    assert check.cut_off(check.probe(p))[0].startswith("chart 1: cut off")
+    p.write_text(f"<html><body><div>{fig}</div></body></html>")
+    assert check.cut_off(check.probe(p)) == []
