@@ -302,3 +302,39 @@ def test_a_chart_cut_off_on_screen_is_caught(tmp_path, cmp):
     assert check.cut_off(check.probe(p))[0].startswith("chart 1: cut off")
     p.write_text(f"<html><body><div>{fig}</div></body></html>")
     assert check.cut_off(check.probe(p)) == []
+
+
+def test_a_null_of_the_view_drawn_as_zero_is_caught():
+    import duckdb
+
+    con = duckdb.connect()
+    con.execute(
+        "CREATE TABLE v AS SELECT * FROM (VALUES ('s', 'W1', 'write only', NULL), ('s', 'W1', 'mixed', 2.5)) t(study, system, workload, read_ms)"
+    )
+    src = {
+        "view": "v",
+        "study": "s",
+        "system": "system",
+        "keys": {"workload": "workload"},
+        "values": {"read_ms": "read_ms"},
+    }
+    d = pl.DataFrame({"system": ["W1", "W1"], "workload": ["write only", "mixed"], "read_ms": [0.0, 2.5]}).to_pandas()
+    chart = (
+        alt.Chart(d)
+        .mark_bar()
+        .encode(x=alt.X("read_ms:Q", title="read latency (ms)"), y="workload:N", color="system:N")
+    )
+    assert "read_ms = 0.0 at ('write only',) is not the value of v.read_ms there ([None])" in defects(
+        con, chart, source=src
+    )
+    shown = d.assign(read_ms=[None, 2.5])  # missing is missing: no bar
+    assert (
+        defects(
+            con,
+            alt.Chart(shown)
+            .mark_bar()
+            .encode(x=alt.X("read_ms:Q", title="read latency (ms)"), y="workload:N", color="system:N"),
+            source=src,
+        )
+        == ""
+    )
