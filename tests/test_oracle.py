@@ -338,3 +338,14 @@ def test_a_null_of_the_view_drawn_as_zero_is_caught():
         )
         == ""
     )
+
+
+def test_a_page_whose_kernel_dies_fails_and_the_render_ends(four, tmp_path):
+    """vl-convert aborts its process on a control character in chart text: a kernel that dies fails
+    its page (the blocking kernel client waited for its output forever)."""
+    dbf, _, _ = four
+    nbs = tmp_path / "notebooks"
+    nbs.mkdir()
+    head = (ROOT / "notebooks" / "01-overview.py").read_text().split("# %%\nimport altair")[0]
+    (nbs / "01-abort.py").write_text(head.replace("Overview and provenance", "Abort") + "# %%\nimport os\nos.abort()\n")
+    assert render.render(dbf, tmp_path / "out", [STUDY], notebooks_dir=nbs) == 1

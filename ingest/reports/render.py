@@ -28,12 +28,13 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import TypeVar, cast
 
 import duckdb
 import jupytext
 import nbformat
-from jupyter_client.manager import KernelManager
+from jupyter_client.manager import AsyncKernelManager
+from jupyter_core.utils import run_sync
 from nbclient import NotebookClient
 from nbconvert import HTMLExporter
 from traitlets import CaselessStrEnum
@@ -47,7 +48,7 @@ from ingest.terminal import console, markup, shown
 from .tables import VALIDATION_SLOT
 
 
-class IPCKernelManager(KernelManager):
+class IPCKernelManager(AsyncKernelManager):
     """Kernels on local IPC sockets: nothing listens on TCP, and ipykernel stops warning about it.
 
     The socket files live in a private temporary folder, named by absolute path, so the kernel (which
@@ -337,7 +338,11 @@ class Pages:
     def execute(self, nb: nbformat.NotebookNode) -> None:
         reset = nbformat.v4.new_code_cell("get_ipython().run_line_magic('reset', '-f')")
         nb.cells.insert(0, reset)
-        if self.client is None or self.client.km is None or not self.client.km.is_alive():
+        if (
+            self.client is None
+            or self.client.km is None
+            or not run_sync(cast(IPCKernelManager, self.client.km).is_alive)()
+        ):
             self.close()
             km = IPCKernelManager(kernel_name="python3", ip=str(Path(self.sockets.name) / "kernel"))
             self.client = NotebookClient(
@@ -356,7 +361,7 @@ class Pages:
                 if client.kc is not None:
                     client.kc.stop_channels()
                 if client.km is not None and client.km.has_kernel:
-                    client.km.shutdown_kernel(now=True)
+                    run_sync(cast(IPCKernelManager, client.km).shutdown_kernel)(now=True)
             except Exception:  # a kernel that died already has nothing left to stop
                 pass
 
