@@ -26,7 +26,6 @@ import sys
 import tempfile
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar, cast
 
@@ -41,10 +40,11 @@ from traitlets import CaselessStrEnum
 
 from ingest.config import NOTEBOOKS as NOTEBOOK_DIR
 from ingest.config import REPO as ROOT
-from ingest.config import REPORTS_DEFAULT, VIEWS, default_db
+from ingest.config import REPORTS_DEFAULT, default_db
 from ingest.progress import bar as progress_bar
 from ingest.terminal import console, markup, shown
 
+from .plan import Notebook, atomic_write, fingerprints, notebooks, plan, studies_of, view_names
 from .tables import VALIDATION_SLOT
 
 
@@ -60,33 +60,6 @@ class IPCKernelManager(AsyncKernelManager):
 
 T = TypeVar("T")  # run_pages: an executed page
 V = TypeVar("V")  # run_pages: what the render learnt meanwhile (the validation)
-
-
-@dataclass(frozen=True)
-class Notebook:
-    """A report page, as its notebook's header declares it (``iolab: {title, studies}`` in the
-    jupytext header): its title and a query listing the studies it has something to show for."""
-
-    name: str
-    title: str
-    studies: str
-    path: Path
-
-
-def notebooks(folder: Path | None = None) -> dict[str, Notebook]:
-    """Every notebook of ``folder`` (default: the package's notebooks), in name order.
-
-    A notebook whose header declares no title or studies query is refused: it would never be rendered."""
-    found = {}
-    for f in sorted((folder or NOTEBOOK_DIR).glob("*.py")):
-        meta = jupytext.read(f).metadata.get("iolab") or {}
-        if not isinstance(meta, dict) or not meta.get("title") or not meta.get("studies"):
-            raise ValueError(
-                f"{f}: its header declares no page; add under `# jupyter:` the lines\n"
-                "#   iolab:\n#     title: <the page's title>\n#     studies: SELECT study FROM <view> ..."
-            )
-        found[f.stem] = Notebook(f.stem, str(meta["title"]), str(meta["studies"]), f)
-    return found
 
 
 _REMOTE = re.compile(r"<script[^>]+src=[\"']https?://[^>]*>\s*</script>|<link[^>]+href=[\"']https?://[^>]*>", re.I)
@@ -168,17 +141,11 @@ def snapshot(db: Path, into: Path) -> Path:
     return target
 
 
-_VIEW = re.compile(r"CREATE\s+OR\s+REPLACE\s+VIEW\s+(\w+)", re.I)
 # Views of the raw numbers row for row, left views: a copy costs more than the queries over them
 # (a lab's 10.5 M measurements: 14 s of an 18 s materialize; the views after it took 4.6 s reading
 # the view, as long as reading a copy). The pages' queries filter them by study, which DuckDB
 # pushes down into the view.
 ROW_VIEWS = {"measurements"}
-
-
-def view_names() -> list[str]:
-    """Every view of schemas/views, in file order."""
-    return [m.group(1) for f in sorted(VIEWS.glob("*.sql")) for m in _VIEW.finditer(f.read_text())]
 
 
 def materialize(con: duckdb.DuckDBPyConnection) -> None:
@@ -199,74 +166,6 @@ def materialize(con: duckdb.DuckDBPyConnection) -> None:
             con.execute(f'ALTER TABLE "iolab_materialized" RENAME TO "{name}"')
 
 
-HELPERS = [Path(__file__).resolve().parent, VIEWS]
-# tables whose rows say nothing a page shows: the validation runs again at every render (the footer)
-UNREAD = {"validation_results"}
-
-
-def content_digest(db: Path) -> str:
-    """A digest of everything a page can read: every table of the database (row count and the sum of
-    its rows' hashes, order-free) and the points store's files. The views are computed from these and
-    the view files, which ``fingerprints`` covers. Any change anywhere renders every page again:
-    pages join other studies (criteria, published figures, a capture placed twice), so a per-study
-    rule would keep stale pages."""
-    con = duckdb.connect(str(db), read_only=True)
-    derived = set(view_names())
-    try:
-        tables = [
-            t
-            for (t,) in con.execute(
-                "SELECT table_name FROM duckdb_tables() WHERE NOT temporary ORDER BY table_name"
-            ).fetchall()
-            if t not in derived and t not in UNREAD
-        ]
-        h = hashlib.sha256()
-        for t in tables:
-            row = con.execute(f'SELECT count(*), sum(hash(t)::HUGEINT) FROM "{t}" AS t').fetchone()
-            h.update(f"{t}|{row}\n".encode())
-    finally:
-        con.close()
-    points = db.with_name(db.name + ".points")
-    files: list[Path] = sorted(points.glob("*")) if points.is_dir() else []
-    for f in files:
-        h.update(f"{f.name}|{f.stat().st_size}\n".encode())
-    return h.hexdigest()
-
-
-def fingerprints(db: Path, jobs: list[tuple[str, str]], pages: dict[str, Notebook]) -> dict[tuple[str, str], str]:
-    """What a page depends on: its notebook, the page helpers and view files, iolab's version, and
-    the whole database's content (``content_digest``).
-
-    A page whose fingerprint matches the one stored beside it last time is not rendered again.
-    """
-    from ingest import __version__
-
-    code = hashlib.sha256(__version__.encode())
-    for folder in HELPERS:
-        for f in sorted(folder.glob("*.py")) + sorted(folder.glob("*.sql")):
-            code.update(f.name.encode() + f.read_bytes())
-    data = content_digest(db)
-    return {
-        (s, nb): hashlib.sha256(
-            f"{code.hexdigest()}|{data}|{nb}|{s}|".encode() + pages[nb].path.read_bytes()
-        ).hexdigest()
-        for s, nb in jobs
-    }
-
-
-def atomic_write(path: Path, text: str) -> None:
-    """Write ``path`` whole or not at all: a temporary file beside it, then a rename. A render killed
-    half-way leaves the old page (or none), never a cut one."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def stored_prints(out: Path, study: str) -> dict[str, str]:
     f = out / slug(study) / ".iolab-render.json"
     try:
@@ -277,34 +176,6 @@ def stored_prints(out: Path, study: str) -> dict[str, str]:
 
 def store_prints(out: Path, study: str, prints: dict[str, str]) -> None:
     atomic_write(inside(out, out / slug(study) / ".iolab-render.json"), json.dumps(prints, sort_keys=True))
-
-
-def studies_of(db: Path) -> list[str]:
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        return [
-            s
-            for (s,) in con.execute(
-                "SELECT DISTINCT study FROM study_files WHERE status = 'ok' AND study IS NOT NULL ORDER BY 1"
-            ).fetchall()
-        ]
-    finally:
-        con.close()
-
-
-def plan(db: Path, pages: dict[str, Notebook] | None = None) -> list[tuple[str, str]]:
-    """(study, notebook) of every page to render: each notebook's studies query, per study."""
-    pages = notebooks() if pages is None else pages
-    studies = studies_of(db)
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        shows = {
-            nb: {s for (s,) in con.execute(f"SELECT DISTINCT study FROM ({p.studies})").fetchall()}
-            for nb, p in pages.items()
-        }
-        return [(s, nb) for s in studies for nb in pages if s in shows[nb]]
-    finally:
-        con.close()
 
 
 def parameterize(nb: nbformat.NotebookNode, params: dict[str, str]) -> nbformat.NotebookNode:
