@@ -49,7 +49,7 @@ reports: setup ## execute the notebooks per study and render reports/<study>/*.h
 
 check-reports: setup ## screenshot every report in headless Chromium (installs Debian's chromium if missing)
 	command -v chromium >/dev/null || (apt-get update -q && apt-get install -y -q chromium)
-	$(BIN)/python -m ingest.reports.check reports
+	$(BIN)/python -m ingest.reports.check --db $(DB) reports
 
 lab: setup ## JupyterLab at the repository root (notebooks/, data/, reports/), the demo database ready
 	test -f $(DB) || $(MAKE) --no-print-directory demo

@@ -1,5 +1,8 @@
 # ---
 # jupyter:
+#   iolab:
+#     title: Overview and provenance
+#     studies: SELECT study FROM study_files WHERE status = 'ok'
 #   jupytext:
 #     text_representation:
 #       extension: .py
@@ -23,7 +26,6 @@ from ingest.reports import page as r
 con = r.connect(db_path, lake)
 r.heading(study, "overview")
 systems = r.systems_block(con, study)
-colors = r.system_colors(systems["system"])
 
 # %%
 # every run, with or without numbers in measurements (a time-series capture's are in the store)
@@ -41,7 +43,7 @@ runs = r.query(
 )
 if not runs.height:  # criteria, configurations: files other studies' pages read
     kinds = r.query(
-        con, "SELECT DISTINCT format FROM source_files WHERE study = ? AND status = 'ok' ORDER BY 1", [study]
+        con, "SELECT DISTINCT format FROM study_files WHERE study = ? AND status = 'ok' ORDER BY 1", [study]
     )
     r.note(
         f"This study holds no runs. Its files ({', '.join(kinds['format'])}) are reference data that other "
@@ -58,9 +60,7 @@ else:
     )
     captured = r.query(
         con,
-        """SELECT s.host, s.object, s.counter, s.unit, count(*) AS series
-                               FROM series s JOIN source_files f ON f.content_id = s.source_id AND f.status = 'ok'
-                               WHERE f.study = ? GROUP BY ALL ORDER BY ALL""",
+        "SELECT host, object, counter, unit, series FROM study_series WHERE study = ? ORDER BY ALL",
         [study],
     )
     if metrics.height or not captured.height:
@@ -69,47 +69,71 @@ else:
         r.table(captured, "Time series captured, per host, object and counter (series table)")
 
 # %%
-# Headline IO/s: the busiest workloads, one bar per system side by side (never stacked)
+# Headline IO/s: the busiest workloads, and each system's own busiest, one bar per system side by side
+TOP, EACH = 12, 2
 head = r.query(
     con,
     """WITH p AS (SELECT coalesce(system, '(no system label)') AS system, workload_label, max(iops) AS iops
-                                  FROM per_drive_iops WHERE study = ? AND level = 'run' AND iops IS NOT NULL GROUP BY ALL),
-                            top AS (SELECT workload_label FROM p GROUP BY ALL ORDER BY max(iops) DESC LIMIT 12)
-                       SELECT p.* FROM p JOIN top USING (workload_label) ORDER BY iops DESC""",
-    [study],
+                  FROM per_drive_iops WHERE study = ? AND level = 'run' AND iops IS NOT NULL GROUP BY ALL),
+            top AS (SELECT workload_label FROM p GROUP BY ALL ORDER BY max(iops) DESC, workload_label LIMIT ?),
+            own AS (SELECT workload_label FROM (SELECT workload_label, row_number() OVER (PARTITION BY system
+                                                   ORDER BY iops DESC, workload_label) AS n FROM p) WHERE n <= ?)
+       SELECT p.*, (SELECT count(DISTINCT workload_label) FROM p) AS workloads
+       FROM p WHERE workload_label IN (SELECT * FROM top UNION SELECT * FROM own) ORDER BY iops DESC""",
+    [study, TOP, EACH],
 )
 if head.height:
     hd = head.to_pandas()
-    hd["workload_label"] = r.short_labels(hd["workload_label"])
+    hd["workload"] = r.short_labels(hd["workload_label"])
+    n_all, n_shown = int(hd["workloads"].max()), hd["workload_label"].nunique()
     r.show(
         alt.Chart(hd)
         .mark_bar()
         .encode(
-            y=alt.Y("workload_label:N", sort="-x", title=None, axis=alt.Axis(labelLimit=0)),
+            y=alt.Y("workload:N", sort="-x", title=None, axis=alt.Axis(labelLimit=0)),
             yOffset=alt.YOffset("system:N"),
-            x=alt.X("iops:Q", title="IO/s (best run at this workload)"),
-            color=alt.Color("system:N", scale=colors, legend=alt.Legend(orient="bottom", columns=1, title="system")),
+            x=alt.X("iops:Q", title="IO/s (best run at this workload)", axis=alt.Axis(format="~s")),
+            color=alt.Color(
+                "system:N",
+                scale=r.system_colors(systems["system"], hd["system"]),
+                legend=alt.Legend(orient="bottom", columns=1, title="system"),
+            ),
             tooltip=[*r.tooltips("system", "workload_label"), alt.Tooltip("iops:Q", format=",.0f")],
         )
-        .properties(width=560, title="Headline IO/s per workload and system (12 busiest workloads)")
+        .properties(width=560, title=f"Headline IO/s per workload and system ({n_shown} of {n_all} workloads)"),
+        f"Bar chart: the best IO/s of each system at {n_shown} workloads (the {TOP} busiest and each system's "
+        f"{EACH} busiest), bars of the {hd['system'].nunique()} systems side by side.",
+        source={
+            "view": "per_drive_iops",
+            "study": study,
+            "system": "system",
+            "where": {"level": "run", "iops": None},
+            "keys": {"system": "system", "workload_label": "workload_label"},
+            "values": {"iops": "iops"},
+            "aggregate": True,
+        },
+        left_out=f"{n_all - n_shown} of {n_all} workloads not drawn: for every system, less busy than those shown."
+        if n_all > n_shown
+        else "",
     )
-    r.table(head, "Headline IO/s per workload and system")
+    r.table(head.drop("workloads"), "Headline IO/s per workload and system")
 elif runs.height:
     r.note("No run of this study reports IO/s.")
 
 # %%
 profiles = r.query(
     con,
-    """SELECT a.array_name, a.profile_kind, a.firmware, a.controllers, a.controller_model,
-                                  a.cache_mb_per_controller, a.stated_drives, a.stated_groups, a.stated_volumes,
-                                  a.stated_hot_spares
-                           FROM profile_arrays a JOIN source_files f ON f.content_id = a.source_id WHERE f.study = ?""",
+    """SELECT array_name, profile_kind, firmware, controllers, controller_model, cache_mb_per_controller,
+              stated_drives, stated_groups, stated_volumes, stated_hot_spares
+       FROM study_profiles WHERE study = ? ORDER BY ALL""",
     [study],
 )
 if profiles.height:
     r.table(profiles, "Array configuration (storage array profiles)")
 rejected = r.query(
-    con, """SELECT path, error, error_line FROM source_files WHERE study = ? AND status = 'rejected'""", [study]
+    con,
+    "SELECT path, error, error_line FROM study_files WHERE study = ? AND status = 'rejected' ORDER BY path",
+    [study],
 )
 if rejected.height:
     r.table(rejected, "Files rejected at ingest")

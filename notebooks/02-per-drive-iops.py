@@ -1,5 +1,8 @@
 # ---
 # jupyter:
+#   iolab:
+#     title: IOPS per drive and sizing
+#     studies: SELECT study FROM per_drive_iops WHERE drives IS NOT NULL
 #   jupytext:
 #     text_representation:
 #       extension: .py
@@ -23,7 +26,6 @@ from ingest.reports import page as r
 con = r.connect(db_path, lake)
 r.heading(study, "IOPS per drive")
 systems = r.systems_block(con, study)
-colors = r.system_colors(systems["system"])
 r.note(
     "IOPS per drive = workload IOPS / physical drives behind the volumes it hit (view per_drive_iops). "
     "Drives come from the volume's array in a loaded profile (drives source: profile), from the sidecar "
@@ -35,25 +37,30 @@ runs = r.query(
     con,
     """SELECT coalesce(system, '(no system label)') AS system, workload_label AS workload, run_key, tool,
                               raid_level, config_label, volume, drives, drives_source, match_rule, iops, iops_per_drive,
-                              mbps, mbps_per_drive
+                              mbps, mbps_per_drive, source_path
                        FROM per_drive_iops WHERE study = ? AND level = 'run' AND drives IS NOT NULL
                        ORDER BY system, workload, drives, run_key""",
     [study],
 )
 d = runs.filter(runs["iops_per_drive"].is_not_null()).to_pandas()
 if len(d):
-    # one bar per run: the run's own label, never runs stacked into one bar
+    # one bar per run: its system, workload, drives, configuration, file and run key, never two runs in one bar
     d["run"] = (
-        d["workload"]
+        d["system"]
+        + " · "
+        + d["workload"]
         + " · "
         + d["drives"].astype(str)
         + " drives"
         + d["config_label"].fillna("").map(lambda c: f" · {c}" if c else "")
         + d["raid_level"].fillna("").map(lambda c: f" · {c}" if c else "")
         + " · "
+        + d["source_path"].map(lambda f: f.replace("\\", "/").rsplit("/", 1)[-1])
+        + " "
         + d["run_key"]
     )
-    shown = d.nlargest(40, "iops_per_drive")
+    EACH = max(5, 40 // d["system"].nunique())  # the highest runs of each system: every system keeps bars
+    shown = d.sort_values("iops_per_drive", ascending=False).groupby("system", sort=False).head(EACH)
     shown = shown.assign(run=r.short_labels(shown["run"]))
     r.show(
         alt.Chart(shown)
@@ -61,12 +68,30 @@ if len(d):
         .encode(
             x=alt.X("iops_per_drive:Q", title="IO/s per physical drive"),
             y=alt.Y("run:N", sort="-x", title=None, axis=alt.Axis(labelLimit=0)),
-            color=alt.Color("system:N", scale=colors, legend=alt.Legend(orient="bottom", columns=1)),
+            color=alt.Color(
+                "system:N",
+                scale=r.system_colors(systems["system"], shown["system"]),
+                legend=alt.Legend(orient="bottom", columns=1),
+            ),
             tooltip=r.tooltips(
                 "system", "workload", "drives", "iops", "iops_per_drive", "config_label", "raid_level", "run_key"
             ),
         )
-        .properties(width=520, title=f"IO/s per drive, one bar per run ({len(shown)} of {len(d)} runs, highest first)")
+        .properties(width=520, title=f"IO/s per drive, one bar per run (the {EACH} highest of each system)"),
+        f"Bar chart: IO/s per physical drive of the {len(shown)} highest runs ({EACH} at most per system, "
+        f"{shown['system'].nunique()} systems), one bar per run labelled with its system, workload and drives.",
+        source={
+            "view": "per_drive_iops",
+            "study": study,
+            "system": "system",
+            "where": {"level": "run", "drives": None},
+            "keys": {"system": "system", "run_key": "run_key", "workload": "workload_label"},
+            "values": {"iops_per_drive": "iops_per_drive", "iops": "iops"},
+        },
+        left_out=f"{len(d) - len(shown)} of {len(d)} runs not drawn (each system's {EACH} highest are); "
+        "every run is in the table below."
+        if len(d) > len(shown)
+        else "",
     )
 r.table(runs, "Per run")
 

@@ -1,5 +1,8 @@
 # ---
 # jupyter:
+#   iolab:
+#     title: Scaling curves
+#     studies: SELECT study FROM scaling
 #   jupytext:
 #     text_representation:
 #       extension: .py
@@ -23,10 +26,9 @@ from ingest.reports import page as r
 con = r.connect(db_path, lake)
 r.heading(study, "scaling curves")
 systems = r.systems_block(con, study)
-colors = r.system_colors(systems["system"])
 r.note(
     "Each curve holds the system, workload and configuration fixed and varies one load (view scaling). "
-    "Linearity = value / (first value x load / first load); the knee (black diamond) is the first point "
+    "Linearity = value / (first value x load / first load); the knee (a black diamond) is the first point "
     "below 80 % of linear. Load axes are log2: each step doubles the load."
 )
 
@@ -51,57 +53,73 @@ AXES = {
     "drives": "drives, log2",
     "tiles": "tiles, log2",
 }
+PANELS = 12
+
+
+def panels(d):
+    """One panel per workload (and configuration, where there are several: a legend of 20 dash styles
+    cannot be read). The first PANELS panels, and each system's first: a cut that keeps every system."""
+    if "configuration" in d and d["configuration"].nunique() > 1:
+        d = d.assign(workload=d["workload"] + " · " + d["configuration"])
+    first = list(dict.fromkeys(d["workload"]))[:PANELS]
+    own = d.drop_duplicates("system")["workload"].tolist()
+    keep = list(dict.fromkeys(first + own))
+    return d[d["workload"].isin(keep)].assign(workload=lambda x: r.short_labels(x["workload"])), keep
+
+
 for (axis, metric, unit), g in pts.group_by(["axis", "metric", "unit"], maintain_order=True):
-    d = g.to_pandas()
-    workloads = list(dict.fromkeys(d["workload"]))[:12]
-    d = d[d["workload"].isin(workloads)]
-    d = d.assign(workload=r.short_labels(d["workload"]))
+    d, keep = panels(g.to_pandas())
+    n_all = (
+        g.select(["workload", "configuration"]).n_unique()
+        if g["configuration"].n_unique() > 1
+        else g["workload"].n_unique()
+    )
+    colors = r.system_colors(systems["system"], d["system"])
     base = alt.Chart(d).encode(
         x=alt.X("load:Q", scale=alt.Scale(type="log", base=2), title=AXES.get(axis, axis)),
         y=alt.Y("value:Q", title=f"{metric} ({unit})"),
         color=alt.Color("system:N", scale=colors, legend=alt.Legend(orient="bottom", columns=1)),
-        strokeDash=alt.StrokeDash(
-            "configuration:N",
-            legend=None
-            if d["configuration"].nunique() < 2
-            else alt.Legend(orient="bottom", columns=2, title="configuration"),
-        ),
         detail=alt.Detail("configuration:N"),
         tooltip=r.tooltips("system", "workload", "configuration", "load", "value", "linearity"),
     )
-    knees = base.transform_filter("datum.is_knee").mark_point(
-        shape="diamond", size=260, filled=True, color="black", opacity=1
+    knees = (
+        base.transform_filter("datum.is_knee")
+        .mark_point(shape="diamond", size=260, filled=True, opacity=1)
+        .encode(color=alt.value("black"))  # black whatever the system: the knee, not a system
     )
     r.show(
         (base.mark_line(point=True) + knees)
         .properties(width=300, height=200)
         .facet(facet=alt.Facet("workload:N", title=None, header=alt.Header(labelLimit=0)), columns=2)
         .resolve_scale(y="independent")
-        .properties(
-            title=f"{metric} ({unit}) vs {AXES.get(axis, axis)}: one line per system"
-            + (f" (first 12 of {g['workload'].n_unique()} workloads)" if g["workload"].n_unique() > 12 else "")
-        )
+        .properties(title=f"{metric} ({unit}) vs {AXES.get(axis, axis)}: one line per system"),
+        f"Line charts, one panel per workload and configuration ({len(keep)} panels): {metric} ({unit}) of each of the "
+        f"{d['system'].nunique()} systems as {AXES.get(axis, axis)} grows; black diamonds mark the knees.",
+        source={
+            "view": "scaling",
+            "study": study,
+            "system": "system",
+            "where": {"axis": axis, "metric": metric, "unit": unit},
+            "keys": {"system": "system", "load": "load"},
+            "values": {"value": "value", "linearity": "linearity"},
+        },
+        left_out=f"{n_all - len(keep)} of {n_all} panels not drawn (the first {PANELS} and each system's "
+        "first are); every point is in the table below."
+        if n_all > len(keep)
+        else "",
     )
 
 # %%
 # The hockey stick: latency against throughput along each outstanding-I/O curve
 hs = r.query(
     con,
-    """SELECT coalesce(i.system, '(no system label)') AS system, i.workload, i.load,
-                            i.value AS iops, l.value AS latency_ms
-                     FROM scaling i JOIN scaling l ON l.study = i.study AND l.system IS NOT DISTINCT FROM i.system
-                          AND l.workload = i.workload AND l.config_label IS NOT DISTINCT FROM i.config_label
-                          AND l.raid_level IS NOT DISTINCT FROM i.raid_level AND l.axis = i.axis AND l.load = i.load
-                          AND l.tool = i.tool
-                     WHERE i.study = ? AND i.axis = 'outstanding_ios' AND i.metric = 'iops' AND l.metric = 'avg_latency_ms'
-                     ORDER BY system, workload, load""",
+    """SELECT system, workload, load, iops, latency_ms FROM scaling_hockey_stick
+       WHERE study = ? ORDER BY system, workload, load""",
     [study],
 )
 if hs.height:
-    d = hs.to_pandas()
-    workloads = list(dict.fromkeys(d["workload"]))[:12]
-    d = d[d["workload"].isin(workloads)]
-    d = d.assign(workload=r.short_labels(d["workload"]))
+    d, keep = panels(hs.to_pandas())
+    n_all = hs["workload"].n_unique()
     r.show(
         alt.Chart(d)
         .mark_line(point=True)
@@ -109,13 +127,29 @@ if hs.height:
             x=alt.X("iops:Q", title="IO/s"),
             y=alt.Y("latency_ms:Q", title="average latency (ms)"),
             order=alt.Order("load:Q"),
-            color=alt.Color("system:N", scale=colors, legend=alt.Legend(orient="bottom", columns=1)),
+            color=alt.Color(
+                "system:N",
+                scale=r.system_colors(systems["system"], d["system"]),
+                legend=alt.Legend(orient="bottom", columns=1),
+            ),
             tooltip=r.tooltips("system", "workload", "load", "iops", "latency_ms"),
         )
         .properties(width=300, height=200)
         .facet(facet=alt.Facet("workload:N", title=None, header=alt.Header(labelLimit=0)), columns=2)
         .resolve_scale(x="independent", y="independent")
-        .properties(title="Latency vs IO/s as the load grows (the hockey stick), one line per system")
+        .properties(title="Latency vs IO/s as the load grows (the hockey stick), one line per system"),
+        f"Line charts, one panel per workload ({len(keep)} panels): average latency against IO/s of each of the "
+        f"{d['system'].nunique()} systems as the outstanding I/Os grow.",
+        source={
+            "view": "scaling_hockey_stick",
+            "study": study,
+            "system": "system",
+            "keys": {"system": "system", "load": "load"},
+            "values": {"iops": "iops", "latency_ms": "latency_ms"},
+        },
+        left_out=f"{n_all - len(keep)} of {n_all} workloads not drawn (the first {PANELS} and each system's first are)."
+        if n_all > len(keep)
+        else "",
     )
 
 # %%

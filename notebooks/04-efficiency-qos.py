@@ -1,5 +1,8 @@
 # ---
 # jupyter:
+#   iolab:
+#     title: QoS verdicts and efficiency
+#     studies: SELECT study FROM qos_verdicts UNION SELECT study FROM efficiency WHERE price_usd IS NOT NULL OR watts IS NOT NULL
 #   jupytext:
 #     text_representation:
 #       extension: .py
@@ -63,7 +66,11 @@ if summary.height:
             ),
             tooltip=r.tooltips("system", "criterion", "variable", "value"),
         )
-        .properties(width=480, title="QoS verdicts per system (runs)")
+        .properties(width=480, title="QoS verdicts per system (runs)"),
+        f"Stacked bar chart: for each criterion, how many runs of each of the {summary['system'].n_unique()} "
+        "systems passed (green) and failed (red).",
+        source={"view": "qos_verdicts", "study": study, "system": "system", "aggregate": True},
+        stack=True,
     )
 r.table(summary, "Verdicts by criterion and system")
 v = r.query(

@@ -1,5 +1,8 @@
 # ---
 # jupyter:
+#   iolab:
+#     title: Systems compared at matched points
+#     studies: SELECT study FROM comparison UNION SELECT study FROM comparison_unmatched
 #   jupytext:
 #     text_representation:
 #       extension: .py
@@ -23,7 +26,6 @@ from ingest.reports import page as r
 con = r.connect(db_path, lake)
 r.heading(study, "systems compared at matched points")
 systems = r.systems_block(con, study)
-colors = r.system_colors(systems["system"])
 r.note(
     "Each system against the baseline at matched points (view comparison): the same block size, read %, "
     "random % and load (outstanding I/Os), scope and metric, whatever tool measured them; a run with no "
@@ -46,27 +48,40 @@ c = r.query(
                              config, raid_level, drives, baseline_config, baseline_raid_level, baseline_drives""",
     [study, HEADLINE, HEADLINE],
 )
+PER_SYSTEM = 80  # bars per system panel; the table below holds every point
 for (metric, unit, direction), g in c.group_by(["metric", "unit", "direction"], maintain_order=True):
     d = g.to_pandas()
     d["point"] = r.short_labels(d.apply(r.point_label, axis=1))  # every distinct matched point: its own bar
-    shown = d.head(60)
+    shown = d.groupby("system", sort=False).head(PER_SYSTEM)  # a cut per system: every system keeps its panel
+    cut = len(d) - len(shown)
     r.show(
         alt.Chart(shown)
         .mark_bar()
         .encode(
-            x=alt.X("pct_better:Q", title=f"% better than the baseline ({metric}, {unit}; {direction} is better)"),
+            x=alt.X("pct_better:Q", title=f"% better than the baseline ({metric}; {direction} is better)"),
             y=alt.Y("point:N", sort=None, title=None, axis=alt.Axis(labelLimit=0)),
-            yOffset=alt.YOffset("system:N"),
-            color=alt.Color("system:N", scale=colors, legend=alt.Legend(orient="bottom", columns=1)),
+            color=alt.Color("system:N", scale=r.system_colors(systems["system"], shown["system"]), legend=None),
             tooltip=r.tooltips(
                 "system", "workload", "config", "baseline_value", "value", "ratio", "pct_better", "match_rule"
             ),
         )
-        .properties(
-            width=480,
-            title=f"{metric} ({unit}): % better per matched point"
-            + (f" (first 60 of {len(d)})" if len(d) > 60 else ""),
-        )
+        .properties(width=260, height=alt.Step(12))
+        .facet(column=alt.Column("system:N", title=None, header=alt.Header(labelLimit=0)))
+        .properties(title=f"{metric} ({unit}): % better per matched point, one panel per system"),
+        f"Bar chart: for each system compared with the baseline, the % by which its {metric} ({unit}) is better "
+        f"at each of its matched points ({len(shown)} bars in {shown['system'].nunique()} panels).",
+        source={
+            "view": "comparison",
+            "study": study,
+            "system": "system",
+            "where": {"metric": metric},
+            "keys": {"system": "system", "workload": "workload_label"},
+            "values": {"pct_better": "pct_better", "value": "value", "baseline_value": "baseline_value"},
+        },
+        left_out=f"{cut} of {len(d)} points not drawn (the first {PER_SYSTEM} of each system are); "
+        "every point is in the table below."
+        if cut
+        else "",
     )
     r.table(g.drop(["metric", "unit", "direction"]), f"Matched points: {metric} ({unit}, {direction} is better)")
 if c.is_empty():

@@ -1,5 +1,8 @@
 # ---
 # jupyter:
+#   iolab:
+#     title: esxtop / perfmon time series
+#     studies: SELECT study FROM study_captures
 #   jupytext:
 #     text_representation:
 #       extension: .py
@@ -28,11 +31,8 @@ r.note(
 )
 caps = r.query(
     con,
-    """SELECT f.path AS capture, f.system, c.tool, c.time_zone, c.bias_minutes, c.series, c.samples,
-                              c.has_date, min(smp.ts) AS first_sample, max(smp.ts) AS last_sample
-                       FROM pdh_captures c JOIN source_files f ON f.content_id = c.source_id
-                       LEFT JOIN series_samples smp ON smp.source_id = c.source_id
-                       WHERE f.study = ? GROUP BY ALL ORDER BY capture""",
+    """SELECT capture, system, tool, time_zone, bias_minutes, series, samples, has_date, first_sample, last_sample
+       FROM study_captures WHERE study = ? ORDER BY capture""",
     [study],
 )
 r.table(caps, "Captures")
@@ -82,16 +82,20 @@ for unit, g in pts.group_by("unit", maintain_order=True):
         .mark_line()
         .encode(
             x=alt.X("ts:T", title="time (as the capture wrote it)"),
-            y=alt.Y("value:Q", title=unit),
+            y=alt.Y("value:Q", title=f"value ({unit})"),
             color=alt.Color("series:N", legend=alt.Legend(orient="bottom", columns=1, labelLimit=0), title=None),
             tooltip=r.tooltips("series", "ts", "value"),
         )
         .properties(
             width=720,
             height=220,
-            title=f"{unit}: top {min(TOP, of_unit)} of {of_unit} series by mean"
-            + (" (the rest in the table below)" if of_unit > TOP else ""),
-        )
+            title=f"{unit}: top {min(TOP, of_unit)} of {of_unit} series by mean",
+        ),
+        f"Line chart over time of the {min(TOP, of_unit)} series in {unit} with the highest mean "
+        f"({d['series'].nunique()} lines, one per series: host, object, instance and counter).",
+        left_out=f"{of_unit - TOP} of {of_unit} series in {unit} not drawn (lower means); all are in the table below."
+        if of_unit > TOP
+        else "",
     )
 rest = r.query(
     con,

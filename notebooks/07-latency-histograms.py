@@ -1,5 +1,8 @@
 # ---
 # jupyter:
+#   iolab:
+#     title: Latency histograms
+#     studies: SELECT study FROM latency_histograms
 #   jupytext:
 #     text_representation:
 #       extension: .py
@@ -23,7 +26,6 @@ from ingest.reports import page as r
 con = r.connect(db_path, lake)
 r.heading(study, "latency histograms")
 systems = r.systems_block(con, study)
-colors = r.system_colors(systems["system"])
 r.note(
     "Share of I/Os per latency bin, wherever the file records bins (view latency_histograms: Iometer 1.1.0 "
     "bins of a run's ALL row, vscsiStats per virtual disk). Bins are as the tool wrote them."
@@ -35,7 +37,8 @@ pooled = r.pooled_histograms(con, study)  # repeated runs of a workload: one bar
 d = pooled.to_pandas()
 d["panel"] = r.short_labels(d["workload"].where(d["direction"] == "all", d["workload"] + " · " + d["direction"]))
 panels = list(dict.fromkeys(d["panel"]))
-shown = d[d["panel"].isin(panels[:12]) & (d["io_count"] > 0)]
+keep = list(dict.fromkeys(panels[:12] + d.drop_duplicates("system")["panel"].tolist()))  # every system keeps one
+shown = d[d["panel"].isin(keep) & (d["io_count"] > 0)]
 if len(shown):
     order = list(dict.fromkeys(pooled.sort("bin_no")["bin_label"]))
     r.show(
@@ -45,15 +48,29 @@ if len(shown):
             x=alt.X("bin_label:N", sort=order, title="latency bin (µs, upper bound)"),
             xOffset=alt.XOffset("system:N"),
             y=alt.Y("share_pct:Q", title="share of I/Os (%)"),
-            color=alt.Color("system:N", scale=colors, legend=alt.Legend(orient="bottom", columns=1)),
+            color=alt.Color(
+                "system:N",
+                scale=r.system_colors(systems["system"], shown["system"]),
+                legend=alt.Legend(orient="bottom", columns=1),
+            ),
             tooltip=r.tooltips("system", "workload", "direction", "bin_label", "io_count", "share_pct", "runs"),
         )
         .properties(width=300, height=160)
         .facet(facet=alt.Facet("panel:N", title=None, header=alt.Header(labelLimit=0)), columns=2)
-        .properties(
-            title="Latency histogram per workload, bars by system; repeated runs pooled (I/Os summed)"
-            + (f" (first 12 of {len(panels)} panels)" if len(panels) > 12 else "")
-        )
+        .properties(title="Latency histogram per workload, bars by system; repeated runs pooled (I/Os summed)"),
+        f"Bar charts, one panel per workload and direction ({len(keep)} panels): the share of I/Os in each latency "
+        f"bin, bars of the {shown['system'].nunique()} systems side by side.",
+        source={
+            "view": "latency_histograms",
+            "study": study,
+            "system": "system",
+            "where": {"io_count": None},
+            "aggregate": True,
+        },
+        left_out=f"{len(panels) - len(keep)} of {len(panels)} panels not drawn (the first 12 and each system's "
+        "first are); every bin is in the table below."
+        if len(panels) > len(keep)
+        else "",
     )
 r.table(h, "Every bin")
 

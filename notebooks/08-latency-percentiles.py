@@ -1,5 +1,8 @@
 # ---
 # jupyter:
+#   iolab:
+#     title: Latency percentiles
+#     studies: SELECT study FROM latency_percentiles
 #   jupytext:
 #     text_representation:
 #       extension: .py
@@ -23,7 +26,6 @@ from ingest.reports import page as r
 con = r.connect(db_path, lake)
 r.heading(study, "latency percentiles")
 systems = r.systems_block(con, study)
-colors = r.system_colors(systems["system"])
 r.note(
     "Tail latency as the load grows (view latency_percentiles: every p<N> latency the tools state, for "
     "example fio's completion-latency percentiles). Lines are systems; dashes are percentiles. Both axes "
@@ -41,10 +43,12 @@ p = r.query(
     [study],
 )
 SHOWN = [50.0, 99.0, 99.9, 99.99]  # the chart keeps four; the table below has every percentile
+ORDER = [f"p{x:g}" for x in SHOWN]
 d = p.filter(p["percentile"].is_in(SHOWN) & p["load"].is_not_null()).to_pandas()
 if len(d):
     d["panel"] = d["workload"] + " · " + d["direction"] + " (" + d["kind"] + ")"
-    panels = list(dict.fromkeys(d["panel"]))[:8]
+    every = list(dict.fromkeys(d["panel"]))
+    panels = list(dict.fromkeys(every[:8] + d.drop_duplicates("system")["panel"].tolist()))  # every system keeps one
     d = d[d["panel"].isin(panels)]
     r.show(
         alt.Chart(d)
@@ -54,19 +58,32 @@ if len(d):
                 "load:Q", scale=alt.Scale(type="log", base=2), title="outstanding I/Os (queue depth x workers), log2"
             ),
             y=alt.Y("latency_ms:Q", scale=alt.Scale(type="log"), title="latency (ms), log"),
-            color=alt.Color("system:N", scale=colors, legend=alt.Legend(orient="bottom", columns=1)),
-            strokeDash=alt.StrokeDash(
-                "pct:N", sort=[f"p{x:g}" for x in SHOWN], title="percentile", legend=alt.Legend(orient="bottom")
+            color=alt.Color(
+                "system:N",
+                scale=r.system_colors(systems["system"], d["system"]),
+                legend=alt.Legend(orient="bottom", columns=1),
             ),
+            # a dash and a point shape per percentile; the legend shows the shapes (dashed dots all look alike)
+            strokeDash=alt.StrokeDash("pct:N", sort=ORDER, legend=None),
+            shape=alt.Shape("pct:N", sort=ORDER, title="percentile", legend=alt.Legend(orient="bottom")),
             detail=alt.Detail("configuration:N"),
             tooltip=r.tooltips("system", "workload", "direction", "configuration", "load", "pct", "latency_ms"),
         )
         .properties(width=320, height=220)
         .facet(facet=alt.Facet("panel:N", title=None), columns=2)
-        .properties(
-            title="Latency percentiles vs load, one line per system and percentile"
-            + (f" (first 8 of {d['panel'].nunique()} panels)" if d["panel"].nunique() > 8 else "")
-        )
+        .properties(title="Latency percentiles vs load, one line per system and percentile"),
+        f"Line charts, one panel per workload and direction ({len(panels)} panels): the p50, p99, p99.9 and p99.99 "
+        f"latency (ms) of each of the {d['system'].nunique()} systems as the outstanding I/Os grow.",
+        source={
+            "view": "latency_percentiles",
+            "study": study,
+            "system": "system",
+            "where": {"scope": "all", "load": None},
+            "keys": {"system": "system", "load": "load", "percentile": "percentile"},
+            "values": {"latency_ms": "latency_ms"},
+        },
+        left_out=f"Drawn: the percentiles {', '.join(ORDER)} and {len(panels)} of {len(every)} panels; "
+        "every percentile of every run is in the table below.",
     )
 wide = p.pivot(
     on="pct",

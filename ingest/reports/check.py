@@ -1,16 +1,19 @@
 """Open every rendered report in headless Chromium with the network cut, screenshot it, count charts.
 
-    python -m ingest.reports.check reports
+    python -m ingest.reports.check [--db data/iolab.duckdb] reports
 
 For each page: the DOM Chromium rendered (charts are inline SVG: every chart must be there with
 its marks), and a PNG screenshot next to the page (reports/<study>/<name>.png) for a person to
 look at. Chromium runs with a proxy that goes nowhere, so a page that needed the network would
-show it. Exit code 1 if any page has no content or a chart without marks.
+show it. Every chart also goes through the chart oracle (ingest.reports.oracle; against the views with --db),
+and a probe run in the page says whether a chart lies past the window or a clipping box. Exit code 1
+if any page has no content, a chart without marks, a chart cut off or a defect the oracle finds.
 """
 
 from __future__ import annotations
 
 import base64
+import html
 import re
 import shutil
 import subprocess
@@ -49,6 +52,46 @@ def run(page: Path, *args: str, timeout: int = 90) -> subprocess.CompletedProces
         )
 
 
+# Run in the page once it has loaded: where each chart image lies against the window and against every
+# ancestor that clips its overflow, and how tall the page is (the screenshot takes all of it).
+PROBE = """<script>window.addEventListener('load', () => {
+  const W = document.documentElement.clientWidth, out = [];
+  document.querySelectorAll('figure.iolab-chart img').forEach((im, i) => {
+    const r = im.getBoundingClientRect(); let clip = W;
+    for (let a = im.parentElement; a; a = a.parentElement) {
+      const o = getComputedStyle(a).overflowX;
+      if (o !== 'visible') clip = Math.min(clip, a.getBoundingClientRect().right);
+    }
+    out.push({chart: i + 1, right: r.right, clip: clip, shown: r.width, natural: im.naturalWidth});
+  });
+  const pre = document.createElement('pre'); pre.id = 'iolab-probe';
+  pre.textContent = JSON.stringify({height: document.documentElement.scrollHeight, charts: out});
+  document.body.appendChild(pre);
+});</script>"""
+
+
+def cut_off(probe: dict) -> list[str]:
+    """Charts the reader cannot see whole: past the window or a clipping box, or not drawn at all."""
+    out = []
+    for c in probe.get("charts", []):
+        if not c["natural"]:
+            out.append(f"chart {c['chart']}: the picture did not load")
+        elif c["right"] > c["clip"] + 1:
+            out.append(f"chart {c['chart']}: cut off ({c['right'] - c['clip']:.0f} px past the visible edge)")
+    return out
+
+
+def probe(page: Path) -> dict:
+    import json
+
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp) / page.name
+        copy.write_text(page.read_text(encoding="utf-8").replace("</body>", PROBE + "</body>"), encoding="utf-8")
+        dom = run(copy, "--dump-dom", "--virtual-time-budget=5000", "--window-size=1280,2000").stdout
+    m = re.search(r'<pre id="iolab-probe">(.*?)</pre>', dom, re.S)
+    return json.loads(html.unescape(m.group(1))) if m else {}
+
+
 def check(page: Path, screenshot: bool = True) -> dict:
     dom = run(page, "--dump-dom", "--virtual-time-budget=5000").stdout
     # Altair's SVG renderer: inline <svg class="marks"> or, through nbconvert, data:image/svg+xml images
@@ -61,9 +104,12 @@ def check(page: Path, screenshot: bool = True) -> dict:
     marks = [len(re.findall(r"<path|<rect|<circle|<line|<text", c)) for c in charts]
     tables = dom.count("<table")
     png = page.with_suffix(".png")
-    if screenshot:
-        run(page, f"--screenshot={png}", "--window-size=1280,2000")
+    seen = probe(page)
+    if screenshot:  # the whole page, not its first 2000 px
+        height = min(int(seen.get("height") or 2000) + 20, 16000)
+        run(page, f"--screenshot={png}", f"--window-size=1280,{height}")
     return {
+        "cut_off": cut_off(seen) if seen else ["the page could not be probed"],
         "page": page,
         "dom_bytes": len(dom),
         "charts": len(charts),
@@ -74,19 +120,33 @@ def check(page: Path, screenshot: bool = True) -> dict:
 
 
 def main(argv: list[str]) -> int:
-    root = Path(argv[0] if argv else "reports")
+    from ingest.reports import oracle
+
+    db = argv[argv.index("--db") + 1] if "--db" in argv else None
+    args = [a for i, a in enumerate(argv) if a != "--db" and (i == 0 or argv[i - 1] != "--db")]
+    root = Path(args[0] if args else "reports")
     if not chromium():
         print("chromium not found: `apt-get install chromium` (make check-reports does it)")
         return 2
+    con = None
+    if db and Path(db).is_file():  # the oracle checks each chart against the views of the database
+        from ingest import db as dbm
+
+        con = dbm.connect(Path(db), read_only=True)
     bad = 0
     for page in sorted(root.rglob("*.html")):
         r = check(page)
-        ok = r["dom_bytes"] > 1000 and (r["min_marks"] is None or r["min_marks"] > 3)
+        defects = r["cut_off"] + oracle.check_page(page, con)
+        ok = r["dom_bytes"] > 1000 and (r["min_marks"] is None or r["min_marks"] > 3) and not defects
         bad += not ok
         print(
             f"{'ok ' if ok else 'BAD'} {shown(page)}: {r['charts']} charts (fewest marks {r['min_marks']}), "
             f"{r['tables']} tables, screenshot {shown(r['png'])}"
         )
+        for d in defects:
+            print(f"    {shown(d)}")
+    if con is not None:
+        con.close()
     return 1 if bad else 0
 
 

@@ -132,22 +132,19 @@ def systems_block(con, study: str) -> pl.DataFrame:
     return df
 
 
-def system_colors(names) -> alt.Scale:
-    """One fixed colour per system (or configuration), the same on every chart of a page."""
-    palette = [
-        "#1f77b4",
-        "#d62728",
-        "#2ca02c",
-        "#ff7f0e",
-        "#9467bd",
-        "#8c564b",
-        "#e377c2",
-        "#17becf",
-        "#7f7f7f",
-        "#bcbd22",
-    ]
+PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"]
+
+
+def system_colors(names, shown=None) -> alt.Scale:
+    """One fixed colour per system (or configuration), the same on every chart of a page.
+
+    ``shown``: the systems this chart draws. The legend lists only those (a legend entry without
+    marks misleads), each in the colour it has on the page's other charts."""
     domain = sorted({str(n) for n in names if n is not None})
-    return alt.Scale(domain=domain, range=[palette[i % len(palette)] for i in range(len(domain))])
+    colour = {n: PALETTE[i % len(PALETTE)] for i, n in enumerate(domain)}
+    if shown is not None:
+        domain = sorted({str(n) for n in shown if n is not None and n == n})
+    return alt.Scale(domain=domain, range=[colour.get(n, PALETTE[-1]) for n in domain])
 
 
 def point_label(row) -> str:
@@ -202,8 +199,28 @@ def tooltips(*fields: str) -> list[alt.Tooltip]:
     return [alt.Tooltip(f) for f in fields]
 
 
-def show(chart) -> None:
-    display(chart.configure_axis(labelFontSize=11, titleFontSize=12).configure_legend(labelLimit=320))
+def figure(chart, alt_text: str, source: dict | None = None, stack: bool = False, left_out: str = "") -> str:
+    """The HTML of ``chart`` as a page shows it (``show``): SVG, alt text, caption and checked spec."""
+    import vl_convert
+
+    from ingest.reports.tables import figure_html, visible
+
+    meta = {"alt": alt_text, "source": source, "stack": stack, "left_out": left_out}
+    chart = chart.configure_axis(labelFontSize=11, titleFontSize=12).configure_legend(labelLimit=320)
+    spec = visible(chart.properties(description=alt_text, usermeta={"iolab": meta}).to_dict())
+    return figure_html(spec, vl_convert.vegalite_to_svg(spec), alt_text, left_out)
+
+
+def show(chart, alt_text: str, source: dict | None = None, stack: bool = False, left_out: str = "") -> None:
+    """Draw ``chart`` as a static SVG with ``alt_text`` (what it shows, for a reader who cannot see it).
+
+    ``source`` says which view the chart draws, for the chart oracle (ingest.reports.oracle):
+    ``{"view": V, "study": S, "system": field holding the system (if it compares systems),
+    "values": {chart field: view column}, "keys": {chart field: view column}, "where": {column: value,
+    None for IS NOT NULL}, "aggregate": True if its rows are computed from the view's}``.
+    ``stack``: bars that share a place are meant to stack. ``left_out``: what the chart does not draw
+    (its caption)."""
+    display(HTML(figure(chart, alt_text, source, stack, left_out)))
 
 
 def pooled_histograms(con, study: str) -> pl.DataFrame:
@@ -228,14 +245,10 @@ def histogram_bins(con, study: str) -> pl.DataFrame:
     runs of a workload are told apart (ordered on every column shown)."""
     return query(
         con,
-        """SELECT coalesce(h.system, '(no system label)') AS system, h.workload_label AS workload,
-                  parse_filename(f.path) AS file, r.run_key AS run, h.target, h.direction,
-                  h.bin_no, h.bin_label, h.lower_us, h.upper_us, h.io_count, h.share_pct
-           FROM latency_histograms h
-           JOIN source_files f ON f.source_id = h.place_id
-           LEFT JOIN runs r ON r.run_id = h.run_id
-           WHERE h.study = ?
-           ORDER BY workload, system, file, h.run_id, h.target, h.direction, h.bin_no""",
+        """SELECT system, workload, file, run, target, direction, bin_no, bin_label, lower_us, upper_us,
+                  io_count, share_pct
+           FROM latency_histogram_bins WHERE study = ?
+           ORDER BY workload, system, file, run_id, target, direction, bin_no""",
         [study],
     )
 
@@ -248,7 +261,7 @@ def provenance(con, study: str) -> None:
         con,
         """SELECT path AS source_file, format, parser || ' v' || parser_version AS parser,
                                  tool_version, status, left(sha256, 16) || '…' AS sha256
-                          FROM source_files WHERE study = ? ORDER BY path""",
+                          FROM study_files WHERE study = ? ORDER BY path""",
         [study],
     )
     table(files, "Provenance: source files of this study")

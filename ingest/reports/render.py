@@ -27,26 +27,28 @@ import tempfile
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import TypeVar, cast
 
 import duckdb
 import jupytext
 import nbformat
-from jupyter_client.manager import KernelManager
+from jupyter_client.manager import AsyncKernelManager
+from jupyter_core.utils import run_sync
 from nbclient import NotebookClient
 from nbconvert import HTMLExporter
 from traitlets import CaselessStrEnum
 
 from ingest.config import NOTEBOOKS as NOTEBOOK_DIR
 from ingest.config import REPO as ROOT
-from ingest.config import REPORTS_DEFAULT, VIEWS, default_db
+from ingest.config import REPORTS_DEFAULT, default_db
 from ingest.progress import bar as progress_bar
 from ingest.terminal import console, markup, shown
 
+from .plan import Notebook, atomic_write, fingerprints, notebooks, plan, studies_of, view_names
 from .tables import VALIDATION_SLOT
 
 
-class IPCKernelManager(KernelManager):
+class IPCKernelManager(AsyncKernelManager):
     """Kernels on local IPC sockets: nothing listens on TCP, and ipykernel stops warning about it.
 
     The socket files live in a private temporary folder, named by absolute path, so the kernel (which
@@ -59,30 +61,7 @@ class IPCKernelManager(KernelManager):
 T = TypeVar("T")  # run_pages: an executed page
 V = TypeVar("V")  # run_pages: what the render learnt meanwhile (the validation)
 
-# notebook -> SQL listing the studies it has something to show for (one query per notebook)
-NOTEBOOKS = {
-    "01-overview": "SELECT study FROM source_files WHERE status = 'ok'",
-    "02-per-drive-iops": "SELECT study FROM per_drive_iops WHERE drives IS NOT NULL",
-    "03-scaling-curves": "SELECT study FROM scaling",
-    "04-efficiency-qos": "SELECT study FROM qos_verdicts "
-    "UNION SELECT study FROM efficiency WHERE price_usd IS NOT NULL OR watts IS NOT NULL",
-    "05-comparison": "SELECT study FROM comparison UNION SELECT study FROM comparison_unmatched",
-    # a capture is stored once (under its content); each place of it, in any study, lists it there
-    "06-time-series": "SELECT f.study FROM pdh_captures c JOIN source_files f ON f.content_id = c.source_id "
-    "WHERE f.status = 'ok'",
-    "07-latency-histograms": "SELECT study FROM latency_histograms",
-    "08-latency-percentiles": "SELECT study FROM latency_percentiles",
-}
-TITLES = {
-    "01-overview": "Overview and provenance",
-    "02-per-drive-iops": "IOPS per drive and sizing",
-    "03-scaling-curves": "Scaling curves",
-    "04-efficiency-qos": "QoS verdicts and efficiency",
-    "05-comparison": "Systems compared at matched points",
-    "06-time-series": "esxtop / perfmon time series",
-    "07-latency-histograms": "Latency histograms",
-    "08-latency-percentiles": "Latency percentiles",
-}
+
 _REMOTE = re.compile(r"<script[^>]+src=[\"']https?://[^>]*>\s*</script>|<link[^>]+href=[\"']https?://[^>]*>", re.I)
 _SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.I | re.S)
 # what a browser would fetch: src/href attributes, CSS url(...), @import and JS import() of http(s) URLs
@@ -162,7 +141,6 @@ def snapshot(db: Path, into: Path) -> Path:
     return target
 
 
-_VIEW = re.compile(r"CREATE\s+OR\s+REPLACE\s+VIEW\s+(\w+)", re.I)
 # Views of the raw numbers row for row, left views: a copy costs more than the queries over them
 # (a lab's 10.5 M measurements: 14 s of an 18 s materialize; the views after it took 4.6 s reading
 # the view, as long as reading a copy). The pages' queries filter them by study, which DuckDB
@@ -180,42 +158,12 @@ def materialize(con: duckdb.DuckDBPyConnection) -> None:
     (series_points, series_values) over the store, and ROW_VIEWS."""
     from ingest.db import transaction
 
-    names = [m.group(1) for f in sorted(VIEWS.glob("*.sql")) for m in _VIEW.finditer(f.read_text())]
-    names = [n for n in names if n not in ROW_VIEWS]
+    names = [n for n in view_names() if n not in ROW_VIEWS]
     with transaction(con):
         for name in names:
             con.execute(f'CREATE TABLE "iolab_materialized" AS SELECT * FROM "{name}"')
             con.execute(f'DROP VIEW "{name}"')
             con.execute(f'ALTER TABLE "iolab_materialized" RENAME TO "{name}"')
-
-
-CODE = [NOTEBOOK_DIR, Path(__file__).resolve().parent, VIEWS]
-
-
-def fingerprints(db: Path, jobs: list[tuple[str, str]]) -> dict[tuple[str, str], str]:
-    """What a page depends on: its notebook, the page helpers, the views, and its study's files and labels.
-
-    A page whose fingerprint matches the one stored beside it last time is not rendered again.
-    """
-    from ingest import __version__
-
-    code = hashlib.sha256(__version__.encode())
-    for folder in CODE:
-        for f in sorted(folder.glob("*.py")) + sorted(folder.glob("*.sql")):
-            code.update(f.name.encode() + f.read_bytes())
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        data = {
-            s: "".join(map(str, rows))
-            for s, rows in con.execute("""
-            SELECT study, list((path, sha256, status, system, labels) ORDER BY path, sha256)
-            FROM source_files GROUP BY study""").fetchall()
-        }
-    finally:
-        con.close()
-    return {
-        (s, nb): hashlib.sha256(f"{code.hexdigest()}|{nb}|{s}|{data.get(s, '')}".encode()).hexdigest() for s, nb in jobs
-    }
 
 
 def stored_prints(out: Path, study: str) -> dict[str, str]:
@@ -227,27 +175,7 @@ def stored_prints(out: Path, study: str) -> dict[str, str]:
 
 
 def store_prints(out: Path, study: str, prints: dict[str, str]) -> None:
-    inside(out, out / slug(study) / ".iolab-render.json").write_text(
-        json.dumps(prints, sort_keys=True), encoding="utf-8"
-    )
-
-
-def plan(db: Path) -> list[tuple[str, str]]:
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        studies = [
-            s
-            for (s,) in con.execute(
-                "SELECT DISTINCT study FROM source_files WHERE status = 'ok' AND study IS NOT NULL ORDER BY 1"
-            ).fetchall()
-        ]
-        shows = {
-            nb: {s for (s,) in con.execute(f"SELECT DISTINCT study FROM ({sql})").fetchall()}
-            for nb, sql in NOTEBOOKS.items()
-        }
-        return [(s, nb) for s in studies for nb in NOTEBOOKS if s in shows[nb]]
-    finally:
-        con.close()
+    atomic_write(inside(out, out / slug(study) / ".iolab-render.json"), json.dumps(prints, sort_keys=True))
 
 
 def parameterize(nb: nbformat.NotebookNode, params: dict[str, str]) -> nbformat.NotebookNode:
@@ -281,7 +209,11 @@ class Pages:
     def execute(self, nb: nbformat.NotebookNode) -> None:
         reset = nbformat.v4.new_code_cell("get_ipython().run_line_magic('reset', '-f')")
         nb.cells.insert(0, reset)
-        if self.client is None or self.client.km is None or not self.client.km.is_alive():
+        if (
+            self.client is None
+            or self.client.km is None
+            or not run_sync(cast(IPCKernelManager, self.client.km).is_alive)()
+        ):
             self.close()
             km = IPCKernelManager(kernel_name="python3", ip=str(Path(self.sockets.name) / "kernel"))
             self.client = NotebookClient(
@@ -300,7 +232,7 @@ class Pages:
                 if client.kc is not None:
                     client.kc.stop_channels()
                 if client.km is not None and client.km.has_kernel:
-                    client.km.shutdown_kernel(now=True)
+                    run_sync(cast(IPCKernelManager, client.km).shutdown_kernel)(now=True)
             except Exception:  # a kernel that died already has nothing left to stop
                 pass
 
@@ -312,39 +244,39 @@ class Pages:
         self.sockets.cleanup()
 
 
-def execute_page(db: Path, study: str, nb: str, pages: Pages) -> str:
+def execute_page(db: Path, study: str, nb: Notebook, pages: Pages) -> str:
     """The page of notebook ``nb`` for ``study`` as HTML, its validation footer still to fill in."""
-    src = jupytext.read(NOTEBOOK_DIR / f"{nb}.py")
+    src = jupytext.read(nb.path)
     executed = parameterize(src, {"db_path": str(db.resolve()), "study": study})
     pages.execute(executed)
-    resources = {"metadata": {"name": f"{slug(study)}: {TITLES[nb]}"}}
+    resources = {"metadata": {"name": f"{slug(study)}: {nb.title}"}}
     body, _ = pages.exporter.from_notebook_node(executed, resources=resources)
     return offline(body)
 
 
 def write_page(out: Path, study: str, nb: str, body: str, validation: str) -> Path:
-    """Write a page into <out>/<study slug>/, with the study's validation in its footer."""
+    """Write a page into <out>/<study slug>/, with the study's validation in its footer (atomically)."""
     folder = inside(out, out / slug(study))
     folder.mkdir(parents=True, exist_ok=True)
     target = inside(out, folder / f"{nb}.html")
-    target.write_text(body.replace(VALIDATION_SLOT, validation), encoding="utf-8")
+    atomic_write(target, body.replace(VALIDATION_SLOT, validation))
     return target
 
 
-def index(out: Path, db: Path, done: list[tuple[str, str, Path]], source: Path) -> Path:
+def index(out: Path, db: Path, done: list[tuple[str, str, Path]], source: Path, titles: dict[str, str]) -> Path:
     con = duckdb.connect(str(db), read_only=True)
     meta = {
         s: (systems or "", n)
         for s, systems, n in con.execute("""
         SELECT f.study, (SELECT string_agg(DISTINCT m.system, '; ' ORDER BY m.system) FROM measurements m
                          WHERE m.study = f.study), count(*)
-        FROM source_files f WHERE f.status = 'ok' GROUP BY f.study""").fetchall()
+        FROM study_files f WHERE f.status = 'ok' GROUP BY f.study""").fetchall()
     }
     con.close()
     rows = []
     for study in sorted({s for s, _, _ in done}):
         links = " · ".join(
-            f'<a href="{html.escape(p.relative_to(out).as_posix(), quote=True)}">{html.escape(TITLES[nb])}</a>'
+            f'<a href="{html.escape(p.relative_to(out).as_posix(), quote=True)}">{html.escape(titles[nb])}</a>'
             for s, nb, p in done
             if s == study
         )
@@ -362,7 +294,7 @@ rendered {dt.datetime.now().strftime("%Y-%m-%d %H:%M")} from one snapshot of it.
 <table><tr><th>study</th><th>systems under test</th><th>files</th><th>reports</th></tr>{"".join(rows)}</table>
 </body></html>"""
     target = out / "index.html"
-    target.write_text(page, encoding="utf-8")
+    atomic_write(target, page)
     return target
 
 
@@ -427,32 +359,51 @@ def run_pages(
             t.join()
 
 
+# render's per-page callback: (study, notebook, what happened: "rendered", "unchanged" or "failed: <why>")
+OnPage = Callable[[str, str, str], None]
+
+
+def unknown_studies(asked: list[str] | None, known: list[str]) -> bool:
+    """Say so (and list the studies there are) when ``asked`` names a study the database lacks."""
+    missing = [s for s in asked or [] if s not in known]
+    if missing:
+        console(stderr=True).print(
+            f"[red]No study {', '.join(repr(markup(shown(s))) for s in missing)} in this database.[/] "
+            f"Its studies: {', '.join(markup(shown(s)) for s in known) or '(none)'}."
+        )
+    return bool(missing)
+
+
 def render(
     db: Path,
     out: Path,
     studies: list[str] | None = None,
     force: bool = False,
-    on_page: Callable[[str, str, str], None] | None = None,
+    notebooks_dir: Path | None = None,
+    on_page: OnPage | None = None,
 ) -> int:
-    """Render every report (or those of ``studies``) of ``db`` into ``out``; 0 when all rendered.
+    """Render every report (or those of ``studies``) of ``db`` into ``out``; 0 when all rendered,
+    1 when a page failed, 2 when there is no database or a study asked for is not in it.
 
-    A page whose notebook, helpers, views and study data are unchanged since its last render is kept
-    as it is, unless ``force``. ``on_page(study, notebook, what)`` is told of each page as it is
-    done: "rendered", "unchanged" or "failed: <why>" (`iolab report` prints it off a terminal).
+    A page whose fingerprint (``fingerprints``) is unchanged since its last render is kept as it is,
+    unless ``force``. ``on_page`` hears of every page as it is rendered, kept or failed.
     """
     if not db.is_file():
         console().print(
             f"[red]No database at {markup(str(db))}[/]: run `make demo` (or `iolab ingest DATA --db FILE`) first."
         )
         return 2
-    out.mkdir(parents=True, exist_ok=True)
+    pages = notebooks(notebooks_dir)
     with tempfile.TemporaryDirectory(prefix="iolab-report-") as tmp:
         snap = snapshot(db, Path(tmp))
-        every = plan(snap)
+        if unknown_studies(studies, studies_of(snap)):
+            return 2
+        out.mkdir(parents=True, exist_ok=True)
+        every = plan(snap, pages)
         jobs = [j for j in every if not studies or j[0] in studies]
-        prints = fingerprints(snap, jobs)
+        prints = fingerprints(snap, jobs, pages)
         old = {s: stored_prints(out, s) for s in {s for s, _ in jobs}}
-        done, failed, kept = [], [], []
+        kept = []
         for study, nb in list(jobs):
             page = out / slug(study) / f"{nb}.html"
             if not force and page.is_file() and old[study].get(nb) == prints[(study, nb)]:
@@ -460,50 +411,10 @@ def render(
                 kept.append((study, nb, page))
                 if on_page:
                     on_page(study, nb, "unchanged")
-        with progress_bar("reports", console()) as progress:
-            task = progress.add_task("validating the data", total=len(jobs))
-            lock = threading.Lock()
-            validated = threading.Event()
-
-            def execute(job: tuple[str, str], pages: Pages) -> str | Exception:
-                try:
-                    return execute_page(snap, *job, pages)
-                except Exception as e:  # one broken report must not hide the others
-                    return e
-                finally:
-                    busy = "" if validated.is_set() else " (validating the data)"
-                    with lock:
-                        progress.update(task, advance=1, description=shown(f"{job[0]} / {job[1]}{busy}"))
-
-            def validation() -> dict[str, str]:
-                footers = validate(snap, {s for s, _ in jobs})
-                validated.set()
-                return footers
-
-            def finish(job: tuple[str, str], body: str | Exception, footers: dict[str, str]) -> None:
-                study, nb = job
-                try:
-                    if isinstance(body, Exception):
-                        raise body
-                    path = write_page(out, study, nb, body, footers[study])
-                    with lock:
-                        done.append((study, nb, path))
-                        old[study][nb] = prints[(study, nb)]
-                        store_prints(out, study, old[study])
-                        if on_page:
-                            on_page(study, nb, "rendered")
-                except Exception as e:
-                    with lock:
-                        failed.append((study, nb, e))
-                        if on_page:
-                            on_page(
-                                study, nb, f"failed: {str(e).strip().splitlines()[-1] if str(e).strip() else repr(e)}"
-                            )
-
-            run_pages(jobs, execute, finish, first=validation)
+        done, failed = render_jobs(snap, out, jobs, pages, prints, old, on_page)
         # the index links every page of the database that exists, also those of studies not asked for now
         linked = [(s, nb, out / slug(s) / f"{nb}.html") for s, nb in every]
-        idx = index(out, snap, [p for p in linked if p[2].is_file()], db)
+        idx = index(out, snap, [p for p in linked if p[2].is_file()], db, {n: p.title for n, p in pages.items()})
     rendered = done + kept
     console().print(
         f"{len(rendered)} reports for {len({s for s, _, _ in rendered})} studies -> {markup(str(idx))}"
@@ -513,6 +424,53 @@ def render(
         msg = str(err).strip().splitlines()[-1] if str(err).strip() else repr(err)
         console().print(f"[red]failed[/] {markup(study)} / {nb}: {markup(msg)}")
     return 1 if failed else 0
+
+
+def render_jobs(snap, out, jobs, pages, prints, old, on_page):
+    """Execute and write ``jobs`` while the snapshot is validated: (pages written, pages failed)."""
+    done: list[tuple[str, str, Path]] = []
+    failed: list[tuple[str, str, Exception]] = []
+    with progress_bar("reports", console()) as progress:
+        task = progress.add_task("validating the data", total=len(jobs))
+        lock = threading.Lock()
+        validated = threading.Event()
+
+        def execute(job: tuple[str, str], kernel: Pages) -> str | Exception:
+            try:
+                return execute_page(snap, job[0], pages[job[1]], kernel)
+            except Exception as e:  # one broken report must not hide the others
+                return e
+            finally:
+                busy = "" if validated.is_set() else " (validating the data)"
+                with lock:
+                    progress.update(task, advance=1, description=shown(f"{job[0]} / {job[1]}{busy}"))
+
+        def validation() -> dict[str, str]:
+            footers = validate(snap, {s for s, _ in jobs})
+            validated.set()
+            return footers
+
+        def finish(job: tuple[str, str], body: str | Exception, footers: dict[str, str]) -> None:
+            study, nb = job
+            what = "rendered"
+            try:
+                if isinstance(body, Exception):
+                    raise body
+                path = write_page(out, study, nb, body, footers[study])
+                with lock:
+                    done.append((study, nb, path))
+                    old[study][nb] = prints[(study, nb)]
+                    store_prints(out, study, old[study])
+            except Exception as e:
+                with lock:
+                    failed.append((study, nb, e))
+                why = str(e).strip()
+                what = f"failed: {why.splitlines()[-1] if why else repr(e)}"
+            if on_page:
+                on_page(study, nb, what)
+
+        run_pages(jobs, execute, finish, first=validation)
+    return done, failed
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import datetime as dt
 import html
+import re
 
 import polars as pl
 
@@ -108,3 +109,36 @@ def validation_html(v: pl.DataFrame) -> str:
     verdict = "all expectations met" if failed == 0 else f"{failed} expectation(s) failed"
     when = v["validated_at"][0]
     return table_html(v, f"Validation of this study's data (Great Expectations, {when:%Y-%m-%d %H:%M} UTC): {verdict}")
+
+
+CHART_SPEC = "iolab-chart-spec"
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def visible(v):
+    """``v`` (and every string inside it) with control characters written as escapes (\\x1b): an SVG
+    cannot hold them (vl-convert aborts the kernel on one), and a name must not vanish from a chart."""
+    if isinstance(v, str):
+        return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", v)
+    if isinstance(v, list):
+        return [visible(x) for x in v]
+    if isinstance(v, dict):
+        return {visible(k): visible(x) for k, x in v.items()}
+    return v  # the class of the script holding a chart's Vega-Lite spec and data
+
+
+def figure_html(spec: dict, svg: str, alt_text: str, left_out: str = "") -> str:
+    """A chart as a page shows it: the SVG as an image whose alt text says what it shows, a caption
+    naming what the chart leaves out, and its Vega-Lite spec with its data, which the chart oracle
+    (ingest.reports.oracle) checks against the views. Both travel base64-encoded: no name in the data
+    can close the script or look like a fetch to ``render.offline``."""
+    import json
+
+    image = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+    data = base64.b64encode(json.dumps(spec, default=str).encode("utf-8")).decode("ascii")
+    caption = f'<figcaption class="note">{esc(left_out)}</figcaption>' if left_out else ""
+    return (
+        f'{CSS}<div class="iolab"><figure class="iolab-chart" style="margin:8px 0">'
+        f'<img src="data:image/svg+xml;base64,{image}" alt="{esc(alt_text)}">{caption}'
+        f'<script type="application/json" class="{CHART_SPEC}">{data}</script></figure></div>'
+    )

@@ -1,0 +1,94 @@
+"""The chart oracle's checks against the database: the systems, rows and values a chart draws are
+those of the view it names (``usermeta.iolab.source``, set by ``page.show``)."""
+
+from __future__ import annotations
+
+import math
+
+from ingest.reports.oracle import Chart, _same, clean, drawn
+
+NO_SYSTEM = "(no system label)"
+
+
+def _where(src: dict) -> tuple[str, list]:
+    sql, params = ["study = ?"], [src["study"]]
+    for col, value in src.get("where", {}).items():
+        if value is None:
+            sql.append(f'"{col}" IS NOT NULL')
+        else:
+            sql.append(f'"{col}" = ?')
+            params.append(value)
+    return " AND ".join(sql), params
+
+
+def view_rows(con, src: dict, columns: list[str]) -> list[tuple]:
+    cond, params = _where(src)
+    cols = ", ".join(
+        f"coalesce(\"{c}\", '{NO_SYSTEM}')"
+        if c == src.get("system_column", "system") and src.get("system")
+        else f'"{c}"'
+        for c in columns
+    )
+    return con.execute(f'SELECT {cols} FROM "{src["view"]}" WHERE {cond}', params).fetchall()
+
+
+def _close(a: object, b: object) -> bool:
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return math.isclose(float(a), float(b), rel_tol=1e-9, abs_tol=1e-12)
+    return a is not None and b is not None and _same(a, b)
+
+
+def check_systems(con, chart: Chart, src: dict, marks: list[str]) -> list[str]:
+    field, col = src["system"], src.get("system_column", "system")
+    expected = {r[0] for r in view_rows(con, src, [col])}
+    rows = drawn(chart)
+    out = []
+    for system in sorted(expected, key=str):
+        if not any(_same(r.get(field), system) for r in rows):
+            out.append(f"system {clean(system)!r} has rows in {src['view']} but none in the chart")
+        elif not any(f": {clean(system)}"[:40] in clean(m) for m in marks):
+            out.append(f"system {clean(system)!r} has no mark in the picture")
+    return out
+
+
+def check_values(con, chart: Chart, src: dict) -> list[str]:
+    keys, values = src.get("keys", {}), src.get("values", {})
+    if not values:
+        return []
+    cols = list(keys.values()) + list(values.values())
+    found: dict[tuple, list[tuple]] = {}
+    for r in view_rows(con, src, cols):
+        found.setdefault(tuple(clean(k) for k in r[: len(keys)]), []).append(r[len(keys) :])
+    for row in chart.rows():
+        key = tuple(clean(row.get(f)) for f in keys)
+        cands = found.get(key, [])
+        for i, (field, col) in enumerate(values.items()):
+            v = row.get(field)
+            if v is None:
+                continue
+            if not any(_close(v, c[i]) for c in cands):
+                shown = sorted({c[i] for c in cands}, key=str)[:3]
+                return [f"{field} = {v!r} at {key} is not the value of {src['view']}.{col} there ({shown})"]
+    return []
+
+
+def check_rows(con, chart: Chart, src: dict) -> list[str]:
+    """A chart drawing fewer rows than its view holds says what it left out (its caption)."""
+    if src.get("aggregate") or chart.meta.get("left_out"):
+        return []
+    value_col = next(iter(src.get("values", {}).values()), None)
+    cond, params = _where(src)
+    counted = f'count("{value_col}")' if value_col else "count(*)"
+    (n,) = con.execute(f'SELECT {counted} FROM "{src["view"]}" WHERE {cond}', params).fetchone()
+    if len(drawn(chart)) < n:
+        return [f"draws {len(drawn(chart))} of the {n} rows of {src['view']} and its caption says nothing is left out"]
+    return []
+
+
+def check_source(chart: Chart, con, marks: list[str]) -> list[str]:
+    src = chart.meta["source"]
+    try:
+        out = check_systems(con, chart, src, marks) if src.get("system") else []
+        return out + check_values(con, chart, src) + check_rows(con, chart, src)
+    except Exception as e:  # a source the oracle cannot query is a defect of the chart, not a crash
+        return [f"cannot check against {src.get('view')!r}: {str(e).splitlines()[0]}"]

@@ -1,0 +1,148 @@
+"""Which pages a render makes and when a page is stale: the pages the notebooks declare, the
+studies each applies to, and a page's fingerprint over everything it can read."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+import jupytext
+
+from ingest.config import NOTEBOOKS as NOTEBOOK_DIR
+from ingest.config import VIEWS
+
+
+@dataclass(frozen=True)
+class Notebook:
+    """A report page, as its notebook's header declares it (``iolab: {title, studies}`` in the
+    jupytext header): its title and a query listing the studies it has something to show for."""
+
+    name: str
+    title: str
+    studies: str
+    path: Path
+
+
+def notebooks(folder: Path | None = None) -> dict[str, Notebook]:
+    """Every notebook of ``folder`` (default: the package's notebooks), in name order.
+
+    A notebook whose header declares no title or studies query is refused: it would never be rendered."""
+    found = {}
+    for f in sorted((folder or NOTEBOOK_DIR).glob("*.py")):
+        meta = jupytext.read(f).metadata.get("iolab") or {}
+        if not isinstance(meta, dict) or not meta.get("title") or not meta.get("studies"):
+            raise ValueError(
+                f"{f}: its header declares no page; add under `# jupyter:` the lines\n"
+                "#   iolab:\n#     title: <the page's title>\n#     studies: SELECT study FROM <view> ..."
+            )
+        found[f.stem] = Notebook(f.stem, str(meta["title"]), str(meta["studies"]), f)
+    return found
+
+
+_VIEW = re.compile(r"CREATE\s+OR\s+REPLACE\s+VIEW\s+(\w+)", re.I)
+
+
+def view_names() -> list[str]:
+    """Every view of schemas/views, in file order."""
+    return [m.group(1) for f in sorted(VIEWS.glob("*.sql")) for m in _VIEW.finditer(f.read_text())]
+
+
+HELPERS = [Path(__file__).resolve().parent, VIEWS]
+# tables whose rows say nothing a page shows: the validation runs again at every render (the footer)
+UNREAD = {"validation_results"}
+
+
+def content_digest(db: Path) -> str:
+    """A digest of everything a page can read: every table of the database (row count and the sum of
+    its rows' hashes, order-free) and the points store's files. The views are computed from these and
+    the view files, which ``fingerprints`` covers. Any change anywhere renders every page again:
+    pages join other studies (criteria, published figures, a capture placed twice), so a per-study
+    rule would keep stale pages."""
+    con = duckdb.connect(str(db), read_only=True)
+    derived = set(view_names())
+    try:
+        tables = [
+            t
+            for (t,) in con.execute(
+                "SELECT table_name FROM duckdb_tables() WHERE NOT temporary ORDER BY table_name"
+            ).fetchall()
+            if t not in derived and t not in UNREAD
+        ]
+        h = hashlib.sha256()
+        for t in tables:
+            row = con.execute(f'SELECT count(*), sum(hash(t)::HUGEINT) FROM "{t}" AS t').fetchone()
+            h.update(f"{t}|{row}\n".encode())
+    finally:
+        con.close()
+    points = db.with_name(db.name + ".points")
+    files: list[Path] = sorted(points.glob("*")) if points.is_dir() else []
+    for f in files:
+        h.update(f"{f.name}|{f.stat().st_size}\n".encode())
+    return h.hexdigest()
+
+
+def fingerprints(db: Path, jobs: list[tuple[str, str]], pages: dict[str, Notebook]) -> dict[tuple[str, str], str]:
+    """What a page depends on: its notebook, the page helpers and view files, iolab's version, and
+    the whole database's content (``content_digest``).
+
+    A page whose fingerprint matches the one stored beside it last time is not rendered again.
+    """
+    from ingest import __version__
+
+    code = hashlib.sha256(__version__.encode())
+    for folder in HELPERS:
+        for f in sorted(folder.glob("*.py")) + sorted(folder.glob("*.sql")):
+            code.update(f.name.encode() + f.read_bytes())
+    data = content_digest(db)
+    return {
+        (s, nb): hashlib.sha256(
+            f"{code.hexdigest()}|{data}|{nb}|{s}|".encode() + pages[nb].path.read_bytes()
+        ).hexdigest()
+        for s, nb in jobs
+    }
+
+
+def atomic_write(path: Path, text: str) -> None:
+    """Write ``path`` whole or not at all: a temporary file beside it, then a rename. A render killed
+    half-way leaves the old page (or none), never a cut one."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def studies_of(db: Path) -> list[str]:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return [
+            s
+            for (s,) in con.execute(
+                "SELECT DISTINCT study FROM study_files WHERE status = 'ok' AND study IS NOT NULL ORDER BY 1"
+            ).fetchall()
+        ]
+    finally:
+        con.close()
+
+
+def plan(db: Path, pages: dict[str, Notebook] | None = None) -> list[tuple[str, str]]:
+    """(study, notebook) of every page to render: each notebook's studies query, per study."""
+    pages = notebooks() if pages is None else pages
+    studies = studies_of(db)
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        shows = {
+            nb: {s for (s,) in con.execute(f"SELECT DISTINCT study FROM ({p.studies})").fetchall()}
+            for nb, p in pages.items()
+        }
+        return [(s, nb) for s in studies for nb in pages if s in shows[nb]]
+    finally:
+        con.close()
