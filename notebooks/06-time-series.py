@@ -36,6 +36,7 @@ caps = r.query(
     [study],
 )
 r.table(caps, "Captures")
+r.store_note(con)
 
 # %%
 dev = r.query(

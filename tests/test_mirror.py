@@ -465,3 +465,22 @@ def test_compare_refuses_a_baseline_naming_no_system(tmp_path, capsys):
     assert cli.main(["compare", "--study", "S", "--db", str(dbf)]) == 1
     err = capsys.readouterr().err
     assert "Nothing to compare against" in err and "did you mean 'Acme X1'?" in err and "line 2" in err
+
+
+def test_the_time_series_page_names_a_missing_store(tmp_path, monkeypatch):
+    from ingest.reports import page
+
+    data = tmp_path / "data"
+    _study(data, "s1", files=(FILES[3],))
+    con = db.open_db(tmp_path / "t.duckdb")
+    batch.ingest_paths(con, [data])
+    said: list[str] = []
+    monkeypatch.setattr(page, "note", said.append)
+    page.store_note(con)
+    assert said == []
+    for f in db.store_dir(con).glob("*.parquet"):
+        f.unlink()
+    page.store_note(con)
+    assert len(said) == 1 and "1 of 1 time-series files of this database are missing from its store" in said[0]
+    assert "store_note(con)" in (Path(__file__).parent.parent / "notebooks" / "06-time-series.py").read_text()
+    con.close()

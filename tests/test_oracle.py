@@ -349,3 +349,11 @@ def test_a_page_whose_kernel_dies_fails_and_the_render_ends(four, tmp_path):
     head = (ROOT / "notebooks" / "01-overview.py").read_text().split("# %%\nimport altair")[0]
     (nbs / "01-abort.py").write_text(head.replace("Overview and provenance", "Abort") + "# %%\nimport os\nos.abort()\n")
     assert render.render(dbf, tmp_path / "out", [STUDY], notebooks_dir=nbs) == 1
+
+
+def test_the_reports_folder_is_never_read_as_data(four):
+    """render marks its folder as iolab's output: an ingest of a folder holding it skips it."""
+    _, out, _ = four
+    assert (out / db.STORE_MARK).is_file()
+    walked = [p for _, p in batch.walk([out.parent])]
+    assert walked and not [p for p in walked if out in p.parents]

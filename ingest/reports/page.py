@@ -104,6 +104,21 @@ def note(text: str) -> None:
     display(HTML(note_html(text)))
 
 
+def store_note(con) -> None:
+    """Say so when time-series files are missing from the database's store: their series have no
+    points, so the charts below would be silently empty."""
+    try:
+        ((missing, total),) = con.execute("SELECT count(*) FILTER (NOT present), count(*) FROM store_files").fetchall()
+    except Exception:  # a lake, or a database without the store's view: nothing to check here
+        return
+    if missing:
+        note(
+            f"Warning: {missing} of {total} time-series files of this database are missing from its store "
+            "(a database moved or copied without its <database>.points folder?): their series have no points "
+            "below. `iolab info` says where the files are."
+        )
+
+
 def systems(con, study: str) -> pl.DataFrame:
     """Every system of the study, the baseline first, with what was measured on each."""
     df = query(

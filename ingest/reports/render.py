@@ -42,6 +42,7 @@ from ingest.config import NOTEBOOKS as NOTEBOOK_DIR
 from ingest.config import REPO as ROOT
 from ingest.config import REPORTS_DEFAULT, default_db
 from ingest.progress import bar as progress_bar
+from ingest.store.points import STORE_MARK
 from ingest.terminal import console, markup, shown
 
 from .plan import Notebook, atomic_write, fingerprints, notebooks, plan, studies_of, view_names
@@ -399,6 +400,7 @@ def render(
         if unknown_studies(studies, studies_of(snap)):
             return 2
         out.mkdir(parents=True, exist_ok=True)
+        (out / STORE_MARK).touch()  # iolab's output: an ingest of a folder holding it never reads it
         every = plan(snap, pages)
         jobs = [j for j in every if not studies or j[0] in studies]
         prints = fingerprints(snap, jobs, pages)
