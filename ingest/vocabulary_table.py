@@ -6,6 +6,8 @@ is part of the views' and the template's checksums, so a changed vocabulary rema
 
 from __future__ import annotations
 
+import sys
+
 # ---- roles: what a number is (the metric_vocabulary table's role column) -------------------------
 ROLES: dict[str, str] = {
     "throughput": "work done per unit of time: IO/s, MB/s, entries or transactions per second",
@@ -123,3 +125,22 @@ def install(con) -> None:
         f"COMMENT ON TABLE {UNIT_RULES_TABLE} IS 'What settles the unit of a format''s unit-less series: the "
         "tool version a companion result file in the same folder states (format modules'' UNIT_RULES)'"
     )
+
+
+def markdown() -> str:
+    """The metric table of schemas/README.md."""
+    from .vocabulary import ENTRIES
+
+    lines = ["| metric | unit | role | better | scopes | from |", "|---|---|---|---|---|---|"]
+    for e in ENTRIES:
+        names = f"time series only: `{e.names}`" if e.series_only else f"`{e.names}`"
+        extra = f" (headline: `{e.headline}`)" if e.headline else ""
+        extra += " (log I/O)" if e.log_io else ""
+        lines.append(
+            f"| {names}{extra} | {e.unit or '(none)'} | {e.role} | {e.better or '-'} | {e.scopes or '-'} | {e.source} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    sys.stdout.write(markdown())

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest import batch, db, vocabulary
+from ingest import batch, db, vocabulary, vocabulary_table
 from ingest.formats import published
 from ingest.model import ParseError, ParseResult
 
@@ -16,7 +16,9 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_readme_table_is_the_module():
     text = (ROOT / "schemas" / "README.md").read_text(encoding="utf-8")
     table = text.split("<!-- vocabulary:start -->\n", 1)[1].split("<!-- vocabulary:end -->", 1)[0]
-    assert table == vocabulary.markdown(), "regenerate: python -m ingest.vocabulary, paste into schemas/README.md"
+    assert table == vocabulary_table.markdown(), (
+        "regenerate: python -m ingest.vocabulary_table, paste into schemas/README.md"
+    )
 
 
 def test_expand_braces():
