@@ -1,8 +1,8 @@
 # ---
 # jupyter:
 #   iolab:
-#     title: Overview and provenance
 #     studies: SELECT study FROM study_files WHERE status = 'ok'
+#     title: Overview and provenance
 #   jupytext:
 #     text_representation:
 #       extension: .py

@@ -1,8 +1,8 @@
 # ---
 # jupyter:
 #   iolab:
-#     title: IOPS per drive and sizing
 #     studies: SELECT study FROM per_drive_iops WHERE drives IS NOT NULL
+#     title: IOPS per drive and sizing
 #   jupytext:
 #     text_representation:
 #       extension: .py

@@ -1,8 +1,8 @@
 # ---
 # jupyter:
 #   iolab:
-#     title: Scaling curves
 #     studies: SELECT study FROM scaling
+#     title: Scaling curves
 #   jupytext:
 #     text_representation:
 #       extension: .py

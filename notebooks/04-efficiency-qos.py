@@ -1,8 +1,9 @@
 # ---
 # jupyter:
 #   iolab:
+#     studies: SELECT study FROM qos_verdicts UNION SELECT study FROM efficiency WHERE
+#       price_usd IS NOT NULL OR watts IS NOT NULL
 #     title: QoS verdicts and efficiency
-#     studies: SELECT study FROM qos_verdicts UNION SELECT study FROM efficiency WHERE price_usd IS NOT NULL OR watts IS NOT NULL
 #   jupytext:
 #     text_representation:
 #       extension: .py

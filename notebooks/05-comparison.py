@@ -1,8 +1,8 @@
 # ---
 # jupyter:
 #   iolab:
-#     title: Systems compared at matched points
 #     studies: SELECT study FROM comparison UNION SELECT study FROM comparison_unmatched
+#     title: Systems compared at matched points
 #   jupytext:
 #     text_representation:
 #       extension: .py

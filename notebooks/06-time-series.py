@@ -1,8 +1,8 @@
 # ---
 # jupyter:
 #   iolab:
-#     title: esxtop / perfmon time series
 #     studies: SELECT study FROM study_captures
+#     title: esxtop / perfmon time series
 #   jupytext:
 #     text_representation:
 #       extension: .py

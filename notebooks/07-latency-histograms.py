@@ -1,8 +1,8 @@
 # ---
 # jupyter:
 #   iolab:
-#     title: Latency histograms
 #     studies: SELECT study FROM latency_histograms
+#     title: Latency histograms
 #   jupytext:
 #     text_representation:
 #       extension: .py

@@ -1,8 +1,8 @@
 # ---
 # jupyter:
 #   iolab:
-#     title: Latency percentiles
 #     studies: SELECT study FROM latency_percentiles
+#     title: Latency percentiles
 #   jupytext:
 #     text_representation:
 #       extension: .py
