@@ -110,7 +110,8 @@ def _read(path: Path) -> str:
 
 def _check_sizes(path: Path, data: dict[str, Any]) -> None:
     """Refuse more [files] tables or [[targets]] than any lab writes, before the schema check's cost."""
-    files = data.get("files") if isinstance(data.get("files"), dict) else {}
+    files = data.get("files")
+    files = files if isinstance(files, dict) else {}
     if len(files) > MAX_FILES:
         raise SidecarError(
             f"{path}: {len(files):,} [files] tables; a sidecar may have at most {MAX_FILES:,} "
