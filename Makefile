@@ -75,6 +75,7 @@ bench: setup ## ingest, query, report and start-up figures, each against its own
 	$(BIN)/python -m tests.bench
 	$(BIN)/python -m tests.bench_views
 	$(BIN)/python -m tests.bench_iometer
+	$(BIN)/python -m tests.bench_scaling
 
 lake: setup ## export $(DB) to the Parquet lake $(LAKE) and compute every view there with Spark (local)
 	$(BIN)/iolab lake export --db $(DB) --to $(LAKE)

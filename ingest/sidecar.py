@@ -91,15 +91,51 @@ def _explain(path: Path, text: str, err: Any) -> str:
     return f"{where}: '{'.'.join(loc)}' should be {want}, got {err.get('input')!r}"
 
 
+MAX_BYTES = 1 << 20  # a sidecar is a page of labels; far past that it is a mistake or an attack
+MAX_TARGETS = 10_000  # [[targets]] entries, at the top and under every [files] table together
+MAX_FILES = 10_000  # [files."<glob>"] tables
+
+
+def _read(path: Path) -> str:
+    """The sidecar's text, refused past MAX_BYTES before anything is parsed (memory stays bounded)."""
+    with path.open("rb") as f:
+        raw = f.read(MAX_BYTES + 1)
+    if len(raw) > MAX_BYTES:
+        raise SidecarError(
+            f"{path}: the sidecar is larger than {MAX_BYTES:,} bytes; a sidecar holds labels for a folder, "
+            'so this is not one (or list targets with globs such as target = "sd*")'
+        )
+    return raw.decode("utf-8")
+
+
+def _check_sizes(path: Path, data: dict[str, Any]) -> None:
+    """Refuse more [files] tables or [[targets]] than any lab writes, before the schema check's cost."""
+    files = data.get("files")
+    files = files if isinstance(files, dict) else {}
+    if len(files) > MAX_FILES:
+        raise SidecarError(
+            f"{path}: {len(files):,} [files] tables; a sidecar may have at most {MAX_FILES:,} "
+            '(one glob such as [files."*-qd32*"] covers many files)'
+        )
+    tables = [data, *(t for t in files.values() if isinstance(t, dict))]
+    n = sum(len(t["targets"]) for t in tables if isinstance(t.get("targets"), list))
+    if n > MAX_TARGETS:
+        raise SidecarError(
+            f"{path}: {n:,} [[targets]] entries; a sidecar may list at most {MAX_TARGETS:,} "
+            '(one entry with a glob such as target = "sd*" covers many targets)'
+        )
+
+
 def _load(path: Path) -> dict[str, Any]:
     """The sidecar's keys, checked against the schema; raises SidecarError naming file, line and key."""
     import tomllib
 
     try:
-        text = path.read_text(encoding="utf-8")
+        text = _read(path)
         data = tomllib.loads(text)
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise SidecarError(f"{path}: not valid TOML ({e})") from None
+    _check_sizes(path, data)
     from pydantic import ValidationError
 
     from .sidecar_schema import Sidecar  # pydantic is imported only where a sidecar is found (a slow import)

@@ -4,8 +4,10 @@ Each turns what the file says into a value or a ParseError naming the line; none
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
+from array import array
 from collections.abc import Collection
 from datetime import UTC, datetime
 
@@ -95,3 +97,20 @@ def _short(v: object) -> str:
     """A number as a person can read it in a message, however many digits it has."""
     t = str(v)
     return t if len(t) <= 24 else f"{t[:12]}... ({len(t)} digits)"
+
+
+class LineIndex:
+    """Where each line of one text starts, found in one pass, so the line of any offset is a bisect
+    (a parser placing many things in a large text stays linear instead of counting from the start)."""
+
+    def __init__(self, text: str) -> None:
+        self.starts = array("q", [0])
+        self.starts.extend(m.end() for m in re.finditer("\n", text))
+
+    def line(self, offset: int) -> int:
+        """The 1-based line ``offset`` falls on: ``text[:offset].count("\\n") + 1``."""
+        return bisect.bisect_right(self.starts, offset)
+
+    def start(self, line: int) -> int:
+        """The offset where 1-based ``line`` starts."""
+        return self.starts[line - 1]

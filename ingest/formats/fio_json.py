@@ -23,6 +23,7 @@ samples only when the document has one job (else the tool table alone).
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
 from typing import Any
@@ -203,16 +204,20 @@ def _option_rows(section: str, obj: Any, ids: dict) -> list[dict]:
     ]
 
 
-def _job_lines(text: str, doc_line: int, n: int) -> list[int]:
+def _job_lines(span: _Span, doc_line: int, n: int) -> list[int]:
     """Line of each job's `"jobname"` key in a pretty-printed document (else the document's line)."""
-    out, pos = [], 0
+    text, idx, pos, end = span
+    out = []
     for _ in range(n):
-        pos = text.find('"jobname"', pos)
+        pos = text.find('"jobname"', pos, end)
         if pos < 0:
             return [doc_line] * n
-        out.append(doc_line + text.count("\n", 0, pos))
+        out.append(idx.line(pos))
         pos += 1
     return out
+
+
+_Span = tuple[str, _text.LineIndex, int, int]  # the text, its line index, and one document's [start, end)
 
 
 def _run(doc_no: int, job_no: int, job: dict, doc: dict, opts: dict[str, str], known: bool, line: int) -> Run:
@@ -243,13 +248,13 @@ def _run(doc_no: int, job_no: int, job: dict, doc: dict, opts: dict[str, str], k
 
 
 def _document(
-    res: ParseResult, rows: dict[str, list], doc_no: int, line: int, doc: Any, text: str, before: list[str]
+    res: ParseResult, rows: dict[str, list], doc_no: int, line: int, doc: Any, span: _Span, before: list[str]
 ) -> None:
     if not isinstance(doc, dict) or not isinstance(doc.get("jobs"), list):
         raise ParseError("this JSON document is not fio output (it has no 'jobs' list)", line)
     glob = doc.get("global options") if isinstance(doc.get("global options"), dict) else {}
     rows["fio_options"] += _option_rows("global", glob, {"doc_no": doc_no, "job_no": None})
-    job_lines = _job_lines(text, line, len(doc["jobs"]))
+    job_lines = _job_lines(span, line, len(doc["jobs"]))
     signal = next((m.group(1) for t in before if (m := re.search(r"terminating on signal (\d+)", t))), None)
     for job_no, (job, ln) in enumerate(zip(doc["jobs"], job_lines), start=1):
         if not isinstance(job, dict):
@@ -350,23 +355,22 @@ def parse(data: bytes, name: str) -> ParseResult:
     res = ParseResult(tool_version=docs[0][1].get("fio version") if isinstance(docs[0][1], dict) else None)
     rows: dict[str, list] = {t: [] for t in TABLES}
     starts = [ln for ln, _ in docs]
+    told = [tl for tl, _ in other]
+    idx = _text.LineIndex(text)
     for doc_no, (ln, doc) in enumerate(docs, start=1):
         prev = starts[doc_no - 2] if doc_no > 1 else 0
-        before = [t for tl, t in other if prev < tl <= ln]
-        end = text_span(text, ln, starts[doc_no] if doc_no < len(starts) else None)
-        _document(res, rows, doc_no, ln, doc, end, before)
+        before = [t for _, t in other[bisect.bisect_right(told, prev) : bisect.bisect_right(told, ln)]]
+        end = idx.start(starts[doc_no]) - 1 if doc_no < len(starts) else len(text)
+        _document(res, rows, doc_no, ln, doc, (text, idx, idx.start(ln), end), before)
     # each text line belongs to the document after it (None: after the last one)
-    rows["fio_messages"] = [
-        {"doc_no": next((i for i, s in enumerate(starts, 1) if s >= tl), None), "line_no": tl, "text": t}
-        for tl, t in other
-    ]
+    rows["fio_messages"] = [{"doc_no": _after(starts, tl), "line_no": tl, "text": t} for tl, t in other]
     if not res.runs:
         raise ParseError("the fio JSON has no jobs (an empty 'jobs' list)", docs[0][0])
     res.tables = {t: r for t, r in rows.items() if r}
     return res
 
 
-def text_span(text: str, start_line: int, end_line: int | None) -> str:
-    """The text from line ``start_line`` up to (not including) ``end_line``."""
-    lines = text.split("\n")
-    return "\n".join(lines[start_line - 1 : (end_line - 1) if end_line else None])
+def _after(starts: list[int], line: int) -> int | None:
+    """The number of the first document starting on or after ``line`` (None: none does)."""
+    i = bisect.bisect_left(starts, line)
+    return i + 1 if i < len(starts) else None
