@@ -68,8 +68,9 @@ test: setup lint ## lint, then the test suite (slow tests included; installs Deb
 golden: setup ## rewrite tests/golden/ (what each real corpus file yields); review the diff before committing
 	$(BIN)/python -m tests.golden
 
-fuzz: setup ## long pollution run over every corpus file, then the attack trees (tests/fuzz_attacks.py): outcome counts
+fuzz: setup ## long pollution run over every corpus file, the attack trees (tests/fuzz_attacks.py), then 200 random histories of a data folder (tests/test_mirror.py)
 	$(BIN)/python -m tests.fuzz --cases 1000
+	IOLAB_MIRROR_EXAMPLES=200 $(BIN)/pytest -q -p no:cacheprovider tests/test_mirror.py -k TestMirror
 
 bench: setup ## ingest, query, report and start-up figures, each against its own floor in the same run
 	$(BIN)/python -m tests.bench
