@@ -133,14 +133,12 @@ class Workers:
             return None
 
     def stop(self) -> None:
-        """Ctrl-C: end the workers now, their parses are not needed. shutdown() releases the pool's
-        queues, unless the interrupt struck inside submit(), which holds the lock shutdown() takes."""
-        if self.pool is None:
-            return
-        for p in list((getattr(self.pool, "_processes", None) or {}).values()):
-            p.terminate()
+        """Ctrl-C: cancel the parses not started and wait only for those running (at most one per
+        worker: small files; the workers ignore SIGINT). Killing a worker instead can leave half a
+        result in the pool's pipe, on which shutdown() then waits for ever. If the interrupt struck
+        inside submit(), which holds the lock shutdown() takes, the pool is left to the process's end."""
         lock = getattr(self.pool, "_shutdown_lock", None)
-        if lock is not None and not lock.acquire(blocking=False):
+        if self.pool is None or (lock is not None and not lock.acquire(blocking=False)):
             return
         if lock is not None:
             lock.release()
