@@ -392,6 +392,10 @@ def main(argv: list[str] | None = None) -> int:
                 else:
                     t.unlink()
                     print(f"removed {t.relative_to(ROOT)} (its corpus file is gone)")
+    if not a.check:  # what `iolab formats` says about the real files, shipped with the package
+        from ingest.cli import formats
+
+        formats.write_seen()
     print(f"{len(files)} corpus files, {bad} differ" if a.check else f"{len(files)} corpus files")
     return 1 if bad else 0
 

@@ -67,3 +67,14 @@ def test_detect_escapes_rich_markup(tmp_path, capsys, monkeypatch):
     assert main(["detect", "[red]x[bold].txt"]) == 0
     out = capsys.readouterr().out
     assert "[red]x[bold].txt" in out and "jetstress-log" in out
+
+
+def test_the_versions_shipped_with_the_package_are_the_corpus_ones():
+    """`iolab formats` reads what ships with the package (an installed wheel has no tests/corpus);
+    `make golden` writes it, and it must say what the real corpus files show now."""
+    from ingest.cli import formats
+
+    assert formats.shipped_versions() == {f: dict(v) for f, v in formats.corpus_versions(formats.CORPUS).items()}, (
+        "run make golden (it writes ingest/formats/versions_seen.json)"
+    )
+    assert formats.shipped_versions()["fio-json"]  # not empty

@@ -77,3 +77,6 @@ def test_wheel_installs_and_ingests(tmp_path):
         cwd=work,
     )
     assert int(n) >= 1
+    # `iolab formats` reads the versions shipped with the package: the wheel has no tests/corpus
+    formats = sh(venv / "bin" / "iolab", "formats", cwd=work)
+    assert "fio-3.1" in formats and formats.count("no real file") < 5

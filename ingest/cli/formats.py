@@ -10,12 +10,29 @@ from types import ModuleType
 from typing import Any
 
 CORPUS = Path(__file__).resolve().parents[2] / "tests" / "corpus"
+# the versions the real corpus files show, shipped with the package (an installed wheel has no
+# tests/corpus): written by `make golden` (write_seen), checked current by tests/test_formats_cli.py
+SEEN = Path(__file__).resolve().parents[1] / "formats" / "versions_seen.json"
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser("formats", help="every format iolab reads, the tool versions seen in its real files")
-    p.add_argument("--corpus", default=str(CORPUS), help="folder of real files to read tool versions from")
+    p.add_argument("--corpus", help="a folder of real files to read tool versions from (default: those shipped)")
     p.set_defaults(func=cmd_formats)
+
+
+def shipped_versions() -> dict[str, dict[str, int]]:
+    import json
+
+    return json.loads(SEEN.read_text()) if SEEN.is_file() else {}
+
+
+def write_seen(corpus: Path = CORPUS) -> None:
+    """Record the versions the real corpus files show in the package (make golden calls it)."""
+    import json
+
+    seen = {f: dict(sorted(v.items())) for f, v in sorted(corpus_versions(corpus).items())}
+    SEEN.write_text(json.dumps(seen, indent=1, sort_keys=True) + "\n")
 
 
 def describe(m: ModuleType) -> str:
@@ -54,7 +71,7 @@ def cmd_formats(args: argparse.Namespace) -> int:
     from .. import registry
     from ..terminal import console, markup
 
-    seen = corpus_versions(Path(args.corpus))
+    seen = corpus_versions(Path(args.corpus)) if args.corpus else shipped_versions()
     t = Table(title="formats iolab reads", show_lines=False)
     t.add_column("format", no_wrap=True)
     t.add_column("module", no_wrap=True)
