@@ -6,7 +6,7 @@ Layout of a lake DIR (any Parquet engine reads it; no Hive partitions, see below
     DIR/_iolab_manifest.json       schema version (migrations), row counts, the sources and their sha256
     DIR/<table>/part-schema.parquet   zero rows: the table's schema, so an empty table still reads
     DIR/<table>/part-NNNNN.parquet    rows of the sources added by export batch NNNNN (one per run)
-    DIR/source_files/part-all.parquet catalogue tables (labels change in place): rewritten each run
+    DIR/source_history/part-all.parquet catalogue tables (labels, places change in place): rewritten each run
     DIR/points/part-<source_id>.parquet  the time-series store's own files, copied byte for byte
     DIR/measurements/...           the public contract, batched like the tables
     DIR/views/<view>/*.parquet     written by `iolab lake views`
@@ -37,8 +37,11 @@ from typing import Any
 
 MANIFEST = "_iolab_manifest.json"
 LAKE_FORMAT = 1
-# tables whose rows change in place (labels, places): rewritten whole at every export
-CATALOGUE = ("source_files", "sidecar_targets", "point_files", "schema_history", "validation_results")
+# tables whose rows change in place (labels, places): rewritten whole at every export. Every place
+# is exported (source_history, with those that left the analysis); source_files is the view
+# schemas/views/000_places.sql over it, computed in the lake like any other view, so the one
+# definition of "a file in the analysis" serves DuckDB, Spark and the lake's own SQL alike.
+CATALOGUE = ("source_history", "sidecar_targets", "point_files", "schema_history", "validation_results")
 SCHEMA_FILE = "part-schema.parquet"
 
 

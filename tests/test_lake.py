@@ -235,3 +235,35 @@ def test_notebook_helper_reads_a_lake(demo, exported):
     assert page.query(con, "SELECT count(*) AS n FROM source_files")["n"][0] == len(
         json.loads((lake_dir / lake.MANIFEST).read_text())["sources"]
     )
+
+
+def test_places_that_left_stay_in_the_lake(tmp_path):
+    """source_history goes to the lake whole (places that left included); source_files is the view
+    000_places.sql computed over it, as in the database."""
+    data = tmp_path / "data"
+    shutil.copytree(SAMPLES / "ds4300-vs-fastt200-2004", data / "a")
+    path = tmp_path / "x.duckdb"
+    con = db.open_db(path)
+    batch.ingest_paths(con, [data])
+    gone = sorted(p for p in (data / "a").rglob("*") if p.is_file() and p.name != "iolab.toml")[0]
+    gone.unlink()
+    batch.ingest_paths(con, [data])
+    history = sorted(q(con, "SELECT source_id, left_at IS NULL FROM source_history"))
+    files = sorted(i for (i,) in q(con, "SELECT source_id FROM source_files"))
+    con.close()
+    assert any(not here for _, here in history)
+    out = tmp_path / "lake"
+    lake.export(path, out)
+    import pyarrow.dataset as ds
+
+    got = ds.dataset(out / "source_history", format="parquet").to_table(columns=["source_id", "left_at"])
+    assert (
+        sorted(zip(got.column("source_id").to_pylist(), [x is None for x in got.column("left_at").to_pylist()]))
+        == history
+    )
+    assert not (out / "source_files").exists()
+    lake.views(out, "duckdb")
+    assert (
+        sorted(ds.dataset(out / "views" / "source_files", format="parquet").to_table().column("source_id").to_pylist())
+        == files
+    )
