@@ -26,6 +26,7 @@ has no macros) and the result is generated as Spark SQL. A construct sqlglot can
 rewritten in the view file itself into a form both engines accept.
 """
 
+from . import owned
 from .common import CATALOGUE, LAKE_FORMAT, MANIFEST, SCHEMA_FILE, lake_tables, parquet_rows
 from .export import export
 from .read import lake_connection, read_view
@@ -39,6 +40,7 @@ __all__ = [
     "POINT_VIEWS",
     "SCHEMA_FILE",
     "export",
+    "owned",
     "lake_connection",
     "lake_tables",
     "parquet_rows",

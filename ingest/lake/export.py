@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from .common import CATALOGUE, LAKE_FORMAT, MANIFEST, SCHEMA_FILE, _copy
+from .script import write_script
 
 
 def _tables(con) -> dict[str, list[str]]:
@@ -110,6 +111,7 @@ def export(db_path: str | Path, lake: str | Path) -> dict[str, Any]:
     tmp = man_path.with_name(".manifest.tmp")
     tmp.write_text(json.dumps(manifest, indent=1, sort_keys=True))
     tmp.replace(man_path)
+    write_script(lake)
     return manifest
 
 

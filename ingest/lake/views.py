@@ -5,7 +5,9 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from . import owned
 from .common import MANIFEST, _copy, _q, lake_tables, parquet_rows
+from .script import SPARK_SQL_CONF
 from .translate import POINT_VIEWS, spark_statements, view_files, view_statements
 
 
@@ -31,18 +33,32 @@ def views(
     out = Path(out) if out else lake / "views"
     if not (lake / MANIFEST).is_file():
         raise FileNotFoundError(f"{lake} is not an iolab lake (no {MANIFEST}): run `iolab lake export` first")
-    counts: dict[str, int] = {}
-    if engine == "duckdb":
-        con, names = _duckdb_views(lake)
-        for name in names:
-            d = out / name
-            shutil.rmtree(d, ignore_errors=True)
-            _copy(con, f'SELECT * FROM "{name}"', d / "part-0.parquet")
-            counts[name] = parquet_rows(d)
-        con.close()
-        return counts
-    if engine != "spark":
+    if engine not in ("duckdb", "spark"):
         raise ValueError(f"unknown engine {engine!r}: spark or duckdb")
+    before = owned.claim(lake, out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / owned.VIEWS_MANIFEST).unlink(missing_ok=True)  # half-written views are nobody's export
+    counts = _duckdb(lake, out) if engine == "duckdb" else _spark(lake, out, master, spark)
+    for gone in before - set(counts):  # views of an earlier definition: ours, so removed
+        shutil.rmtree(out / gone, ignore_errors=True)
+    owned.mark(lake, out, engine, list(counts))
+    return counts
+
+
+def _duckdb(lake: Path, out: Path) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    con, names = _duckdb_views(lake)
+    for name in names:
+        d = out / name
+        shutil.rmtree(d, ignore_errors=True)
+        _copy(con, f'SELECT * FROM "{name}"', d / "part-0.parquet")
+        counts[name] = parquet_rows(d)
+    con.close()
+    return counts
+
+
+def _spark(lake: Path, out: Path, master: str | None, spark) -> dict[str, int]:
+    counts: dict[str, int] = {}
     own = spark is None
     spark = spark or spark_session(master)
     try:
@@ -78,16 +94,12 @@ def spark_session(master: str | None = None, app: str = "iolab lake"):
         b = b.config("spark.sql.shuffle.partitions", "2").config("spark.ui.enabled", "false")
     import tempfile
 
-    return (
-        b.config("spark.ui.showConsoleProgress", "false")
-        .config("spark.sql.warehouse.dir", str(Path(tempfile.gettempdir()) / "iolab-spark-warehouse"))
-        .config("spark.sql.session.timeZone", "UTC")
-        .config("spark.sql.ansi.enabled", "false")  # DuckDB semantics: NULL, not an error, on a bad cast
-        # Spark 4 keeps a UNION's partitioning; with the target_volumes plan that ends in "Can't zip
-        # RDDs with unequal numbers of partitions". Off, the union is shuffled like any other input.
-        .config("spark.sql.unionOutputPartitioning", "false")
-        .getOrCreate()
+    b = b.config("spark.ui.showConsoleProgress", "false").config(
+        "spark.sql.warehouse.dir", str(Path(tempfile.gettempdir()) / "iolab-spark-warehouse")
     )
+    for k, v in SPARK_SQL_CONF.items():
+        b = b.config(k, v)
+    return b.getOrCreate()
 
 
 def _in_spark_submit() -> bool:
