@@ -356,5 +356,9 @@ def test_views_after_a_new_export_are_stale_and_recomputed(demo, tmp_path):
     assert lake.owned.status(out) == "current"
     lake.export(demo, out)  # a new export, even of the same database
     assert lake.owned.status(out) == "stale"
+    from ingest.cli import main
+
+    assert main(["lake", "status", "--lake", str(out)]) == 1
     lake.views(out, "duckdb")
     assert lake.owned.status(out) == "current"
+    assert main(["lake", "status", "--lake", str(out)]) == 0
