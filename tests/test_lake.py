@@ -303,11 +303,6 @@ print(len(views), "views")
 """
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="not yet seen passing: a first run (default shuffle partitions, views cached) failed "
-    "building a broadcast in a 1 GB driver; the script now turns broadcasts off",
-)
 def test_spark_only_sql_equals_duckdb(exported, tmp_path):
     """views/_sql/create_all.sql, run line by line by a Python that imports pyspark and nothing of
     iolab, gives every view DuckDB gives."""
