@@ -79,6 +79,23 @@ def _rows(folder: Path) -> tuple[list[str], list[tuple]]:
     return cols, sorted(rows, key=_key)
 
 
+def _differences(a: Path, b: Path, names) -> dict[str, str]:
+    """View -> how the rows under a/<view> and b/<view> differ (DuckDB's and Spark's)."""
+    differ = {}
+    for name in sorted(names):
+        cols_d, rows_d = _rows(a / name)
+        cols_s, rows_s = _rows(b / name)
+        if cols_d != cols_s:
+            differ[name] = f"columns {cols_d} vs {cols_s}"
+        elif len(rows_d) != len(rows_s):
+            differ[name] = f"{len(rows_d)} rows by DuckDB, {len(rows_s)} by Spark"
+        else:
+            bad = [(d, s) for d, s in zip(rows_d, rows_s) if not _same(d, s)]
+            if bad:
+                differ[name] = f"{len(bad)} rows differ, first: {bad[0]}"
+    return differ
+
+
 def test_spark_views_equal_duckdb_views(exported, spark, tmp_path):
     lake_dir, _ = exported
     by_duckdb = lake.views(lake_dir, "duckdb", out=tmp_path / "duckdb")
@@ -98,19 +115,7 @@ def test_spark_views_equal_duckdb_views(exported, spark, tmp_path):
         "series_values",
         "latency_percentiles",
     } <= set(by_spark)
-    differ = {}
-    for name in sorted(by_duckdb):
-        cols_d, rows_d = _rows(tmp_path / "duckdb" / name)
-        cols_s, rows_s = _rows(tmp_path / "spark" / name)
-        if cols_d != cols_s:
-            differ[name] = f"columns {cols_d} vs {cols_s}"
-        elif len(rows_d) != len(rows_s):
-            differ[name] = f"{len(rows_d)} rows by DuckDB, {len(rows_s)} by Spark"
-        else:
-            bad = [(d, s) for d, s in zip(rows_d, rows_s) if not _same(d, s)]
-            if bad:
-                differ[name] = f"{len(bad)} rows differ, first: {bad[0]}"
-    assert differ == {}
+    assert _differences(tmp_path / "duckdb", tmp_path / "spark", by_duckdb) == {}
     # not empty by accident: the demo has rows in the views the reports use
     for name in ("measurements", "per_drive_iops", "comparison", "generation_comparison", "series_summary"):
         assert by_spark[name] > 0, name
@@ -235,3 +240,120 @@ def test_notebook_helper_reads_a_lake(demo, exported):
     assert page.query(con, "SELECT count(*) AS n FROM source_files")["n"][0] == len(
         json.loads((lake_dir / lake.MANIFEST).read_text())["sources"]
     )
+
+
+def test_places_that_left_stay_in_the_lake(tmp_path):
+    """source_history goes to the lake whole (places that left included); source_files is the view
+    000_places.sql computed over it, as in the database."""
+    data = tmp_path / "data"
+    shutil.copytree(SAMPLES / "ds4300-vs-fastt200-2004", data / "a")
+    path = tmp_path / "x.duckdb"
+    con = db.open_db(path)
+    batch.ingest_paths(con, [data])
+    gone = sorted(p for p in (data / "a").rglob("*") if p.is_file() and p.name != "iolab.toml")[0]
+    gone.unlink()
+    batch.ingest_paths(con, [data])
+    history = sorted(q(con, "SELECT source_id, left_at IS NULL FROM source_history"))
+    files = sorted(i for (i,) in q(con, "SELECT source_id FROM source_files"))
+    con.close()
+    assert any(not here for _, here in history)
+    out = tmp_path / "lake"
+    lake.export(path, out)
+    import pyarrow.dataset as ds
+
+    got = ds.dataset(out / "source_history", format="parquet").to_table(columns=["source_id", "left_at"])
+    assert (
+        sorted(zip(got.column("source_id").to_pylist(), [x is None for x in got.column("left_at").to_pylist()]))
+        == history
+    )
+    assert not (out / "source_files").exists()
+    lake.views(out, "duckdb")
+    assert (
+        sorted(ds.dataset(out / "views" / "source_files", format="parquet").to_table().column("source_id").to_pylist())
+        == files
+    )
+
+
+# ---- Spark-only users: the lake's own SQL ---------------------------------------------------------
+
+SPARK_ONLY = r"""
+import sys
+from pathlib import Path
+from pyspark.sql import SparkSession
+
+script, out = Path(sys.argv[1]), Path(sys.argv[2])
+spark = (
+    SparkSession.builder.master("local[2]")
+    .config("spark.ui.enabled", "false")
+    .config("spark.sql.shuffle.partitions", "2")
+    .getOrCreate()
+)
+spark.sparkContext.setLogLevel("ERROR")
+views = []
+for line in script.read_text().splitlines():
+    if line and not line.startswith("--"):
+        spark.sql(line.rstrip(";"))
+        if line.startswith("CREATE OR REPLACE TEMPORARY VIEW") and " AS " in line:
+            views.append(line.split("`")[1])
+for name in views:
+    spark.table(name).write.parquet(str(out / name))
+spark.stop()
+assert not [m for m in sys.modules if m == "ingest" or m.startswith("ingest.")], "iolab was imported"
+print(len(views), "views")
+"""
+
+
+def test_spark_only_sql_equals_duckdb(exported, tmp_path):
+    """views/_sql/create_all.sql, run line by line by a Python that imports pyspark and nothing of
+    iolab, gives every view DuckDB gives."""
+    import subprocess
+    import sys
+
+    lake_dir, _ = exported
+    sql = lake_dir / "views" / "_sql"
+    by_duckdb = lake.views(lake_dir, "duckdb", out=tmp_path / "duckdb")
+    assert {f"{v}.sql" for v in by_duckdb} | {"create_all.sql"} == {f.name for f in sql.glob("*.sql")}
+    (tmp_path / "run.py").write_text(SPARK_ONLY)
+    r = subprocess.run(
+        [sys.executable, "-I", "run.py", str(sql / "create_all.sql"), str(tmp_path / "spark")],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert r.stdout.strip() == f"{len(by_duckdb)} views"
+    assert _differences(tmp_path / "duckdb", tmp_path / "spark", by_duckdb) == {}
+
+
+# ---- the lake never deletes what it did not write -------------------------------------------------
+
+
+def test_out_refuses_a_folder_it_does_not_own(exported, tmp_path):
+    lake_dir, _ = exported
+    mine = tmp_path / "mine"
+    (mine / "comparison").mkdir(parents=True)
+    (mine / "comparison" / "notes.txt").write_text("my own notes")
+    with pytest.raises(lake.owned.NotOurs, match="iolab did not write"):
+        lake.views(lake_dir, "duckdb", out=mine)
+    assert (mine / "comparison" / "notes.txt").read_text() == "my own notes"
+    # a new folder becomes iolab's; a second run may rewrite it
+    ours = tmp_path / "ours"
+    lake.views(lake_dir, "duckdb", out=ours)
+    assert (ours / "comparison").is_dir() and lake.views(lake_dir, "duckdb", out=ours)
+
+
+def test_views_after_a_new_export_are_stale_and_recomputed(demo, tmp_path):
+    out = tmp_path / "lake"
+    lake.export(demo, out)
+    assert lake.owned.status(out) == "missing"
+    lake.views(out, "duckdb")
+    assert lake.owned.status(out) == "current"
+    lake.export(demo, out)  # a new export, even of the same database
+    assert lake.owned.status(out) == "stale"
+    from ingest.cli import main
+
+    assert main(["lake", "status", "--lake", str(out)]) == 1
+    lake.views(out, "duckdb")
+    assert lake.owned.status(out) == "current"
+    assert main(["lake", "status", "--lake", str(out)]) == 0

@@ -1,5 +1,91 @@
-"""`iolab lake export|views`: the commands live beside the lake's logic, in ingest/lake.py."""
+"""`iolab lake export|views`: the arguments of the lake commands; the logic is in ingest/lake/."""
 
-from ..lake import register
+from __future__ import annotations
 
-__all__ = ["register"]
+import argparse
+import time
+from pathlib import Path
+from typing import Any
+
+from ..lake import export, owned, views
+
+
+def register(sub: Any) -> None:
+    from ..config import default_db
+
+    p = sub.add_parser("lake", help="a Parquet lake of the database; the views computed by DuckDB or Spark")
+    s = p.add_subparsers(dest="lake_cmd", required=True, metavar="ACTION", help="export, views or status")
+    e = s.add_parser("export", help="write the database as a Parquet lake (again: only what is new)")
+    e.add_argument("--db", default=default_db(), help="the database to export (read-only)")
+    e.add_argument(
+        "--to", required=True, metavar="DIR", help="the lake folder (created; an existing lake gets only what is new)"
+    )
+    e.set_defaults(func=cmd_export)
+    v = s.add_parser("views", help="compute every analysis view from the lake into DIR/views/<view>/")
+    v.add_argument("--lake", required=True, metavar="DIR", help="a lake written by `iolab lake export`")
+    v.add_argument(
+        "--engine",
+        choices=["spark", "duckdb"],
+        default="duckdb",
+        help="duckdb on this machine, or Apache Spark (local[*] unless --master)",
+    )
+    v.add_argument("--master", help="Spark master URL (default local[*]; spark://host:7077, yarn, k8s://...)")
+    v.add_argument("--out", metavar="DIR", help="write the views here instead of DIR/views")
+    v.set_defaults(func=cmd_views)
+    st = s.add_parser("status", help="whether the lake's views are current, stale (an export since) or missing")
+    st.add_argument("--lake", required=True, metavar="DIR", help="a lake written by `iolab lake export`")
+    st.add_argument("--out", metavar="DIR", help="the views folder, if not DIR/views")
+    st.set_defaults(func=cmd_status)
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from ..terminal import console, markup
+
+    if not Path(args.db).is_file():
+        console(stderr=True).print(
+            f"[red]No database at {markup(args.db)}[/]: ingest first (`iolab ingest DATA --db {markup(args.db)}`)."
+        )
+        return 2
+    m = export(args.db, args.to)
+    last = m["last_run"]
+    console(stderr=True).print(
+        f"{len(last['new_sources'])} new sources (batch {last['batch']}), "
+        f"{len(last['rewritten_batches'])} batches rewritten, {m['row_counts']['measurements']:,} "
+        f"measurements, {m['row_counts']['points']:,} points -> {markup(args.to)}"
+    )
+    return 0
+
+
+def cmd_views(args: argparse.Namespace) -> int:
+    from ..terminal import console, markup
+
+    out = Path(args.out) if args.out else Path(args.lake) / "views"
+    if owned.read(out) and owned.status(Path(args.lake), out) == "stale":
+        console(stderr=True).print(f"The views in {markup(out)} are stale (an export since): computing them again.")
+    t0 = time.perf_counter()
+    try:
+        counts = views(args.lake, args.engine, args.master, args.out)
+    except owned.NotOurs as e:
+        console(stderr=True).print(f"[red]Not writing the views[/]: {markup(str(e))}")
+        return 2
+    console(stderr=True).print(
+        f"{len(counts)} views computed by {args.engine} in {time.perf_counter() - t0:.1f} s "
+        f"-> {markup(args.out or Path(args.lake) / 'views')}"
+    )
+    return 0
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    """Exit 0 when the views are current, 1 when stale or missing."""
+    from ..terminal import console, markup
+
+    lake = Path(args.lake)
+    out = Path(args.out) if args.out else lake / "views"
+    state = owned.status(lake, out)
+    say = {
+        "current": "current: computed from the lake's latest export",
+        "stale": "stale: computed before the lake's latest export; `iolab lake views` computes them again",
+        "missing": "missing: `iolab lake views` computes them",
+    }[state]
+    console().print(f"views in {markup(out)}: {say}")
+    return 0 if state == "current" else 1

@@ -1,0 +1,39 @@
+"""What every part of the lake shares: its file names, and quoting and writing Parquet with DuckDB."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+MANIFEST = "_iolab_manifest.json"
+LAKE_FORMAT = 1
+# tables whose rows change in place (labels, places): rewritten whole at every export. Every place
+# is exported (source_history, with those that left the analysis); source_files is the view
+# schemas/views/000_places.sql over it, computed in the lake like any other view, so the one
+# definition of "a file in the analysis" serves DuckDB, Spark and the lake's own SQL alike.
+CATALOGUE = ("source_history", "sidecar_targets", "point_files", "schema_history", "validation_results")
+SCHEMA_FILE = "part-schema.parquet"
+
+
+# ---- export --------------------------------------------------------------------------------------
+
+
+def _q(path: Path | str) -> str:
+    return "'" + str(path).replace("'", "''") + "'"
+
+
+def _copy(con, sql: str, dest: Path) -> None:
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    tmp = dest.with_name("." + dest.name + ".tmp")  # hidden from readers until complete
+    con.execute(f"COPY ({sql}) TO {_q(tmp)} (FORMAT parquet, COMPRESSION zstd)")
+    tmp.replace(dest)
+
+
+def lake_tables(lake: Path) -> list[str]:
+    return sorted(d.name for d in Path(lake).iterdir() if d.is_dir() and (d / SCHEMA_FILE).exists())
+
+
+def parquet_rows(folder: Path) -> int:
+    """Rows of the Parquet files of a folder, from their footers."""
+    import pyarrow.parquet as pq
+
+    return sum(pq.read_metadata(f).num_rows for f in Path(folder).glob("*.parquet"))

@@ -1,0 +1,147 @@
+"""`iolab lake export`: the database as Parquet files, incrementally (see ingest/lake/__init__.py)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+from .common import CATALOGUE, LAKE_FORMAT, MANIFEST, SCHEMA_FILE, _copy
+from .script import write_script
+
+
+def _tables(con) -> dict[str, list[str]]:
+    rows = con.execute("""SELECT t.table_name, list(c.column_name ORDER BY c.column_index)
+                          FROM duckdb_tables() t JOIN duckdb_columns() c USING (table_oid)
+                          WHERE t.schema_name = 'main' GROUP BY ALL ORDER BY 1""").fetchall()
+    return {t: cols for t, cols in rows}
+
+
+def _fingerprints(con) -> dict[str, dict[str, Any]]:
+    rows = con.execute("""SELECT source_id, content_id, sha256, status, labels FROM source_files""").fetchall()
+    return {
+        str(sid): {
+            "content_id": cid,
+            "sha256": sha,
+            "status": st,
+            "fingerprint": hashlib.sha256(json.dumps([cid, sha, st, labels], default=str).encode()).hexdigest(),
+        }
+        for sid, cid, sha, st, labels in rows
+    }
+
+
+def _batch_where(table: str, cols: list[str], ids: str) -> str | None:
+    if table == "samples":
+        return f"run_id IN (SELECT run_id FROM runs WHERE source_id IN ({ids}))"
+    if table == "measurements" or "source_id" in cols:
+        return f"source_id IN ({ids})"
+    return None
+
+
+def _write_batch(con, lake: Path, tables: dict[str, list[str]], batch: int, ids: list[int]) -> None:
+    name = f"part-{batch:05d}.parquet"
+    for t, cols in {**tables, "measurements": []}.items():
+        dest = lake / t / name
+        dest.unlink(missing_ok=True)
+        where = _batch_where(t, cols, ", ".join(str(i) for i in ids))
+        if t in CATALOGUE or where is None or not ids:
+            continue
+        sql = f'SELECT * FROM "{t}" WHERE {where}'
+        if con.execute(f"SELECT count(*) FROM ({sql})").fetchall()[0][0]:
+            _copy(con, sql, dest)
+
+
+def export(db_path: str | Path, lake: str | Path) -> dict[str, Any]:
+    """Write (or bring up to date) the lake at ``lake`` from the database; return the manifest."""
+    from .. import db
+
+    lake = Path(lake)
+    lake.mkdir(parents=True, exist_ok=True)
+    man_path = lake / MANIFEST
+    old = json.loads(man_path.read_text()) if man_path.is_file() else {"sources": {}, "batches": {}}
+    con = db.connect(db_path, read_only=True)
+    try:
+        tables = _tables(con)
+        now = _fingerprints(con)
+        # schema files: every table and the contract, so empty ones still have columns
+        for t in [*tables, "measurements"]:
+            _copy(con, f'SELECT * FROM "{t}" LIMIT 0', lake / t / SCHEMA_FILE)
+        for t, cols in tables.items():  # the catalogue, and any table no source owns rows of
+            if t in CATALOGUE or _batch_where(t, cols, "0") is None:
+                _copy(con, f'SELECT * FROM "{t}"', lake / t / "part-all.parquet")
+        # batches whose sources changed or vanished are written again, with the sources still there
+        batches: dict[str, list[int]] = {b: ids for b, ids in old["batches"].items()}
+        stale = {
+            b
+            for b, ids in batches.items()
+            if any(now.get(str(i), {}).get("fingerprint") != old["sources"][str(i)]["fingerprint"] for i in ids)
+        }
+        for b in sorted(stale):
+            batches[b] = [i for i in batches[b] if str(i) in now]
+            _write_batch(con, lake, tables, int(b), batches[b])
+            if not batches[b]:
+                del batches[b]
+        new = sorted(int(s) for s in now if s not in old["sources"])
+        added = None
+        if new:
+            added = max((int(b) for b in old["batches"]), default=0) + 1
+            batches[str(added)] = new
+            _write_batch(con, lake, tables, added, new)
+        points = _copy_points(con, lake)
+        counts = {t: con.execute(f'SELECT count(*) FROM "{t}"').fetchall()[0][0] for t in [*tables, "measurements"]}
+        counts["points"] = sum(n for n in points.values())
+        history = con.execute("SELECT version, script, checksum FROM schema_history ORDER BY version").fetchall()
+    finally:
+        con.close()
+    batch_of = {str(i): int(b) for b, ids in batches.items() for i in ids}
+    sources = {s: {**v, "batch": batch_of[s]} for s, v in now.items()}
+    manifest = {
+        "lake_format": LAKE_FORMAT,
+        "exported_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "database": str(Path(db_path).resolve()),
+        "schema": {"migrations": [{"version": v, "script": s, "checksum": c} for v, s, c in history]},
+        "row_counts": counts,
+        "sources": sources,
+        "batches": batches,
+        "last_run": {"new_sources": new, "rewritten_batches": sorted(int(b) for b in stale), "batch": added},
+    }
+    tmp = man_path.with_name(".manifest.tmp")
+    tmp.write_text(json.dumps(manifest, indent=1, sort_keys=True))
+    tmp.replace(man_path)
+    write_script(lake)
+    return manifest
+
+
+def _copy_points(con, lake: Path) -> dict[int, int]:
+    """The store's Parquet files, one per source, copied as they are (only those not there yet)."""
+    from .. import db
+
+    out = lake / "points"
+    out.mkdir(parents=True, exist_ok=True)
+    _copy(
+        con,
+        "SELECT NULL::INTEGER AS series_id, NULL::INTEGER AS sample_no, NULL::TIMESTAMP AS ts, "
+        "NULL::DOUBLE AS value WHERE false",
+        out / SCHEMA_FILE,
+    )
+    try:
+        store = db.store_dir(con)
+    except RuntimeError:
+        return {}
+    files = {
+        sid: (name, n)
+        for sid, name, n in con.execute("SELECT source_id, file_name, points FROM point_files").fetchall()
+    }
+    for f in out.glob("part-*.parquet"):
+        if f.name != SCHEMA_FILE and int(f.name[5:-8]) not in files:
+            f.unlink()
+    for sid, (name, _) in files.items():
+        dest = out / f"part-{sid}.parquet"
+        if not dest.exists() or dest.stat().st_size != (store / name).stat().st_size:  # new, or upgraded
+            tmp = dest.with_name("." + dest.name + ".tmp")
+            shutil.copyfile(store / name, tmp)
+            tmp.replace(dest)
+    return {sid: n for sid, (_, n) in files.items()}

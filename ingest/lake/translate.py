@@ -1,0 +1,138 @@
+"""The views SQL: schemas/views/*.sql as DuckDB statements, and translated to Spark SQL."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+
+def view_files() -> list[Path]:
+    from ..config import VIEWS
+
+    return sorted(VIEWS.glob("*.sql"))
+
+
+# db.refresh_points_view's series_points and series_values, over the lake's points/ folder (its
+# files are the store's own: series_id, sample_no, ts, value; the source comes from series)
+POINT_VIEWS = [
+    (
+        "series_points",
+        """SELECT p.series_id, s.source_id, p.sample_no, p.ts, p.value
+        FROM points p JOIN series s ON s.series_id = p.series_id""",
+    ),
+    ("series_values", "SELECT series_id, source_id, sample_no, value FROM series_points"),
+]
+
+
+def view_statements() -> list[tuple[str, str, str]]:
+    """(kind, name, DuckDB SQL) of every statement of schemas/views/*.sql, in order."""
+    import sqlglot
+    from sqlglot import exp
+
+    out = [("view", name, sql) for name, sql in POINT_VIEWS]
+    for f in view_files():
+        for stmt in sqlglot.parse(f.read_text(), read="duckdb"):
+            if stmt is None:
+                continue
+            if not isinstance(stmt, exp.Create):
+                raise TypeError(f"{f.name}: only CREATE VIEW / CREATE MACRO statements are expected")
+            kind = str(stmt.args.get("kind")).lower()
+            name = stmt.this.this.name if kind == "macro" else stmt.this.name
+            out.append((kind, name, stmt.sql(dialect="duckdb")))
+    return out
+
+
+def _expand_macros(tree, macros: dict):
+    """Replace every call of a DuckDB macro by its body with the arguments put in (repeatedly:
+    macros call macros)."""
+    from sqlglot import exp
+
+    def put(node):
+        if isinstance(node, exp.Anonymous) and node.name.lower() in macros:
+            params, body = macros[node.name.lower()]
+            args = dict(zip(params, node.expressions))
+            new = body.copy().transform(
+                lambda n: args[n.name].copy() if isinstance(n, exp.Column) and not n.table and n.name in args else n
+            )
+            return exp.Paren(this=new)
+        return node
+
+    for _ in range(10):
+        before = tree.sql()
+        tree = tree.transform(put)
+        if tree.sql() == before:
+            return tree
+    raise ValueError("macros nest too deeply")
+
+
+# DuckDB functions Spark has under another name or not at all, as Spark expressions of the same
+# meaning (X, P: the arguments). Everything else is sqlglot's own DuckDB -> Spark translation.
+SPARK_FORMS = {
+    # product of a group: Spark SQL has no product aggregate
+    "product": "AGGREGATE(COLLECT_LIST(X), CAST(1 AS DOUBLE), (acc, v) -> acc * v)",
+    # json_type: only the two answers the views ask for
+    "json_type": "CASE WHEN JSON_ARRAY_LENGTH(X) IS NOT NULL THEN 'ARRAY' "
+    "WHEN JSON_OBJECT_KEYS(X) IS NOT NULL THEN 'OBJECT' END",
+    # quantile_cont = Spark's exact, linearly interpolated percentile
+    "quantile_cont": "PERCENTILE(X, P)",
+    # string_agg(DISTINCT x, sep ORDER BY x): the sorted distinct values joined (Spark's listagg with
+    # DISTINCT and WITHIN GROUP fails when written: ClassCastException ... SortOrder)
+    "string_agg_distinct": "CASE WHEN COUNT(X) > 0 THEN ARRAY_JOIN(ARRAY_SORT(COLLECT_SET(X)), P) END",
+    # GLOB patterns (* and ?) as LIKE patterns, with % and _ of the pattern taken literally
+    "glob": "X LIKE REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(P, '!', '!!'), '%', '!%'), '_', '!_'), '*', '%'), "
+    "'?', '_') ESCAPE '!'",
+}
+JSON_TYPES = {'["VARCHAR"]': "array<string>"}  # DuckDB from_json structures as Spark DDL types
+
+
+def _spark_form(name: str, x, p=None):
+    import sqlglot
+    from sqlglot import exp
+
+    args = {"X": x, "P": p}
+    return exp.Paren(
+        this=sqlglot.parse_one(SPARK_FORMS[name], read="spark").transform(
+            lambda n: args[n.name].copy() if isinstance(n, exp.Column) and n.name in args and args[n.name] else n
+        )
+    )
+
+
+def _for_spark(tree):
+    from sqlglot import exp
+
+    def fix(n):
+        if isinstance(n, exp.Anonymous) and n.name.lower() == "product":
+            return _spark_form("product", n.expressions[0])
+        if isinstance(n, exp.JSONType):
+            return _spark_form("json_type", n.this)
+        if isinstance(n, exp.PercentileCont) and n.expression is not None:
+            return _spark_form("quantile_cont", n.this, n.expression)
+        if isinstance(n, exp.GroupConcat) and isinstance(n.this, exp.Order) and isinstance(n.this.this, exp.Distinct):
+            (x,), order = n.this.this.expressions, n.this.expressions
+            if len(order) == 1 and order[0].this == x and not order[0].args.get("desc"):
+                return _spark_form("string_agg_distinct", x, n.args["separator"])
+        if isinstance(n, exp.Glob):
+            return _spark_form("glob", n.this, n.expression)
+        if isinstance(n, exp.FromJson) and n.expression.is_string and n.expression.name in JSON_TYPES:
+            return exp.FromJson(this=n.this, expression=exp.Literal.string(JSON_TYPES[n.expression.name]))
+        return n
+
+    return tree.transform(fix)
+
+
+def spark_statements() -> list[tuple[str, str]]:
+    """(view name, Spark SQL query) for every view, translated from the DuckDB definitions."""
+    import sqlglot
+    from sqlglot import exp
+
+    macros: dict[str, tuple[list[str], Any]] = {}
+    out = []
+    for kind, name, sql in view_statements():
+        tree = sqlglot.parse_one(sql, read="duckdb")
+        if kind == "macro":
+            macros[name.lower()] = ([p.name for p in tree.this.expressions], tree.expression)
+            continue
+        query = tree.expression if isinstance(tree, exp.Create) else tree
+        query = _for_spark(_expand_macros(query, macros))
+        out.append((name, query.sql(dialect="spark", unsupported_level=sqlglot.ErrorLevel.RAISE)))
+    return out

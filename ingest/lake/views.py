@@ -1,0 +1,108 @@
+"""`iolab lake views`: every view computed from the lake alone, by DuckDB or Spark."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from . import owned
+from .common import MANIFEST, _copy, _q, lake_tables, parquet_rows
+from .script import SPARK_SQL_CONF
+from .translate import POINT_VIEWS, spark_statements, view_files, view_statements
+
+
+def _duckdb_views(lake: Path):
+    import duckdb
+
+    con = duckdb.connect(config={"autoinstall_known_extensions": False, "autoload_known_extensions": False})
+    for t in lake_tables(lake):
+        if t != "views":
+            con.execute(f'CREATE VIEW "{t}" AS SELECT * FROM read_parquet({_q(lake / t / "part-*.parquet")})')
+    for name, sql in POINT_VIEWS:
+        con.execute(f"CREATE VIEW {name} AS {sql}")
+    for f in view_files():  # as written: DuckDB is the dialect they are written in
+        con.execute(f.read_text())
+    return con, [name for kind, name, _ in view_statements() if kind == "view"]
+
+
+def views(
+    lake: str | Path, engine: str = "duckdb", master: str | None = None, out: str | Path | None = None, spark=None
+) -> dict[str, int]:
+    """Compute every view from the lake and write each to ``out``/<view>/ (default DIR/views)."""
+    lake = Path(lake)
+    out = Path(out) if out else lake / "views"
+    if not (lake / MANIFEST).is_file():
+        raise FileNotFoundError(f"{lake} is not an iolab lake (no {MANIFEST}): run `iolab lake export` first")
+    if engine not in ("duckdb", "spark"):
+        raise ValueError(f"unknown engine {engine!r}: spark or duckdb")
+    before = owned.claim(lake, out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / owned.VIEWS_MANIFEST).unlink(missing_ok=True)  # half-written views are nobody's export
+    counts = _duckdb(lake, out) if engine == "duckdb" else _spark(lake, out, master, spark)
+    for gone in before - set(counts):  # views of an earlier definition: ours, so removed
+        shutil.rmtree(out / gone, ignore_errors=True)
+    owned.mark(lake, out, engine, list(counts))
+    return counts
+
+
+def _duckdb(lake: Path, out: Path) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    con, names = _duckdb_views(lake)
+    for name in names:
+        d = out / name
+        shutil.rmtree(d, ignore_errors=True)
+        _copy(con, f'SELECT * FROM "{name}"', d / "part-0.parquet")
+        counts[name] = parquet_rows(d)
+    con.close()
+    return counts
+
+
+def _spark(lake: Path, out: Path, master: str | None, spark) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    own = spark is None
+    spark = spark or spark_session(master)
+    try:
+        for t in lake_tables(lake):
+            if t != "views":
+                spark.read.parquet(str(lake / t)).createOrReplaceTempView(t)
+        # in dependency order; each view, once written, is read back from its Parquet so the views
+        # built on it do not compute it again
+        for name, sql in spark_statements():
+            try:
+                df = spark.sql(sql)
+                df.write.mode("overwrite").parquet(str(out / name))
+            except Exception as e:
+                raise RuntimeError(f"Spark could not compute view {name}: {str(e).splitlines()[0]}") from e
+            spark.read.schema(df.schema).parquet(str(out / name)).createOrReplaceTempView(name)
+            counts[name] = parquet_rows(out / name)
+    finally:
+        if own:
+            spark.stop()
+    return counts
+
+
+def spark_session(master: str | None = None, app: str = "iolab lake"):
+    """A SparkSession: local[*] unless ``master`` names a cluster (spark://, yarn, k8s://...)."""
+    from pyspark.sql import SparkSession
+
+    b = SparkSession.builder.appName(app)
+    if master:
+        b = b.master(master)
+    elif not _in_spark_submit():
+        b = b.master("local[*]")
+    if not master or master.startswith("local"):  # one machine, small data: few shuffle partitions
+        b = b.config("spark.sql.shuffle.partitions", "2").config("spark.ui.enabled", "false")
+    import tempfile
+
+    b = b.config("spark.ui.showConsoleProgress", "false").config(
+        "spark.sql.warehouse.dir", str(Path(tempfile.gettempdir()) / "iolab-spark-warehouse")
+    )
+    for k, v in SPARK_SQL_CONF.items():
+        b = b.config(k, v)
+    return b.getOrCreate()
+
+
+def _in_spark_submit() -> bool:
+    import os
+
+    return "SPARK_SUBMIT_OPTS" in os.environ or os.environ.get("PYSPARK_GATEWAY_PORT") is not None
