@@ -55,6 +55,10 @@ def register(sub: Any) -> None:
     p.add_argument("--metric", action="append", help="only these metrics (default: iops, mbps, avg_latency_ms)")
     p.add_argument("--format", choices=["table", "csv", "json"], default="table", help="output format")
     p.add_argument("--all", action="store_true", help="the table lists every matched point after the summary")
+    p.add_argument(
+        "--sla",
+        help='a latency bound such as "p99<=1ms" or "mean<2ms": per system, the highest load and IOPS where it holds',
+    )
     p.set_defaults(func=cmd_compare)
 
 
@@ -94,6 +98,8 @@ def cmd_compare(args: argparse.Namespace, con: Any) -> int:
         where = f"{shown(str(said[0].sidecar))}, line {said[0].line}: " if said[0].sidecar else ""
         err.print(f"[red]Nothing to compare against:[/] {markup(where + said[0].reason())}")
         return requires.EXIT_REJECTED
+    if args.sla:
+        return cmd_sla(args, con)
     df = comparison_rows(con, args.study, args.baseline, args.metric)
     if args.format == "csv":
         from ..csvsafe import write_csv
@@ -109,6 +115,29 @@ def cmd_compare(args: argparse.Namespace, con: Any) -> int:
         ).fetchall()
         unmatched = unmatched_counts(con, args.study, args.metric or DEFAULT_METRICS)
         _print(df, args.study, heading[0] if heading else (None, None, None, None), unmatched, args.all)
+    return requires.EXIT_OK
+
+
+def cmd_sla(args: argparse.Namespace, con: Any) -> int:
+    from ..sidecar_schema import SLA_FORM
+    from . import sla
+
+    if not SLA_FORM.match(args.sla):
+        console(stderr=True).print(
+            f"[red]--sla {markup(args.sla)} is not a latency bound:[/] write <statistic><=<number><unit>, the "
+            'statistic mean, avg, max or pNN (p99, p99.9), the unit us, ms or s, e.g. "p99<=1ms"'
+        )
+        return requires.EXIT_USAGE
+    sla.shadow_bound(con, args.study, args.sla)
+    df = sla.sla_rows(con, args.study)
+    if args.format == "csv":
+        from ..csvsafe import write_csv
+
+        sys.stdout.write(write_csv(df))
+    elif args.format == "json":
+        sys.stdout.write(json.dumps(df.to_dicts(), default=str, indent=1) + "\n")
+    else:
+        sla.print_sla(df, args.study, args.sla)
     return requires.EXIT_OK
 
 
