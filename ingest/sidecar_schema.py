@@ -4,7 +4,12 @@ Kept apart from sidecar.py so that a run over folders without a sidecar never im
 
 from __future__ import annotations
 
+import re
+
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+# the form the view sla_bounds reads (schemas/views/077_sla_headline.sql)
+SLA_FORM = re.compile(r"^\s*(mean|avg|max|p[0-9]+(\.[0-9]+)?)\s*(<=|<)\s*[0-9]+(\.[0-9]+)?\s*(us|ms|s)\s*$", re.I)
 
 
 class _Strict(BaseModel):
@@ -35,12 +40,23 @@ class Labels(_Strict):
     watts: float | None = Field(default=None, ge=0)
     tags: list[str] | None = None
     baseline: str | None = None
+    sla: str | None = None  # a latency bound: "p99<=1ms", "mean<2ms" (view sla_headline)
     criteria: list[str] | None = None
     corrections: list[str] | dict[str, str] | None = None
     generation_order: list[str] | None = None
     orion_version: str | None = None
     targets: list[Target] | None = None
     labels: dict[str, str | int | float | bool | list[str]] | None = None  # free-form: [labels] owner = "lab 3"
+
+    @field_validator("sla")
+    @classmethod
+    def _sla_form(cls, v: str | None) -> str | None:
+        if v is not None and not SLA_FORM.match(v):
+            raise ValueError(
+                f"sla {v!r} is not a latency bound: write <statistic><=<number><unit>, the statistic mean, avg,"
+                ' max or pNN (p99, p99.9), the unit us, ms or s, e.g. "p99<=1ms"'
+            )
+        return v
 
     @field_validator("labels")
     @classmethod

@@ -39,6 +39,11 @@ COMPARE_COLUMNS = [
     "correction",
     "pct_better",
     "match_rule",
+    "n_baseline",
+    "n",
+    "ci95_low_pct",
+    "ci95_high_pct",
+    "verdict",
 ]
 
 
@@ -50,6 +55,10 @@ def register(sub: Any) -> None:
     p.add_argument("--metric", action="append", help="only these metrics (default: iops, mbps, avg_latency_ms)")
     p.add_argument("--format", choices=["table", "csv", "json"], default="table", help="output format")
     p.add_argument("--all", action="store_true", help="the table lists every matched point after the summary")
+    p.add_argument(
+        "--sla",
+        help='a latency bound such as "p99<=1ms" or "mean<2ms": per system, the highest load and IOPS where it holds',
+    )
     p.set_defaults(func=cmd_compare)
 
 
@@ -89,6 +98,8 @@ def cmd_compare(args: argparse.Namespace, con: Any) -> int:
         where = f"{shown(str(said[0].sidecar))}, line {said[0].line}: " if said[0].sidecar else ""
         err.print(f"[red]Nothing to compare against:[/] {markup(where + said[0].reason())}")
         return requires.EXIT_REJECTED
+    if args.sla:
+        return cmd_sla(args, con)
     df = comparison_rows(con, args.study, args.baseline, args.metric)
     if args.format == "csv":
         from ..csvsafe import write_csv
@@ -104,6 +115,29 @@ def cmd_compare(args: argparse.Namespace, con: Any) -> int:
         ).fetchall()
         unmatched = unmatched_counts(con, args.study, args.metric or DEFAULT_METRICS)
         _print(df, args.study, heading[0] if heading else (None, None, None, None), unmatched, args.all)
+    return requires.EXIT_OK
+
+
+def cmd_sla(args: argparse.Namespace, con: Any) -> int:
+    from ..sidecar_schema import SLA_FORM
+    from . import sla
+
+    if not SLA_FORM.match(args.sla):
+        console(stderr=True).print(
+            f"[red]--sla {markup(args.sla)} is not a latency bound:[/] write <statistic><=<number><unit>, the "
+            'statistic mean, avg, max or pNN (p99, p99.9), the unit us, ms or s, e.g. "p99<=1ms"'
+        )
+        return requires.EXIT_USAGE
+    sla.shadow_bound(con, args.study, args.sla)
+    df = sla.sla_rows(con, args.study)
+    if args.format == "csv":
+        from ..csvsafe import write_csv
+
+        sys.stdout.write(write_csv(df))
+    elif args.format == "json":
+        sys.stdout.write(json.dumps(df.to_dicts(), default=str, indent=1) + "\n")
+    else:
+        sla.print_sla(df, args.study, args.sla)
     return requires.EXIT_OK
 
 
@@ -124,6 +158,8 @@ def summary(df: Any, unmatched: dict[tuple[str, str], int]) -> Any:
 
     # the corrected ratio, > 1 where the system beats the corrected baseline, whatever the direction
     better = 1 + pl.col("pct_better") / 100
+    if "verdict" not in df.columns:  # a frame of the comparison's older columns: no verdicts to count
+        df = df.with_columns(pl.lit(None, dtype=pl.Utf8).alias("verdict"))
     out = (
         df.group_by("system", "metric", "unit", "direction", maintain_order=True)
         .agg(
@@ -133,6 +169,7 @@ def summary(df: Any, unmatched: dict[tuple[str, str], int]) -> Any:
             pl.col("ratio").max().alias("ratio_max"),
             pl.col("correction").unique().sort().alias("corrections"),
             ((better.filter(better > 0).log().mean().exp() - 1) * 100).alias("pct_better_geomean"),
+            pl.col("verdict").drop_nulls().alias("verdicts"),
         )
         .sort("system", "metric")
     )
@@ -173,9 +210,20 @@ def _print(df: Any, study: str, heading: tuple[Any, ...], unmatched: dict[tuple[
         )
     s = summary(df, unmatched)
     t = Table(title="per system (ratio = value / baseline)", show_edge=False)
-    heads = ("system", "metric", "matched", "unmatched", "ratio geo. mean", "min", "max", "correction", "% better")
+    heads = (
+        "system",
+        "metric",
+        "matched",
+        "unmatched",
+        "ratio geo. mean",
+        "min",
+        "max",
+        "correction",
+        "% better",
+        "verdicts",
+    )
     for c in heads:
-        t.add_column(c, justify="left" if c in ("system", "metric", "correction") else "right")
+        t.add_column(c, justify="left" if c in ("system", "metric", "correction", "verdicts") else "right")
     ratio = column_format([*s["ratio_geomean"], *s["ratio_min"], *s["ratio_max"]])
     for r in s.iter_rows(named=True):
         t.add_row(
@@ -187,7 +235,8 @@ def _print(df: Any, study: str, heading: tuple[Any, ...], unmatched: dict[tuple[
             ratio(r["ratio_min"]),
             ratio(r["ratio_max"]),
             ", ".join(correction_text(c, r["direction"]) for c in r["corrections"]),
-            _pct(r["pct_better_geomean"]),
+            _pct(r["pct_better_geomean"], overall_verdict(r["verdicts"])),
+            verdict_counts(r["verdicts"]),
         )
     out.print(t)
     if rows:
@@ -198,11 +247,29 @@ def _print(df: Any, study: str, heading: tuple[Any, ...], unmatched: dict[tuple[
     )
 
 
-def _pct(v: float | None) -> str:
+VERDICTS = ("better", "worse", "within noise", "single run")
+
+
+def verdict_counts(verdicts: list[str]) -> str:
+    """'3 better, 1 within noise': how many points got each verdict of the comparison view."""
+    return ", ".join(f"{verdicts.count(v):,} {v}" for v in VERDICTS if v in verdicts)
+
+
+def overall_verdict(verdicts: list[str]) -> str | None:
+    """'better' or 'worse' only when every point says so; a mean over noisy points is no win."""
+    return verdicts[0] if verdicts and len(set(verdicts)) == 1 and verdicts[0] in ("better", "worse") else None
+
+
+def _pct(v: float | None, verdict: str | None) -> str:
+    """A signed %, green or red only where the verdict (outside the noise) says better or worse."""
     if v is None:
         return ""
     text = f"{v:+,.2f} %"
-    return f"[green]{text}[/]" if v > 0 else f"[red]{text}[/]" if v < 0 else text
+    return f"[green]{text}[/]" if verdict == "better" else f"[red]{text}[/]" if verdict == "worse" else text
+
+
+def _interval(lo: float | None, hi: float | None) -> str:
+    return "" if lo is None or hi is None else f"{lo:+,.1f} .. {hi:+,.1f} %"
 
 
 def _print_rows(df: Any) -> None:
@@ -210,9 +277,10 @@ def _print_rows(df: Any) -> None:
     from rich.table import Table
 
     t = Table(title="matched points", show_edge=False)
-    heads = ("system", "workload", "metric", "baseline", "corrected", "value", "ratio", "% better", "match")
+    heads = ["system", "workload", "metric", "baseline", "corrected", "value", "ratio", "% better", "95 % CI"]
+    heads += ["runs", "verdict", "match"]
     for c in heads:
-        t.add_column(c, justify="left" if c in ("system", "workload", "metric", "match") else "right")
+        t.add_column(c, justify="left" if c in ("system", "workload", "metric", "verdict", "match") else "right")
     corrected = [
         None if b is None else b * c if d == "higher" else b / c
         for b, c, d in zip(df["baseline_value"], df["correction"], df["direction"], strict=True)
@@ -228,7 +296,10 @@ def _print_rows(df: Any) -> None:
             plain(cb) if r["correction"] not in (None, 1) else "",
             plain(r["value"]),
             ratio(r["ratio"]),
-            _pct(r["pct_better"]),
+            _pct(r["pct_better"], r["verdict"]),
+            _interval(r["ci95_low_pct"], r["ci95_high_pct"]),
+            f"{r['n_baseline']}/{r['n']}",
+            r["verdict"] or "",
             markup(r["match_rule"]),
         )
     console().print(t)

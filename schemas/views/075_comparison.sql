@@ -23,7 +23,7 @@ SELECT study, system, config_label, raid_level, drives_stated AS drives,
        CASE WHEN read_pct IS NULL AND random_pct IS NULL THEN workload END AS workload_key,
        block_size_bytes, read_pct, random_pct, outstanding_ios AS load, small_oio, large_oio, scope, metric, unit,
        any_value(workload_label) AS workload_label, avg(value) AS value, count(*) AS runs,
-       list(DISTINCT tool ORDER BY tool) AS tools
+       list(DISTINCT tool ORDER BY tool) AS tools, stddev_samp(value) AS sd
 FROM measurements
 WHERE target IS NULL AND value IS NOT NULL AND system IS NOT NULL AND study IS NOT NULL
 GROUP BY study, system, config_label, raid_level, drives_stated, workload_key, block_size_bytes, read_pct,
@@ -36,6 +36,7 @@ SELECT o.study, o.metric, o.unit, b.baseline_system, b.baseline_source, s.system
        o.config_label AS baseline_config, s.config_label AS config, o.raid_level AS baseline_raid_level,
        s.raid_level, o.drives AS baseline_drives, s.drives, o.value AS baseline_value, s.value,
        o.runs AS baseline_runs, s.runs, o.tools AS baseline_tools, s.tools,
+       o.sd AS sd_baseline, s.sd,
        CASE WHEN o.drives IS NOT DISTINCT FROM s.drives THEN 'drives: equal'
             ELSE 'drives: nearest (' || s.drives || ' for ' || o.drives || ')' END
        || CASE WHEN o.config_label IS NOT DISTINCT FROM s.config_label THEN '; config: equal'
@@ -64,6 +65,15 @@ JOIN comparison_points s
  AND (s.raid_level IS NOT DISTINCT FROM o.raid_level OR s.raid_level IS NULL OR o.raid_level IS NULL)
  AND ((s.drives IS NULL) = (o.drives IS NULL));
 
+-- Noise: n_baseline and n are the runs averaged on each side, sd_baseline and sd their sample
+-- standard deviations (NULL for one run). ci95_low_pct / ci95_high_pct: a 95 % Welch t interval
+-- on the difference of the means (corrected baseline against the system), with
+-- Welch-Satterthwaite degrees of freedom rounded down (conservative) and t(0.975, df) from the
+-- table below, divided by the same denominator as pct_better (the corrected baseline where higher
+-- is better, the system's value where lower is), so the interval is centred on pct_better.
+-- verdict: 'single run' when either side has one run (no difference is claimed), 'better' or
+-- 'worse' when the whole interval is above or below 0, else 'within noise'; NULL without a
+-- direction.
 CREATE OR REPLACE VIEW comparison AS
 WITH p AS (
     SELECT c.* EXCLUDE (pick),
@@ -72,14 +82,55 @@ WITH p AS (
     FROM comparison_candidates c LEFT JOIN study_corrections k USING (study)
     LEFT JOIN metric_vocabulary v ON v.metric = c.metric
     WHERE c.pick = 1
+), q AS (
+    SELECT *,
+           CASE direction WHEN 'higher' THEN baseline_value * correction
+                          WHEN 'lower' THEN baseline_value / correction END AS b_mean,
+           CASE direction WHEN 'higher' THEN sd_baseline * correction
+                          WHEN 'lower' THEN sd_baseline / correction END AS b_sd,
+           CASE direction WHEN 'higher' THEN baseline_value * correction WHEN 'lower' THEN value END AS denom
+    FROM p
+), w AS (
+    SELECT *,
+           b_sd * b_sd / baseline_runs AS vb, sd * sd / runs AS vs
+    FROM q
+), t AS (
+    SELECT *,
+           sqrt(vb + vs) AS se,
+           CAST(floor((vb + vs) * (vb + vs)
+                      / nullif(vb * vb / nullif(baseline_runs - 1, 0) + vs * vs / nullif(runs - 1, 0), 0)) AS INTEGER) AS df,
+           CASE direction WHEN 'higher' THEN value - b_mean WHEN 'lower' THEN b_mean - value END AS diff
+    FROM w
+), tq AS (
+    -- t(0.975, df); df IS NULL where neither side varies (identical repeats): the interval is the point
+    SELECT *,
+           CASE WHEN df IS NULL THEN 0.0 WHEN df <= 1 THEN 12.706 WHEN df = 2 THEN 4.303 WHEN df = 3 THEN 3.182
+                WHEN df = 4 THEN 2.776 WHEN df = 5 THEN 2.571 WHEN df = 6 THEN 2.447 WHEN df = 7 THEN 2.365
+                WHEN df = 8 THEN 2.306 WHEN df = 9 THEN 2.262 WHEN df = 10 THEN 2.228 WHEN df = 11 THEN 2.201
+                WHEN df = 12 THEN 2.179 WHEN df = 13 THEN 2.160 WHEN df = 14 THEN 2.145 WHEN df = 15 THEN 2.131
+                WHEN df = 16 THEN 2.120 WHEN df = 17 THEN 2.110 WHEN df = 18 THEN 2.101 WHEN df = 19 THEN 2.093
+                WHEN df <= 24 THEN 2.086 WHEN df <= 29 THEN 2.064 WHEN df <= 39 THEN 2.042
+                WHEN df <= 59 THEN 2.021 WHEN df <= 119 THEN 2.000 ELSE 1.980 END AS t975
+    FROM t
+), r AS (
+    SELECT * EXCLUDE (b_mean, b_sd, denom, vb, vs, se, df, diff, t975),
+           value / nullif(baseline_value, 0) AS ratio,
+           CASE direction WHEN 'higher' THEN (value / nullif(baseline_value * correction, 0) - 1) * 100
+                          WHEN 'lower' THEN (baseline_value / correction / nullif(value, 0) - 1) * 100 END AS pct_better,
+           CASE direction WHEN 'higher' THEN (value / nullif(baseline_value, 0) - 1) * 100
+                          WHEN 'lower' THEN (baseline_value / nullif(value, 0) - 1) * 100 END AS pct_better_uncorrected,
+           baseline_runs AS n_baseline, runs AS n,
+           (diff - t975 * se) / nullif(denom, 0) * 100 AS ci95_low_pct,
+           (diff + t975 * se) / nullif(denom, 0) * 100 AS ci95_high_pct
+    FROM tq
 )
 SELECT *,
-       value / nullif(baseline_value, 0) AS ratio,
-       CASE direction WHEN 'higher' THEN (value / nullif(baseline_value * correction, 0) - 1) * 100
-                      WHEN 'lower' THEN (baseline_value / correction / nullif(value, 0) - 1) * 100 END AS pct_better,
-       CASE direction WHEN 'higher' THEN (value / nullif(baseline_value, 0) - 1) * 100
-                      WHEN 'lower' THEN (baseline_value / nullif(value, 0) - 1) * 100 END AS pct_better_uncorrected
-FROM p;
+       CASE WHEN direction IS NULL THEN NULL
+            WHEN n_baseline < 2 OR n < 2 THEN 'single run'
+            WHEN ci95_low_pct > 0 THEN 'better'
+            WHEN ci95_high_pct < 0 THEN 'worse'
+            ELSE 'within noise' END AS verdict
+FROM r;
 
 -- Points the comparison could not use, each with the reason in words: never dropped silently.
 CREATE OR REPLACE VIEW comparison_unmatched AS

@@ -1,0 +1,60 @@
+"""`iolab compare --sla "p99<=1ms"`: per system, the highest load and IOPS at which a latency bound
+holds (view sla_headline), for a bound given on the command line instead of the study's sidecar."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..terminal import console, markup
+
+SLA_COLUMNS = [
+    "system",
+    "workload_label",
+    "config_label",
+    "scope",
+    "sla",
+    "metric",
+    "hold_load",
+    "fail_load",
+    "sla_load",
+    "sla_iops",
+    "interpolated",
+    "how",
+]
+
+
+def shadow_bound(con: Any, study: str, sla: str) -> None:
+    """sla_declared reads the sidecars; for this connection it says ``sla`` for ``study`` instead."""
+    lit = lambda v: "'" + v.replace("'", "''") + "'"  # noqa: E731  (DDL takes no parameters)
+    con.execute(
+        f"""CREATE OR REPLACE TEMP VIEW sla_declared AS
+            SELECT {lit(study)}::VARCHAR AS study, {lit(sla)}::VARCHAR AS sla, 'command line: --sla' AS sla_source"""
+    )
+
+
+def sla_rows(con: Any, study: str) -> Any:
+    cols = ", ".join(SLA_COLUMNS)
+    return con.sql(
+        f"""SELECT {cols} FROM sla_headline WHERE study = $1
+            ORDER BY system, block_size_bytes, read_pct, random_pct, workload_label, config_label, scope""",
+        params=[study],
+    ).pl()
+
+
+def print_sla(df: Any, study: str, sla: str) -> None:
+    from rich.table import Table
+
+    t = Table(title=f"{markup(study)}: highest load and IOPS where {markup(sla)} holds", show_edge=False)
+    for c in ("system", "workload", "config", "scope", "load", "IOPS", "how"):
+        t.add_column(c, justify="right" if c in ("load", "IOPS") else "left")
+    for r in df.iter_rows(named=True):
+        t.add_row(
+            markup(r["system"]),
+            markup(r["workload_label"] or ""),
+            markup(r["config_label"] or ""),
+            markup(r["scope"]),
+            "" if r["sla_load"] is None else f"{r['sla_load']:,.1f}",
+            "" if r["sla_iops"] is None else f"{r['sla_iops']:,.0f}",
+            markup(r["how"]),
+        )
+    console().print(t)

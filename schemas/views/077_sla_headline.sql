@@ -1,0 +1,90 @@
+-- The SLA headline: per system, the highest load and IOPS at which a declared latency bound holds.
+--
+-- sla_bounds: each study's bound, from its sidecar's sla = "<stat><=<number><unit>" (stat: mean,
+-- avg, max or pNN / pNN.N; op <= or <; unit us, ms or s), e.g. sla = "p99<=1ms". The statistic
+-- names the metric (mean/avg -> avg_latency_ms, max -> max_latency_ms, p99.9 -> p99_9_latency_ms);
+-- bound_ms is the bound in milliseconds. `iolab compare --sla` shadows sla_declared for one bound.
+CREATE OR REPLACE VIEW sla_declared AS
+SELECT study, min(labels->>'sla') AS sla, 'sidecar' AS sla_source
+FROM source_files WHERE status = 'ok' AND (labels->>'sla') IS NOT NULL GROUP BY study;
+
+CREATE OR REPLACE VIEW sla_bounds AS
+WITH p AS (
+    SELECT study, sla, sla_source,
+           lower(regexp_extract(sla, '^\s*([A-Za-z]+[0-9.]*)\s*(<=|<)\s*([0-9.]+)\s*(us|ms|s)\s*$', 1)) AS stat,
+           regexp_extract(sla, '^\s*([A-Za-z]+[0-9.]*)\s*(<=|<)\s*([0-9.]+)\s*(us|ms|s)\s*$', 2) AS op,
+           CAST(nullif(regexp_extract(sla, '^\s*([A-Za-z]+[0-9.]*)\s*(<=|<)\s*([0-9.]+)\s*(us|ms|s)\s*$', 3), '') AS DOUBLE) AS number,
+           regexp_extract(sla, '^\s*([A-Za-z]+[0-9.]*)\s*(<=|<)\s*([0-9.]+)\s*(us|ms|s)\s*$', 4) AS unit
+    FROM sla_declared
+)
+SELECT study, sla, stat,
+       CASE WHEN stat IN ('mean', 'avg') THEN 'avg_latency_ms' WHEN stat = 'max' THEN 'max_latency_ms'
+            ELSE replace(stat, '.', '_') || '_latency_ms' END AS metric,
+       op = '<' AS strict,
+       CASE unit WHEN 'us' THEN number / 1000 WHEN 'ms' THEN number WHEN 's' THEN number * 1000 END AS bound_ms,
+       sla_source || ': sla = "' || sla || '"' AS sla_source
+FROM p WHERE number IS NOT NULL;
+
+-- sla_headline: one row per system and curve (configuration, RAID level, drives, workload, scope),
+-- points ordered by load (total outstanding I/Os) with the bound's latency and the iops at the
+-- same point (comparison_points: repeats averaged, one row per point and unit). The headline is the last point that holds
+-- before the first that does not, moved along the straight line between the two to where the
+-- latency meets the bound (interpolated = true), for load and IOPS alike; where no point fails,
+-- the last point (interpolated = false, holds_everywhere); where the first point already fails,
+-- no load (NULL) and holds_nowhere.
+CREATE OR REPLACE VIEW sla_headline AS
+WITH pts AS (
+    SELECT l.study, l.system, l.config_label, l.raid_level, l.drives, l.workload_key, l.block_size_bytes,
+           l.read_pct, l.random_pct, l.scope, l.workload_label, l.load,
+           b.sla, b.metric, b.bound_ms, b.sla_source, l.value AS latency_ms, i.value AS iops,
+           CASE WHEN b.strict THEN l.value < b.bound_ms ELSE l.value <= b.bound_ms END AS holds
+    FROM comparison_points l JOIN sla_bounds b ON b.study = l.study AND b.metric = l.metric
+    LEFT JOIN comparison_points i
+      ON i.study = l.study AND i.system = l.system AND i.metric = 'iops' AND i.scope = l.scope
+     AND i.config_label IS NOT DISTINCT FROM l.config_label AND i.raid_level IS NOT DISTINCT FROM l.raid_level
+     AND i.drives IS NOT DISTINCT FROM l.drives AND i.workload_key IS NOT DISTINCT FROM l.workload_key
+     AND i.block_size_bytes IS NOT DISTINCT FROM l.block_size_bytes AND i.read_pct IS NOT DISTINCT FROM l.read_pct
+     AND i.random_pct IS NOT DISTINCT FROM l.random_pct AND i.load IS NOT DISTINCT FROM l.load
+     AND i.small_oio IS NOT DISTINCT FROM l.small_oio AND i.large_oio IS NOT DISTINCT FROM l.large_oio
+    WHERE l.load IS NOT NULL AND l.small_oio IS NULL AND l.large_oio IS NULL
+), curve AS (
+    SELECT *, min(CASE WHEN NOT holds THEN load END) OVER w AS first_fail, max(load) OVER w AS last_load,
+           count(*) OVER w AS points
+    FROM pts
+    WINDOW w AS (PARTITION BY study, system, config_label, raid_level, drives, workload_key, block_size_bytes,
+                              read_pct, random_pct, scope, metric)
+), ends AS (
+    SELECT study, system, config_label, raid_level, drives, workload_key, block_size_bytes, read_pct, random_pct,
+           scope, metric, any_value(workload_label) AS workload_label, any_value(sla) AS sla,
+           any_value(bound_ms) AS bound_ms, any_value(sla_source) AS sla_source, any_value(points) AS points,
+           max(CASE WHEN holds AND (first_fail IS NULL OR load < first_fail) THEN load END) AS hold_load,
+           any_value(first_fail) AS fail_load
+    FROM curve GROUP BY ALL
+)
+SELECT e.study, e.system, e.config_label, e.raid_level, e.drives,
+       workload_label(e.block_size_bytes, e.read_pct, e.random_pct, NULL, e.workload_key) AS workload_label, e.block_size_bytes,
+       e.read_pct, e.random_pct, e.scope, e.sla, e.metric, e.bound_ms, e.points,
+       h.load AS hold_load, h.latency_ms AS hold_latency_ms, h.iops AS hold_iops,
+       f.load AS fail_load, f.latency_ms AS fail_latency_ms, f.iops AS fail_iops,
+       CASE WHEN h.load IS NOT NULL AND f.load IS NOT NULL
+            THEN h.load + (e.bound_ms - h.latency_ms) / nullif(f.latency_ms - h.latency_ms, 0) * (f.load - h.load)
+            ELSE h.load END AS sla_load,
+       CASE WHEN h.load IS NOT NULL AND f.load IS NOT NULL
+            THEN h.iops + (e.bound_ms - h.latency_ms) / nullif(f.latency_ms - h.latency_ms, 0) * (f.iops - h.iops)
+            ELSE h.iops END AS sla_iops,
+       h.load IS NOT NULL AND f.load IS NOT NULL AS interpolated,
+       CASE WHEN f.load IS NULL THEN 'holds at every measured load'
+            WHEN h.load IS NULL THEN 'fails already at the lowest load'
+            ELSE 'interpolated between load ' || h.load || ' (holds) and ' || f.load || ' (fails)' END AS how,
+       e.sla_source
+FROM ends e
+LEFT JOIN curve h ON h.study = e.study AND h.system = e.system AND h.metric = e.metric AND h.scope = e.scope
+ AND h.config_label IS NOT DISTINCT FROM e.config_label AND h.raid_level IS NOT DISTINCT FROM e.raid_level
+ AND h.drives IS NOT DISTINCT FROM e.drives AND h.workload_key IS NOT DISTINCT FROM e.workload_key
+ AND h.block_size_bytes IS NOT DISTINCT FROM e.block_size_bytes AND h.read_pct IS NOT DISTINCT FROM e.read_pct
+ AND h.random_pct IS NOT DISTINCT FROM e.random_pct AND h.load = e.hold_load
+LEFT JOIN curve f ON f.study = e.study AND f.system = e.system AND f.metric = e.metric AND f.scope = e.scope
+ AND f.config_label IS NOT DISTINCT FROM e.config_label AND f.raid_level IS NOT DISTINCT FROM e.raid_level
+ AND f.drives IS NOT DISTINCT FROM e.drives AND f.workload_key IS NOT DISTINCT FROM e.workload_key
+ AND f.block_size_bytes IS NOT DISTINCT FROM e.block_size_bytes AND f.read_pct IS NOT DISTINCT FROM e.read_pct
+ AND f.random_pct IS NOT DISTINCT FROM e.random_pct AND f.load = e.fail_load;

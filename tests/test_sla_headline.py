@@ -1,0 +1,94 @@
+"""The SLA headline: the highest load and IOPS at which a latency bound holds, per system.
+
+The study is the real Iometer queue-depth sweep tests/corpus/iometer/sqlserverio__iometeroutput.csv
+("Acme") and the same file with IO/s x 2 and response times x 1/2 ("Fast", named scaled-...). The
+bound is placed between two measured loads, so the crossing is known by hand from the file.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import corpus, ingest, q
+from tests.test_comparison import scaled_iometer
+
+CURVE = "block_size_bytes = 65536 AND read_pct = 0 AND random_pct = 100 AND scope = 'all'"
+
+
+def sla_study(root: Path, sla: str | None) -> Path:
+    study = root / "sla"
+    src = corpus("iometer/sqlserverio__iometeroutput.csv")
+    for folder, system, text in (
+        ("acme", "Acme", src.read_text()),
+        ("fast", "Fast", scaled_iometer(src, 2.0, 0.5)),
+    ):
+        (study / folder).mkdir(parents=True)
+        (study / folder / "iolab.toml").write_text(f'system = "{system}"\n')
+        name = "sqlserverio__iometeroutput.csv" if system == "Acme" else "scaled-x2-sqlserverio__iometeroutput.csv"
+        (study / folder / name).write_text(text)
+    (study / "iolab.toml").write_text('study = "sla"\n' + (f'sla = "{sla}"\n' if sla else ""))
+    return study
+
+
+def curve(con, system: str) -> list[tuple]:
+    return q(
+        con,
+        f"""SELECT l.load, l.value, i.value FROM comparison_points l JOIN comparison_points i USING (system, load)
+            WHERE l.system = '{system}' AND l.metric = 'avg_latency_ms' AND i.metric = 'iops'
+              AND l.{CURVE.replace(" AND ", " AND l.")} AND i.{CURVE.replace(" AND ", " AND i.")} ORDER BY 1""",
+    )
+
+
+def test_crossing_between_two_loads_is_interpolated(con, tmp_path):
+    ingest(con, sla_study(tmp_path / "data", "mean<=5ms"))
+    for system in ("Acme", "Fast"):
+        pts = curve(con, system)
+        k = next(i for i, (_, lat, _) in enumerate(pts) if lat > 5)
+        (l0, a0, i0), (l1, a1, i1) = pts[k - 1], pts[k]
+        frac = (5 - a0) / (a1 - a0)
+        got = q(
+            con,
+            f"""SELECT hold_load, fail_load, sla_load, sla_iops, interpolated FROM sla_headline
+                WHERE system = '{system}' AND {CURVE}""",
+        )
+        assert got == [(l0, l1, pytest.approx(l0 + frac * (l1 - l0)), pytest.approx(i0 + frac * (i1 - i0)), True)]
+    # halving the latency moves the crossing to a higher load
+    loads = dict(q(con, f"SELECT system, sla_load FROM sla_headline WHERE {CURVE}"))
+    assert loads["Fast"] > loads["Acme"]
+
+
+def test_a_bound_that_always_holds(con, tmp_path):
+    ingest(con, sla_study(tmp_path / "data", "mean<=100s"))
+    assert q(con, f"SELECT sla_load, interpolated, how FROM sla_headline WHERE system = 'Acme' AND {CURVE}") == [
+        (128, False, "holds at every measured load")
+    ]
+
+
+def test_a_bound_that_fails_at_the_lowest_load(con, tmp_path):
+    ingest(con, sla_study(tmp_path / "data", "mean<100us"))
+    assert q(con, f"SELECT sla_load, interpolated, how FROM sla_headline WHERE system = 'Acme' AND {CURVE}") == [
+        (None, False, "fails already at the lowest load")
+    ]
+
+
+def test_a_bound_in_another_form_is_refused(con, tmp_path):
+    report = ingest(con, sla_study(tmp_path / "data", "p99 under 1ms"))
+    assert q(con, "SELECT count(*) FROM sla_bounds") == [(0,)]
+    assert "not a latency bound" in str(report.__dict__)
+
+
+def test_compare_sla_for_an_ad_hoc_bound(tmp_path, capsys):
+    from ingest import cli
+
+    f = tmp_path / "t.duckdb"
+    assert cli.main(["ingest", "-q", str(sla_study(tmp_path / "data", None)), "--db", str(f)]) == 0
+    capsys.readouterr()
+    args = ["compare", "--db", str(f), "--study", "sla", "--sla", "mean<=5ms", "--format", "csv"]
+    assert cli.main(args) == 0
+    out = capsys.readouterr().out
+    assert "interpolated between load 8 (holds) and 16 (fails)" in out and "command line" not in out
+    assert cli.main(["compare", "--db", str(f), "--study", "sla", "--sla", "mean<=5ms"]) == 0
+    assert "holds" in capsys.readouterr().out
+    assert cli.main(["compare", "--db", str(f), "--study", "sla", "--sla", "5ms"]) == 2
