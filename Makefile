@@ -84,6 +84,7 @@ lake: setup ## export $(DB) to the Parquet lake $(LAKE) and compute every view t
 
 bench-lake: setup ## lake export + Spark views on a generated lab against Spark's plain Parquet scan (LAB_MB=, RUNS=)
 	$(BIN)/python -m tests.bench --lake --lab-mb $(LAB_MB) --runs $(RUNS)
+	IOLAB_SPARK_ONLY=1 $(BIN)/pytest -q -p no:cacheprovider tests/test_lake.py -k spark_only
 
 clean: ## remove the database and the rendered reports (raw data stays)
 	rm -rf $(DB) $(DB).wal $(DB).points $(LAKE) reports
