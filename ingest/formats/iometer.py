@@ -35,6 +35,7 @@ from ..model import (
     split_lines,
     text_lines,
 )
+from ._rows import Rows
 
 FORMAT = "iometer-results-csv"
 VERSION = "1"
@@ -235,6 +236,14 @@ MBPS = [
 # (UBIGINT holds it), NULL for -1, and every sentinel as written in its `sentinels` column.
 SENTINELS: dict[str, int | None] = {"-1": None, str(2**64 - 1): 2**64 - 1}
 RESULT_FIELDS = [(c, k) for c, k in dict.fromkeys(COLUMNS.values())]
+BIN_COLUMNS = {
+    "line_no": "i32",
+    "bin_no": "i32",
+    "bin_label": "str",
+    "lower_us": "f64",
+    "upper_us": "f64",
+    "io_count": "u64",
+}
 
 
 @cache
@@ -327,7 +336,7 @@ def _typed(kind: str, text: str, what: str, line: int):
 
 
 class _Parser:
-    keep_rows = False
+    CHUNK = 2_000  # iometer_results rows per Arrow batch (~5 KB a row as a dict; a session waits for the next)
 
     def __init__(self, data: bytes, instantaneous: bool):
         self.lines, self.ends_with_newline = text_lines(data)  # lines decoded one at a time
@@ -335,9 +344,11 @@ class _Parser:
         self.result = ParseResult()
         self.sessions: list[dict] = []
         self.specs: list[dict] = []
-        self.results = PackedTable(results_schema())  # iometer_results, a batch per finished session
-        self.rows: list[dict] = []  # every row dict, only when keep_rows (the instantaneous parser reads them)
-        self.bins: list[dict] = []
+        self.spec_index: dict[tuple[int, str], dict] = {}  # (session, name) -> its last spec
+        self.comma_specs: dict[str, int] = {}  # spec names holding commas -> their count, first seen first
+        self.results = PackedTable(results_schema())  # iometer_results, a batch per CHUNK rows
+        self.result_rows: list[dict] = []  # finished sessions' rows, not in a batch yet
+        self.bins = Rows(BIN_COLUMNS)
         self.i = 0
         self.session: dict | None = None
         self.header: _Header | None = None
@@ -488,6 +499,9 @@ class _Parser:
             "lines": [],
         }
         self.specs.append(self.cur_spec)
+        self.spec_index[(self.session["session_no"], name)] = self.cur_spec
+        if "," in name:
+            self.comma_specs.setdefault(name, name.count(","))
 
     def on_spec_lines(self, ln: int) -> None:
         if self.cur_spec is None:
@@ -615,9 +629,8 @@ class _Parser:
         rows), or a target name (DISK/NETWORK rows, whose only free text is the name). A single
         empty field past the header is the trailing comma some versions write."""
         if row_type in ("ALL", "MANAGER", "WORKER"):
-            for spec in self.specs:
-                name, n = spec["spec_name"], spec["spec_name"].count(",")
-                if n and ",".join(cells[2 : 3 + n]) == name:
+            for name, n in self.comma_specs.items():
+                if ",".join(cells[2 : 3 + n]) == name:
                     cells = cells[:2] + [name] + cells[3 + n :]
                     break
         if len(cells) == width + 1 and cells[-1].strip() == "":
@@ -635,8 +648,7 @@ class _Parser:
 
     # -- output
     def spec_for(self, session_no: int, name: str | None) -> dict | None:
-        found = [s for s in self.specs if s["session_no"] == session_no and s["spec_name"] == name]
-        return found[-1] if found else None
+        return self.spec_index.get((session_no, name)) if name is not None else None
 
     def flush_session(self, s: dict) -> None:
         """A finished session: its runs and samples, and its rows as one Arrow batch (bounded memory)."""
@@ -676,13 +688,23 @@ class _Parser:
             )
             for r in rows:
                 self.add_samples(key, r)
-        rows = [r for _, block, _, _ in s["blocks"] for r in block]  # from_pylist takes the schema's keys
-        import pyarrow as pa
-
-        self.results.append(pa.RecordBatch.from_pylist(rows, schema=results_schema()))
-        if self.keep_rows:
-            self.rows.extend(r for _, block, _, _ in s["blocks"] for r in block)
+        rows = [r for _, block, _, _ in s["blocks"] for r in block]
+        self.session_rows(rows)
+        self.result_rows += rows
+        if len(self.result_rows) >= self.CHUNK:
+            self.pack_results()
         s["n_blocks"], s["blocks"] = nblocks, []
+
+    def session_rows(self, rows: list[dict]) -> None:
+        """A finished session's rows, in file order (the instantaneous parser reads its intervals here)."""
+
+    def pack_results(self) -> None:
+        """The waiting iometer_results rows as one compressed Arrow batch (from_pylist takes the schema's keys)."""
+        if self.result_rows:
+            import pyarrow as pa
+
+            self.results.append(pa.RecordBatch.from_pylist(self.result_rows, schema=results_schema()))
+            self.result_rows = []
 
     def finish(self) -> ParseResult:
         res = self.result
@@ -722,8 +744,9 @@ class _Parser:
             for sp in self.specs
             for ln, v in sp["lines"]
         ]
+        self.pack_results()
         res.tables["iometer_results"] = self.results
-        res.tables["iometer_latency_bins"] = self.bins
+        res.tables["iometer_latency_bins"] = self.bins.table()
         return res
 
     def add_samples(self, key: str, r: dict) -> None:
