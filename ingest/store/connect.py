@@ -11,7 +11,7 @@ from typing import Any
 
 import duckdb
 
-from ..config import LOCK_WAIT_S
+from ..config import LOCK_WAIT_S, db_memory_limit
 
 
 class DatabaseProblem(Exception):
@@ -63,6 +63,8 @@ def connect(path: str | Path, *, read_only: bool = False, wait_s: float = LOCK_W
         "autoinstall_known_extensions": False,
         "autoload_known_extensions": False,
     }
+    if not read_only:  # bounded while writing: past it DuckDB writes out, not up (config.db_memory_limit)
+        config["memory_limit"] = db_memory_limit()
     deadline = time.monotonic() + wait_s
     while True:
         try:

@@ -1,0 +1,87 @@
+"""Parsers bounded in memory: the same output whether a big file's rows are packed a chunk at a time
+or kept whole, and documents read one at a time (tests/bench_scaling.py times them and measures memory)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from ingest.formats import fio_json
+from tests import golden
+
+CORPUS = Path(__file__).parent / "corpus"
+
+
+def _documents(n: int) -> str:
+    """``n`` copies of a real fio 3.1 document, each with its own IOPS, fio text lines between them
+    (as a --status-interval capture with warnings)."""
+    doc = (CORPUS / "fio-json" / "louwrentius__fio-plot__fio31_randrw-1-1.json").read_text()
+    return "".join(f"fio: note {i}\n" + doc.replace("4492.108465", f"{4000 + i}.5") for i in range(n))
+
+
+def test_many_documents_keep_each_job_line_and_message():
+    text = _documents(40)
+    res = fio_json.parse(text.encode(), "many.json")
+    jobname_lines = [text.count("\n", 0, m.start()) + 1 for m in re.finditer('"jobname"', text)]
+    jobs = res.tables["fio_jobs"]
+    assert [j["line_no"] for j in jobs] == jobname_lines and len(jobs) == 40
+    assert [j["doc_no"] for j in jobs] == list(range(1, 41))
+    msgs = res.tables["fio_messages"]
+    assert [(m["doc_no"], m["text"]) for m in msgs] == [(i, f"fio: note {i - 1}") for i in range(1, 41)]
+    iops = [s.value for s in res.samples if s.metric == "read_iops"]
+    assert iops == [4000 + i + 0.5 for i in range(40)]
+
+
+def test_a_document_after_text_gets_that_text_as_its_description():
+    doc = json.loads((CORPUS / "fio-json" / "louwrentius__fio-plot__fio31_randrw-1-1.json").read_text())
+    doc["jobs"][0]["error"] = 5
+    one = json.dumps(doc, indent=2)
+    text = one + "\nfio: pid=1, err=5\n" + one + "\n"
+    res = fio_json.parse(text.encode(), "x.json")
+    assert [r.description for r in res.runs] == [None, "fio: pid=1, err=5"]
+
+
+PACKED = sorted((CORPUS / "iometer").glob("*.csv")) + sorted((CORPUS / "fio-json").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", PACKED, ids=lambda p: p.name)
+def test_rows_packed_in_small_chunks_yield_the_same_twin(path, monkeypatch):
+    """A big file's rows go to compressed batches a chunk at a time: with chunks of a few rows,
+    every real file still yields its golden twin (order, types and values)."""
+    from ingest.formats import _rows, iometer, iometer_inst
+
+    monkeypatch.setattr(_rows.Rows, "CHUNK", 4)
+    monkeypatch.setattr(iometer._Parser, "CHUNK", 50)
+    monkeypatch.setattr(iometer_inst._InstParser, "POINTS_CHUNK", 5)
+    assert golden.diff(path) is None
+
+
+def test_rows_refuse_an_unknown_kind_and_pack_past_the_chunk():
+    from ingest.formats._rows import Rows
+
+    with pytest.raises(ValueError, match="unknown column kind"):
+        Rows({"a": "int"})
+    rows = Rows({"a": "i32", "b": "str"}, chunk=2)
+    rows += [{"a": 1, "b": "x"}, {"a": 2}, {"b": "z"}]
+    assert len(rows) == 3
+    table = rows.table()
+    assert not isinstance(table, list)
+    assert table.to_table().to_pylist() == [{"a": 1, "b": "x"}, {"a": 2, "b": None}, {"a": None, "b": "z"}]
+    few = Rows({"a": "i32"})
+    few.append({"a": 1})
+    assert few.table() == [{"a": 1}]
+
+
+def test_a_writing_connection_keeps_duckdb_to_its_memory_limit(tmp_path, monkeypatch):
+    from ingest import db
+
+    monkeypatch.setenv("IOLAB_DB_MEMORY", "300MB")
+    con = db.open_db(tmp_path / "m.duckdb")
+    assert con.execute("SELECT current_setting('memory_limit')").fetchall() == [("286.1 MiB",)]
+    con.close()
+    ro = db.connect(tmp_path / "m.duckdb", read_only=True)
+    assert ro.execute("SELECT current_setting('memory_limit')").fetchall() != [("286.1 MiB",)]
+    ro.close()
