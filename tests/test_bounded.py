@@ -85,3 +85,25 @@ def test_a_writing_connection_keeps_duckdb_to_its_memory_limit(tmp_path, monkeyp
     ro = db.connect(tmp_path / "m.duckdb", read_only=True)
     assert ro.execute("SELECT current_setting('memory_limit')").fetchall() != [("286.1 MiB",)]
     ro.close()
+
+
+def test_a_long_job_name_is_kept_whole_but_cut_in_the_run_key():
+    """Every sample repeats its run key: a 1 MB job name would be copied into each. The key keeps
+    its first 200 characters (its numbers keep it unique); the run and fio_jobs keep the whole name."""
+    doc = json.loads((CORPUS / "fio-json" / "louwrentius__fio-plot__fio31_randrw-1-1.json").read_text())
+    name = "n" * 1_000_000
+    doc["jobs"].append({**doc["jobs"][0], "jobname": name})
+    doc["jobs"][0]["jobname"] = name
+    res = fio_json.parse(json.dumps(doc, indent=2).encode(), "long.json")
+    keys = [r.key for r in res.runs]
+    assert keys == ["1:1:" + "n" * 200 + "...", "1:2:" + "n" * 200 + "..."]
+    assert [r.workload for r in res.runs] == [name, name]
+    assert [j["jobname"] for j in res.tables["fio_jobs"]] == [name, name]
+    assert {s.run_key for s in res.samples} == set(keys)
+
+
+def test_a_repeated_key_keeps_every_value_and_a_plain_object_its_items():
+    a = fio_json._Obj([("filename", "/dev/a"), ("bs", "4k"), ("filename", "/dev/b")])
+    assert a.pairs == [("filename", "/dev/a"), ("bs", "4k"), ("filename", "/dev/b")] and a["filename"] == "/dev/b"
+    b = fio_json._Obj([("bs", "4k"), ("rw", "read")])
+    assert b.pairs == [("bs", "4k"), ("rw", "read")] and b.repeats is None

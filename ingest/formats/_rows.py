@@ -9,6 +9,7 @@ rows stay a plain list, as the writer has always taken them, and pyarrow is not 
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
 from ..model import PackedTable
@@ -65,8 +66,16 @@ class Rows:
 
         if self.packed is None:
             self.packed = PackedTable(arrow_schema(self.columns))
-        cols = {name: [r.get(name) for r in self.pending] for name in self.columns}
-        self.packed.append(pa.RecordBatch.from_pydict(cols, schema=self.packed.schema))
+        names = list(self.columns)
+        try:  # every key in every row (the usual case): transposed in C
+            cols = list(zip(*map(itemgetter(*names), self.pending))) if len(names) > 1 else None
+        except KeyError:
+            cols = None
+        if cols is None:
+            cols = [[r.get(name) for r in self.pending] for name in names]
+        self.packed.append(
+            pa.RecordBatch.from_arrays([pa.array(c, t) for c, t in zip(cols, self.packed.schema.types)], names)
+        )
         self.pending = []
 
     def table(self) -> list[dict] | PackedTable:

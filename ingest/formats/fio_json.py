@@ -26,11 +26,13 @@ from __future__ import annotations
 import bisect
 import json
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from ..model import ParseError, ParseResult, Run, decode_text
 from . import _fio, _text
 from ._fio import Direction
+from ._rows import Rows
 
 FORMAT = "fio-json"
 VERSION = "1"
@@ -38,11 +40,18 @@ _TERSE = re.compile(r"^\d;fio-", re.M)
 
 
 class _Obj(dict):
-    """A JSON object that also remembers every (key, value) pair, duplicates included, in order."""
+    """A JSON object that also remembers every (key, value) pair, duplicates included, in order.
+    The pairs are kept only when a key repeats; otherwise they are the dict's own items."""
+
+    __slots__ = ("repeats",)
 
     def __init__(self, pairs: list[tuple[str, Any]]):
         super().__init__(pairs)
-        self.pairs = pairs
+        self.repeats = pairs if len(self) < len(pairs) else None
+
+    @property
+    def pairs(self) -> list[tuple[str, Any]]:
+        return self.repeats if self.repeats is not None else list(self.items())
 
 
 SNIFF_RULE = "'\"fio version\"' in the JSON (or only fio's own error text)"
@@ -56,10 +65,10 @@ def sniff(head: str, name: str) -> bool:
     return bool(lines) and lines[0].startswith("fio: ") and "{" not in head and not _TERSE.search(head)
 
 
-def split_documents(text: str) -> tuple[list[tuple[int, _Obj]], list[tuple[int, str]]]:
-    """([(line, document)], [(line, text line)]): every JSON object and every other non-blank line."""
+def documents(text: str, other: list[tuple[int, str]]) -> Iterator[tuple[int, _Obj]]:
+    """Every JSON object with its line, one at a time; every other non-blank line is added to
+    ``other`` as (line, text) when the scan passes it."""
     decoder = json.JSONDecoder(object_pairs_hook=_Obj)
-    docs, other = [], []
     pos, line = 0, 1
     while pos < len(text):
         eol = text.find("\n", pos)
@@ -82,10 +91,9 @@ def split_documents(text: str) -> tuple[list[tuple[int, _Obj]], list[tuple[int, 
             ) from None
         except RecursionError:
             raise _too_deep(text, pos + brace, line) from None
-        docs.append((line, doc))
+        yield line, doc
         line += text.count("\n", pos, end)
         pos = end
-    return docs, other
 
 
 def _too_deep(text: str, start: int, line: int) -> ParseError:
@@ -133,7 +141,7 @@ def _percentiles(obj: dict) -> list[tuple[float, float]]:
     return out
 
 
-def _direction(name: str, d: dict, rows: dict[str, list], ids: dict) -> Direction:
+def _direction(name: str, d: dict, rows: dict[str, Any], ids: dict) -> Direction:
     new_units = "io_kbytes" in d or any(k.endswith("_ns") for k in d)
     io_bytes = _num(d.get("io_bytes"))
     if io_bytes is not None and not new_units:
@@ -230,7 +238,7 @@ def _run(doc_no: int, job_no: int, job: dict, doc: dict, opts: dict[str, str], k
     ts = _num(doc.get("timestamp"))
     name = job.get("jobname")
     return Run(
-        key=f"{doc_no}:{job_no}:{name}",
+        key=f"{doc_no}:{job_no}:{_short(name)}",
         tool="fio",
         tool_version=doc.get("fio version"),
         ended_at=_text.epoch(ts, "the report's timestamp", line) if ts else None,
@@ -247,8 +255,18 @@ def _run(doc_no: int, job_no: int, job: dict, doc: dict, opts: dict[str, str], k
     )
 
 
+def _short(name: Any) -> str:
+    """A job name as its run key shows it: cut past KEY_NAME chars (every sample repeats the key;
+    the numbers before it keep it unique, and fio_jobs and the run's workload keep the whole name)."""
+    text = str(name)
+    return text if len(text) <= KEY_NAME else text[:KEY_NAME] + "..."
+
+
+KEY_NAME = 200
+
+
 def _document(
-    res: ParseResult, rows: dict[str, list], doc_no: int, line: int, doc: Any, span: _Span, before: list[str]
+    res: ParseResult, rows: dict[str, Any], doc_no: int, line: int, doc: Any, span: _Span, before: list[str]
 ) -> None:
     if not isinstance(doc, dict) or not isinstance(doc.get("jobs"), list):
         raise ParseError("this JSON document is not fio output (it has no 'jobs' list)", line)
@@ -323,7 +341,7 @@ DISK_FIELDS = (
 )
 
 
-def _disk_util(res: ParseResult, rows: dict[str, list], doc_no: int, doc: dict, line: int, key: str | None) -> None:
+def _disk_util(res: ParseResult, rows: dict[str, Any], doc_no: int, doc: dict, line: int, key: str | None) -> None:
     for du in doc.get("disk_util") or []:
         if not isinstance(du, dict):
             continue
@@ -335,39 +353,72 @@ def _disk_util(res: ParseResult, rows: dict[str, list], doc_no: int, doc: dict, 
             res.add(key, "target", "disk_util_pct", _num(du.get("util")), "%", target=du.get("name"))
 
 
-TABLES = (
-    "fio_jobs",
-    "fio_options",
-    "fio_job_values",
-    "fio_percentiles",
-    "fio_latency_bins",
-    "fio_disk_util",
-    "fio_messages",
-)
+# tool tables with many rows a job, packed a chunk at a time (formats/_rows.py), and their columns
+PACKED = {
+    "fio_options": {"doc_no": "i32", "job_no": "i32", "section": "str", "key": "str", "value": "str", "ordinal": "i32"},
+    "fio_job_values": {"doc_no": "i32", "job_no": "i32", "path": "str", "value": "str", "value_num": "f64"},
+    "fio_percentiles": dict.fromkeys(("doc_no", "job_no"), "i32")
+    | dict.fromkeys(("ddir", "stat"), "str")
+    | {"percentile": "f64", "value": "f64", "unit": "str", "line_no": "i32"},
+    "fio_latency_bins": dict.fromkeys(("doc_no", "job_no"), "i32")
+    | dict.fromkeys(("ddir", "stat"), "str")
+    | {"bin_value": "f64", "unit": "str", "count": "f64", "line_no": "i32"},
+}
+TABLES = ("fio_jobs", *PACKED, "fio_disk_util", "fio_messages")
 
 
 def parse(data: bytes, name: str) -> ParseResult:
+    """Documents are read one at a time, each turned into rows once the next one is found (which
+    ends its text): memory follows the largest document and the packed rows, not the file."""
     text = decode_text(data)
-    docs, other = split_documents(text)
-    if not docs:
+    idx = _text.LineIndex(text)
+    other: list[tuple[int, str]] = []
+    rows: dict[str, Any] = {t: Rows(PACKED[t]) if t in PACKED else [] for t in TABLES}
+    res = ParseResult()
+    starts: list[int] = []
+    pending: tuple[int, _Obj] | None = None
+    for ln, doc in documents(text, other):
+        if pending is None and isinstance(doc, dict):
+            res.tool_version = doc.get("fio version")
+        if pending is not None:
+            _read(res, rows, (text, idx), other, starts, pending, ln)
+        starts.append(ln)
+        pending = (ln, doc)
+    if pending is None:
         said = " | ".join(t for _, t in other[:5])
         raise ParseError("no fio JSON document in the file" + (f"; fio wrote: {said}" if said else ""))
-    res = ParseResult(tool_version=docs[0][1].get("fio version") if isinstance(docs[0][1], dict) else None)
-    rows: dict[str, list] = {t: [] for t in TABLES}
-    starts = [ln for ln, _ in docs]
-    told = [tl for tl, _ in other]
-    idx = _text.LineIndex(text)
-    for doc_no, (ln, doc) in enumerate(docs, start=1):
-        prev = starts[doc_no - 2] if doc_no > 1 else 0
-        before = [t for _, t in other[bisect.bisect_right(told, prev) : bisect.bisect_right(told, ln)]]
-        end = idx.start(starts[doc_no]) - 1 if doc_no < len(starts) else len(text)
-        _document(res, rows, doc_no, ln, doc, (text, idx, idx.start(ln), end), before)
+    _read(res, rows, (text, idx), other, starts, pending, None)
     # each text line belongs to the document after it (None: after the last one)
     rows["fio_messages"] = [{"doc_no": _after(starts, tl), "line_no": tl, "text": t} for tl, t in other]
     if not res.runs:
-        raise ParseError("the fio JSON has no jobs (an empty 'jobs' list)", docs[0][0])
-    res.tables = {t: r for t, r in rows.items() if r}
+        raise ParseError("the fio JSON has no jobs (an empty 'jobs' list)", starts[0])
+    res.tables = {t: r.table() if isinstance(r, Rows) else r for t, r in rows.items() if len(r)}
     return res
+
+
+def _read(
+    res: ParseResult,
+    rows: dict[str, Any],
+    indexed: tuple[str, _text.LineIndex],
+    other: list[tuple[int, str]],
+    starts: list[int],
+    doc: tuple[int, _Obj],
+    next_line: int | None,
+) -> None:
+    """The rows of the last document found (number ``len(starts)``), whose text runs up to the line
+    the next one starts on (``next_line``; None: to the end of the text)."""
+    (text, idx), (ln, obj) = indexed, doc
+    prev = starts[-2] if len(starts) > 1 else 0
+    before = [
+        t for _, t in other[bisect.bisect_right(other, prev, key=_line) : bisect.bisect_right(other, ln, key=_line)]
+    ]
+    begin = idx.start(ln)
+    end = len(text) if next_line is None else max(begin, idx.start(next_line) - 1)
+    _document(res, rows, len(starts), ln, obj, (text, idx, begin, end), before)
+
+
+def _line(item: tuple[int, str]) -> int:
+    return item[0]
 
 
 def _after(starts: list[int], line: int) -> int | None:
