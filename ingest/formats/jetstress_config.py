@@ -8,6 +8,7 @@ jetstress_thresholds (milliseconds); no samples.
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from ..model import ParseError, ParseResult, decode_text, parse_float
 
@@ -66,10 +67,10 @@ def parse(data: bytes, name: str) -> ParseResult:
         kids = list(el)
         if not kids:
             rows.append({"path": path, "value_text": (el.text or "")})
-        counts: dict[str, int] = {}
+        total, seen = Counter(k.tag for k in kids), Counter[str]()  # counted once: linear in the kids
         for kid in kids:
-            counts[kid.tag] = counts.get(kid.tag, 0) + 1
-            idx = f"[{counts[kid.tag]}]" if sum(1 for k in kids if k.tag == kid.tag) > 1 else ""
+            seen[kid.tag] += 1
+            idx = f"[{seen[kid.tag]}]" if total[kid.tag] > 1 else ""
             walk(kid, f"{path}/{kid.tag}{idx}")
 
     walk(root, "/configuration")
