@@ -1,12 +1,20 @@
-"""Parser scaling: each text format's real corpus file grown to 1x, 2x and 4x a base size, parsed in a
-child process; time and peak RSS per size, the 4x/1x time ratio, and a verdict (linear: ratio <= 4.4).
+"""Parser scaling: every format's real file grown to 1x, 2x and 4x a base size and ingested, each in
+its own process; time and peak RSS per size, the ratios between sizes, and verdicts.
 
-    python -m tests.bench_scaling [--scale 1.0]
+    make bench   (python -m tests.bench_scaling [--scale 1.0] [--only iometer,fio-json])
 
---scale multiplies every base size (0.1 keeps a run to well under a minute). A file grows by repeating
-its records after the header (or whole documents, for fio JSON) with the decimals of each copy's numbers
-varied, so no two copies are the same bytes. Peak RSS comes from os.wait4 on the child.
-No test asserts on these figures: the machines are shared and noisy.
+A file grows by repeating its records (the lines between a kept head and a kept tail; for Iometer
+results, the real file's sessions, each with its own test type and access specs) with every number of
+each copy varied by up to +-5 % (same decimals, so the same kind of value: no copy is the same bytes
+and no session repeats another, which would compress unusually well). Formats with no real file
+(NO_REAL_FILE in tests/test_golden.py) grow the sample iolab ships, and say so.
+
+Each child runs `iolab ingest`'s own pipeline (batch.ingest_paths, the collector set as the command
+sets it) into a new database and reports the ingest's seconds (interpreter start and imports left
+out); its peak RSS comes from os.wait4. Verdicts: linear when the 4x file takes at most 4.4x the 1x
+time; memory bounded when peak RSS stays under 1 GB, or under 5x the file above 200 MB.
+--scale multiplies every base size (0.1 keeps a run to a few minutes). No test asserts on these
+figures: the machines are shared and noisy.
 """
 
 from __future__ import annotations
@@ -19,97 +27,236 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "corpus"
-LINEAR = 4.4
-
-# format folder, real file, header lines kept once (None: the whole file is one record), base size in MB
-CASES = (
-    ("fio-json", "louwrentius__fio-plot__fio316_randrw-1-16.json", None, 2.0, r"(?<=: )\d+(?=[,\n])"),
-    ("fio-terse", "mcgrof__fio-tests__v3_fio31_4jobs_randrw_emptyname.terse", 0, 2.0, r"\d+\.\d+"),
-    ("fio-log", "GoogleCloudPlatform__PerfKitBenchmarker__fio217_clat_hist.1.log", 0, 2.0, r"(?<=, )\d+(?=,)"),
-    ("perfmon", "jg185342__DataCollector01.csv", 1, 2.0, r"\d+\.\d+"),
-    ("elbencho-csv", "glennklockwood__elbencho-test__2.1-0_cgpu_08threads.csv", 1, 2.0, r"\d+\.\d+"),
-)
+LINEAR = 4.4  # 4x the input in at most 4.4x the time
+RSS_CAP_MB, RSS_PER_FILE, BIG_MB = 1024, 5, 200
+DECIMAL = r"(?<![\w.:/-])\d+\.\d+(?![\w.:/-])"  # 12.345, not a time, date, version or name
+ANY = r"(?<![\w.:/-])\d+(?:\.\d+)?(?![\w.:/-])"  # integers too
 
 
-def grow(src: Path, header: int | None, mb: float, numbers: str, out: Path) -> int:
-    """Write ``out``: ``src`` grown to about ``mb`` MB, each copy's numbers varied; returns its size."""
-    lines = src.read_text(encoding="utf-8", errors="surrogateescape").splitlines(keepends=True)
-    head, body = ([], lines) if header is None else (lines[:header], lines[header:])
-    block = "".join(body) if body[-1].endswith("\n") else "".join(body) + "\n"
-    rng, pat = random.Random(7), re.compile(numbers)
-    with out.open("w", encoding="utf-8", errors="surrogateescape") as f:
-        f.write("".join(head))
-        size = 0
+@dataclass(frozen=True)
+class Case:
+    fmt: str  # the format module's FORMAT
+    path: Path
+    head: int  # lines kept once at the top
+    tail: int  # lines kept once at the bottom
+    numbers: str = DECIMAL  # what is varied in each copy
+    mb: float = 8.0  # the 1x size
+    note: str = ""
+    rename: str = ""  # names that must differ between copies: each copy's get "-<copy>" appended
+    renumber: str = ""  # keys that must differ: replaced by a running count
+    fix: Callable[[str, int], str] | None = None  # the tail, told how many copies there are
+
+
+C, F, S = CORPUS, ROOT / "tests" / "fixtures", ROOT / "data" / "samples"
+CASES = [
+    Case("iometer-results-csv", C / "iometer/quarch__testfile.csv", 0, 0, ANY, 25, "its 59 sessions, perturbed"),
+    Case("iometer-instantaneous-csv", C / "iometer/quarch__Iometer_insttestfile.csv", 0, 0, ANY, note="sessions"),
+    Case("fio-json", C / "fio-json/louwrentius__fio-plot__fio316_randrw-1-16.json", 0, 0, ANY, note="documents"),
+    Case("fio-terse", C / "fio-terse/mcgrof__fio-tests__v3_fio31_4jobs_randrw_emptyname.terse", 0, 0),
+    Case("fio-log", C / "fio-log/GoogleCloudPlatform__PerfKitBenchmarker__fio217_clat_hist.1.log", 0, 0, ANY),
+    Case("pdh-csv", C / "perfmon/jg185342__DataCollector01.csv", 1, 0, note="perfmon; esxtop: tests/bench.py"),
+    Case("elbencho-csv", C / "elbencho-csv/glennklockwood__elbencho-test__2.1-0_cgpu_08threads.csv", 1, 0),
+    Case("elbencho-text", C / "elbencho-text/glennklockwood__elbencho-test__2.1-0_cgpu_08threads.out", 0, 0),
+    Case("diskspd-text", C / "diskspd-text/BasilKisel__trying-out-diskspd__2.0.x_azure_2runs.txt", 0, 0),
+    Case(
+        "array-perf-stats",
+        C / "array-perf/rtjust__Dell-MD-Powervault-MDTechView__md3200i_performanceStatistics.csv",
+        0,
+        0,
+        ANY,
+        rename=r"(?m)^[^,\r\n]+(?=, \w{3} \w{3} )",
+        note="virtual disks renamed per copy",
+    ),
+    Case("vdbench-flatfile", C / "vdbench-flatfile/hero0906__jiaoben__50406_fsd.flatfile.html", 55, 0),
+    Case("vdbench-summary", C / "vdbench-summary/hero0906__jiaoben__50406_fsd.summary.html", 38, 3),
+    Case(
+        "iozone-text",
+        C / "iozone-text/ilkermanap__iozoneparser__3.465_auto_odirect.txt",
+        27,
+        2,
+        ANY,
+        renumber=r"(?m)^ +\d+(?= +\d+ +\d)",
+        note="its rows, file sizes renumbered",
+    ),
+    Case("jetstress-log", F / "jetstress-log/handmade-jetstresscmd-2013-performance.txt", 0, 0, note="hand-made"),
+    Case("orion-console", C / "orion-console/ghmd-unidentified__orion19c_simple_bmtfile-acfs_console.txt", 17, 0),
+    Case(
+        "orion-summary-txt",
+        C / "orion/databasejournal__11gtest_summary.txt",
+        15,
+        4,
+        ANY,
+        renumber=r"(?<=/dev/sd)\w+",
+        fix=lambda tail, copies: tail.replace("4 FILEs found.", f"{4 * copies} FILEs found."),
+        note="its LUN list",
+    ),
+    Case(
+        "orion-matrix-csv",
+        C / "orion/cnblogs-hftian__mytest_20190329_1057_iops.csv",
+        1,
+        0,
+        ANY,
+        renumber=r"(?m)^ *\d+(?=,|\r?$)",
+    ),
+    Case("storage-array-profile", C / "profile/storcs__ibm_DS4500.txt", 0, 0, note="whole profiles"),
+    Case("diskspd-xml", C / "diskspd-xml/GoogleCloudPlatform__PerfKitBenchmarker__2.0.21a.xml", 111, 2, note="threads"),
+    Case("jetstress-config-xml", C / "jetstress/jacobklitzke__JetstressConfig.xml", 39, 25, note="thresholds"),
+    Case(
+        "vscsistats-csv",
+        F / "vscsistats/handmade-vscsistats-c.csv",
+        0,
+        0,
+        r"(?!)",
+        renumber=r"(?<=worldGroupID,)\d+",
+        note="hand-made; counts must agree: VMs renumbered, numbers kept",
+    ),
+    Case("criteria-csv", S / "criteria/criteria.csv", 1, 0, rename=r"(?m)^[a-z_0-9]+(?=,)", note="iolab's own table"),
+    Case("published-results-csv", S / "ds4300-vs-fastt200-2004/ds4300_vs_fastt200_2004.csv", 1, 0),
+    Case(
+        "jetstress-html-report",
+        F / "jetstress/Performance_2009_10_16_11_49_42_RECONSTRUCTED-esg-ds5020-js01.html",
+        0,
+        0,
+        note="reconstructed",
+    ),
+]
+
+
+def grow(case: Case, mb: float, out: Path, seed: int = 7) -> int:
+    """Write ``out``: the case's file with its records repeated to about ``mb`` MB, each copy's
+    numbers varied; returns the size in bytes."""
+    raw = case.path.read_bytes()
+    newline = "\r\n" if b"\r\n" in raw[:65536] else "\n"
+    lines = raw.decode("utf-8", errors="surrogateescape").splitlines()
+    head, body = lines[: case.head], lines[case.head : len(lines) - case.tail]
+    tail = lines[len(lines) - case.tail :] if case.tail else []
+    block = newline.join(body) + newline
+    rng, pat, counter = random.Random(seed), re.compile(case.numbers), iter(range(1 << 62))
+    with out.open("w", encoding="utf-8", errors="surrogateescape", newline="") as f:
+        f.write(newline.join(head) + newline if head else "")
+        size = copies = 0
         while size < mb * 1e6:
-            copy = pat.sub(lambda m: _vary(m.group(), rng), block)
+            copy = pat.sub(lambda m: vary(m.group(), rng), block)
+            if case.rename and copies:
+                copy = re.sub(case.rename, lambda m, n=copies: f"{m.group()}-{n}", copy)
+            if case.renumber:
+                copy = re.sub(case.renumber, lambda m: str(next(counter)), copy)
             f.write(copy)
-            size += len(copy)
+            size, copies = size + len(copy), copies + 1
+        end = newline.join(tail) + newline if tail else ""
+        f.write(case.fix(end, copies) if case.fix else end)
     return out.stat().st_size
 
 
-def _vary(number: str, rng: random.Random) -> str:
-    """The same number with its last digit changed: same width, same kind, a different value."""
-    return number[:-1] + str(rng.randrange(10))
+def vary(number: str, rng: random.Random) -> str:
+    """``number`` times 1 +- up to 5 %, written with as many decimals; 0 stays 0, and integers too
+    short to be a measurement (a count of workers, a queue depth) or too long (a sentinel) stay."""
+    whole, _, frac = number.partition(".")
+    if float(number) == 0 or (not frac and not 3 <= len(whole) <= 15):
+        return number
+    value = float(number) * (1 + rng.uniform(-0.05, 0.05))
+    return f"{value:.{len(frac)}f}" if frac else str(max(1, round(value)))
 
 
 def child(path: str) -> None:
-    """Parse ``path`` with the format that claims it; print runs, samples, time-series points and
-    seconds (of parsing alone, a lazy frame of points collected)."""
-    from ingest import registry
+    """Ingest ``path`` into a new database as `iolab ingest` does (its collector setting, its
+    pipeline); print the outcome, rows stored and seconds (imports and start-up left out)."""
+    import gc
 
-    data = Path(path).read_bytes()
-    t = time.perf_counter()
-    mod = registry.sniff(data[: registry.HEAD_BYTES], path)[0]
-    res = registry.parse(mod, data, Path(path).name)
-    points = res.points.collect() if hasattr(res.points, "collect") else res.points  # a lazy frame does its work here
-    print(f"{len(res.runs)} {len(res.samples)} {0 if points is None else len(points)} {time.perf_counter() - t:.3f}")
+    gc.set_threshold(100_000)  # as ingest/cli sets it for the command's process
+    from ingest import batch, db
 
-
-def measure(path: Path) -> tuple[float, int, str]:
-    """(seconds, peak RSS in MB, what the child said) for one parse in a child process."""
-    p = subprocess.Popen(
-        [sys.executable, "-m", "tests.bench_scaling", "--child", str(path)],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    assert p.stdout is not None and p.stderr is not None
-    out, err = p.stdout.read(), p.stderr.read()
-    _, status, usage = os.wait4(p.pid, 0)
-    p.returncode = os.waitstatus_to_exitcode(status)
-    if p.returncode:
-        return float("nan"), usage.ru_maxrss // 1024, (err.strip().splitlines() or ["failed"])[-1]
-    runs, samples, points, secs = out.split()
-    return float(secs), usage.ru_maxrss // 1024, f"{runs} runs, {samples} samples, {points} points"
+    with tempfile.TemporaryDirectory(prefix="iolab-scaling-db-") as d:
+        con = db.open_db(Path(d) / "s.duckdb")
+        t = time.perf_counter()
+        report = batch.ingest_paths(con, [Path(path)])
+        secs = time.perf_counter() - t
+        con.close()
+    o = report.outcomes[0]
+    rows = sum((o.counts or {}).values())
+    said = o.status if o.status == "ingested" else f"{o.status}: {(o.reason or '')[:120]}"
+    print(f"{secs:.3f} {rows} {said}")
 
 
-def main(argv: list[str] | None = None) -> None:
+def measure(path: Path) -> tuple[float, float, str]:
+    """(seconds, peak RSS in MB, what the child said) of one ingest in a child process (its peak
+    RSS from os.wait4, so this process's own size does not count)."""
+    with tempfile.TemporaryFile() as err:
+        p = subprocess.Popen(
+            [sys.executable, "-m", "tests.bench_scaling", "--child", str(path)],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=err,
+            text=True,
+        )
+        assert p.stdout is not None
+        out = p.stdout.read()
+        _, status, usage = os.wait4(p.pid, 0)
+        p.returncode = os.waitstatus_to_exitcode(status)
+        err.seek(0)
+        lines = err.read().decode(errors="replace").strip().splitlines()
+    rss = usage.ru_maxrss / 1024
+    if p.returncode or not out.strip():
+        return float("nan"), rss, "failed: " + (lines or ["?"])[-1][:120]
+    secs, rows, said = out.split(maxsplit=2)
+    return float(secs), rss, f"{said.strip()}, {int(rows):,} rows"
+
+
+def verdicts(times: dict[int, float], rss: dict[int, float], sizes: dict[int, float]) -> str:
+    """Linear (4x/1x time within LINEAR) and bounded (peak RSS under the cap, or under RSS_PER_FILE
+    times a file above BIG_MB), as words for the table."""
+    ratio = times[4] / times[1] if times[1] > 0 else float("nan")
+    linear = "linear" if ratio <= LINEAR else "NOT LINEAR" if ratio > LINEAR else "no figure"
+    over = [k for k in rss if not (rss[k] < RSS_CAP_MB or (sizes[k] > BIG_MB and rss[k] < RSS_PER_FILE * sizes[k]))]
+    bounded = "memory bounded" if not over else "MEMORY NOT BOUNDED at " + ", ".join(f"{k}x" for k in over)
+    return f"{linear} (4x/1x {ratio:.2f}, at most {LINEAR}); {bounded}"
+
+
+def run_case(case: Case, scale: float, tmp: Path) -> str:
+    """Grow, ingest and print one format's three sizes; returns its verdicts."""
+    times, rss, sizes = {}, {}, {}
+    for k in (1, 2, 4):
+        out = tmp / f"{k}x-{case.path.name}"
+        sizes[k] = grow(case, case.mb * scale * k, out) / 1e6
+        times[k], rss[k], said = measure(out)
+        out.unlink()
+        step = "" if k == 1 else f"{times[k] / times[k // 2]:.2f}"
+        print(
+            f"{case.fmt:<26}{k:>3}x{sizes[k]:>8.1f}{times[k]:>9.2f}{step:>7}{rss[k]:>8.0f}{rss[k] / sizes[k]:>7.1f}  {said}",
+            flush=True,
+        )
+    verdict = verdicts(times, rss, sizes)
+    print(f"{'':<26}{'':>4}{'':>8}{'':>9}{'':>7}{'':>8}{'':>7}  {verdict}" + (f"; {case.note}" if case.note else ""))
+    return verdict
+
+
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--scale", type=float, default=1.0, help="multiply every base size (default 1.0)")
+    ap.add_argument("--scale", type=float, default=1.0, help="multiply every base size (0.1: a few minutes)")
+    ap.add_argument("--only", default="", help="comma-separated formats (FORMAT names) to run")
     ap.add_argument("--child", help=argparse.SUPPRESS)
-    args = ap.parse_args(argv)
-    if args.child:
-        return child(args.child)
-    print(f"{'format':<14}{'size':>6}{'MB':>8}{'s':>9}{'RSS MB':>8}  runs / ratio / verdict")
+    a = ap.parse_args(argv)
+    if a.child:
+        child(a.child)
+        return 0
+    wanted = {f for f in a.only.split(",") if f}
+    cases = [c for c in CASES if not wanted or c.fmt in wanted]
+    print(f"{'format':<26}{'size':>4}{'MB':>8}{'s':>9}{'x prev':>7}{'RSS MB':>8}{'/file':>7}  outcome")
     with tempfile.TemporaryDirectory(prefix="iolab-scaling-") as tmp:
-        for fmt, name, header, base, numbers in CASES:
-            times = {}
-            for k in (1, 2, 4):
-                out = Path(tmp) / f"{k}x-{name}"
-                size = grow(CORPUS / fmt / name, header, base * args.scale * k, numbers, out)
-                secs, rss, said = measure(out)
-                times[k] = secs
-                print(f"{fmt:<14}{k:>5}x{size / 1e6:>8.1f}{secs:>9.2f}{rss:>8}  {said}", flush=True)
-                out.unlink()
-            ratio = times[4] / times[1] if times[1] > 0 else float("nan")
-            verdict = "linear" if ratio <= LINEAR else ("NOT LINEAR" if ratio > LINEAR else "no figure")
-            print(f"{fmt:<14}{'4x/1x':>6}{'':>8}{ratio:>9.2f}{'':>8}  {verdict} (at most {LINEAR})", flush=True)
+        results = {c.fmt: run_case(c, a.scale, Path(tmp)) for c in cases}
+    bad = [f for f, v in results.items() if "NOT" in v]
+    print(
+        f"scaling: {len(results) - len(bad)} of {len(results)} formats linear and bounded"
+        + (f"; not: {', '.join(bad)}" if bad else "")
+    )
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
