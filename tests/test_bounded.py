@@ -44,7 +44,17 @@ def test_a_document_after_text_gets_that_text_as_its_description():
     assert [r.description for r in res.runs] == [None, "fio: pid=1, err=5"]
 
 
-PACKED = sorted((CORPUS / "iometer").glob("*.csv")) + sorted((CORPUS / "fio-json").glob("*.json"))
+PACKED_DIRS = (
+    "iometer",
+    "fio-json",
+    "fio-terse",
+    "vdbench-summary",
+    "vdbench-totals",
+    "orion",
+    "iozone-text",
+    "elbencho-csv",
+)
+PACKED = sorted(p for d in PACKED_DIRS for p in (CORPUS / d).iterdir() if p.is_file())
 
 
 @pytest.mark.parametrize("path", PACKED, ids=lambda p: p.name)

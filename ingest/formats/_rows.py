@@ -1,10 +1,11 @@
 """Rows of a tool table that may grow large, kept small in memory.
 
 A row held as a dict costs 300-600 bytes, ten to fifty times the text it came from: a parser that
-keeps every row of a big file that way runs out of memory long before the file is big. ``Rows``
-gathers dicts and, once there are ``chunk`` of them, packs them into a compressed Arrow batch
-(``model.PackedTable``) with the table's declared types. A small file never reaches a chunk: its
-rows stay a plain list, as the writer has always taken them, and pyarrow is not imported for it.
+keeps every row of a big file that way runs out of memory long before the file is big, and the
+writer's frame of them doubled it. ``Rows`` gathers dicts and, once there are ``chunk`` of them,
+packs them: into compressed Arrow batches (``model.PackedTable``) of declared types, or into
+Polars frames typed as the writer would type the dicts. A small file never reaches a chunk: its
+rows stay a plain list, as the writer has always taken them (and bounds.check_tables checks).
 """
 
 from __future__ import annotations
@@ -29,18 +30,23 @@ def arrow_schema(columns: dict[str, str]) -> Any:
 
 
 class Rows:
-    """A tool table's rows: dicts while they are few, compressed Arrow batches of ``chunk`` rows after."""
+    """A tool table's rows: dicts while they are few; past ``chunk`` of them, packed a chunk at a
+    time. With ``columns`` (column -> kind), as compressed Arrow batches of those types; without,
+    as Polars frames typed by inference, as the writer types a list of dicts (``frame_rows``), and
+    handed over as one frame (each column the type its chunks agree on)."""
 
     CHUNK = 50_000
 
-    def __init__(self, columns: dict[str, str], chunk: int | None = None) -> None:
-        unknown = sorted(k for k in columns.values() if k not in KINDS)
+    def __init__(self, columns: dict[str, str] | None = None, chunk: int | None = None) -> None:
+        unknown = sorted(k for k in (columns or {}).values() if k not in KINDS)
         if unknown:
             raise ValueError(f"Rows: unknown column kind(s) {unknown} (known: {sorted(KINDS)})")
         self.columns = columns
         self.chunk = chunk or self.CHUNK
         self.pending: list[dict] = []
-        self.packed: PackedTable | None = None
+        self.packed: PackedTable | None = None  # typed
+        self.frames: list[Any] = []  # untyped
+        self.done = 0  # rows packed
 
     def append(self, row: dict) -> None:
         self.pending.append(row)
@@ -48,25 +54,36 @@ class Rows:
             self.pack()
 
     def extend(self, rows: list[dict]) -> None:
-        for row in rows:
-            self.append(row)
+        self.pending.extend(rows)
+        if len(self.pending) >= self.chunk:
+            self.pack()
 
     def __iadd__(self, rows: list[dict]) -> Rows:
         self.extend(rows)
         return self
 
     def __len__(self) -> int:
-        return len(self.pending) + (self.packed.num_rows if self.packed is not None else 0)
+        return len(self.pending) + self.done
 
     def pack(self) -> None:
-        """The pending rows as one compressed batch (a key a row lacks is an empty cell)."""
+        """The pending rows as one batch (a key a row lacks is an empty cell)."""
         if not self.pending:
             return
+        if self.columns is None:
+            import polars as pl
+
+            self.frames.append(pl.DataFrame(self.pending, infer_schema_length=None))
+        else:
+            self._pack_typed(self.columns)
+        self.done += len(self.pending)
+        self.pending = []
+
+    def _pack_typed(self, columns: dict[str, str]) -> None:
         import pyarrow as pa
 
         if self.packed is None:
-            self.packed = PackedTable(arrow_schema(self.columns))
-        names = list(self.columns)
+            self.packed = PackedTable(arrow_schema(columns))
+        names = list(columns)
         try:  # every key in every row (the usual case): transposed in C
             cols = list(zip(*map(itemgetter(*names), self.pending))) if len(names) > 1 else None
         except KeyError:
@@ -76,11 +93,15 @@ class Rows:
         self.packed.append(
             pa.RecordBatch.from_arrays([pa.array(c, t) for c, t in zip(cols, self.packed.schema.types)], names)
         )
-        self.pending = []
 
-    def table(self) -> list[dict] | PackedTable:
-        """What the writer takes: the plain rows when they never filled a chunk, else every batch."""
-        if self.packed is None:
+    def table(self) -> Any:
+        """What the writer takes: the plain rows when they never filled a chunk, else every batch
+        (a PackedTable, or one Polars frame)."""
+        if not self.done:
             return self.pending
         self.pack()
-        return self.packed
+        if self.columns is not None:
+            return self.packed
+        import polars as pl
+
+        return pl.concat(self.frames, how="diagonal_relaxed")

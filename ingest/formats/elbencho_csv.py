@@ -50,6 +50,7 @@ from ..model import (
     parse_float,
     split_lines,
 )
+from ._rows import Rows
 from ._text import number, whole
 
 FORMAT = "elbencho-csv"
@@ -109,7 +110,7 @@ def split_row(line: str, header: list[str], ln: int) -> dict[str, str]:
 
 def _result(lines: list[str]) -> ParseResult:
     res = ParseResult()
-    rows: list[dict] = []
+    rows = Rows()  # elbencho_values, packed past a chunk (formats/_rows.py)
     header: list[str] = []
     for ln, line in enumerate(lines, start=1):
         if not line.strip():
@@ -127,7 +128,7 @@ def _result(lines: list[str]) -> ParseResult:
         res.tool_version = (cells.get("version") or "").strip() or res.tool_version
     if not res.runs:
         raise ParseError("the elbencho CSV has a header but no phase rows")
-    res.tables["elbencho_values"] = rows
+    res.tables["elbencho_values"] = rows.table()
     return res
 
 

@@ -18,10 +18,12 @@ Versions 2, 4 and 5 lay fields out differently and are refused by name.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from ..model import ParseError, ParseResult, Run, decode_text, split_lines
 from . import _fio
 from ._fio import Direction
+from ._rows import Rows
 from ._text import number
 
 FORMAT = "fio-terse"
@@ -184,10 +186,10 @@ def _safe_num(text: str) -> float | None:
 
 def parse(data: bytes, name: str) -> ParseResult:
     res = ParseResult()
-    rows: dict[str, list] = {
+    rows: dict[str, Any] = {  # the two with many rows a line packed past a chunk (formats/_rows.py)
         "fio_jobs": [],
-        "fio_job_values": [],
-        "fio_percentiles": [],
+        "fio_job_values": Rows(),
+        "fio_percentiles": Rows(),
         "fio_disk_util": [],
         "fio_messages": [],
     }
@@ -207,5 +209,5 @@ def parse(data: bytes, name: str) -> ParseResult:
     if not res.runs:
         raise ParseError("no terse line (3;fio-...;...) in the file")
     res.tool_version = res.runs[0].tool_version
-    res.tables = {t: r for t, r in rows.items() if r}
+    res.tables = {t: r.table() if isinstance(r, Rows) else r for t, r in rows.items() if len(r)}
     return res

@@ -27,6 +27,7 @@ import re
 from datetime import datetime
 
 from ..model import ParseError, ParseResult, Run, decode_text, split_lines
+from ._rows import Rows
 
 FORMAT = "iozone-text"
 VERSION = "1"
@@ -98,7 +99,7 @@ def _cells(line: str, cols: list[tuple[int, str]], ln: int) -> dict[str, float]:
 def parse(data: bytes, name: str) -> ParseResult:
     lines = split_lines(decode_text(data))
     res = ParseResult()
-    rows: list[dict] = []
+    rows = Rows()  # iozone_values, packed past a chunk (formats/_rows.py)
     cols: list[tuple[int, str]] | None = None
     unit = None
     started = None
@@ -126,11 +127,11 @@ def parse(data: bytes, name: str) -> ParseResult:
         _table_line(res, rows, _cells(line, cols, ln), unit, started, ln)
     if not res.runs:
         raise ParseError("no IOzone result lines (kB reclen write ...) in the file")
-    res.tables["iozone_values"] = rows
+    res.tables["iozone_values"] = rows.table()
     return res
 
 
-def _table_line(res: ParseResult, rows: list[dict], cells: dict[str, float], unit, started, ln: int) -> None:
+def _table_line(res: ParseResult, rows: Rows, cells: dict[str, float], unit, started, ln: int) -> None:
     kb, rec = cells.get("kB"), cells.get("reclen")
     if kb is None or rec is None or kb != int(kb) or rec != int(rec):
         raise ParseError("a result line needs whole numbers of kB and reclen first", ln)

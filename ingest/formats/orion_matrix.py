@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from ..model import ParseError, ParseResult, Run, decode_text, parse_float, parse_int, split_lines
+from ._rows import Rows
 
 FORMAT = "orion-matrix-csv"
 VERSION = "1"
@@ -56,7 +57,7 @@ def parse(data: bytes, name: str) -> ParseResult:
     res.runs.append(
         Run(key=group, tool="Orion", workload=test, test_type=f"matrix:{kind}", status="complete", group=group)
     )
-    points, seen = [], set()
+    points, seen = Rows(), set()  # orion_matrix rows, packed past a chunk (formats/_rows.py)
     for i, line in enumerate(lines[1:], start=2):
         if not line.strip():
             continue
@@ -93,7 +94,7 @@ def parse(data: bytes, name: str) -> ParseResult:
             if kind in KINDS:
                 metric, unit = KINDS[kind]
                 res.add(group, "point", metric, v, unit, small_oio=s, large_oio=large, line_no=i)
-    if not points:
+    if not len(points):
         raise ParseError("the matrix has no data points")
-    res.tables["orion_matrix"] = points
+    res.tables["orion_matrix"] = points.table()
     return res

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 
 from ..model import MB_PER_MIB, ParseError, ParseResult, Run, split_lines
+from ._rows import Rows
 from ._text import decode, number, size_bytes
 
 FORMAT = "vdbench-summary"
@@ -108,7 +109,8 @@ class _Parser:
     def __init__(self, lines: list[str], kind: str):
         self.lines, self.kind = lines, kind
         self.res = ParseResult()
-        self.rows: list[dict] = []
+        self.rows = Rows()  # vdbench_values, packed past a chunk (formats/_rows.py)
+        self.intervals = 0  # values read from data lines (not settings)
         self.cols: list[str] | None = None
         self.run: Run | None = None
         self.settings: dict[str, str] = {}
@@ -131,9 +133,9 @@ class _Parser:
                 if len(tok) >= 2 and _TIME.match(tok[0]) and _INTERVAL.match(tok[1]):
                     self.data_row(tok, ln)
         self.finish_run()
-        if not any(r["interval"] != "(settings)" for r in self.rows):
+        if not self.intervals:
             raise ParseError("no interval or avg_ lines: the run was stopped before its first interval")
-        self.res.tables["vdbench_values"] = self.rows
+        self.res.tables["vdbench_values"] = self.rows.table()
         return self.res
 
     def start_run(self, name: str, rest: str, line: str, ln: int) -> None:
@@ -189,6 +191,7 @@ class _Parser:
         for col, t in zip(self.cols[1:], tok[2:]):
             v = _number(t, col, ln)
             values[col.lower()] = v
+            self.intervals += 1
             self.rows.append(self.value_row(tok[1], tok[0], col, v, None if v is not None else t, ln))
         if tok[1].startswith("avg_"):
             self.avg(values, ln)
