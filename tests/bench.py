@@ -1,6 +1,6 @@
 """esxtop ingest benchmark: throughput, memory and size against Polars' own baseline, same run.
 
-    make bench            (python -m tests.bench [--gb 1.0] [--keep])
+    make bench            (python -m tests.bench [--gb 1.0] [--small-mb 100] [--reps 3])
     make bench-lake       (python -m tests.bench --lake ...: the Parquet lake, see tests/bench_lake.py)
 
 Generates esxtop-shaped files (5,000 quoted columns, `"MM/DD/YYYY HH:MM:SS"` stamps, two-decimal
@@ -9,11 +9,11 @@ in its own process so peak RSS is its own:
   baseline  Polars scan_csv (explicit schema) -> unpivot -> sink_parquet
   iolab     `iolab ingest <file>` into a new database (sniff, hash, parse, store, commit)
 one after the other, three times over (--reps), and prints the throughput ratio of the medians
-(iolab / baseline) with each pair's, peak RSS, time linearity 100 MB -> 1 GB, and stored size / CSV
-size. Last, the real 7,632-column corpus capture's ingest time (in-process, interpreter
-start excluded). The bars (issue 4): ratio >= 0.8, RSS < 1.5 GB, stored <= 1/3 of the CSV; issue 15
-asks >= 1.0 at 1 GB and >= 0.9 at 100 MB. Results go to <cache>/bench-esxtop.json, and the ratios
-of the run before are printed beside today's.
+(iolab / baseline), each pair's, and the median of the pairs (the figure the bars judge), peak
+RSS, time linearity 100 MB -> 1 GB, and stored size / CSV size. Last, the real 7,632-column corpus
+capture's ingest time (in-process, interpreter start excluded). The bars (issue 4): ratio >= 0.8,
+RSS < 1.5 GB, stored <= 1/3 of the CSV; issues 15 and 31: >= 1.0 at 1 GB and >= 0.9 at 100 MB.
+Results go to <cache>/bench-esxtop.json, and the ratios of the run before are printed beside today's.
 """
 
 from __future__ import annotations
@@ -116,7 +116,7 @@ def run_pair(csv: Path, work: Path, reps: int = 3) -> dict:
         b_wall, b_rss = measure([sys.executable, "-c", BASELINE, str(csv), str(out)])
         db = work / "bench.duckdb"
         i_wall, i_rss = measure([str(ROOT / ".venv" / "bin" / "iolab"), "ingest", str(csv), "--db", str(db)], cwd=ROOT)
-        stored = db.stat().st_size + sum(f.stat().st_size for f in (work / "bench.duckdb.points").glob("*.parquet"))
+        stored = db.stat().st_size + sum(f.stat().st_size for f in (work / "bench.duckdb.points").rglob("*.parquet"))
         runs.append((b_wall, b_rss, i_wall, i_rss, stored, out.stat().st_size))
         for f in (out, db, work / "bench.duckdb.wal"):
             f.unlink(missing_ok=True)
@@ -130,6 +130,7 @@ def run_pair(csv: Path, work: Path, reps: int = 3) -> dict:
         "iolab_rss_mb": i_rss / 2**20,
         "ratio": b_wall / i_wall,
         "pair_ratios": [round(r[0] / r[2], 3) for r in runs],
+        "pair_median": statistics.median(r[0] / r[2] for r in runs),
         "stored_mb": stored / 1e6,
         "stored_share": stored / csv.stat().st_size,
         "baseline_parquet_mb": out_size / 1e6,
@@ -154,6 +155,7 @@ def corpus_file_seconds() -> float:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--gb", type=float, default=1.0, help="size of the large file (default 1 GB)")
+    ap.add_argument("--small-mb", type=int, default=100, help="size of the small file (default 100 MB)")
     ap.add_argument(
         "--cache",
         default=os.environ.get("IOLAB_BENCH_DIR", "/tmp/iolab-bench"),
@@ -170,7 +172,8 @@ def main(argv=None) -> int:
         return bench_lake.main(a.lab_mb, a.runs, Path(a.cache))
     cache = Path(a.cache)
     cache.mkdir(parents=True, exist_ok=True)
-    sizes = {"100MB": 100_000_000, f"{a.gb:g}GB": int(a.gb * 1e9)}
+    small_label, large_label = f"{a.small_mb}MB", f"{a.gb:g}GB"
+    sizes = {small_label: a.small_mb * 1_000_000, large_label: int(a.gb * 1e9)}
     results = {}
     for label, size in sizes.items():
         f = cache / f"esxtop-{COLUMNS}col-{label}.csv"
@@ -188,7 +191,7 @@ def main(argv=None) -> int:
             f" | stored {r['stored_mb']:.0f} MB = {r['stored_share']:.2f} of the CSV",
             flush=True,
         )
-    small, large = results["100MB"], results[f"{a.gb:g}GB"]
+    small, large = results[small_label], results[large_label]
     per_mb = [r["iolab_s"] / r["csv_mb"] for r in (small, large)]
     print(
         f"linearity: {large['csv_mb'] / small['csv_mb']:.1f}x the data took {large['iolab_s'] / small['iolab_s']:.1f}x"
@@ -196,10 +199,16 @@ def main(argv=None) -> int:
     )
     real = corpus_file_seconds()
     print(f"real 7,632-column corpus capture: {real:.2f} s in-process")
+    for label, r, bar in ((large_label, large, 1.0), (small_label, small, 0.9)):
+        print(
+            f"esxtop ingest {label}: iolab {r['iolab_s']:.2f} s against its floor, Polars' own pipeline, "
+            f"{r['baseline_s']:.2f} s (medians); throughput ratio, median of the {len(r['pair_ratios'])} pairs: "
+            f"{r['pair_median']:.2f}, {'met' if r['pair_median'] >= bar else 'NOT met'} (>= {bar})"
+        )
     bars = {
-        "ratio >= 0.8": large["ratio"] >= 0.8,
-        "1 GB ratio >= 1.0": large["ratio"] >= 1.0,
-        "100 MB ratio >= 0.9": small["ratio"] >= 0.9,
+        "ratio >= 0.8": large["pair_median"] >= 0.8,
+        f"{large_label} ratio >= 1.0": large["pair_median"] >= 1.0,
+        f"{small_label} ratio >= 0.9": small["pair_median"] >= 0.9,
         "RSS < 1.5 GB": large["iolab_rss_mb"] < 1536,
         "stored <= 1/3": large["stored_share"] <= 1 / 3,
         "corpus file < 2 s": real < 2.0,

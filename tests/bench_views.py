@@ -1,6 +1,6 @@
 """Query, report and start-up benchmark: each figure against its floor measured in the same run.
 
-    make bench            (python -m tests.bench_views [--mb 200])
+    make bench            (python -m tests.bench_views [--mb 200] [--files 1000] [--renders 3])
 
   series_points count     vs count(*) over the raw Parquet store
   series_summary          vs the same aggregates (count, avg, p95, max, min per series) over the raw store
@@ -16,6 +16,9 @@
   validation              every Great Expectations suite over both databases above (the capture's
                           points, the 1,000 files' measurements) vs pulling the suites' frames alone
 
+Bars (issue 31), each against its floor in the same run, printed as met / NOT met: the three
+time-series views at most 3x the raw Parquet, the first ingest at most 3x parsing the files alone,
+the re-ingest at most 2x hashing them. The queries run on a read-only connection, as the reports'.
 The capture is generated like tests/bench.py's (esxtop-shaped, 5,000 columns). Results go to
 <cache>/bench-views.json; when an earlier result is there, each ratio is printed beside the old one.
 Timings are medians of three runs. No test asserts on them: these machines are noisy.
@@ -49,8 +52,8 @@ def median_time(fn, runs: int = 3) -> float:
 def query_figures(db_file: Path, what: str) -> dict[str, tuple[float, float, str]]:
     from ingest import db
 
-    con = db.open_db(db_file)
-    store = f"'{db_file}.points/*.parquet'"
+    con = db.connect(db_file, read_only=True)  # as the reports read it
+    store = f"'{db.store_dir(con)}/*.parquet'"
     raw_agg = f"""SELECT sum(n), sum(a), sum(p), sum(x), sum(m) FROM (
         SELECT series_id, count(value) n, avg(value) a, quantile_cont(value, 0.95) p, max(value) x, min(value) m
         FROM read_parquet({store}) GROUP BY series_id)"""
@@ -170,11 +173,31 @@ def validation_figure(dbfs: list[Path]) -> tuple[float, float, str]:
     return took, floor, f"{rows:,} rows; floor: the suites' frames pulled from DuckDB"
 
 
+# The bars of issue 31: a figure at most this many times its floor (measured in the same run).
+BARS = {
+    "series_points count": 3.0,
+    "series_summary": 3.0,
+    "device_io": 3.0,
+    "first ingest": 3.0,
+    "re-ingest": 2.0,
+}
+
+
+def verdict(name: str, ratio: float) -> str:
+    """'met (<= bar)' or 'NOT met (<= bar)' for a figure with a bar; '' for the others."""
+    bar = next((b for prefix, b in BARS.items() if name.startswith(prefix)), None)
+    if bar is None:
+        return ""
+    return f"{'met' if ratio <= bar else 'NOT met'} (<= {bar:g}x)"
+
+
 def main(argv: list[str] | None = None) -> int:
     from tests.bench import generate
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--mb", type=int, default=200, help="size of the generated esxtop capture (default 200 MB)")
+    ap.add_argument("--files", type=int, default=1000, help="Iometer files of the first ingest (default 1,000)")
+    ap.add_argument("--renders", type=int, default=3, help="renders of the demo pages (their median is used)")
     ap.add_argument("--cache", default=os.environ.get("IOLAB_BENCH_DIR", "/tmp/iolab-bench"))
     a = ap.parse_args(argv)
     cache = Path(a.cache)
@@ -192,21 +215,21 @@ def main(argv: list[str] | None = None) -> int:
         batch.ingest_paths(con, [csv])
         con.close()
         figures.update(query_figures(dbf, f"{csv.stat().st_size / 1e6:.0f} MB esxtop capture"))
-        figures.update(ingest_figures(Path(work)))
+        figures.update(ingest_figures(Path(work), a.files))
         figures["validation"] = validation_figure([dbf, Path(work) / "many.duckdb"])
-    per_page, empty, pages = report_figures()
+    per_page, empty, pages = report_figures(a.renders)
     figures["report page"] = (per_page, empty, f"iolab report --force, {pages} demo pages; floor: an empty notebook")
     figures["iolab --help"] = (*startup_figures(), 'floor: python -c "import duckdb"')
 
     old_file = cache / "bench-views.json"
     old = json.loads(old_file.read_text()) if old_file.exists() else {}
-    print(f"{'figure':<26} {'iolab s':>9} {'floor s':>9} {'ratio':>7} {'(earlier)':>9}  what")
+    print(f"{'figure':<26} {'iolab s':>9} {'floor s':>9} {'ratio':>7} {'(earlier)':>9}  {'verdict':<18} what")
     result = {}
     for name, (took, floor, what) in figures.items():
         ratio = took / floor if floor else float("inf")
         result[name] = {"seconds": took, "floor_seconds": floor, "ratio": ratio, "what": what}
         before = f"({old[name]['ratio']:.2f})" if name in old else ""
-        print(f"{name:<26} {took:9.3f} {floor:9.3f} {ratio:7.2f} {before:>9}  {what}")
+        print(f"{name:<26} {took:9.3f} {floor:9.3f} {ratio:7.2f} {before:>9}  {verdict(name, ratio):<18} {what}")
     old_file.write_text(json.dumps(result, indent=1))
     print(f"capture {csv.stat().st_size / 1e6:.0f} MB; results in {old_file}")
     return 0
