@@ -8,6 +8,7 @@ SAMPLES := data/samples
 LAKE ?= data/lake
 LAB_MB ?= 20
 RUNS ?= 200
+SCALE ?= 1
 
 .DEFAULT_GOAL := help
 .PHONY: help setup hooks demo ingest validate reports check-reports lab lint test golden fuzz bench bench-lake lake clean
@@ -72,11 +73,11 @@ fuzz: setup ## long pollution run over every corpus file, the attack trees (test
 	$(BIN)/python -m tests.fuzz --cases 1000
 	IOLAB_MIRROR_EXAMPLES=200 $(BIN)/pytest -q -p no:cacheprovider tests/test_mirror.py -k TestMirror
 
-bench: setup ## ingest, query, report and start-up figures, each against its own floor in the same run
+bench: setup ## every figure against its floor in the same run, with verdicts; then the scaling table (SCALE=0.1: minutes)
 	$(BIN)/python -m tests.bench
 	$(BIN)/python -m tests.bench_views
 	$(BIN)/python -m tests.bench_iometer
-	$(BIN)/python -m tests.bench_scaling
+	$(BIN)/python -m tests.bench_scaling --scale $(SCALE)
 
 lake: setup ## export $(DB) to the Parquet lake $(LAKE) and compute every view there with Spark (local)
 	$(BIN)/iolab lake export --db $(DB) --to $(LAKE)
