@@ -117,3 +117,37 @@ def test_a_repeated_key_keeps_every_value_and_a_plain_object_its_items():
     assert a.pairs == [("filename", "/dev/a"), ("bs", "4k"), ("filename", "/dev/b")] and a["filename"] == "/dev/b"
     b = fio_json._Obj([("bs", "4k"), ("rw", "read")])
     assert b.pairs == [("bs", "4k"), ("rw", "read")] and b.repeats is None
+
+
+def test_the_scaling_bench_grows_iometer_with_every_session_perturbed(tmp_path):
+    """make bench's Iometer file: the real sessions repeated with their numbers varied (a file of one
+    session repeated compresses unusually well), still a file the parser reads whole."""
+    from ingest.formats import iometer
+    from tests import bench_scaling
+
+    case = next(c for c in bench_scaling.CASES if c.fmt == "iometer-results-csv")
+    out = tmp_path / "grown.csv"
+    bench_scaling.grow(case, 1.0, out)
+    original = iometer.parse(case.path.read_bytes(), case.path.name)
+    grown = iometer.parse(out.read_bytes(), out.name)
+    n = len(original.runs)
+    assert len(grown.runs) == 3 * n and out.stat().st_size > 1e6
+    real = [s.value for s in original.samples if s.metric == "iops" and s.scope == "all"]
+    iops = [s.value for s in grown.samples if s.metric == "iops" and s.scope == "all"]
+    copies = [iops[:n], iops[n : 2 * n], iops[2 * n :]]
+    assert copies[0] != copies[1] != copies[2] != real
+    assert all(abs(v / r - 1) <= 0.05 + 1e-6 for copy in copies for r, v in zip(real, copy) if r)
+    assert [r.workload for r in grown.runs] == [r.workload for r in original.runs] * 3
+
+
+def test_vary_keeps_the_kind_of_each_number():
+    import random
+
+    from tests.bench_scaling import vary
+
+    rng = random.Random(1)
+    assert vary("0.000000", rng) == "0.000000" and vary("4", rng) == "4" and vary("18446744073709551615", rng)
+    v = vary("30171.173034", rng)
+    assert len(v.split(".")[1]) == 6 and abs(float(v) / 30171.173034 - 1) <= 0.05
+    n = vary("231736832", rng)
+    assert n.isdigit() and abs(int(n) / 231736832 - 1) <= 0.05
