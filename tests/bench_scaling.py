@@ -104,7 +104,7 @@ CASES = [
         ANY,
         renumber=r"(?m)^ *\d+(?=,|\r?$)",
     ),
-    Case("storage-array-profile", C / "profile/storcs__ibm_DS4500.txt", 0, 0, note="whole profiles"),
+    Case("storage-array-profile", C / "profile/storcs__ibm_DS4500.txt", 6374, 4, note="its ENCLOSURES section"),
     Case("diskspd-xml", C / "diskspd-xml/GoogleCloudPlatform__PerfKitBenchmarker__2.0.21a.xml", 111, 2, note="threads"),
     Case("jetstress-config-xml", C / "jetstress/jacobklitzke__JetstressConfig.xml", 39, 25, note="thresholds"),
     Case(

@@ -151,3 +151,19 @@ def test_vary_keeps_the_kind_of_each_number():
     assert len(v.split(".")[1]) == 6 and abs(float(v) / 30171.173034 - 1) <= 0.05
     n = vary("231736832", rng)
     assert n.isdigit() and abs(int(n) / 231736832 - 1) <= 0.05
+
+
+def test_diskspd_runs_of_a_long_capture_each_sum_their_own_targets():
+    """Each run of a console capture reads only its own rows (linear in runs): three copies of a
+    real two-run capture give its per-target sums three times over."""
+    from ingest.formats import diskspd_text
+
+    raw = (CORPUS / "diskspd-text" / "BasilKisel__trying-out-diskspd__2.0.x_azure_2runs.txt").read_bytes()
+    one = diskspd_text.parse(raw, "one.txt")
+    three = diskspd_text.parse(raw + b"\n" + raw + b"\n" + raw, "three.txt")
+
+    def targets(res):
+        return [(s.metric, s.target, s.value) for s in res.samples if s.scope == "target"]
+
+    assert len(three.runs) == 3 * len(one.runs) and targets(one)
+    assert targets(three) == targets(one) * 3

@@ -98,6 +98,7 @@ class _Run:
     def parse(self) -> None:
         i = self.first
         section = None
+        pct_before = len(self.res.tables.get("diskspd_latency_percentiles", []))  # earlier runs' rows
         while i < self.end:
             line = self.lines[i]
             s = line.strip()
@@ -132,7 +133,7 @@ class _Run:
                     self.first + 1,
                 )
         if any(p["name"] == "measuring latency" for p in self.params) and not any(
-            r["run_key"] == self.key for r in self.res.tables.get("diskspd_latency_percentiles", [])
+            r["run_key"] == self.key for r in self.res.tables.get("diskspd_latency_percentiles", [])[pct_before:]
         ):
             raise ParseError(
                 f"run {self.key} measured latency but its percentile table is missing: the output is cut short",
@@ -400,18 +401,20 @@ def parse(data: bytes, name: str) -> ParseResult:
     res = ParseResult()
     for no, (first, end) in enumerate(spans, start=1):
         r = _Run(res, lines, first, end, no)
+        threads_before = len(res.tables.get("diskspd_threads", []))  # earlier runs' rows
         r.parse()
         res.runs.append(r.run())
         res.tables.setdefault("diskspd_params", []).extend(r.params)
         res.add(r.key, "all", "test_time_s", r.test_time, "s", line_no=_find(lines, first, end, "actual test time:"))
-        _per_target(res, r.key, r.test_time)
+        _per_target(res, r.key, r.test_time, threads_before)
     return res
 
 
-def _per_target(res: ParseResult, key: str, seconds: float | None) -> None:
-    """Scope 'target': the Total IO rows summed per file (computed, so no line number)."""
+def _per_target(res: ParseResult, key: str, seconds: float | None, start: int = 0) -> None:
+    """Scope 'target': the Total IO rows summed per file (computed, so no line number); the run's
+    rows are those from ``start`` on (each run reads only its own: linear in runs)."""
     sums: dict[str, list[float]] = {}
-    for row in res.tables["diskspd_threads"]:
+    for row in res.tables["diskspd_threads"][start:]:
         if row["run_key"] == key and row["kind"] == "total" and row["thread"] is not None:
             s = sums.setdefault(row["target"], [0.0, 0.0, 0.0])
             s[0] += row["iops"]
