@@ -9,6 +9,8 @@ each copy varied by up to +-5 % (same decimals, so the same kind of value: no co
 and no session repeats another, which would compress unusually well). Formats with no real file
 (NO_REAL_FILE in tests/test_golden.py) grow the sample iolab ships, and say so.
 
+A format whose 4x file took more than 4.4x the 1x time has both measured again and the faster of
+each pair kept (these shared machines slow down by 20 % and more for a minute at a time).
 Each child runs `iolab ingest`'s own pipeline (batch.ingest_paths, the collector set as the command
 sets it) into a new database and reports the ingest's seconds (interpreter start and imports left
 out); its peak RSS comes from os.wait4. Verdicts: linear when the 4x file takes at most 4.4x the 1x
@@ -231,6 +233,14 @@ def run_case(case: Case, scale: float, tmp: Path) -> str:
             f"{case.fmt:<26}{k:>3}x{sizes[k]:>8.1f}{times[k]:>9.2f}{step:>7}{rss[k]:>8.0f}{rss[k] / sizes[k]:>7.1f}  {said}",
             flush=True,
         )
+    if not times[4] <= LINEAR * times[1]:  # one slow minute on a shared machine: once more, the faster of two
+        for k in (1, 4):
+            out = tmp / f"{k}x-{case.path.name}"
+            grow(case, case.mb * scale * k, out)
+            again, rss_again, _ = measure(out)
+            out.unlink()
+            print(f"{case.fmt:<26}{k:>3}x{'':>8}{again:>9.2f}{'':>7}{rss_again:>8.0f}{'':>7}  measured again")
+            times[k], rss[k] = min(times[k], again), max(rss[k], rss_again)
     verdict = verdicts(times, rss, sizes)
     print(f"{'':<26}{'':>4}{'':>8}{'':>9}{'':>7}{'':>8}{'':>7}  {verdict}" + (f"; {case.note}" if case.note else ""))
     return verdict

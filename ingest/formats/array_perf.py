@@ -33,6 +33,7 @@ import csv
 import re
 
 from ..model import ParseError, ParseResult, Run, decode_text, parse_float, split_lines
+from ._rows import Rows
 
 FORMAT = "array-perf-stats"
 VERSION = "1"
@@ -97,11 +98,15 @@ def parse(data: bytes, name: str) -> ParseResult:
         )
     if not any(s.scope == "volume" for s in res.samples):
         raise ParseError("no volume rows with numbers: the file holds no statistics")
+    if isinstance(values := res.tables.get("array_perf_values"), Rows):
+        res.tables["array_perf_values"] = values.table()
     return res
 
 
 def _value(res: ParseResult, **row) -> None:
-    res.tables.setdefault("array_perf_values", []).append(row)
+    if "array_perf_values" not in res.tables:
+        res.tables["array_perf_values"] = Rows()  # packed past a chunk (formats/_rows.py)
+    res.tables["array_perf_values"].append(row)
 
 
 class _Monitor:
