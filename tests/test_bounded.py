@@ -167,3 +167,15 @@ def test_diskspd_runs_of_a_long_capture_each_sum_their_own_targets():
 
     assert len(three.runs) == 3 * len(one.runs) and targets(one)
     assert targets(three) == targets(one) * 3
+
+
+@pytest.mark.parametrize("columns", [None, {"a": "str"}])
+def test_a_value_no_column_can_hold_is_refused_as_the_writer_refuses_it(columns):
+    """A lone surrogate (a JSON escape such as \\ud800) cannot be stored: a small file's rows are
+    refused by the writer with this reason; a big file's packed rows say the same, not 'internal error'."""
+    from ingest.formats._rows import Rows
+    from ingest.model import ParseError
+
+    rows = Rows(columns, chunk=1)
+    with pytest.raises(ParseError, match=r"could not store the parsed rows \(UnicodeEncodeError: .*surrogates"):
+        rows.append({"a": "\ud800"})

@@ -13,7 +13,7 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Any
 
-from ..model import PackedTable
+from ..model import PackedTable, ParseError
 
 # column kinds -> Arrow types (names of pyarrow constructors)
 KINDS = {"i32": "int32", "i64": "int64", "u64": "uint64", "f64": "float64", "str": "string", "ts": "timestamp"}
@@ -69,12 +69,15 @@ class Rows:
         """The pending rows as one batch (a key a row lacks is an empty cell)."""
         if not self.pending:
             return
-        if self.columns is None:
-            import polars as pl
+        try:
+            if self.columns is None:
+                import polars as pl
 
-            self.frames.append(pl.DataFrame(self.pending, infer_schema_length=None))
-        else:
-            self._pack_typed(self.columns)
+                self.frames.append(pl.DataFrame(self.pending, infer_schema_length=None))
+            else:
+                self._pack_typed(self.columns)
+        except UnicodeEncodeError as e:  # a lone surrogate from a JSON escape: refused as the writer refuses it
+            raise ParseError(f"could not store the parsed rows ({type(e).__name__}: {e})") from None
         self.done += len(self.pending)
         self.pending = []
 
