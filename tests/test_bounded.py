@@ -179,3 +179,18 @@ def test_a_value_no_column_can_hold_is_refused_as_the_writer_refuses_it(columns)
     rows = Rows(columns, chunk=1)
     with pytest.raises(ParseError, match=r"could not store the parsed rows \(UnicodeEncodeError: .*surrogates"):
         rows.append({"a": "\ud800"})
+
+
+def test_a_value_of_megabytes_is_not_fio_output():
+    """fio keeps a job name in 128 bytes: a 2 MB one is refused at its job's line, before its copies
+    (run, fio_jobs, fio_job_values) cost memory."""
+    doc = json.loads((CORPUS / "fio-json" / "louwrentius__fio-plot__fio31_randrw-1-1.json").read_text())
+    doc["jobs"][0]["jobname"] = "n" * 2_000_000
+    text = json.dumps(doc, indent=2)
+    with pytest.raises(fio_json.ParseError, match=r"'jobname' and its value hold 2,000,007 characters") as e:
+        fio_json.parse(text.encode(), "huge.json")
+    assert e.value.line == text.count("\n", 0, text.index('"jobname"')) + 1
+    doc["jobs"][0]["jobname"] = "x"
+    doc["jobs"][0]["job options"]["k" * 2_000_000] = "1"
+    with pytest.raises(fio_json.ParseError, match=r"'kkkk.*' and its value hold 2,000,001 characters"):
+        fio_json.parse(json.dumps(doc, indent=2).encode(), "huge-key.json")

@@ -204,6 +204,24 @@ def _value_rows(job: dict, ids: dict) -> list[dict]:
     ]
 
 
+MAX_TEXT = 1 << 20  # characters in one value; fio's own are short (a job name at most 127 bytes)
+
+
+def _texts(rows: list[dict], name: str, line: int) -> list[dict]:
+    """``rows`` when every value is of a size fio writes; else the ParseError naming the longest.
+    fio keeps a job's name in 128 bytes (FIO_JOBNAME_SIZE, stat.h) and its options in a job file's
+    lines: a value of megabytes is not fio's output, and each copy of it would cost its size again."""
+    size = lambda r: len(r["value"] or "") + len(r[name])  # noqa: E731
+    long = max(rows, key=size, default=None)
+    if long is not None and size(long) > MAX_TEXT:
+        raise ParseError(
+            f"{long[name][:80]!r} and its value hold {size(long):,} characters: fio writes names and option values of "
+            "at most a few hundred (a job name at most 127 bytes), so this is not fio's output or it is damaged",
+            line,
+        )
+    return rows
+
+
 def _option_rows(section: str, obj: Any, ids: dict) -> list[dict]:
     pairs = getattr(obj, "pairs", []) if isinstance(obj, dict) else []
     return [
@@ -271,7 +289,7 @@ def _document(
     if not isinstance(doc, dict) or not isinstance(doc.get("jobs"), list):
         raise ParseError("this JSON document is not fio output (it has no 'jobs' list)", line)
     glob = doc.get("global options") if isinstance(doc.get("global options"), dict) else {}
-    rows["fio_options"] += _option_rows("global", glob, {"doc_no": doc_no, "job_no": None})
+    rows["fio_options"] += _texts(_option_rows("global", glob, {"doc_no": doc_no, "job_no": None}), "key", line)
     job_lines = _job_lines(span, line, len(doc["jobs"]))
     signal = next((m.group(1) for t in before if (m := re.search(r"terminating on signal (\d+)", t))), None)
     for job_no, (job, ln) in enumerate(zip(doc["jobs"], job_lines), start=1):
@@ -279,7 +297,7 @@ def _document(
             raise ParseError(f"job {job_no} of this document is not a JSON object", line)
         ids = {"doc_no": doc_no, "job_no": job_no}
         jopts = job.get("job options") if isinstance(job.get("job options"), dict) else {}
-        rows["fio_options"] += _option_rows("job", jopts, ids)
+        rows["fio_options"] += _texts(_option_rows("job", jopts, ids), "key", ln)
         opts = {**{k: str(v) for k, v in glob.items()}, **{k: str(v) for k, v in jopts.items()}}
         run = _run(doc_no, job_no, job, doc, opts, "job options" in job or bool(glob), ln)
         err = job.get("error")
@@ -298,7 +316,7 @@ def _document(
                 "line_no": ln,
             }
         )
-        rows["fio_job_values"] += _value_rows(job, ids)
+        rows["fio_job_values"] += _texts(_value_rows(job, ids), "path", ln)
         dirs = [
             _direction(d, job[d], rows, {**ids, "line_no": ln})
             for d in (*_fio.DIRECTIONS, "mixed")
