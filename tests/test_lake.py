@@ -1,23 +1,28 @@
-"""The Parquet lake: export of the demo database, the views computed from the lake alone by Spark
-(local mode) and by DuckDB, row for row the same; incremental export; the manifest."""
+"""The Parquet lake: export of the demo database; the views computed from the lake alone by DuckDB
+and by iolab on a Spark standalone cluster started here, row for row the same (and, in make
+bench-lake, by plain Spark from the lake's own SQL); the cluster's processes always stopped;
+incremental export; the manifest; what the lake may remove and when its views are stale."""
 
 from __future__ import annotations
 
 import json
-import math
 import os
 import shutil
-from datetime import date, datetime
-from decimal import Decimal
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from ingest import batch, db, lake
+from tests import lakecheck
 from tests.conftest import ROOT, q
 
 pyspark = pytest.importorskip("pyspark", reason="the [lake] extra (pip install -e '.[lake]')")
 SAMPLES = ROOT / "data" / "samples"
+IOLAB = Path(sys.executable).parent / "iolab"
 
 
 @pytest.fixture(scope="module")
@@ -36,72 +41,20 @@ def exported(demo) -> tuple[Path, dict]:
 
 
 @pytest.fixture(scope="module")
-def spark():
-    s = lake.spark_session(app="iolab tests")
-    s.sparkContext.setLogLevel("ERROR")
-    yield s
-    s.stop()
+def cluster(tmp_path_factory):
+    """A Spark standalone master and two workers on 127.0.0.1, shared by the module's Spark tests."""
+    with lake.LocalCluster(workers=2, where=tmp_path_factory.mktemp("cluster")) as c:
+        yield c
 
 
-# ---- comparing two engines' rows ----------------------------------------------------------------
-
-
-def _norm(v):
-    """A value as both engines should agree on it: numbers as float, lists element-wise."""
-    if isinstance(v, bool) or v is None or isinstance(v, (str, datetime, date)):
-        return v
-    if isinstance(v, (int, float, Decimal)):
-        return float(v)
-    if isinstance(v, (list, tuple)):
-        return tuple(_norm(x) for x in v)
-    return v
-
-
-def _key(row):
-    # floats rounded for sorting only (two engines may differ in the last bits); NULLs first
-    return tuple((x is not None, f"{x:.9g}" if isinstance(x, float) else repr(x)) for x in row)
-
-
-def _same(a, b) -> bool:
-    if isinstance(a, float) and isinstance(b, float):
-        return (math.isnan(a) and math.isnan(b)) or math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
-    if isinstance(a, tuple) and isinstance(b, tuple):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
-    return a == b
-
-
-def _rows(folder: Path) -> tuple[list[str], list[tuple]]:
-    import pyarrow.parquet as pq
-
-    files = sorted(folder.glob("*.parquet"))
-    tables = [pq.read_table(f) for f in files]
-    cols = tables[0].column_names
-    rows = [tuple(_norm(r[c]) for c in cols) for t in tables for r in t.to_pylist()]
-    return cols, sorted(rows, key=_key)
-
-
-def _differences(a: Path, b: Path, names) -> dict[str, str]:
-    """View -> how the rows under a/<view> and b/<view> differ (DuckDB's and Spark's)."""
-    differ = {}
-    for name in sorted(names):
-        cols_d, rows_d = _rows(a / name)
-        cols_s, rows_s = _rows(b / name)
-        if cols_d != cols_s:
-            differ[name] = f"columns {cols_d} vs {cols_s}"
-        elif len(rows_d) != len(rows_s):
-            differ[name] = f"{len(rows_d)} rows by DuckDB, {len(rows_s)} by Spark"
-        else:
-            bad = [(d, s) for d, s in zip(rows_d, rows_s) if not _same(d, s)]
-            if bad:
-                differ[name] = f"{len(bad)} rows differ, first: {bad[0]}"
-    return differ
-
-
-def test_spark_views_equal_duckdb_views(exported, spark, tmp_path):
+@pytest.fixture(scope="module")
+def by_duckdb(exported, tmp_path_factory) -> tuple[Path, dict[str, int]]:
     lake_dir, _ = exported
-    by_duckdb = lake.views(lake_dir, "duckdb", out=tmp_path / "duckdb")
-    by_spark = lake.views(lake_dir, "spark", out=tmp_path / "spark", spark=spark)
-    assert set(by_spark) == set(by_duckdb)
+    out = tmp_path_factory.mktemp("duckdb-views")
+    return out, lake.views(lake_dir, "duckdb", out=out)
+
+
+def _not_empty_by_accident(counts: dict[str, int]) -> None:
     # every view of schemas/views/*.sql is there (plus series_points, and series_values, made by ingest/db.py)
     assert {
         "measurements",
@@ -115,11 +68,78 @@ def test_spark_views_equal_duckdb_views(exported, spark, tmp_path):
         "series_points",
         "series_values",
         "latency_percentiles",
-    } <= set(by_spark)
-    assert _differences(tmp_path / "duckdb", tmp_path / "spark", by_duckdb) == {}
-    # not empty by accident: the demo has rows in the views the reports use
+    } <= set(counts)
+    # the demo has rows in the views the reports use
     for name in ("measurements", "per_drive_iops", "comparison", "generation_comparison", "series_summary"):
-        assert by_spark[name] > 0, name
+        assert counts[name] > 0, name
+
+
+def test_views_on_a_standalone_cluster_equal_duckdb(exported, by_duckdb, cluster, tmp_path):
+    """`iolab lake views --master spark://127.0.0.1:PORT` on a master and two workers started here
+    (pyspark's own spark-class, loopback only) gives every view DuckDB gives, its executors on both
+    workers."""
+    lake_dir, _ = exported
+    duck_dir, duck_counts = by_duckdb
+    pids = cluster.pids()
+    assert len(pids) >= 3 and cluster.state()["aliveworkers"] == 2
+    listen = lakecheck.listening(pids)
+    assert listen and all(a.startswith(lakecheck.LOOPBACK) for a in listen), listen
+    done = {a["id"] for a in cluster.state()["completedapps"]}
+    run = subprocess.run(
+        [str(IOLAB), "lake", "views", "--engine", "spark", "--master", cluster.master, "--lake", str(lake_dir)]
+        + ["--out", str(tmp_path / "spark")],
+        env=cluster.env(),
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    apps = [a for a in cluster.state()["completedapps"] if a["id"] not in done]
+    assert [(a["name"], a["state"]) for a in apps] == [("iolab lake", "FINISHED")], apps
+    # its executors ran on the two workers (one work folder each, under the application's)
+    assert len(list((cluster.dir / "work" / apps[0]["id"]).glob("[0-9]*"))) == 2
+    got = lake.owned.read(tmp_path / "spark")
+    assert got is not None and got["engine"] == "spark" and sorted(got["views"]) == sorted(duck_counts)
+    assert {n: lake.parquet_rows(tmp_path / "spark" / n) for n in duck_counts} == duck_counts
+    assert lakecheck.compare(duck_dir, tmp_path / "spark", duck_counts) == {}
+    _not_empty_by_accident(duck_counts)
+
+
+KILLED = r"""
+import sys, time
+from pathlib import Path
+from ingest import lake
+
+c = lake.LocalCluster(workers=1, where=Path(sys.argv[1]))
+c.start()
+print(" ".join(map(str, c.pids())), flush=True)
+time.sleep(600)
+"""
+
+
+def test_a_killed_driver_leaves_no_spark_process(tmp_path):
+    """The process that started a cluster is killed (SIGKILL: no handler, no atexit runs); its
+    master and worker end with it (PR_SET_PDEATHSIG), no JVM left behind."""
+    p = subprocess.Popen([sys.executable, "-c", KILLED, str(tmp_path)], stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        pids = [int(x) for x in p.stdout.readline().split()]  # type: ignore[union-attr]
+        assert len(lake.cluster.running(pids)) >= 2  # the master and the worker at least
+    finally:
+        p.send_signal(signal.SIGKILL)
+        p.wait()
+    end = time.monotonic() + 60
+    while lake.cluster.running(pids) and time.monotonic() < end:
+        time.sleep(0.5)
+    assert lake.cluster.running(pids) == []
+
+
+def test_local_cluster_stops_even_when_the_work_fails(tmp_path):
+    """The context manager stops every process it started when the code inside raises."""
+    with pytest.raises(RuntimeError, match="the work failed"), lake.LocalCluster(workers=1, where=tmp_path) as c:
+        pids = c.pids()
+        assert len(pids) >= 2
+        raise RuntimeError("the work failed")
+    assert lake.cluster.running(pids) == []
 
 
 def test_views_from_lake_match_the_database(demo, exported, tmp_path):
@@ -133,8 +153,8 @@ def test_views_from_lake_match_the_database(demo, exported, tmp_path):
         pct = q(con, "SELECT sum(pct_better) FROM comparison")[0][0]
     finally:
         con.close()
-    _, rows = _rows(tmp_path / "v" / "comparison")
-    cols, _ = _rows(tmp_path / "v" / "comparison")
+    _, rows = lakecheck.rows(tmp_path / "v" / "comparison")
+    cols, _ = lakecheck.rows(tmp_path / "v" / "comparison")
     i = cols.index("pct_better")
     assert sum(r[i] for r in rows if r[i] is not None) == pytest.approx(pct)
 
@@ -282,13 +302,8 @@ import sys
 from pathlib import Path
 from pyspark.sql import SparkSession
 
-script, out = Path(sys.argv[1]), Path(sys.argv[2])
-spark = (
-    SparkSession.builder.master("local[2]")
-    .config("spark.ui.enabled", "false")
-    .config("spark.sql.shuffle.partitions", "2")
-    .getOrCreate()
-)
+script, out, master = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
+spark = SparkSession.builder.master(master).appName("spark-only").getOrCreate()
 spark.sparkContext.setLogLevel("ERROR")
 views = []
 for line in script.read_text().splitlines():
@@ -308,27 +323,25 @@ print(len(views), "views")
     not os.environ.get("IOLAB_SPARK_ONLY"),
     reason="minutes of Spark (every view cached in a fresh session): make bench-lake runs it (IOLAB_SPARK_ONLY=1)",
 )
-def test_spark_only_sql_equals_duckdb(exported, tmp_path):
-    """views/_sql/create_all.sql, run line by line by a Python that imports pyspark and nothing of
-    iolab, gives every view DuckDB gives."""
-    import subprocess
-    import sys
-
+def test_spark_only_sql_equals_duckdb(exported, by_duckdb, cluster, tmp_path):
+    """views/_sql/create_all.sql, run line by line on the standalone cluster by a Python that
+    imports pyspark and nothing of iolab, gives every view DuckDB gives."""
     lake_dir, _ = exported
+    duck_dir, duck_counts = by_duckdb
     sql = lake_dir / "views" / "_sql"
-    by_duckdb = lake.views(lake_dir, "duckdb", out=tmp_path / "duckdb")
-    assert {f"{v}.sql" for v in by_duckdb} | {"create_all.sql"} == {f.name for f in sql.glob("*.sql")}
+    assert {f"{v}.sql" for v in duck_counts} | {"create_all.sql"} == {f.name for f in sql.glob("*.sql")}
     (tmp_path / "run.py").write_text(SPARK_ONLY)
     r = subprocess.run(
-        [sys.executable, "-I", "run.py", str(sql / "create_all.sql"), str(tmp_path / "spark")],
+        [sys.executable, "-I", "run.py", str(sql / "create_all.sql"), str(tmp_path / "spark"), cluster.master],
         cwd=tmp_path,
+        env=cluster.env(),
         capture_output=True,
         text=True,
         timeout=900,
     )
     assert r.returncode == 0, r.stderr[-3000:]
-    assert r.stdout.strip() == f"{len(by_duckdb)} views"
-    assert _differences(tmp_path / "duckdb", tmp_path / "spark", by_duckdb) == {}
+    assert r.stdout.strip() == f"{len(duck_counts)} views"
+    assert lakecheck.compare(duck_dir, tmp_path / "spark", duck_counts) == {}
 
 
 # ---- the lake never deletes what it did not write -------------------------------------------------
@@ -362,3 +375,19 @@ def test_views_after_a_new_export_are_stale_and_recomputed(demo, tmp_path):
     lake.views(out, "duckdb")
     assert lake.owned.status(out) == "current"
     assert main(["lake", "status", "--lake", str(out)]) == 0
+
+
+def test_large_views_are_compared_by_column_profiles(tmp_path, monkeypatch):
+    """Past ROWS_IN_PYTHON rows two engines' views are compared by DuckDB column profiles (count,
+    sum of numbers, distinct count of text): equal folders pass, one changed value is caught."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    monkeypatch.setattr(lakecheck, "ROWS_IN_PYTHON", 0)
+    rows = {"run": ["a", "b", "c"], "iops": [1.5, 2.25, None], "n": [1, 2, 3]}
+    for side in ("duckdb", "spark"):
+        (tmp_path / side / "v").mkdir(parents=True)
+        pq.write_table(pa.table(rows), tmp_path / side / "v" / "part-0.parquet")
+    assert lakecheck.compare(tmp_path / "duckdb", tmp_path / "spark", ["v"]) == {}
+    pq.write_table(pa.table({**rows, "iops": [1.5, 2.5, None]}), tmp_path / "spark" / "v" / "part-0.parquet")
+    assert "column profiles differ" in lakecheck.compare(tmp_path / "duckdb", tmp_path / "spark", ["v"])["v"]

@@ -26,7 +26,8 @@ has no macros) and the result is generated as Spark SQL. A construct sqlglot can
 rewritten in the view file itself into a form both engines accept.
 """
 
-from . import owned
+from . import cluster, owned
+from .cluster import LocalCluster
 from .common import CATALOGUE, LAKE_FORMAT, MANIFEST, SCHEMA_FILE, lake_tables, parquet_rows
 from .export import export
 from .read import lake_connection, read_view
@@ -35,10 +36,12 @@ from .views import spark_session, views
 
 __all__ = [
     "CATALOGUE",
+    "LocalCluster",
     "LAKE_FORMAT",
     "MANIFEST",
     "POINT_VIEWS",
     "SCHEMA_FILE",
+    "cluster",
     "export",
     "owned",
     "lake_connection",
