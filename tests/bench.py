@@ -163,8 +163,8 @@ def main(argv=None) -> int:
     )
     ap.add_argument("--reps", type=int, default=3, help="baseline/iolab pairs per size (medians are reported)")
     ap.add_argument("--lake", action="store_true", help="the lake benchmark instead (tests/bench_lake.py)")
-    ap.add_argument("--lab-mb", type=float, default=20, help="--lake: MB of esxtop in the generated lab")
-    ap.add_argument("--runs", type=int, default=200, help="--lake: Iometer result files in the generated lab")
+    ap.add_argument("--lab-mb", type=float, default=20, help="--lake: MB of esxtop CSV the generated lab stands for")
+    ap.add_argument("--runs", type=int, default=200, help="--lake: esxtop runs in the generated lab")
     a = ap.parse_args(argv)
     if a.lake:
         from tests import bench_lake
