@@ -83,7 +83,7 @@ lake: setup ## export $(DB) to the Parquet lake $(LAKE) and compute every view t
 	$(BIN)/iolab lake export --db $(DB) --to $(LAKE)
 	$(BIN)/iolab lake views --engine spark --lake $(LAKE)
 
-bench-lake: setup ## lake export + Spark views on a generated lab against Spark's plain Parquet scan (LAB_MB=, RUNS=)
+bench-lake: setup ## a generated lab (RUNS esxtop runs, LAB_MB MB) exported; on a Spark standalone cluster started here: its views against Spark's plain scan, each equal to DuckDB's; then the lake's own SQL by plain Spark there
 	$(BIN)/python -m tests.bench --lake --lab-mb $(LAB_MB) --runs $(RUNS)
 	IOLAB_SPARK_ONLY=1 $(BIN)/pytest -q -p no:cacheprovider tests/test_lake.py -k spark_only
 

@@ -67,7 +67,8 @@ def _ingest_templates(lab: Path, db_path: Path, per_run: int) -> None:
 # the rows of run k (template t): its ids, place, labels and time; {k0} {k1} bound the chunk
 _CLONES = """CREATE OR REPLACE TEMP TABLE clones AS
 SELECT k, k % {templates} AS t, {sid0} + k AS sid, {rid0} + k AS rid, (k + 1) * {span} AS off,
-       to_hours(k + 1) AS shift, 'lab study ' || (k % {studies}) AS study, 'esx host ' || (k % {systems}) AS system
+       to_hours(k + 1) AS shift, 'lab study ' || ((k + {templates}) % {studies}) AS study,
+       'esx host ' || ((k + {templates}) % {systems}) AS system
 FROM range({k0}, {k1}) r(k)"""
 _TEMPLATE = "(SELECT row_number() OVER (ORDER BY source_id) - 1 AS t, source_id AS tsid FROM tmpl_sources)"
 _TABLES = {
@@ -147,6 +148,7 @@ def make(where: Path, lab_mb: float, runs: int) -> Path:
             _copy_rows(con, k0, k1, ids)
             _copy_points(con, store, files)
             con.execute("COMMIT")
+        db.refresh_points_view(con)  # series_points lists the store's files: the copies' too
     finally:
         con.close()
     (lab / ".complete").touch()

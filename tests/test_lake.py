@@ -391,3 +391,27 @@ def test_large_views_are_compared_by_column_profiles(tmp_path, monkeypatch):
     assert lakecheck.compare(tmp_path / "duckdb", tmp_path / "spark", ["v"]) == {}
     pq.write_table(pa.table({**rows, "iops": [1.5, 2.5, None]}), tmp_path / "spark" / "v" / "part-0.parquet")
     assert "column profiles differ" in lakecheck.compare(tmp_path / "duckdb", tmp_path / "spark", ["v"])["v"]
+
+
+def test_the_bench_lab_has_its_own_numbers_per_run(tmp_path):
+    """make bench-lake's lab: RUNS runs, each with its own place, labels, times and values (not a
+    template repeated), every store file named by point_files and read by series_points."""
+    from tests import lablake
+
+    db_path = lablake.make(tmp_path, 0.4, 9)
+    con = db.connect(db_path, read_only=True)
+    try:
+        runs = con.execute(
+            "SELECT count(*), count(DISTINCT path), count(DISTINCT sha256), count(DISTINCT study), count(DISTINCT system) "
+            "FROM source_files"
+        ).fetchall()[0]
+        assert runs == (9, 9, 9, 9, 4)  # run i in study i % 10, on system i % 4
+        per_run = con.execute(
+            "SELECT source_id, count(*), round(sum(value), 6), min(ts) FROM series_points GROUP BY 1 ORDER BY 1"
+        ).fetchall()
+    finally:
+        con.close()
+    assert [r[0] for r in per_run] == list(range(1, 10))
+    points = {r[0]: r[1] for r in per_run}
+    assert points[5] == points[1] and points[9] == points[1]  # runs 5 and 9 are template 1's copies
+    assert len({r[2] for r in per_run}) == 9 and len({r[3] for r in per_run}) == 9
