@@ -74,12 +74,18 @@ def _not_empty_by_accident(counts: dict[str, int]) -> None:
         assert counts[name] > 0, name
 
 
+# make test computes these on the cluster (and what they read: a dozen views, the table, the time
+# series and the comparison paths); make bench-lake computes and compares every view there
+ON_THE_CLUSTER = ["comparison", "series_summary"]
+
+
 def test_views_on_a_standalone_cluster_equal_duckdb(exported, by_duckdb, cluster, tmp_path):
     """`iolab lake views --master spark://127.0.0.1:PORT` on a master and two workers started here
-    (pyspark's own spark-class, loopback only) gives every view DuckDB gives, its executors on both
+    (pyspark's own spark-class, loopback only) gives the views DuckDB gives, its executors on both
     workers."""
     lake_dir, _ = exported
     duck_dir, duck_counts = by_duckdb
+    _not_empty_by_accident(duck_counts)
     pids = cluster.pids()
     assert len(pids) >= 3 and cluster.state()["aliveworkers"] == 2
     listen = lakecheck.listening(pids)
@@ -87,7 +93,8 @@ def test_views_on_a_standalone_cluster_equal_duckdb(exported, by_duckdb, cluster
     done = {a["id"] for a in cluster.state()["completedapps"]}
     run = subprocess.run(
         [str(IOLAB), "lake", "views", "--engine", "spark", "--master", cluster.master, "--lake", str(lake_dir)]
-        + ["--out", str(tmp_path / "spark")],
+        + ["--out", str(tmp_path / "spark")]
+        + [a for v in ON_THE_CLUSTER for a in ("--view", v)],
         env=cluster.env(),
         capture_output=True,
         text=True,
@@ -98,11 +105,37 @@ def test_views_on_a_standalone_cluster_equal_duckdb(exported, by_duckdb, cluster
     assert [(a["name"], a["state"]) for a in apps] == [("iolab lake", "FINISHED")], apps
     # its executors ran on the two workers (one work folder each, under the application's)
     assert len(list((cluster.dir / "work" / apps[0]["id"]).glob("[0-9]*"))) == 2
+    names = lake.translate.needed(ON_THE_CLUSTER)
+    assert {"measurements", "series_points", "source_files"} < names < set(duck_counts)
     got = lake.owned.read(tmp_path / "spark")
-    assert got is not None and got["engine"] == "spark" and sorted(got["views"]) == sorted(duck_counts)
-    assert {n: lake.parquet_rows(tmp_path / "spark" / n) for n in duck_counts} == duck_counts
-    assert lakecheck.compare(duck_dir, tmp_path / "spark", duck_counts) == {}
-    _not_empty_by_accident(duck_counts)
+    assert got is not None and got["engine"] == "spark" and sorted(got["views"]) == sorted(names)
+    assert {n: lake.parquet_rows(tmp_path / "spark" / n) for n in names} == {n: duck_counts[n] for n in names}
+    assert lakecheck.compare(duck_dir, tmp_path / "spark", names) == {}
+
+
+def test_views_named_are_computed_with_what_they_read(exported, by_duckdb, tmp_path):
+    """--view NAME computes that view and the views it reads, no others, the same rows as a full run;
+    an unknown name is refused with the list of views."""
+    from ingest.cli import main
+
+    lake_dir, _ = exported
+    duck_dir, duck_counts = by_duckdb
+    names = lake.translate.needed(["generation_comparison"])
+    assert names == {
+        "generation_comparison",
+        "measurements",
+        "orion_latency_points",
+        "source_files",
+        "study_corrections",
+        "study_declarations",
+    }
+    counts = lake.views(lake_dir, "duckdb", out=tmp_path / "v", only=["generation_comparison"])
+    assert counts == {n: duck_counts[n] for n in names}
+    assert sorted(p.name for p in (tmp_path / "v").iterdir() if p.is_dir()) == sorted(names)
+    assert lakecheck.compare(duck_dir, tmp_path / "v", names) == {}
+    out = tmp_path / "none"
+    assert main(["lake", "views", "--lake", str(lake_dir), "--out", str(out), "--view", "no_such_view"]) == 2
+    assert not out.exists()
 
 
 KILLED = r"""

@@ -31,6 +31,12 @@ def register(sub: Any) -> None:
     )
     v.add_argument("--master", help="Spark master URL (default local[*]; spark://host:7077, yarn, k8s://...)")
     v.add_argument("--out", metavar="DIR", help="write the views here instead of DIR/views")
+    v.add_argument(
+        "--view",
+        action="append",
+        metavar="NAME",
+        help="compute only this view and those it reads (repeatable); the folder then holds just them",
+    )
     v.set_defaults(func=cmd_views)
     st = s.add_parser("status", help="whether the lake's views are current, stale (an export since) or missing")
     st.add_argument("--lake", required=True, metavar="DIR", help="a lake written by `iolab lake export`")
@@ -64,8 +70,8 @@ def cmd_views(args: argparse.Namespace) -> int:
         console(stderr=True).print(f"The views in {markup(out)} are stale (an export since): computing them again.")
     t0 = time.perf_counter()
     try:
-        counts = views(args.lake, args.engine, args.master, args.out)
-    except owned.NotOurs as e:
+        counts = views(args.lake, args.engine, args.master, args.out, only=args.view)
+    except (owned.NotOurs, ValueError) as e:
         console(stderr=True).print(f"[red]Not writing the views[/]: {markup(str(e))}")
         return 2
     console(stderr=True).print(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -135,4 +136,27 @@ def spark_statements() -> list[tuple[str, str]]:
         query = tree.expression if isinstance(tree, exp.Create) else tree
         query = _for_spark(_expand_macros(query, macros))
         out.append((name, query.sql(dialect="spark", unsupported_level=sqlglot.ErrorLevel.RAISE)))
+    return out
+
+
+def needed(names: Iterable[str]) -> set[str]:
+    """The views ``names`` and every view they read, directly or through others."""
+    import sqlglot
+    from sqlglot import exp
+
+    statements = dict(spark_statements())
+    unknown = set(names) - set(statements)
+    if unknown:
+        raise ValueError(f"no view named {', '.join(sorted(unknown))}; the views are {', '.join(sorted(statements))}")
+    reads = {
+        name: {t.name for t in sqlglot.parse_one(sql, read="spark").find_all(exp.Table)} & set(statements)
+        for name, sql in statements.items()
+    }
+    out: set[str] = set()
+    todo = list(names)
+    while todo:
+        name = todo.pop()
+        if name not in out:
+            out.add(name)
+            todo += reads[name]
     return out

@@ -8,7 +8,7 @@ from pathlib import Path
 from . import owned
 from .common import MANIFEST, _copy, _q, lake_tables, parquet_rows
 from .script import SPARK_SQL_CONF
-from .translate import POINT_VIEWS, spark_statements, view_files, view_statements
+from .translate import POINT_VIEWS, needed, spark_statements, view_files, view_statements
 
 
 def _duckdb_views(lake: Path):
@@ -26,29 +26,36 @@ def _duckdb_views(lake: Path):
 
 
 def views(
-    lake: str | Path, engine: str = "duckdb", master: str | None = None, out: str | Path | None = None, spark=None
+    lake: str | Path,
+    engine: str = "duckdb",
+    master: str | None = None,
+    out: str | Path | None = None,
+    spark=None,
+    only: list[str] | None = None,
 ) -> dict[str, int]:
-    """Compute every view from the lake and write each to ``out``/<view>/ (default DIR/views)."""
+    """Compute every view from the lake and write each to ``out``/<view>/ (default DIR/views).
+    With ``only``, those views and the views they read, no others: the folder then holds just them."""
     lake = Path(lake)
     out = Path(out) if out else lake / "views"
     if not (lake / MANIFEST).is_file():
         raise FileNotFoundError(f"{lake} is not an iolab lake (no {MANIFEST}): run `iolab lake export` first")
     if engine not in ("duckdb", "spark"):
         raise ValueError(f"unknown engine {engine!r}: spark or duckdb")
+    keep = needed(only) if only else None
     before = owned.claim(lake, out)
     out.mkdir(parents=True, exist_ok=True)
     (out / owned.VIEWS_MANIFEST).unlink(missing_ok=True)  # half-written views are nobody's export
-    counts = _duckdb(lake, out) if engine == "duckdb" else _spark(lake, out, master, spark)
+    counts = _duckdb(lake, out, keep) if engine == "duckdb" else _spark(lake, out, master, spark, keep)
     for gone in before - set(counts):  # views of an earlier definition: ours, so removed
         shutil.rmtree(out / gone, ignore_errors=True)
     owned.mark(lake, out, engine, list(counts))
     return counts
 
 
-def _duckdb(lake: Path, out: Path) -> dict[str, int]:
+def _duckdb(lake: Path, out: Path, keep: set[str] | None) -> dict[str, int]:
     counts: dict[str, int] = {}
     con, names = _duckdb_views(lake)
-    for name in names:
+    for name in (n for n in names if keep is None or n in keep):
         d = out / name
         shutil.rmtree(d, ignore_errors=True)
         _copy(con, f'SELECT * FROM "{name}"', d / "part-0.parquet")
@@ -57,7 +64,7 @@ def _duckdb(lake: Path, out: Path) -> dict[str, int]:
     return counts
 
 
-def _spark(lake: Path, out: Path, master: str | None, spark) -> dict[str, int]:
+def _spark(lake: Path, out: Path, master: str | None, spark, keep: set[str] | None) -> dict[str, int]:
     counts: dict[str, int] = {}
     own = spark is None
     spark = spark or spark_session(master)
@@ -68,6 +75,8 @@ def _spark(lake: Path, out: Path, master: str | None, spark) -> dict[str, int]:
         # in dependency order; each view, once written, is read back from its Parquet so the views
         # built on it do not compute it again
         for name, sql in spark_statements():
+            if keep is not None and name not in keep:
+                continue
             try:
                 df = spark.sql(sql)
                 df.write.mode("overwrite").parquet(str(out / name))
