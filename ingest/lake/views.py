@@ -46,7 +46,7 @@ def views(
     out.mkdir(parents=True, exist_ok=True)
     (out / owned.VIEWS_MANIFEST).unlink(missing_ok=True)  # half-written views are nobody's export
     counts = _duckdb(lake, out, keep) if engine == "duckdb" else _spark(lake, out, master, spark, keep)
-    for gone in before - set(counts):  # views of an earlier definition: ours, so removed
+    for gone in before - set(counts):  # ours, not computed now (an earlier definition, or not in only)
         shutil.rmtree(out / gone, ignore_errors=True)
     owned.mark(lake, out, engine, list(counts))
     return counts
