@@ -43,7 +43,7 @@ def exported(demo) -> tuple[Path, dict]:
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory):
     """A Spark standalone master and two workers on 127.0.0.1, shared by the module's Spark tests."""
-    with lake.LocalCluster(workers=2, where=tmp_path_factory.mktemp("cluster")) as c:
+    with lake.LocalCluster(workers=2, memory="2g", where=tmp_path_factory.mktemp("cluster")) as c:
         yield c
 
 
@@ -370,7 +370,7 @@ def test_spark_only_sql_equals_duckdb(exported, by_duckdb, cluster, tmp_path):
         env=cluster.env(),
         capture_output=True,
         text=True,
-        timeout=900,
+        timeout=1800,
     )
     assert r.returncode == 0, r.stderr[-3000:]
     assert r.stdout.strip() == f"{len(duck_counts)} views"

@@ -50,6 +50,7 @@ spark.driver.host 127.0.0.1
 spark.driver.bindAddress 127.0.0.1
 spark.ui.enabled false
 spark.ui.showConsoleProgress false
+spark.driver.memory {driver_memory}
 spark.executor.cores {cores}
 spark.executor.memory {executor_memory}
 spark.sql.shuffle.partitions {partitions}
@@ -123,7 +124,12 @@ class LocalCluster:
         partitions = max(2, 2 * self.workers * self.cores)
         mib = _mib(self.memory)
         (self.dir / "conf" / "spark-defaults.conf").write_text(
-            _DEFAULTS.format(cores=self.cores, executor_memory=f"{max(256, mib * 3 // 4)}m", partitions=partitions)
+            _DEFAULTS.format(
+                cores=self.cores,
+                executor_memory=f"{max(256, mib * 3 // 4)}m",
+                driver_memory=f"{max(1024, mib)}m",  # a driver caching every view (views/_sql) outgrew 1 GB
+                partitions=partitions,
+            )
             + "".join(f"{k} {v}\n" for k, v in self.conf.items())
         )
         (self.dir / "conf" / "log4j2.properties").write_text(_LOG4J)
