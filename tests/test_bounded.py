@@ -12,7 +12,8 @@ import pytest
 from ingest.formats import fio_json
 from tests import golden
 
-CORPUS = Path(__file__).parent / "corpus"
+ROOT = Path(__file__).parent.parent
+CORPUS = ROOT / "tests" / "corpus"
 
 
 def _documents(n: int) -> str:
@@ -53,6 +54,8 @@ PACKED_DIRS = (
     "orion",
     "iozone-text",
     "elbencho-csv",
+    "elbencho-text",
+    "array-perf",
 )
 PACKED = sorted(p for d in PACKED_DIRS for p in (CORPUS / d).iterdir() if p.is_file())
 
@@ -67,6 +70,39 @@ def test_rows_packed_in_small_chunks_yield_the_same_twin(path, monkeypatch):
     monkeypatch.setattr(iometer._Parser, "CHUNK", 50)
     monkeypatch.setattr(iometer_inst._InstParser, "POINTS_CHUNK", 5)
     assert golden.diff(path) is None
+
+
+@pytest.mark.parametrize(
+    "fmt, path, big",
+    [
+        (
+            "published-results-csv",
+            "data/samples/ds4300-vs-fastt200-2004/ds4300_vs_fastt200_2004.csv",
+            "published_results",
+        ),
+        ("vscsistats-csv", "tests/fixtures/vscsistats/handmade-vscsistats-c.csv", "vscsi_buckets"),
+    ],
+)
+def test_packed_tables_of_formats_without_a_corpus_file(fmt, path, big, monkeypatch):
+    """published_results and vscsi_buckets are packed past a chunk: with chunks of 4 rows the
+    tables hold the same rows, in the same order, as the plain lists of a small file."""
+    import polars as pl
+
+    from ingest import registry
+    from ingest.formats import _rows
+
+    mod = next(m for m in registry.modules() if m.FORMAT == fmt)
+    data = (ROOT / path).read_bytes()
+    plain = mod.parse(data, Path(path).name).tables
+    monkeypatch.setattr(_rows.Rows, "CHUNK", 4)
+    packed = mod.parse(data, Path(path).name).tables
+    assert plain.keys() == packed.keys() and isinstance(packed[big], pl.DataFrame)
+    for table, rows in plain.items():
+        if isinstance(packed[table], pl.DataFrame):
+            assert len(rows) > 4, table
+            assert packed[table].to_dicts() == pl.DataFrame(rows, infer_schema_length=None).to_dicts(), table
+        else:
+            assert packed[table] == rows, table
 
 
 def test_rows_refuse_an_unknown_kind_and_pack_past_the_chunk():

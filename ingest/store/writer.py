@@ -48,13 +48,16 @@ def _insert_table(con: DuckDBPyConnection, table: str, rows: pl.DataFrame | pa.T
 
 
 def frame_rows(rows: list[dict], extra: dict[str, Any] | None = None) -> pl.DataFrame:
-    """Dicts (each with the constant columns ``extra``) as a Polars frame; types from every row.
+    """Dicts (each with the constant columns ``extra`` unless it has its own) as a Polars frame;
+    types from every row. The constants are added to the frame, not to a copy of every dict (the
+    copies doubled a big table's memory while it was written).
 
     Not pyarrow's builders: ``pa.array`` and ``Table.from_pylist`` import pandas the first time they
     look at a Python object, to ask whether it is a DataFrame, and take the keys of the first row only."""
     import polars as pl
 
-    return pl.DataFrame([{**(extra or {}), **r} for r in rows], infer_schema_length=None)
+    frame = pl.DataFrame(rows, infer_schema_length=None)
+    return with_constants(frame, {k: v for k, v in (extra or {}).items() if k not in frame.columns})
 
 
 def with_constants(rows: pl.DataFrame | pa.Table, extra: dict[str, Any]) -> pl.DataFrame | pa.Table:
@@ -65,10 +68,10 @@ def with_constants(rows: pl.DataFrame | pa.Table, extra: dict[str, Any]) -> pl.D
     import polars as pl
 
     if isinstance(rows, pl.DataFrame):
-        return rows.with_columns(pl.Series(k, [v] * rows.height) for k, v in extra.items())
+        return rows.with_columns(pl.lit(v).alias(k) for k, v in extra.items())
     frame = pl.from_arrow(rows)
     assert isinstance(frame, pl.DataFrame)
-    return frame.with_columns(pl.Series(k, [v] * rows.num_rows) for k, v in extra.items()).to_arrow()
+    return frame.with_columns(pl.lit(v).alias(k) for k, v in extra.items()).to_arrow()
 
 
 def _insert_rows(con: DuckDBPyConnection, table: str, rows: list[dict], extra: dict[str, Any]) -> None:
