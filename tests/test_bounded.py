@@ -56,6 +56,7 @@ PACKED_DIRS = (
     "elbencho-csv",
     "elbencho-text",
     "array-perf",
+    "fio-log",
 )
 PACKED = sorted(p for d in PACKED_DIRS for p in (CORPUS / d).iterdir() if p.is_file())
 
