@@ -92,7 +92,7 @@ def test_packed_tables_of_formats_without_a_corpus_file(fmt, path, big, monkeypa
     from ingest import registry
     from ingest.formats import _rows
 
-    mod = next(m for m in registry.modules() if m.FORMAT == fmt)
+    mod = next(m for m in registry.modules() if fmt == m.FORMAT)
     data = (ROOT / path).read_bytes()
     plain = mod.parse(data, Path(path).name).tables
     monkeypatch.setattr(_rows.Rows, "CHUNK", 4)
@@ -231,3 +231,26 @@ def test_a_value_of_megabytes_is_not_fio_output():
     doc["jobs"][0]["job options"]["k" * 2_000_000] = "1"
     with pytest.raises(fio_json.ParseError, match=r"'kkkk.*' and its value hold 2,000,001 characters"):
         fio_json.parse(json.dumps(doc, indent=2).encode(), "huge-key.json")
+
+
+def test_a_big_table_goes_in_a_slice_at_a_time_whole_and_in_order(monkeypatch):
+    """Past writer.SLICE rows, a frame or Arrow table is inserted a slice at a time (the whole as one
+    Arrow stream held about twice its size more): every row arrives, in order, with its constants."""
+    import duckdb
+    import polars as pl
+
+    from ingest.store import writer
+
+    monkeypatch.setattr(writer, "SLICE", 3)
+    con = duckdb.connect()
+    con.execute("CREATE TABLE t (source_id BIGINT, n BIGINT, s VARCHAR)")
+    frame = pl.DataFrame({"n": range(10), "s": [f"r{i}" for i in range(10)]})
+    w = writer.Writer.__new__(writer.Writer)
+    w.con, w.parts, w.rows = con, {}, {}
+    inserted, insert = [], writer._insert_table
+    monkeypatch.setattr(writer, "_insert_table", lambda c, t, rows: inserted.append(len(rows)) or insert(c, t, rows))
+    assert w.put("t", frame, {"source_id": 7}, gather=False) == 10
+    assert w.put("t", frame.to_arrow(), {"source_id": 8}, gather=False) == 10
+    got = con.execute("SELECT source_id, n, s FROM t").fetchall()
+    assert got == [(7, i, f"r{i}") for i in range(10)] + [(8, i, f"r{i}") for i in range(10)]
+    assert inserted == [10, 3, 3, 3, 1] * 2

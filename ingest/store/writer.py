@@ -30,10 +30,17 @@ class ArrowStream:
         return self.frame.__arrow_c_stream__(requested_schema)
 
 
+SLICE = 250_000  # rows per INSERT of a big table (no slower than one INSERT: docs/PERFORMANCE.md)
+
+
 def _insert_table(con: DuckDBPyConnection, table: str, rows: pl.DataFrame | pa.Table) -> None:
     """Insert a Polars frame (what the writer builds) or an Arrow table (what some parsers hand over)."""
     import polars as pl
 
+    if len(rows) > SLICE:  # a slice at a time: the whole as one Arrow stream held ~2x its size more
+        for start in range(0, len(rows), SLICE):
+            _insert_table(con, table, rows.slice(start, SLICE))
+        return
     if isinstance(rows, pl.DataFrame):
         names = rows.columns
         # an all-empty column (Polars' Null type) reaches DuckDB's stream reader without the validity
