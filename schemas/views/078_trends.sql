@@ -49,7 +49,8 @@ FROM o;
 -- level, stated drives, workload, block size, read %, random %, load, ORION OIOs, scope, metric,
 -- unit): the mean of its runs (value), their number (n) and sample standard deviation (sd), and
 -- the mean's own 95 % t interval (value_ci95_low, value_ci95_high: value -/+ t975(n - 1) sd / sqrt(n);
--- NULL for one run).
+-- NULL for one run); point_measurements: how many of the system's measurements have this point
+-- (trended: more than one, a trend to draw).
 -- Against the previous measurement that has the same point (previous_*): pct_change, positive
 -- where the new one is better ((value / previous - 1) x 100 where higher is better, (previous /
 -- value - 1) x 100 where lower is), and its 95 % Welch interval (ci95_low_pct, ci95_high_pct),
@@ -79,7 +80,10 @@ WITH p AS (
 ), l AS (
     SELECT *,
            lag(measurement) OVER w AS previous_measurement, lag(value) OVER w AS previous_value,
-           lag(n) OVER w AS previous_n, lag(sd) OVER w AS previous_sd
+           lag(n) OVER w AS previous_n, lag(sd) OVER w AS previous_sd,
+           count(*) OVER (PARTITION BY study, system, config_label, raid_level, drives, workload_key, block_size_bytes,
+                                       read_pct, random_pct, load, small_oio, large_oio, scope, metric, unit)
+               AS point_measurements
     FROM s
     WINDOW w AS (PARTITION BY study, system, config_label, raid_level, drives, workload_key, block_size_bytes,
                               read_pct, random_pct, load, small_oio, large_oio, scope, metric, unit
@@ -108,5 +112,6 @@ WITH p AS (
                 ELSE 'within noise' END AS verdict
     FROM c
 )
-SELECT *, CASE WHEN verdict IN ('better', 'worse', 'within noise') THEN verdict = 'worse' END AS regression
+SELECT *, CASE WHEN verdict IN ('better', 'worse', 'within noise') THEN verdict = 'worse' END AS regression,
+       point_measurements > 1 AS trended
 FROM d;
