@@ -186,3 +186,28 @@ def test_compare_against_previous(tmp_path, capsys):
     with pytest.raises(SystemExit) as bad:
         cli.main([*args[:-4], "--against", "next"])
     assert bad.value.code == 2
+
+
+def test_trend_page_draws_the_view(tmp_path):
+    """The page renders for the study, every chart passes the chart oracle against trends, and the
+    regressions it marks are Broken's and no other system's."""
+    from ingest import batch, db
+    from ingest.reports import oracle, render
+
+    dbf = tmp_path / "t.duckdb"
+    con = db.open_db(dbf)
+    batch.ingest_paths(con, [fleet(tmp_path / "data")])
+    con.close()
+    out = tmp_path / "out"
+    assert render.main(["--db", str(dbf), "--out", str(out), "--study", "fleet"]) == 0
+    page = out / "fleet" / "09-trends.html"
+    con = db.connect(dbf, read_only=True)
+    assert oracle.check_page(page, con) == []
+    found, _ = oracle.charts(page.read_text(), "trends")
+    assert [c.meta["source"]["where"]["metric"] for c in found] == ["iops", "mbps", "avg_latency_ms"]
+    for c in found:
+        rows = c.rows()
+        assert {r["system"] for r in rows} == {"Broken", "Dated", "Steady"}  # Once has no second measurement
+        assert {r["system"] for r in rows if r["status"] == "regression"} == {"Broken"}
+        assert {r["status"] for r in rows if r["system"] == "Steady"} == {"first measurement", "within noise"}
+    con.close()
