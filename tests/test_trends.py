@@ -211,3 +211,27 @@ def test_trend_page_draws_the_view(tmp_path):
         assert {r["system"] for r in rows if r["status"] == "regression"} == {"Broken"}
         assert {r["status"] for r in rows if r["system"] == "Steady"} == {"first measurement", "within noise"}
     con.close()
+
+
+def test_hostile_names_on_the_trend_page_stay_text(tmp_path):
+    from ingest import batch, db
+    from ingest.reports import oracle, render
+    from tests.studies import SYSTEMS, toml
+
+    study = tmp_path / "data" / "hostile"
+    name, firmware = SYSTEMS["acme"], "<img src=x onerror=alert(5)>"
+    write_runs(study / "old", factors(1.0, 2, 1), sidecar=f"system = {toml(name)}\nfirmware = {toml(firmware)}\n")
+    write_runs(study / "new", factors(0.5, 2, 2), day="2010-08-01", sidecar=f"system = {toml(name)}\n")
+    dbf = tmp_path / "t.duckdb"
+    con = db.open_db(dbf)
+    batch.ingest_paths(con, [tmp_path / "data"])
+    con.close()
+    out = tmp_path / "out"
+    assert render.main(["--db", str(dbf), "--out", str(out), "--study", "hostile"]) == 0
+    page = out / "hostile" / "09-trends.html"
+    text = page.read_text()
+    assert "<script>alert(1)" not in text and "<img src=x" not in text
+    assert "&lt;img src=x onerror=alert(5)&gt;" in text  # the firmware shown, as text
+    con = db.connect(dbf, read_only=True)
+    assert oracle.check_page(page, con) == []
+    con.close()
