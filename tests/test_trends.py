@@ -8,12 +8,14 @@ the day the runs started (the copies' 'Time Stamp' dates are moved to make a sec
 
 from __future__ import annotations
 
+import csv
+import io
 import random
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import corpus, ingest, q
+from tests.conftest import ROOT, corpus, ingest, q
 from tests.test_comparison import scaled_iometer
 
 SPREAD = 0.05
@@ -235,3 +237,26 @@ def test_hostile_names_on_the_trend_page_stay_text(tmp_path):
     con = db.connect(dbf, read_only=True)
     assert oracle.check_page(page, con) == []
     con.close()
+
+
+def test_the_bundled_quarch_study_ran_on_two_days(tmp_path, capsys):
+    """The real quarch capture's runs started on 2023-03-25 and 2023-03-27: two measurements by run
+    date. Three points were measured on both days; 4 KiB random read, QD 4 lost 37 % of its IO/s
+    outside the noise (2 runs against 9), the other two are within it."""
+    from ingest import cli
+
+    f = tmp_path / "t.duckdb"
+    assert cli.main(["ingest", "-q", str(ROOT / "data" / "samples" / "quarch-intel-nvme-2023"), "--db", str(f)]) == 0
+    capsys.readouterr()
+    args = ["compare", "--db", str(f), "--study", "quarch-intel-nvme-2023", "--against", "previous"]
+    assert cli.main([*args, "--metric", "iops", "--format", "csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    got = {(r["workload_label"], r["verdict"], r["regression"]) for r in rows}
+    assert got == {
+        ("4 KiB random read, QD 4", "worse", "true"),
+        ("16 KiB random read, QD 4", "within noise", "false"),
+        ("512 B random read, QD 4", "within noise", "false"),
+    }
+    assert cli.main([*args, "--metric", "iops"]) == 0
+    line = next(ln for ln in capsys.readouterr().out.splitlines() if "2023-03-25" in ln)
+    assert [c.strip() for c in line.split("│")[4:7]] == ["3", "6", "-30.35 %"]  # points, newest only, % change

@@ -164,7 +164,10 @@ def cmd_against(args: argparse.Namespace, con: Any) -> int:
     elif args.format == "json":
         sys.stdout.write(json.dumps(df.to_dicts(), default=str, indent=1) + "\n")
     else:
-        trend.print_trend(df, trend.measurements(con, args.study), args.study, args.all)
+        metrics = args.metric or DEFAULT_METRICS
+        trend.print_trend(
+            df, trend.measurements(con, args.study), args.study, args.all, trend.unpaired(con, args.study, metrics)
+        )
     return requires.EXIT_OK
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..terminal import console, markup
-from .compare import _interval, _pct, column_format, verdict_counts
+from .compare import _interval, _pct, column_format, overall_verdict, verdict_counts
 
 TREND_COLUMNS = [
     "study",
@@ -60,6 +60,20 @@ def newest_rows(con: Any, study: str, metrics: list[str]) -> Any:
     ).pl()
 
 
+def unpaired(con: Any, study: str, metrics: list[str]) -> dict[tuple[str, str], int]:
+    """(system, metric) -> points of the newest measurement that the one just before does not have."""
+    rows = con.execute(
+        """SELECT t.system, t.metric, count(*) FROM trends t
+           JOIN trend_measurements b ON b.study = t.study AND b.system = t.system
+            AND b.measurement_no = t.measurements - 1
+           WHERE t.study = ? AND t.measurement_no = t.measurements AND t.measurements > 1
+             AND t.previous_measurement IS DISTINCT FROM b.measurement AND t.metric IN (SELECT unnest(?::VARCHAR[]))
+           GROUP BY ALL""",
+        [study, metrics],
+    ).fetchall()
+    return {(s, m): n for s, m, n in rows}
+
+
 def summary(df: Any) -> Any:
     """Per system and metric: the points compared, the geometric mean of the % change, the verdicts."""
     import polars as pl
@@ -77,7 +91,7 @@ def summary(df: Any) -> Any:
     )
 
 
-def print_trend(df: Any, ms: Any, study: str, rows: bool) -> None:
+def print_trend(df: Any, ms: Any, study: str, rows: bool, alone: dict[tuple[str, str], int]) -> None:
     """Each system's newest measurement against the one before; a line for each that has one only."""
     from rich.table import Table
 
@@ -98,20 +112,28 @@ def print_trend(df: Any, ms: Any, study: str, rows: bool) -> None:
             f"{markup(r['system'])}: measurement {markup(r['measurement'])} is in no trend: no run start "
             "time, and the study's firmware_order does not list it."
         )
+    paired = set(zip(df["system"], df["metric"], strict=True))
+    for (system, metric), n in sorted(alone.items()):
+        if (system, metric) not in paired:
+            out.print(
+                f"{markup(system)}: none of the {n:,} {markup(metric)} points of its newest measurement was "
+                "measured in the one before (same workload, load, scope)."
+            )
     if df.height == 0:
         return
     t = Table(title="newest measurement against the one before", show_edge=False)
-    for c in ("system", "metric", "before", "newest", "points", "% change", "verdicts", "regressions"):
-        t.add_column(c, justify="right" if c in ("points", "% change", "regressions") else "left")
+    heads = ("system", "metric", "before", "newest", "points", "newest only", "% change", "verdicts", "regressions")
+    for c in heads:
+        t.add_column(c, justify="left" if c in ("system", "metric", "before", "newest", "verdicts") else "right")
     for r in summary(df).iter_rows(named=True):
-        worst = "worse" if r["regressions"] else "better" if set(r["verdicts"]) == {"better"} else None
         t.add_row(
             markup(r["system"]),
             markup(f"{r['metric']} ({r['unit']}, {r['direction']} is better)"),
             markup(r["previous_measurement"]),
             markup(r["measurement"]),
             f"{r['points']:,}",
-            _pct(r["pct_change_geomean"], worst),
+            f"{alone.get((r['system'], r['metric']), 0):,}",
+            _pct(r["pct_change_geomean"], overall_verdict(r["verdicts"])),
             verdict_counts(r["verdicts"]),
             f"[red]{r['regressions']:,}[/]" if r["regressions"] else "0",
         )
