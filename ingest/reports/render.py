@@ -382,12 +382,14 @@ def render(
     force: bool = False,
     notebooks_dir: Path | None = None,
     on_page: OnPage | None = None,
+    pdf: bool = False,
 ) -> int:
     """Render every report (or those of ``studies``) of ``db`` into ``out``; 0 when all rendered,
     1 when a page failed, 2 when there is no database or a study asked for is not in it.
 
     A page whose fingerprint (``fingerprints``) is unchanged since its last render is kept as it is,
-    unless ``force``. ``on_page`` hears of every page as it is rendered, kept or failed.
+    unless ``force``. ``on_page`` hears of every page as it is rendered, kept or failed. ``pdf``: also
+    the print edition of each study (ingest.reports.pdf), from the same snapshot.
     """
     if not db.is_file():
         console().print(
@@ -416,6 +418,12 @@ def render(
         done, failed = render_jobs(snap, out, jobs, pages, prints, old, on_page)
         # the index links every page of the database that exists, also those of studies not asked for now
         linked = [(s, nb, out / slug(s) / f"{nb}.html") for s, nb in every]
+        if pdf:
+            from .pdf import print_editions
+
+            ours = [p for p in linked if p[2].is_file() and (not studies or p[0] in studies)]
+            titles = {n: p.title for n, p in pages.items()}
+            failed += print_editions(snap, db, out, ours, titles, {s for s, _, _ in failed}, on_page)
         idx = index(out, snap, [p for p in linked if p[2].is_file()], db, {n: p.title for n, p in pages.items()})
     rendered = done + kept
     console().print(

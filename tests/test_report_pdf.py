@@ -1,0 +1,185 @@
+"""The print edition (`iolab report --format pdf`): the PDF of a four-system study with hostile names
+(tests/studies.py: repeats, shared run names, more points than a chart draws) names every system, has
+a section per report page where its contents say, every chart whole on one page, and the provenance
+appendix with every source file's SHA-256 and each run's lines. Printed in headless Chromium, read back
+with pypdf. The appendix's queries and the line ranges are checked without a browser."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+import pypdf
+import pytest
+
+from ingest import batch, db
+from ingest.reports import check, pdf, render
+from tests.studies import STUDY, SYSTEMS, four_systems
+from validation import run as vrun
+
+needs_chromium = pytest.mark.skipif(check.chromium() is None, reason="no chromium (make check-reports installs it)")
+
+
+def plain(text: str) -> str:
+    """Text as compared: ligatures undone (ﬁ), control characters (drawn as a box or \\x1b) and
+    white space (where a table cell wraps) left out."""
+    text = unicodedata.normalize("NFKC", text).replace("\\x1b", "")
+    return re.sub(r"[\x00-\x20\x7f]", "", text)
+
+
+@pytest.fixture(scope="module")
+def study_db(tmp_path_factory):
+    d = tmp_path_factory.mktemp("pdf")
+    con = db.open_db(d / "r.duckdb")
+    batch.ingest_paths(con, [four_systems(d / "data")])
+    vrun.validate(con)
+    con.close()
+    return d / "r.duckdb"
+
+
+@pytest.fixture(scope="module")
+def edition(study_db):
+    if check.chromium() is None:
+        pytest.skip("no chromium (make check-reports installs it)")
+    out = study_db.parent / "out"
+    assert render.render(study_db, out, pdf=True) == 0
+    folder = out / render.slug(STUDY)
+    reader = pypdf.PdfReader(folder / f"{render.slug(STUDY)}.pdf")
+    return folder, reader, [p.extract_text() for p in reader.pages]
+
+
+def sections(reader):
+    """(title, first page, last page) of each bookmark, 0-based."""
+    starts = [(o.title, reader.get_destination_page_number(o)) for o in reader.outline]
+    ends = [s for _, s in starts[1:]] + [len(reader.pages)]
+    return [(t, s, e - 1) for (t, s), e in zip(starts, ends)]
+
+
+@needs_chromium
+def test_cover_names_every_system_and_the_baseline(edition):
+    _, _, pages = edition
+    cover = plain(pages[0])
+    assert plain(STUDY) in cover
+    for name in SYSTEMS.values():
+        assert plain(name) in cover, name
+    assert plain(f"the baseline for comparisons is {SYSTEMS['acme']}") in cover
+    assert "<script>" in pages[0]  # a hostile name is printed as text, never run
+
+
+@needs_chromium
+def test_a_section_per_report_page_where_the_contents_say(edition):
+    folder, reader, pages = edition
+    titles = [t for t, _, _ in sections(reader)]
+    html_pages = sorted(folder.glob("*.html"))
+    assert len(html_pages) == 5
+    assert titles[:2] == ["Cover", "Contents"] and titles[-1] == "Appendix: where every number comes from"
+    assert len(titles) == 2 + len(html_pages) + 1
+    contents = plain(pages[1])
+    for title, first, last in sections(reader)[2:]:
+        assert plain(f"{title}{first + 1}") in contents  # the contents give the page it starts on
+        assert f"page {first + 1} of {len(pages)}" in pages[first]  # the folio printed on that page
+        if title.startswith("Appendix"):
+            continue
+        assert plain(pages[first]).startswith(plain(STUDY) + ":")  # the report page's own heading
+        text = plain("".join(pages[first : last + 1]))
+        for name in SYSTEMS.values():  # every page shows every system (its systems table, its legends)
+            assert plain(name) in text, (title, name)
+
+
+@needs_chromium
+def test_every_chart_is_printed_whole_on_one_page(edition):
+    folder, reader, pages = edition
+    charts = sum(p.read_text(encoding="utf-8").count('<figure class="iolab-chart"') for p in folder.glob("*.html"))
+    assert charts >= 10
+    seen = 0
+    for _, first, last in sections(reader)[2:-1]:
+        for i in range(first, last + 1):
+            starts = re.findall(r"Figure (\d+)\b", pages[i])
+            ends = re.findall(r"end of ﬁgure (\d+)|end of figure (\d+)", pages[i])
+            assert starts == [a or b for a, b in ends], f"page {i + 1}: a chart continues past the page"
+            seen += len(starts)
+    assert seen == charts
+    assert all(p.mediabox.width > p.mediabox.height > 590 for p in reader.pages)  # A4 landscape
+
+
+@needs_chromium
+def test_the_appendix_gives_every_file_its_sha256_and_every_run_its_lines(edition, study_db):
+    _, reader, pages = edition
+    _, first, last = sections(reader)[-1]
+    appendix = plain("".join(pages[first : last + 1]))
+    con = db.connect(study_db, read_only=True)
+    try:
+        files = con.execute(
+            "SELECT path, sha256 FROM study_files WHERE study = ? AND status = 'ok'", [STUDY]
+        ).fetchall()
+        ((runs,),) = con.execute(
+            "SELECT count(*) FROM (SELECT DISTINCT source_id, run_id FROM measurements WHERE study = ?)", [STUDY]
+        ).fetchall()
+        # the baseline's real Iometer file: its first run and the lines its numbers were read from
+        key, lines = con.execute(
+            """SELECT run_key, list(DISTINCT line_no ORDER BY line_no) FROM measurements
+               WHERE study = ? AND source_path LIKE '%acme/sqlserverio__iometeroutput.csv'
+               GROUP BY run_id, run_key ORDER BY run_id LIMIT 1""",
+            [STUDY],
+        ).fetchone()
+    finally:
+        con.close()
+    assert len(files) == 11
+    for path, sha in files:
+        assert sha in appendix and plain(path) in appendix
+    assert runs < pdf.RUN_ROWS and "more runs are not listed" not in appendix
+    assert appendix.count(plain(SYSTEMS["omega"])) >= 64  # every run of a system is listed
+    assert plain(f"{key}") in appendix and plain(pdf.line_ranges([[lines[0], lines[-1]]])) in appendix
+
+
+def test_cli_says_where_chromium_is_missing(tmp_path, monkeypatch, study_db, capsys):
+    from ingest.cli import main, requires
+
+    monkeypatch.setattr(check, "chromium", lambda: None)
+    code = main(["report", "--db", str(study_db), "--out", str(tmp_path / "o"), "--format", "pdf"])
+    assert code == requires.EXIT_ENVIRONMENT and "needs Chromium" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
+
+
+def test_line_ranges_read_as_a_person_writes_them():
+    assert pdf.line_ranges([[3, 5], [9, 9]]) == "3–5, 9"
+    assert pdf.line_ranges(None, missing=4) == "4 without a line (the format records none)"
+    assert pdf.line_ranges([[1, 1]], spans=30, lo=1, hi=80) == "1, … (30 ranges in lines 1–80)"
+
+
+def test_appendix_ranges_are_the_lines_of_the_database(study_db):
+    con = db.connect(study_db, read_only=True)
+    try:
+        facts = pdf.appendix_facts(con, STUDY)
+        want = dict(
+            con.execute(
+                "SELECT source_id, count(*) FROM measurements WHERE study = ? GROUP BY source_id", [STUDY]
+            ).fetchall()
+        )
+        lines = con.execute(
+            """SELECT run_id, list(DISTINCT line_no ORDER BY line_no) FILTER (WHERE line_no IS NOT NULL),
+                      count(*) FILTER (WHERE line_no IS NULL)
+               FROM measurements WHERE study = ? GROUP BY run_id""",
+            [STUDY],
+        ).fetchall()
+    finally:
+        con.close()
+    assert {f["source_id"]: f["numbers"] for f in facts["files"] if f["numbers"]} == want
+    got = {r["run_id"]: r["lines"] for r in facts["runs"]}
+    for run_id, numbers, unlined in lines:  # the ranges, written out again, are exactly the run's lines
+        ranges, _, missing = got[run_id].partition("; ") if numbers else ("", "", got[run_id])
+        spans = [s.split("–") for s in ranges.split(", ") if s]
+        assert [n for s in spans for n in range(int(s[0]), int(s[-1]) + 1)] == (numbers or [])
+        assert missing == (f"{unlined} without a line (the format records none)" if unlined else "")
+
+
+def test_the_appendix_says_how_many_runs_it_leaves_out(study_db, monkeypatch):
+    monkeypatch.setattr(pdf, "RUN_ROWS", 10)
+    con = db.connect(study_db, read_only=True)
+    try:
+        facts = pdf.appendix_facts(con, STUDY)
+    finally:
+        con.close()
+    assert len(facts["runs"]) == 10 and facts["left_out"] == 263 - 10
+    html = pdf.templates().get_template("appendix.html.j2").render(print_css="", study=STUDY, **facts)
+    assert "253 more\nruns are not listed here" in html and "<script>alert" not in html
