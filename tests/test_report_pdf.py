@@ -103,6 +103,15 @@ def test_every_chart_is_printed_whole_on_one_page(edition):
 
 
 @needs_chromium
+def test_tables_cut_short_say_where_every_row_is_and_carry_no_hidden_csv(edition):
+    _, reader, pages = edition
+    links = [a.get_object().get("/A", {}).get("/URI", "") for p in reader.pages for a in p.get("/Annots") or []]
+    assert not [u for u in links if str(u).startswith("data:")]  # the screen's CSV downloads stay on screen
+    said = re.compile(r"\d+ of 263 rows shown; every row is in the HTML edition's CSV download and in iolab export")
+    assert any(said.search(" ".join(p.split())) for p in pages)
+
+
+@needs_chromium
 def test_the_appendix_gives_every_file_its_sha256_and_every_run_its_lines(edition, study_db):
     _, reader, pages = edition
     _, first, last = sections(reader)[-1]
@@ -143,7 +152,7 @@ def test_cli_says_where_chromium_is_missing(tmp_path, monkeypatch, study_db, cap
 
 def test_line_ranges_read_as_a_person_writes_them():
     assert pdf.line_ranges([[3, 5], [9, 9]]) == "3–5, 9"
-    assert pdf.line_ranges(None, missing=4) == "4 without a line (the format records none)"
+    assert pdf.line_ranges(None, missing=4) == "4 without a line (its parser records none)"
     assert pdf.line_ranges([[1, 1]], spans=30, lo=1, hi=80) == "1, … (30 ranges in lines 1–80)"
 
 
@@ -170,7 +179,7 @@ def test_appendix_ranges_are_the_lines_of_the_database(study_db):
         ranges, _, missing = got[run_id].partition("; ") if numbers else ("", "", got[run_id])
         spans = [s.split("–") for s in ranges.split(", ") if s]
         assert [n for s in spans for n in range(int(s[0]), int(s[-1]) + 1)] == (numbers or [])
-        assert missing == (f"{unlined} without a line (the format records none)" if unlined else "")
+        assert missing == (f"{unlined} without a line (its parser records none)" if unlined else "")
 
 
 def test_the_appendix_says_how_many_runs_it_leaves_out(study_db, monkeypatch):

@@ -115,7 +115,7 @@ def line_ranges(shown: list | None, spans: int = 0, lo: int = 0, hi: int = 0, mi
     if spans > len(shown or []):
         text += f", … ({spans:,} ranges in lines {lo}–{hi})"
     if missing:
-        text += ("; " if text else "") + f"{missing:,} without a line (the format records none)"
+        text += ("; " if text else "") + f"{missing:,} without a line (its parser records none)"
     return text
 
 
