@@ -109,6 +109,7 @@ def test_tables_cut_short_say_where_every_row_is_and_carry_no_hidden_csv(edition
     assert not [u for u in links if str(u).startswith("data:")]  # the screen's CSV downloads stay on screen
     said = re.compile(r"\d+ of 263 rows shown; every row is in the HTML edition's CSV download and in iolab export")
     assert any(said.search(" ".join(p.split())) for p in pages)
+    assert re.search(r"\b4 rows; all of them shown", " ".join(pages[2].split()))  # the overview's systems
 
 
 @needs_chromium
@@ -192,3 +193,12 @@ def test_the_appendix_says_how_many_runs_it_leaves_out(study_db, monkeypatch):
     assert len(facts["runs"]) == 10 and facts["left_out"] == 263 - 10
     html = pdf.templates().get_template("appendix.html.j2").render(print_css="", study=STUDY, **facts)
     assert "253 more\nruns are not listed here" in html and "<script>alert" not in html
+
+
+def test_an_appendix_without_runs_says_so_instead_of_an_empty_table():
+    capture = dict(path="c.csv", system="", format="pdh-csv", parser="p", tool_version="", size_bytes=1, sha256="ab")
+    capture |= dict(numbers=0, lines="", series=8, samples=208)
+    facts = {"files": [capture], "runs": [], "left_out": 0, "series": "1 captures holding 8 series"}
+    html = pdf.templates().get_template("appendix.html.j2").render(print_css="", study="s", **facts)
+    assert "no measured runs: its numbers are the time series above" in html and "<th>run</th>" not in html
+    assert "time series:\n8 series × 208 samples" in html  # a capture's points, not "0 numbers"

@@ -165,8 +165,9 @@ def appendix_facts(con: duckdb.DuckDBPyConnection, study: str) -> dict:
         """SELECT f.source_id, f.path, coalesce(sf.system, '') AS system, f.format,
                   f.parser || ' v' || f.parser_version AS parser, coalesce(f.tool_version, '') AS tool_version,
                   sf.size_bytes, f.sha256, count(m.source_id) AS numbers,
-                  count(m.source_id) FILTER (WHERE m.line_no IS NULL) AS unlined
+                  count(m.source_id) FILTER (WHERE m.line_no IS NULL) AS unlined, c.series, c.samples
            FROM study_files f JOIN source_files sf USING (source_id)
+           LEFT JOIN study_captures c ON c.study = f.study AND c.capture = f.path
            LEFT JOIN measurements m ON m.source_id = f.source_id
            WHERE f.study = ? AND f.status = 'ok' GROUP BY ALL ORDER BY f.path, f.source_id""",
         [study],
