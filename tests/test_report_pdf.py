@@ -7,6 +7,7 @@ with pypdf. The appendix's queries and the line ranges are checked without a bro
 from __future__ import annotations
 
 import re
+import shutil
 import unicodedata
 
 import pypdf
@@ -149,6 +150,19 @@ def test_cli_says_where_chromium_is_missing(tmp_path, monkeypatch, study_db, cap
     code = main(["report", "--db", str(study_db), "--out", str(tmp_path / "o"), "--format", "pdf"])
     assert code == requires.EXIT_ENVIRONMENT and "needs Chromium" in capsys.readouterr().err
     assert not (tmp_path / "o").exists()
+
+
+@needs_chromium
+def test_the_index_links_the_print_edition_until_its_pages_change(edition, study_db, tmp_path):
+    folder, _, _ = edition
+    link = f'href="{render.slug(STUDY)}/{render.slug(STUDY)}.pdf">print edition (PDF)</a>'
+    assert link in (folder.parent / "index.html").read_text()
+    out = tmp_path / "out"
+    shutil.copytree(folder.parent, out)
+    assert render.render(study_db, out) == 0  # nothing changed: the pages are kept, and their edition
+    assert pdf.edition_path(out, STUDY).is_file() and link in (out / "index.html").read_text()
+    assert render.render(study_db, out, force=True) == 0  # pages rendered again, without an edition
+    assert not pdf.edition_path(out, STUDY).exists() and ".pdf" not in (out / "index.html").read_text()
 
 
 def test_line_ranges_read_as_a_person_writes_them():

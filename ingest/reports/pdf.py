@@ -20,7 +20,6 @@ from pathlib import Path
 
 import duckdb
 import jinja2
-import pypdf
 
 from . import check
 
@@ -71,6 +70,8 @@ def chromium_print(page: Path, pdf: Path) -> int:
     The virtual time budget lets any script of the page (a chart drawn in the browser) finish first."""
     if check.chromium() is None:
         raise PrintFailed("the print edition needs Chromium: `apt-get install chromium` (make check-reports does it)")
+    import pypdf  # 0.2 s to import: only when printing, not on every render of the HTML edition
+
     done = check.run(page, "--no-pdf-header-footer", f"--print-to-pdf={pdf}", "--virtual-time-budget=10000")
     if not pdf.is_file() or pdf.stat().st_size == 0:
         why = (done.stderr or "").strip().splitlines()[-1:] or [f"exit code {done.returncode}"]
@@ -200,6 +201,8 @@ def appendix_facts(con: duckdb.DuckDBPyConnection, study: str) -> dict:
 
 def print_parts(con: duckdb.DuckDBPyConnection, ed: Edition, tmp: Path) -> dict:
     """Print the cover, every report page and the appendix of ``ed`` into ``tmp``; the cover's facts."""
+    import pypdf
+
     from ingest import __version__
 
     facts = cover_facts(con, ed.study)
@@ -245,6 +248,8 @@ def contents(ed: Edition, tmp: Path) -> Part:
 
 def join(ed: Edition, toc: Part, tmp: Path, target: Path) -> int:
     """Join the parts into ``target`` with a bookmark per part and a folio on every page; its pages."""
+    import pypdf
+
     writer = pypdf.PdfWriter()
     for part in [ed.parts[0], toc, *ed.parts[1:]]:
         start = len(writer.pages)
@@ -275,17 +280,6 @@ def edition(db: Path, ed: Edition, target: Path) -> int:
         return join(ed, contents(ed, tmp), tmp, target)
 
 
-# what can go wrong printing one study's edition; any of these leaves the other studies' editions
-PROBLEMS = (
-    PrintFailed,
-    OSError,
-    subprocess.SubprocessError,
-    pypdf.errors.PyPdfError,
-    duckdb.Error,
-    jinja2.TemplateError,
-)
-
-
 def print_editions(
     snap: Path,
     source: Path,
@@ -299,13 +293,15 @@ def print_editions(
     edition's order) into <out>/<study>/<study>.pdf; the editions that failed, with why.
 
     A study with a page in ``failed`` gets no edition: it would lack that page."""
+    from pypdf.errors import PyPdfError
+
     from ingest.terminal import console, markup
 
-    from .render import inside, slug
-
+    # what can go wrong printing one study's edition; any of these leaves the other studies' editions
+    expected = (PrintFailed, OSError, subprocess.SubprocessError, PyPdfError, duckdb.Error, jinja2.TemplateError)
     problems: list[tuple[str, str, Exception]] = []
     for study in dict.fromkeys(s for s, _, _ in pages):
-        target = inside(out, out / slug(study) / f"{slug(study)}.pdf")
+        target = edition_path(out, study)
         what = "rendered"
         try:
             if study in failed:
@@ -313,9 +309,30 @@ def print_editions(
             mine = [(titles[nb], p) for s, nb, p in pages if s == study]
             n = edition(snap, Edition(study, mine, source), target)
             console().print(f"print edition of {markup(study)}: {markup(str(target))} ({n} pages)")
-        except PROBLEMS as e:
+        except expected as e:
             problems.append((study, "print edition", e))
             what = f"failed: {e}"
         if on_page:
             on_page(study, "print edition", what)
     return problems
+
+
+def edition_path(out: Path, study: str) -> Path:
+    """Where the print edition of ``study`` goes: <out>/<study slug>/<study slug>.pdf."""
+    from .render import inside, slug
+
+    return inside(out, out / slug(study) / f"{slug(study)}.pdf")
+
+
+def unprint(out: Path, studies: set[str]) -> None:
+    """Remove the print edition of each of ``studies``, whose pages were just rendered again without
+    one: it shows the pages as they were, and the index would link it."""
+    from ingest.terminal import console, markup
+
+    for study in sorted(studies):
+        old = edition_path(out, study)
+        if old.is_file():
+            old.unlink()
+            console().print(
+                f"print edition of {markup(study)} removed: its pages changed (`iolab report --format pdf` prints it again)"
+            )

@@ -45,6 +45,7 @@ from ingest.progress import bar as progress_bar
 from ingest.store.points import STORE_MARK
 from ingest.terminal import console, markup, shown
 
+from .pdf import edition_path, print_editions, unprint
 from .plan import Notebook, atomic_write, fingerprints, notebooks, plan, studies_of, view_names
 from .tables import VALIDATION_SLOT
 
@@ -418,13 +419,14 @@ def render(
         done, failed = render_jobs(snap, out, jobs, pages, prints, old, on_page)
         # the index links every page of the database that exists, also those of studies not asked for now
         linked = [(s, nb, out / slug(s) / f"{nb}.html") for s, nb in every]
+        titles = {n: p.title for n, p in pages.items()} | {"print": "print edition (PDF)"}
         if pdf:
-            from .pdf import print_editions
-
             ours = [p for p in linked if p[2].is_file() and (not studies or p[0] in studies)]
-            titles = {n: p.title for n, p in pages.items()}
             failed += print_editions(snap, db, out, ours, titles, {s for s, _, _ in failed}, on_page)
-        idx = index(out, snap, [p for p in linked if p[2].is_file()], db, {n: p.title for n, p in pages.items()})
+        else:  # a study whose pages changed keeps no print edition of the old ones
+            unprint(out, {s for s, _, _ in done})
+        linked += [(s, "print", edition_path(out, s)) for s in dict.fromkeys(s for s, _ in every)]
+        idx = index(out, snap, [p for p in linked if p[2].is_file()], db, titles)
     rendered = done + kept
     console().print(
         f"{len(rendered)} reports for {len({s for s, _, _ in rendered})} studies -> {markup(str(idx))}"
