@@ -12,6 +12,7 @@ per section and numbers the pages. The cover, contents and appendix are Jinja2 t
 from __future__ import annotations
 
 import datetime as dt
+import re
 import subprocess
 import tempfile
 from collections.abc import Callable
@@ -336,3 +337,25 @@ def unprint(out: Path, studies: set[str]) -> None:
             console().print(
                 f"print edition of {markup(study)} removed: its pages changed (`iolab report --format pdf` prints it again)"
             )
+
+
+# the print stylesheet's marks, each on a line of its own (a page's text may cite "Figure 3" of a paper)
+_FIGURE = re.compile(r"^Figure (\d+)$", re.M)
+_FIGURE_END = re.compile(r"^end of (?:ﬁ|fi)gure (\d+)$", re.M)
+
+
+def defects(path: Path) -> list[str]:
+    """What is wrong with a printed edition, as ``make check-reports`` says it: no pages, or a chart
+    that does not end on the page it starts on (each chart is "Figure n" above, a mark below)."""
+    import pypdf
+
+    try:
+        pages = [p.extract_text() for p in pypdf.PdfReader(path).pages]
+    except (OSError, pypdf.errors.PyPdfError) as e:
+        return [f"cannot be read: {e}"]
+    found = [] if pages else ["no pages"]
+    for n, text in enumerate(pages, 1):
+        starts, ends = _FIGURE.findall(text), _FIGURE_END.findall(text)
+        found += [f"page {n}: figure {f} does not end on this page" for f in starts if f not in ends]
+        found += [f"page {n}: figure {f} ends here, begun on an earlier page" for f in ends if f not in starts]
+    return found
