@@ -65,6 +65,7 @@ def test_cover_names_every_system_and_the_baseline(edition):
         assert plain(name) in cover, name
     assert plain(f"the baseline for comparisons is {SYSTEMS['acme']}") in cover
     assert "<script>" in pages[0]  # a hostile name is printed as text, never run
+    assert "\\x1b[31m" in pages[0]  # a control character written as its escape, not drawn as a box
 
 
 @needs_chromium
@@ -226,3 +227,10 @@ def test_an_appendix_without_runs_says_so_instead_of_an_empty_table():
     html = pdf.templates().get_template("appendix.html.j2").render(print_css="", study="s", **facts)
     assert "no measured runs: its numbers are the time series above" in html and "<th>run</th>" not in html
     assert "time series:\n8 series × 208 samples" in html  # a capture's points, not "0 numbers"
+
+
+def test_templates_escape_names_but_not_their_stylesheet():
+    html = pdf.templates().get_template("folios.html.j2").render(study="<b>x</b>\x1b", total=2)
+    assert "&lt;b&gt;x&lt;/b&gt;\\x1b" in html and "page 2 of 2" in html
+    cover = pdf.templates().get_template("contents.html.j2").render(print_css=pdf.print_css(), study="s", entries=[])
+    assert 'content: "Figure " counter(iolab-figure)' in cover  # CSS inside <style> is not HTML-escaped

@@ -55,9 +55,20 @@ class Edition:
     parts: list[Part] = field(default_factory=list)
 
 
+def visible(value: object) -> object:
+    """A value as the templates print it: control characters written as escapes (``\\x1b``, as the
+    terminal shows them) instead of a box. Jinja2 escapes the result."""
+    from ingest.terminal import shown
+
+    return value if hasattr(value, "__html__") else shown(value)  # markup: the stylesheet, marked safe
+
+
 def templates() -> jinja2.Environment:
     return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True, undefined=jinja2.StrictUndefined
+        loader=jinja2.FileSystemLoader(TEMPLATES),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        finalize=visible,
     )
 
 
