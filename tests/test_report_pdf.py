@@ -234,3 +234,20 @@ def test_templates_escape_names_but_not_their_stylesheet():
     assert "&lt;b&gt;x&lt;/b&gt;\\x1b" in html and "page 2 of 2" in html
     cover = pdf.templates().get_template("contents.html.j2").render(print_css=pdf.print_css(), study="s", entries=[])
     assert 'content: "Figure " counter(iolab-figure)' in cover  # CSS inside <style> is not HTML-escaped
+
+
+def test_a_study_with_a_failed_page_gets_no_edition_and_the_render_says_so(study_db, tmp_path, monkeypatch, capsys):
+    real = render.execute_page
+
+    def execute(db_, study, nb, pages):
+        if nb.name == "05-comparison":
+            raise RuntimeError("the comparison broke")
+        return real(db_, study, nb, pages)
+
+    monkeypatch.setattr(render, "execute_page", execute)
+    heard = []
+    code = render.render(study_db, tmp_path / "out", pdf=True, on_page=lambda s, nb, what: heard.append((nb, what)))
+    assert code == 1 and not pdf.edition_path(tmp_path / "out", STUDY).exists()
+    assert ("print edition", "failed: not printed: a page of this study failed to render") in heard
+    assert (tmp_path / "out" / render.slug(STUDY) / "01-overview.html").is_file()  # the other pages are written
+    assert "print edition: not printed" in " ".join(capsys.readouterr().out.split())

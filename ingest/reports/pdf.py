@@ -297,12 +297,14 @@ def print_editions(
     source: Path,
     out: Path,
     pages: list[tuple[str, str, Path]],
+    studies: list[str] | None,
     titles: dict[str, str],
-    failed: set[str],
+    failed: list[tuple[str, str, Exception]],
     on_page: Callable[[str, str, str], None] | None = None,
 ) -> list[tuple[str, str, Exception]]:
     """The print edition of every study of ``pages`` ((study, notebook, HTML page) in the HTML
-    edition's order) into <out>/<study>/<study>.pdf; the editions that failed, with why.
+    edition's order; those of ``studies`` if given, and only the pages that exist) into
+    <out>/<study>/<study>.pdf; the editions that failed, with why.
 
     A study with a page in ``failed`` gets no edition: it would lack that page."""
     from pypdf.errors import PyPdfError
@@ -312,11 +314,13 @@ def print_editions(
     # what can go wrong printing one study's edition; any of these leaves the other studies' editions
     expected = (PrintFailed, OSError, subprocess.SubprocessError, PyPdfError, duckdb.Error, jinja2.TemplateError)
     problems: list[tuple[str, str, Exception]] = []
+    pages = [p for p in pages if p[2].is_file() and (not studies or p[0] in studies)]
+    broken = {s for s, _, _ in failed}
     for study in dict.fromkeys(s for s, _, _ in pages):
         target = edition_path(out, study)
         what = "rendered"
         try:
-            if study in failed:
+            if study in broken:
                 raise PrintFailed("not printed: a page of this study failed to render")
             mine = [(titles[nb], p) for s, nb, p in pages if s == study]
             n = edition(snap, Edition(study, mine, source), target)

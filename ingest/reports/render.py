@@ -421,8 +421,7 @@ def render(
         linked = [(s, nb, out / slug(s) / f"{nb}.html") for s, nb in every]
         titles = {n: p.title for n, p in pages.items()} | {"print": "print edition (PDF)"}
         if pdf:
-            ours = [p for p in linked if p[2].is_file() and (not studies or p[0] in studies)]
-            failed += print_editions(snap, db, out, ours, titles, {s for s, _, _ in failed}, on_page)
+            failed += print_editions(snap, db, out, linked, studies, titles, failed, on_page)
         else:  # a study whose pages changed keeps no print edition of the old ones
             unprint(out, {s for s, _, _ in done})
         linked += [(s, "print", edition_path(out, s)) for s in dict.fromkeys(s for s, _ in every)]
