@@ -17,6 +17,13 @@ def register(sub: Any) -> None:
     p.add_argument("--out", default=REPORTS_DEFAULT, help="folder for reports/<study>/*.html and index.html")
     p.add_argument("--study", action="append", help="only this study (repeatable; default: every study)")
     p.add_argument(
+        "--format",
+        choices=["html", "pdf"],
+        default="html",
+        help="pdf: also one print-ready PDF per study, <out>/<study>/<study>.pdf (cover, contents, every page, "
+        "provenance appendix), printed offline in headless Chromium",
+    )
+    p.add_argument(
         "--force",
         action="store_true",
         help="render every page, even those whose notebook, views and data are unchanged since the last render",
@@ -31,6 +38,8 @@ def cmd_report(args: argparse.Namespace) -> int:
 
     if args.study and (code := _known_studies(args)) is not None:
         return code
+    if args.format == "pdf" and (code := _printer()) is not None:
+        return code
     plain = not is_terminal()  # a terminal has the progress bar; a log gets one line per page
     if plain:
         say(f"rendering the reports of {shown(args.db)} into {shown(args.out)}, one line per page as it is done")
@@ -42,7 +51,20 @@ def cmd_report(args: argparse.Namespace) -> int:
                 + (f": {shown(what[8:])}" if ":" in what else "")
             )
 
-    return render.render(Path(args.db), Path(args.out), args.study, args.force, on_page=page)
+    return render.render(Path(args.db), Path(args.out), args.study, args.force, on_page=page, pdf=args.format == "pdf")
+
+
+def _printer() -> int | None:
+    """None when Chromium is there to print the PDF; else say how to get it."""
+    from ..reports import check
+
+    if check.chromium() is not None:
+        return None
+    console(stderr=True).print(
+        "[red]The print edition needs Chromium[/] (headless, to print the pages): `apt-get install chromium`, "
+        "or `make check-reports`, which installs it."
+    )
+    return requires.EXIT_ENVIRONMENT
 
 
 def _known_studies(args: argparse.Namespace) -> int | None:

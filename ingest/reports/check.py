@@ -6,8 +6,10 @@ For each page: the DOM Chromium rendered (charts are inline SVG: every chart mus
 its marks), and a PNG screenshot next to the page (reports/<study>/<name>.png) for a person to
 look at. Chromium runs with a proxy that goes nowhere, so a page that needed the network would
 show it. Every chart also goes through the chart oracle (ingest.reports.oracle; against the views with --db),
-and a probe run in the page says whether a chart lies past the window or a clipping box. Exit code 1
-if any page has no content, a chart without marks, a chart cut off or a defect the oracle finds.
+and a probe run in the page says whether a chart lies past the window or a clipping box. Each print
+edition there (<study>.pdf, iolab report --format pdf) is read back: every chart must end on the page
+it starts on. Exit code 1 if any page has no content, a chart without marks, a chart cut off, a
+defect the oracle finds, or a print edition with a chart split by a page break.
 """
 
 from __future__ import annotations
@@ -147,7 +149,21 @@ def main(argv: list[str]) -> int:
             print(f"    {shown(d)}")
     if con is not None:
         con.close()
-    return 1 if bad else 0
+    return 1 if bad + editions(root) else 0
+
+
+def editions(root: Path) -> int:
+    """Check every print edition under ``root`` (iolab report --format pdf); how many are bad."""
+    from ingest.reports import pdf
+
+    bad = 0
+    for edition in sorted(root.rglob("*.pdf")):
+        found = pdf.defects(edition)
+        bad += bool(found)
+        print(f"{'BAD' if found else 'ok '} {shown(edition)}: print edition")
+        for d in found:
+            print(f"    {shown(d)}")
+    return bad
 
 
 if __name__ == "__main__":

@@ -93,7 +93,8 @@ def table_html(df: pl.DataFrame, title: str | None = None, max_rows: int = SHOWN
         body.append("<tr>" + "".join(cells) + "</tr>")
     shown = min(df.height, max_rows)
     count = f"{shown:,} of {df.height:,} rows shown; " if df.height > shown else f"{df.height:,} rows; "
-    foot = f'<p class="rows">{count}{download_link(df, title or "table")}</p>'
+    cut = " cut" if df.height > shown else ""  # the print edition says where the other rows are
+    foot = f'<p class="rows{cut}">{count}{download_link(df, title or "table")}</p>'
     return f'{CSS}<div class="iolab">{cap}<table><tr>{head}</tr>{"".join(body)}</table>{foot}</div>'
 
 
