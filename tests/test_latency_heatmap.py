@@ -1,0 +1,96 @@
+"""The latency_heatmap view: fio completion-latency histogram logs (write_hist_log) as I/O counts per
+time interval and latency octave.
+
+The study is the bundled data/samples/fio-pkb-clat-hist-2017: four real fio 2.17 `_clat_hist.N.log`
+files of one PerfKitBenchmarker run (1216 bins per row: usec). The cells checked below were summed by
+hand from the raw lines: a row is `msec, ddir, bs, <count of bin 0>, <count of bin 1>, ...`, so bin i
+is field i + 4. The fio 3.x layout (1856 bins, ns) is checked on hand-made logs written by the tests.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from ingest.formats import _fio
+from tests.conftest import ROOT, ingest, q
+
+STUDY = ROOT / "data" / "samples" / "fio-pkb-clat-hist-2017"
+JOB1 = "pkb_fio_avg_1506559526.49_clat_hist.1.log"
+JOB3 = "pkb_fio_avg_1506559526.49_clat_hist.3.log"
+
+
+@pytest.fixture
+def pkb(con):
+    ingest(con, STUDY)
+    return con
+
+
+def cell(con, file: str, time_s: float, lower_ms: float) -> tuple:
+    return q(
+        con,
+        """SELECT direction, time_start_s, upper_ms, bin_label, io_count, fio_bins, line_no FROM latency_heatmap
+           WHERE file = ? AND time_s = ? AND lower_ms = ?""",
+        [file, time_s, lower_ms],
+    )[0]
+
+
+def test_cells_summed_by_hand_from_the_real_log(pkb):
+    # job 1, line 1 (1001 ms, read): bins 32..63 (fields 36..67) hold 2599 I/Os in 29 nonzero bins...
+    assert cell(pkb, JOB1, 1.001, 0.032) == ("read", 0.0, 0.064, "32-64 us", 2599, 29, 1)
+    # ... bins 64..127, one usec wide each, 4591 I/Os; bins 128..191 (128-256 us, 2 us wide) 892
+    assert cell(pkb, JOB1, 1.001, 0.064) == ("read", 0.0, 0.128, "64-128 us", 4591, 64, 1)
+    assert cell(pkb, JOB1, 1.001, 0.128) == ("read", 0.0, 0.256, "128-256 us", 892, 61, 1)
+    # bins 320..383 are 1024-2048 us (16 us wide): 196 I/Os in 14 bins; bin 410 alone is 2048-4096 us
+    assert cell(pkb, JOB1, 1.001, 1.024) == ("read", 0.0, 2.048, "1024-2048 us", 196, 14, 1)
+    assert cell(pkb, JOB1, 1.001, 2.048) == ("read", 0.0, 4.096, "2048-4096 us", 1, 1, 1)
+    # job 3 (writes), line 9 (9006 ms): 267 I/Os in bins 320..383; the interval starts at line 8's 8006 ms
+    assert cell(pkb, JOB3, 9.006, 1.024) == ("write", 8.006, 2.048, "1024-2048 us", 267, 43, 9)
+
+
+def test_every_io_of_every_line_is_in_one_cell(pkb):
+    for n in (1, 2, 3, 4):
+        name = f"pkb_fio_avg_1506559526.49_clat_hist.{n}.log"
+        lines = (STUDY / name).read_text().splitlines()
+        for ln, line in enumerate(lines, start=1):
+            counts = [int(c) for c in line.split(",")[3:]]
+            got = q(pkb, "SELECT sum(io_count) FROM latency_heatmap WHERE file = ? AND line_no = ?", [name, ln])
+            assert got == [(sum(counts),)], (name, ln)
+    assert q(pkb, "SELECT DISTINCT system, file_unit FROM latency_heatmap") == [
+        ("Google Compute Engine persistent disk (PerfKitBenchmarker test run)", "us")
+    ]
+
+
+def handmade_log(root, nbins: int):
+    """A hand-made histogram log (handmade-*): one row with count i + 1 in fio bin i, so each
+    octave's sum says which bins went into it."""
+    d = root / "data" / "hist"
+    d.mkdir(parents=True, exist_ok=True)
+    row = ", ".join(["1000", "0", "4096"] + [str(i + 1) for i in range(nbins)])
+    (d / f"handmade-octaves-{nbins}_clat_hist.1.log").write_text(row + "\n")
+    (d / "iolab.toml").write_text('study = "hist"\nsystem = "handmade"\n')
+    return root / "data"
+
+
+@pytest.mark.parametrize(("nbins", "unit", "per_ms", "top"), [(1216, "us", 1e3, 23), (1856, "ns", 1e6, 33)])
+def test_octaves_sum_whole_fio_bins(con, tmp_path, nbins, unit, per_ms, top):
+    ingest(con, handmade_log(tmp_path, nbins))
+    rows = q(
+        con,
+        "SELECT lower_ms, upper_ms, io_count, fio_bins, file_unit FROM latency_heatmap ORDER BY lower_ms",
+    )
+    # fio's own representative value of each bin (stat.c plat_idx_to_val) names its octave
+    want: dict[int, list[int]] = {}
+    for i in range(nbins):
+        v = _fio.plat_idx_to_val(i)
+        want.setdefault(-1 if v == 0 else int(math.floor(math.log2(v))), []).append(i)
+    assert len(rows) == len(want) == top + 2  # bin 0, then octaves 2^0 .. 2^top
+    for (lower, upper, count, nb, u), (k, bins) in zip(rows, sorted(want.items())):
+        assert u == unit and count == sum(i + 1 for i in bins) and nb == len(bins)
+        if k < 0:
+            assert (lower, upper) == (0, 1 / per_ms)
+        else:
+            assert lower == pytest.approx(2**k / per_ms, rel=1e-12)
+            assert upper == (None if k == top else pytest.approx(2 ** (k + 1) / per_ms, rel=1e-12))
+    assert sum(r[2] for r in rows) == nbins * (nbins + 1) // 2
