@@ -94,3 +94,55 @@ def test_octaves_sum_whole_fio_bins(con, tmp_path, nbins, unit, per_ms, top):
             assert lower == pytest.approx(2**k / per_ms, rel=1e-12)
             assert upper == (None if k == top else pytest.approx(2 ** (k + 1) / per_ms, rel=1e-12))
     assert sum(r[2] for r in rows) == nbins * (nbins + 1) // 2
+
+
+def test_the_heatmap_page_draws_every_cell_and_passes_the_oracle(tmp_path):
+    import altair as alt
+
+    from ingest import batch, db
+    from ingest.reports import oracle, page, render
+
+    dbf = tmp_path / "h.duckdb"
+    con = db.open_db(dbf)
+    batch.ingest_paths(con, [STUDY])
+    con.close()
+    out = tmp_path / "out"
+    assert render.render(dbf, out, ["fio-pkb-clat-hist-2017"]) == 0
+    html = (out / "fio-pkb-clat-hist-2017" / "10-latency-heatmap.html").read_text()
+    con = db.connect(dbf, read_only=True)
+    try:
+        assert oracle.check_page(out / "fio-pkb-clat-hist-2017" / "10-latency-heatmap.html", con) == []
+        (chart,), _ = oracle.charts(html)
+        rows = chart.rows()
+        # every cell of the four logs, every I/O: no octave here is open or below 1 usec
+        assert len(rows) == q(con, "SELECT count(*) FROM latency_heatmap")[0][0] == 224
+        assert sum(r["io_count"] for r in rows) == 39663 + 40461 + 11549 + 11541
+        assert {r["panel"] for r in rows} == {
+            f"pkb_fio_avg_1506559526.49_clat_hist.{n}.log · {d}"
+            for n, d in ((1, "read"), (2, "read"), (3, "write"), (4, "write"))
+        }
+        assert [m for m, *_ in chart.layers()] == ["rect"] and chart.spec["spec"]["encoding"]["y"]["scale"][
+            "type"
+        ] == "log"
+        # the four logs drawn in one panel instead of one each: their cells cover one another, caught
+        cells = page.query(
+            con, "SELECT system, file, time_start_s, time_s, lower_ms, upper_ms, io_count FROM latency_heatmap"
+        )
+        d = cells.to_pandas()
+        twice = (
+            alt.Chart(d)
+            .mark_rect()
+            .encode(
+                x=alt.X("time_start_s:Q", title="time (s)"),
+                x2="time_s:Q",
+                y=alt.Y("lower_ms:Q", scale=alt.Scale(type="log"), title="latency (ms)"),
+                y2="upper_ms:Q",
+                color=alt.Color("io_count:Q", title="I/Os"),
+                tooltip=page.tooltips("system", "file"),
+            )
+        )
+        found, _ = oracle.charts(page.figure(twice, "Heatmap of every cell of the four logs drawn in one panel."))
+        # jobs 1 and 2 both end their first interval at 1001 ms
+        assert "2 cells cover one another at (0.0, 1.001, 0.016, 0.032)" in " ".join(oracle.check(found[0]))
+    finally:
+        con.close()
