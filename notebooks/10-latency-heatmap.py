@@ -21,6 +21,7 @@ study = "fio-pkb-clat-hist-2017"
 # %%
 import altair as alt
 
+from ingest.reports import heatmap
 from ingest.reports import page as r
 
 con = r.connect(db_path, lake)
@@ -47,7 +48,7 @@ d["panel"] = r.short_labels(d["file"] + " · " + d["direction"])
 panels = list(dict.fromkeys(d["panel"]))
 keep = list(dict.fromkeys(panels[:PANELS] + d.drop_duplicates("system")["panel"].tolist()))  # every system keeps one
 drawable = (d["lower_ms"] > 0) & d["upper_ms"].notna()  # a log axis has no 0, an open octave no top
-shown = d[d["panel"].isin(keep) & drawable]
+shown, k = heatmap.merge_intervals(d[d["panel"].isin(keep) & drawable])
 unbounded = int((~drawable).sum())
 cut = [
     f"{len(panels) - len(keep)} of {len(panels)} panels not drawn (the first {PANELS} and each system's first are)"
@@ -56,7 +57,19 @@ cut = [
     f"{unbounded} cells not drawn: below 1 unit (fio's bin 0, no place on a log axis) or in fio's open-ended top octave"
     if unbounded
     else "",
+    f"{k} consecutive intervals summed into each column (at most {heatmap.MAX_COLUMNS} columns a panel)"
+    if k > 1
+    else "",
 ]
+source = {
+    "view": "latency_heatmap",
+    "study": study,
+    "system": "system",
+    "keys": {"file": "file", "direction": "direction", "time_s": "time_s", "lower_ms": "lower_ms"},
+    "values": {"io_count": "io_count", "upper_ms": "upper_ms", "time_start_s": "time_start_s"},
+}
+if k > 1:  # columns of k intervals: their sums are not rows of the view
+    source = {**source, "aggregate": True, "values": {"upper_ms": "upper_ms"}, "keys": {"lower_ms": "lower_ms"}}
 if len(shown):
     r.show(
         alt.Chart(shown)
@@ -81,13 +94,7 @@ if len(shown):
         "job started across, completion latency up (log scale, one row per power of two), each cell coloured by "
         f"the I/Os completed in that interval and octave ({int(shown['io_count'].sum()):,} I/Os in "
         f"{len(shown):,} cells).",
-        source={
-            "view": "latency_heatmap",
-            "study": study,
-            "system": "system",
-            "keys": {"file": "file", "direction": "direction", "time_s": "time_s", "lower_ms": "lower_ms"},
-            "values": {"io_count": "io_count", "upper_ms": "upper_ms", "time_start_s": "time_start_s"},
-        },
+        source=source,
         left_out="; ".join(c for c in cut if c) + ("; every cell is in the table below." if any(cut) else ""),
     )
 per_log = r.query(

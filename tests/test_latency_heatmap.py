@@ -146,3 +146,33 @@ def test_the_heatmap_page_draws_every_cell_and_passes_the_oracle(tmp_path):
         assert "2 cells cover one another at (0.0, 1.001, 0.016, 0.032)" in " ".join(oracle.check(found[0]))
     finally:
         con.close()
+
+
+def test_a_long_log_is_drawn_in_bounded_columns_of_whole_intervals(con, tmp_path):
+    from ingest.reports import heatmap, page
+
+    d = tmp_path / "data" / "long"
+    d.mkdir(parents=True)
+    rows = []
+    for t in range(1, 601):  # 600 one-second intervals; I/Os in bins 100 (100 us) and 330 (1024-2048 us)
+        counts = ["0"] * 1216
+        counts[100], counts[330] = str(t), str(t % 7)
+        rows.append(", ".join([str(t * 1000), "0", "4096"] + counts))
+    (d / "handmade-long_clat_hist.1.log").write_text("\n".join(rows) + "\n")
+    (d / "iolab.toml").write_text('study = "long"\nsystem = "handmade"\n')
+    ingest(con, tmp_path / "data")
+    cells = page.query(con, "SELECT * FROM latency_heatmap ORDER BY time_s, lower_ms").to_pandas()
+    cells["panel"] = cells["file"]
+    merged, k = heatmap.merge_intervals(cells, max_columns=240)
+    assert k == 3 and merged["time_s"].nunique() == 200
+    # every I/O of every octave is still there, and each column is three whole intervals
+    assert merged.groupby("lower_ms")["io_count"].sum().to_dict() == {
+        0.064: sum(range(1, 601)),
+        1.024: sum(t % 7 for t in range(1, 601)),
+    }
+    first = merged[merged["time_s"] == 3.0].sort_values("lower_ms")
+    assert first[["time_start_s", "io_count", "line_no", "last_line"]].values.tolist() == [
+        [0.0, 1 + 2 + 3, 1, 3],
+        [0.0, 1 + 2 + 3, 1, 3],
+    ]
+    assert heatmap.merge_intervals(cells, max_columns=600)[1] == 1
