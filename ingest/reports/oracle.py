@@ -122,9 +122,10 @@ def charts(page: str, name: str = "page") -> tuple[list[Chart], list[str]]:
 
 
 def drawn(chart: Chart) -> list[dict]:
-    """Rows that make marks: Vega-Lite drops a row whose quantitative field is NULL."""
-    quant = {e["field"] for _, enc, _ in chart.layers() for e in enc.values() if _quant(e)}
-    return [r for r in chart.rows() if all(r.get(f) is not None for f in quant)]
+    """Rows that make marks: a layer drops a row whose quantitative field is NULL, so a row is drawn
+    when some layer has all of its quantitative fields (a bar whose interval rule has no interval)."""
+    quant = [{e["field"] for e in enc.values() if _quant(e)} for _, enc, _ in chart.layers()] or [set()]
+    return [r for r in chart.rows() if any(all(r.get(f) is not None for f in q) for q in quant)]
 
 
 def _quant(e: object) -> bool:
