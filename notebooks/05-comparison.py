@@ -46,7 +46,7 @@ HEADLINE = ["iops", "mbps", "avg_latency_ms"]
 c = r.query(
     con,
     """SELECT metric, unit, direction, system, workload_label AS workload, baseline_config, config,
-                           baseline_raid_level, raid_level, baseline_drives, drives, baseline_value, value, n_baseline, n, ratio, correction, pct_better,
+                           baseline_raid_level, raid_level, baseline_drives, drives, baseline_value, value, n_baseline, n, pct_better,
                            ci95_low_pct, ci95_high_pct, coalesce(verdict, 'no direction') AS verdict, match_rule
                     FROM comparison WHERE study = ? AND metric IN (SELECT unnest(?::VARCHAR[]))
                     ORDER BY list_position(?::VARCHAR[], metric), system, block_size_bytes, read_pct, random_pct, load, workload,

@@ -13,10 +13,11 @@ from __future__ import annotations
 import html
 import re
 
+import polars as pl
 import pytest
 
 from ingest import batch, db
-from ingest.reports import headline, oracle, render
+from ingest.reports import headline, oracle, render, tables
 from tests.test_comparison_noise import factors, noisy_study
 
 STUDY = "noise"
@@ -90,11 +91,27 @@ def test_a_difference_inside_the_noise_is_never_drawn_as_a_win(rendered):
 def test_the_tables_say_runs_interval_and_verdict(rendered):
     _, out = rendered
     t = text(out / "05-comparison.html")
-    head = "baseline value value n baseline n ratio correction pct better ci95 low pct ci95 high pct verdict"
+    head = "baseline value value n baseline n pct better ci95 low pct ci95 high pct verdict"
     assert f"Matched points: iops (IO/s, higher is better) system workload baseline config config {head}" in t.replace(
         " baseline raid level raid level baseline drives drives", ""
     )
-    assert "Close 8 KiB sequential write, QD 1 860.9 859.4 3 3 1.00 1.00 -0.2 % -20.5 % 20.2 % within noise" in t
+    assert "Close 8 KiB sequential write, QD 1 860.9 859.4 3 3 -0.2 % -20.5 % 20.2 % within noise" in t
+    # a % better is coloured as a win or a loss only where the verdict says so
+    page = (out / "05-comparison.html").read_text()
+    rows = re.findall(r"<tr>(.*?)</tr>", page, re.S)
+    close = [r for r in rows if "<td>Close</td>" in r and "<td>within noise</td>" in r]
+    assert len(close) >= 50  # the first 50 rows of each table are Close's (the download holds all)
+    assert not any('class="better"' in r or 'class="worse"' in r for r in close)
+    frame = pl.DataFrame(
+        {"pct_better": [50.0, -0.2, 300.0, -20.0], "verdict": ["better", "within noise", "single run", "worse"]}
+    )
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", tables.table_html(frame))
+    assert cells[0::2] == [
+        '<span class="better">+50.0 %</span>',
+        "<span>-0.2 %</span>",
+        "<span>+300.0 %</span>",
+        '<span class="worse">-20.0 %</span>',
+    ]
     # the summary counts verdicts: 64 iops points of Close, all within noise
     assert re.search(r"Close iops IO/s higher 64 0 0 64 0 ", t), t[t.find("Every compared metric") :][:600]
 
