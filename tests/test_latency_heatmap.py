@@ -176,3 +176,34 @@ def test_a_long_log_is_drawn_in_bounded_columns_of_whole_intervals(con, tmp_path
         [0.0, 1 + 2 + 3, 1, 3],
     ]
     assert heatmap.merge_intervals(cells, max_columns=600)[1] == 1
+
+
+def test_cells_a_log_axis_cannot_hold_are_left_out_with_a_caption(tmp_path):
+    from ingest import batch, db
+    from ingest.reports import oracle, render
+
+    d = tmp_path / "data" / "edges"
+    d.mkdir(parents=True)
+    counts = ["0"] * 1856
+    counts[0], counts[100], counts[1855] = "3", "5", "7"  # [0, 1) ns, [100, 101) ns, >= 2^33 ns
+    (d / "handmade-edges_clat_hist.1.log").write_text(", ".join(["1000", "1", "4096"] + counts) + "\n")
+    (d / "iolab.toml").write_text('study = "edges"\nsystem = "handmade"\n')
+    dbf = tmp_path / "e.duckdb"
+    con = db.open_db(dbf)
+    batch.ingest_paths(con, [d])
+    assert q(con, "SELECT lower_ms, upper_ms, bin_label, io_count FROM latency_heatmap ORDER BY lower_ms") == [
+        (0.0, 1e-06, "0-1 ns", 3),
+        (6.4e-05, 0.000128, "64-128 ns", 5),
+        (8589.934592, None, ">= 8589934592 ns", 7),
+    ]
+    con.close()
+    assert render.render(dbf, tmp_path / "out", ["edges"]) == 0
+    page = tmp_path / "out" / "edges" / "10-latency-heatmap.html"
+    con = db.connect(dbf, read_only=True)
+    try:
+        assert oracle.check_page(page, con) == []
+        (chart,), _ = oracle.charts(page.read_text())
+        assert [(r["lower_ms"], r["io_count"]) for r in chart.rows()] == [(6.4e-05, 5)]
+        assert chart.caption.startswith("2 cells not drawn: below 1 unit")
+    finally:
+        con.close()
