@@ -109,6 +109,8 @@ def test_the_heatmap_page_draws_every_cell_and_passes_the_oracle(tmp_path):
     out = tmp_path / "out"
     assert render.render(dbf, out, ["fio-pkb-clat-hist-2017"]) == 0
     html = (out / "fio-pkb-clat-hist-2017" / "10-latency-heatmap.html").read_text()
+    overview = (out / "fio-pkb-clat-hist-2017" / "01-overview.html").read_text()
+    assert "4 fio histogram log(s), 103,214 I/Os" in overview and "No rows" not in overview
     con = db.connect(dbf, read_only=True)
     try:
         assert oracle.check_page(out / "fio-pkb-clat-hist-2017" / "10-latency-heatmap.html", con) == []
