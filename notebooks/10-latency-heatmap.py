@@ -28,7 +28,7 @@ con = r.connect(db_path, lake)
 r.heading(study, "latency heatmaps")
 systems = r.systems_block(con, study)
 r.note(
-    "Completion latency over time, from fio histogram logs (write_hist_log, `*_clat_hist.N.log`; view "
+    "Completion latency over time, from fio histogram logs (write_hist_log, *_clat_hist.N.log; view "
     "latency_heatmap): each cell is one logged interval (log_hist_msec) and one latency octave, coloured by "
     "the I/Os that completed in it. fio's fine bins (64 per power of two) are summed whole into powers of two "
     "of the file's unit (usec for fio 2.x, ns for 3.x); the latency axis is in ms, log scale."
