@@ -63,10 +63,20 @@ else:
         "SELECT host, object, counter, unit, series FROM study_series WHERE study = ? ORDER BY ALL",
         [study],
     )
-    if metrics.height or not captured.height:
+    logs = r.query(
+        con,
+        "SELECT count(DISTINCT file) AS logs, sum(io_count) AS ios FROM latency_heatmap WHERE study = ?",
+        [study],
+    )
+    if metrics.height or not (captured.height or logs["logs"][0]):
         r.table(metrics, "What was measured, per system (measurements view)")
     if captured.height:  # esxtop, perfmon, ... : their values are in the time-series store
         r.table(captured, "Time series captured, per host, object and counter (series table)")
+    if logs["logs"][0]:  # fio histogram logs: I/O counts per interval and latency octave, no headline numbers
+        r.note(
+            f"{logs['logs'][0]} fio histogram log(s), {logs['ios'][0]:,} I/Os: their completion latency over time "
+            "is on the latency heatmaps page."
+        )
 
 # %%
 # Headline IO/s: the busiest workloads, and each system's own busiest, one bar per system side by side

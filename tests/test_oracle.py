@@ -215,7 +215,12 @@ def test_every_notebook_declares_its_page_and_is_rendered(four, tmp_path):
         con,
         [
             ROOT / "data" / "samples" / s
-            for s in ("esxtop-perfmon-samples", "iomark-vm-hp4335-2014", "quarch-intel-nvme-2023")
+            for s in (
+                "esxtop-perfmon-samples",
+                "iomark-vm-hp4335-2014",
+                "quarch-intel-nvme-2023",
+                "fio-pkb-clat-hist-2017",
+            )
         ],
     )
     con.close()

@@ -38,7 +38,9 @@ def esc(v) -> str:
     return html.escape("" if v is None else str(v), quote=True)
 
 
-def _fmt(v, col: str) -> tuple[str, bool]:
+def _fmt(v, col: str, claim: bool = True) -> tuple[str, bool]:
+    """A cell as text, and whether it is a number. ``claim``: a % better may be coloured as a win or a
+    loss (False where the row's verdict says the difference is inside the noise or from one run)."""
     if v is None:
         return "", False
     if isinstance(v, bool):
@@ -53,9 +55,9 @@ def _fmt(v, col: str) -> tuple[str, bool]:
         if col.startswith("pct") or col.endswith("_pct"):
             cls = (
                 ' class="better"'
-                if col == "pct_better" and v > 0
+                if col == "pct_better" and claim and v > 0
                 else ' class="worse"'
-                if col == "pct_better" and v < 0
+                if col == "pct_better" and claim and v < 0
                 else ""
             )
             return f"<span{cls}>{v:+,.1f} %</span>" if col == "pct_better" else f"{v:,.1f} %", True
@@ -85,10 +87,12 @@ def table_html(df: pl.DataFrame, title: str | None = None, max_rows: int = SHOWN
         return f'{CSS}<div class="iolab">{cap}<p class="note">No rows.</p></div>'
     head = "".join(f"<th>{esc(c.replace('_', ' '))}</th>" for c in df.columns)
     body = []
+    verdict = df.columns.index("verdict") if "verdict" in df.columns else None
     for row in df.head(max_rows).iter_rows():
         cells = []
+        claim = verdict is None or row[verdict] in ("better", "worse")
         for c, v in zip(df.columns, row):
-            text, num = _fmt(v, c)
+            text, num = _fmt(v, c, claim)
             cells.append(f'<td class="num">{text}</td>' if num else f"<td>{text}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     shown = min(df.height, max_rows)
