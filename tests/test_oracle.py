@@ -13,6 +13,7 @@ import pytest
 
 from ingest import batch, db
 from ingest.reports import check, oracle, page, render
+from ingest.reports.interactive import embed
 from tests.conftest import ROOT
 from tests.studies import STUDY, SYSTEMS, four_systems
 
@@ -298,10 +299,13 @@ def test_a_chart_cut_off_on_screen_is_caught(tmp_path, cmp):
         "Bar chart wider than the box it sits in, to test the cut-off probe.",
     )
     p = tmp_path / "p.html"
-    p.write_text(f'<html><body><div style="width:300px;overflow:hidden">{fig}</div></body></html>')
+    p.write_text(embed(f'<html><body><div style="width:300px;overflow:hidden">{fig}</div></body></html>'))
     assert check.cut_off(check.probe(p))[0].startswith("chart 1: cut off")
-    p.write_text(f"<html><body><div>{fig}</div></body></html>")
+    p.write_text(embed(f"<html><body><div>{fig}</div></body></html>"))
     assert check.cut_off(check.probe(p)) == []
+    # a chart meant to be live whose script never ran (here: none in the page) shows its picture: caught
+    p.write_text(f"<html><body><div>{fig}</div></body></html>")
+    assert check.cut_off(check.probe(p)) == ["chart 1: the interactive chart did not draw (its static picture shows)"]
 
 
 def test_a_null_of_the_view_drawn_as_zero_is_caught():

@@ -218,12 +218,16 @@ def figure(chart, alt_text: str, source: dict | None = None, stack: bool = False
     """The HTML of ``chart`` as a page shows it (``show``): SVG, alt text, caption and checked spec."""
     import vl_convert
 
+    from ingest.reports import interactive
     from ingest.reports.tables import figure_html, visible
 
     meta = {"alt": alt_text, "source": source, "stack": stack, "left_out": left_out}
     chart = chart.configure_axis(labelFontSize=11, titleFontSize=12).configure_legend(labelLimit=320)
     spec = visible(chart.properties(description=alt_text, usermeta={"iolab": meta}).to_dict())
-    return figure_html(spec, vl_convert.vegalite_to_svg(spec), alt_text, left_out)
+    live = interactive.enabled()
+    if live:  # the same spec draws the static picture: a selection changes no mark
+        spec = interactive.add(spec)
+    return figure_html(spec, vl_convert.vegalite_to_svg(spec), alt_text, left_out, live)
 
 
 def show(chart, alt_text: str, source: dict | None = None, stack: bool = False, left_out: str = "") -> None:
