@@ -7,6 +7,7 @@ valid SVG and PNG files, named safely whatever the study and chart are called.""
 from __future__ import annotations
 
 import base64
+import html
 import json
 import re
 import xml.etree.ElementTree as ET
@@ -172,7 +173,7 @@ def drive(path: Path, action: str, result: str, screenshot: Path | None = None) 
     dom = check.run(driven, "--dump-dom", "--virtual-time-budget=8000").stdout
     m = re.search(r'<pre id="iolab-driven">(.*?)</pre>', dom, re.S)
     assert m, "the live chart did not draw"
-    return json.loads(m.group(1).replace("&quot;", '"').replace("&amp;", "&"))
+    return json.loads(html.unescape(m.group(1)))
 
 
 needs_chromium = pytest.mark.skipif(check.chromium() is None, reason="no chromium (make check-reports installs it)")
@@ -253,8 +254,8 @@ def test_images_are_valid_svg_and_png_holding_the_systems_of_their_chart(tmp_pat
 def test_the_svg_file_is_the_picture_the_page_shows(tmp_path):
     out = rendered_like(tmp_path, "plain")
     svg = images.write_images(out, tmp_path / "img", ["plain"])[0]
-    html = (out / "plain" / "01-overview.html").read_text()
-    first = re.search(r"data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)", html)
+    text = (out / "plain" / "01-overview.html").read_text()
+    first = re.search(r"data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)", text)
     assert first and svg.read_bytes() == base64.b64decode(first.group(1))
 
 
@@ -266,3 +267,24 @@ def test_images_refuse_a_study_folder_linked_outside(tmp_path):
     with pytest.raises(ValueError, match="outside"):
         images.write_images(out, tmp_path / "img")
     assert list((tmp_path / "elsewhere").iterdir()) == []
+
+
+@needs_chromium
+def test_a_tooltip_names_the_file_and_line_of_the_point_offline(tmp_path, monkeypatch):
+    monkeypatch.delenv(interactive.ENV, raising=False)
+    d = pd.DataFrame({"system": ["<b>A</b>"], "iops": [1196.5], "file": ["iometer <x>.csv"], "line": [15]})
+    chart = (
+        alt.Chart(d)
+        .mark_bar()
+        .encode(
+            x=alt.X("iops:Q", title="IO/s"),
+            y="system:N",
+            tooltip=page.tooltips("system", "iops", *page.SOURCE_TOOLTIPS),
+        )
+    )
+    hover = """const el = fig.querySelector('.iolab-vega .role-mark path'), r = el.getBoundingClientRect();
+    for (const type of ['pointermove', 'mousemove'])
+      el.dispatchEvent(new MouseEvent(type, {bubbles: true, clientX: r.x + 3, clientY: r.y + 3, view: window}))"""
+    result = "(document.getElementById('vg-tooltip-element') || {}).innerText || ''"
+    shown = drive(standalone(tmp_path, chart), hover, result)
+    assert shown.split() == ["system", "<b>A</b>", "iops", "1196.5", "file", "iometer", "<x>.csv", "line", "15"]
