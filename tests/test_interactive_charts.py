@@ -91,6 +91,7 @@ def test_a_time_axis_zooms_on_x_only_and_a_layered_chart_gets_each_selection_onc
     assert [p["name"] for p in found] == ["iolab_legend", "iolab_zoom"]
     assert found[1] == {"name": "iolab_zoom", "select": {"type": "interval", "encodings": ["x"]}, "bind": "scales"}
     assert all(lay["encoding"]["opacity"]["condition"]["param"] == "iolab_legend" for lay in spec["layer"])
+    assert [lay["mark"]["clip"] for lay in spec["layer"]] == [True, True]  # zoomed, no line past the edges
 
 
 def test_facets_and_charts_without_a_legend_stay_as_they_are():
@@ -288,3 +289,28 @@ def test_a_tooltip_names_the_file_and_line_of_the_point_offline(tmp_path, monkey
     result = "(document.getElementById('vg-tooltip-element') || {}).innerText || ''"
     shown = drive(standalone(tmp_path, chart), hover, result)
     assert shown.split() == ["system", "<b>A</b>", "iops", "1196.5", "file", "iometer", "<x>.csv", "line", "15"]
+
+
+def test_time_series_points_name_their_capture_file_in_each_study(tmp_path):
+    """The same capture in two studies under two names: each study's chart names its own file, and each
+    point's sample number is the store's (0-based data line) for that time and value."""
+    from ingest import batch, db
+    from tests.conftest import ROOT
+
+    capture = ROOT / "data" / "samples" / "esxtop-perfmon-samples" / "rachsharp__small-esxtop-data.csv"
+    for study, name in (("first", "cap <a>.csv"), ("second", "cap-b.csv")):
+        (tmp_path / "data" / study).mkdir(parents=True)
+        (tmp_path / "data" / study / name).write_bytes(capture.read_bytes())
+        (tmp_path / "data" / study / "iolab.toml").write_text(f'study = "{study}"\n')
+    dbf = tmp_path / "t.duckdb"
+    con = db.open_db(dbf)
+    batch.ingest_paths(con, [tmp_path / "data"])
+    points = {(str(ts), v): n for ts, v, n in con.execute("SELECT ts, value, sample_no FROM series_points").fetchall()}
+    con.close()
+    assert render.render(dbf, tmp_path / "out", ["first", "second"]) == 0
+    for study, name in (("first", "cap <a>.csv"), ("second", "cap-b.csv")):
+        charts, _ = oracle.charts((tmp_path / "out" / study / "06-time-series.html").read_text())
+        rows = [row for c in charts for row in c.rows()]
+        assert rows and {row["file"] for row in rows} == {name}
+        for row in rows[:50]:
+            assert points[(pd.Timestamp(row["ts"]).strftime("%Y-%m-%d %H:%M:%S"), row["value"])] == row["sample_no"]

@@ -89,11 +89,15 @@ def add_time_zoom(spec: dict) -> bool:
     def temporal(enc: dict) -> bool:
         return isinstance(enc.get("x"), dict) and enc["x"].get("type") == "temporal"
 
-    unit = _unit_with(list(_views(spec)), temporal)
+    views = list(_views(spec))
+    unit = _unit_with(views, temporal)
     if unit is None:
         return False
     interval = {"type": "interval", "encodings": ["x"]}
     unit.setdefault("params", []).append({"name": ZOOM, "select": interval, "bind": "scales"})
+    for v in views:  # zoomed in, a line must not run past the plot's edges
+        if "mark" in v:
+            v["mark"] = {**(v["mark"] if isinstance(v["mark"], dict) else {"type": v["mark"]}), "clip": True}
     return True
 
 
