@@ -51,26 +51,27 @@ def _colour_field(enc: dict) -> str | None:
     return None
 
 
-def _unit_with(views: list[dict], test) -> dict | None:
-    """The first unit spec (one with a mark) whose own or inherited encoding passes ``test``."""
+def _unit_with(views: list[dict], test) -> tuple[dict, dict] | None:
+    """The first unit spec (one with a mark) whose encoding, its own over its layer's, passes ``test``;
+    with that encoding."""
     inherited: dict = {}
     for v in views:
         enc = {**inherited, **v.get("encoding", {})}
         if "mark" in v and test(enc):
-            return v
+            return v, enc
         if "layer" in v:
             inherited = enc
     return None
 
 
 def add_legend_selection(spec: dict) -> bool:
+    """Clicking a legend entry keeps that value's marks and fades the others (shift-click adds more)."""
     views = list(_views(spec))
-    unit = _unit_with(views, _colour_field)
-    if unit is None:
+    found = _unit_with(views, _colour_field)
+    if found is None:
         return False
-    field = _colour_field(
-        {**next((v.get("encoding", {}) for v in views if "layer" in v), {}), **unit.get("encoding", {})}
-    )
+    unit, enc = found
+    field = _colour_field(enc)
     unit.setdefault("params", []).append(
         {"name": LEGEND, "select": {"type": "point", "fields": [field]}, "bind": "legend"}
     )
@@ -90,9 +91,10 @@ def add_time_zoom(spec: dict) -> bool:
         return isinstance(enc.get("x"), dict) and enc["x"].get("type") == "temporal"
 
     views = list(_views(spec))
-    unit = _unit_with(views, temporal)
-    if unit is None:
+    found = _unit_with(views, temporal)
+    if found is None:
         return False
+    unit = found[0]
     interval = {"type": "interval", "encodings": ["x"]}
     unit.setdefault("params", []).append({"name": ZOOM, "select": interval, "bind": "scales"})
     for v in views:  # zoomed in, a line must not run past the plot's edges
