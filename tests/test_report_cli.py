@@ -39,6 +39,22 @@ def test_a_line_per_page_as_it_is_done(dbf, tmp_path, capsys, monkeypatch):
     assert sorted(lines[1 : 1 + len(pages)]) == sorted(f"unchanged  {STUDY} / {nb}" for nb in pages)
 
 
+def test_a_page_rendered_static_is_rendered_again_live(dbf, tmp_path, capsys, monkeypatch):
+    """IOLAB_STATIC_CHARTS (the print edition) changes a page: the next render without it draws it again."""
+    from ingest.reports import interactive
+
+    monkeypatch.setattr(render, "execute_page", lambda snap, study, nb, pages: f"<p>{nb}</p>")
+    monkeypatch.setattr(render, "validate", lambda snap, studies: {s: "" for s in studies})
+    args = ["report", "--db", str(dbf), "--out", str(tmp_path / "reports"), "--study", STUDY]
+    monkeypatch.setenv(interactive.ENV, "1")
+    assert cli.main(args) == 0
+    capsys.readouterr()
+    monkeypatch.delenv(interactive.ENV)
+    assert cli.main(args) == 0
+    lines = capsys.readouterr().out.splitlines()[1:-1]
+    assert lines and all(line.startswith("rendered ") for line in lines), lines
+
+
 def test_a_study_that_is_not_there_is_wrong_usage(dbf, tmp_path, capsys):
     assert cli.main(["report", "--db", str(dbf), "--out", str(tmp_path), "--study", "nope"]) == 2
     err = " ".join(capsys.readouterr().err.split())
