@@ -314,3 +314,21 @@ def test_time_series_points_name_their_capture_file_in_each_study(tmp_path):
         assert rows and {row["file"] for row in rows} == {name}
         for row in rows[:50]:
             assert points[(pd.Timestamp(row["ts"]).strftime("%Y-%m-%d %H:%M:%S"), row["value"])] == row["sample_no"]
+
+
+@needs_chromium
+def test_the_menu_saves_svg_and_png_offline_and_offers_nothing_else(tmp_path, monkeypatch):
+    """What the menu's two entries run (vega-embed's export: view.toSVG, view.toImageURL) gives an SVG
+    naming every system and a PNG, with the network cut; no other entry is offered."""
+    monkeypatch.delenv(interactive.ENV, raising=False)
+    action = """view.toSVG().then(s => { window.svg = s; });
+    view.toImageURL('png').then(u => { window.png = u.slice(0, 22); })"""
+    result = """{menu: [...fig.querySelectorAll('.vega-actions a')].map(a => a.textContent),
+             links: [...fig.querySelectorAll('.vega-actions a')].map(a => a.getAttribute('href') || ''),
+             svg: window.svg || '', png: window.png || ''}"""
+    got = drive(standalone(tmp_path, bars()), action, result)
+    assert got["menu"] == ["Save as SVG", "Save as PNG"]
+    assert not any(link.startswith("http") for link in got["links"])
+    assert got["png"] == "data:image/png;base64,"
+    texts = {t.text for t in ET.fromstring(got["svg"]).iter() if t.tag.endswith("text")}
+    assert {oracle.clean(s) for s in HOSTILE} <= texts
