@@ -28,6 +28,11 @@ def register(sub: Any) -> None:
         action="store_true",
         help="render every page, even those whose notebook, views and data are unchanged since the last render",
     )
+    p.add_argument(
+        "--images",
+        metavar="DIR",
+        help="also write every chart of the pages rendered as SVG and PNG into DIR/<study>/ (offline, vl-convert)",
+    )
     p.set_defaults(func=cmd_report)
 
 
@@ -51,7 +56,24 @@ def cmd_report(args: argparse.Namespace) -> int:
                 + (f": {shown(what[8:])}" if ":" in what else "")
             )
 
-    return render.render(Path(args.db), Path(args.out), args.study, args.force, on_page=page, pdf=args.format == "pdf")
+    code = render.render(Path(args.db), Path(args.out), args.study, args.force, on_page=page, pdf=args.format == "pdf")
+    if args.images and code != 2:
+        code = max(code, _images(Path(args.out), Path(args.images), args.study))
+    return code
+
+
+def _images(out: Path, images: Path, studies: list[str] | None) -> int:
+    """Every chart of the pages as SVG and PNG files under ``images``: 0, or 1 if they cannot be written."""
+    from ..reports.images import write_images
+    from ..terminal import say, shown
+
+    try:
+        written = write_images(out, images, studies)
+    except (OSError, ValueError) as e:
+        console(stderr=True).print(f"[red]Cannot write the chart images into {markup(shown(images))}:[/] {markup(e)}")
+        return 1
+    say(f"{len(written) // 2} charts as SVG and PNG -> {shown(images)}")
+    return 0
 
 
 def _printer() -> int | None:

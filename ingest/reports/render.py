@@ -45,6 +45,7 @@ from ingest.progress import bar as progress_bar
 from ingest.store.points import STORE_MARK
 from ingest.terminal import console, markup, shown
 
+from .interactive import embed
 from .pdf import edition_path, print_editions, unprint
 from .plan import Notebook, atomic_write, fingerprints, notebooks, plan, studies_of, view_names
 from .tables import VALIDATION_SLOT
@@ -253,7 +254,7 @@ def execute_page(db: Path, study: str, nb: Notebook, pages: Pages) -> str:
     pages.execute(executed)
     resources = {"metadata": {"name": f"{slug(study)}: {nb.title}"}}
     body, _ = pages.exporter.from_notebook_node(executed, resources=resources)
-    return offline(body)
+    return embed(offline(body))  # the live charts' scripts: added after offline(), they fetch nothing
 
 
 def write_page(out: Path, study: str, nb: str, body: str, validation: str) -> Path:

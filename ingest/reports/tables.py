@@ -132,18 +132,28 @@ def visible(v):
     return v  # the class of the script holding a chart's Vega-Lite spec and data
 
 
-def figure_html(spec: dict, svg: str, alt_text: str, left_out: str = "") -> str:
+def file_name(text: str, limit: int = 60) -> str:
+    """A file name made of ``text``: letters, digits, '-' and '_' only (no path, no dot file), or "chart"."""
+    kept = "".join(c if c.isascii() and (c.isalnum() or c in "-_") else "-" for c in text.lower())
+    return re.sub(r"-{2,}", "-", kept).strip("-")[:limit].strip("-") or "chart"
+
+
+def figure_html(spec: dict, svg: str, alt_text: str, left_out: str = "", live: bool = False) -> str:
     """A chart as a page shows it: the SVG as an image whose alt text says what it shows, a caption
     naming what the chart leaves out, and its Vega-Lite spec with its data, which the chart oracle
     (ingest.reports.oracle) checks against the views. Both travel base64-encoded: no name in the data
-    can close the script or look like a fetch to ``render.offline``."""
+    can close the script or look like a fetch to ``render.offline``. ``live``: a box the page's script
+    draws the interactive chart into (ingest.reports.interactive), named for its downloads."""
     import json
 
     image = base64.b64encode(svg.encode("utf-8")).decode("ascii")
     data = base64.b64encode(json.dumps(spec, default=str).encode("utf-8")).decode("ascii")
     caption = f'<figcaption class="note">{esc(left_out)}</figcaption>' if left_out else ""
+    title = spec.get("title", "")
+    name = file_name(str(title.get("text", "") if isinstance(title, dict) else title))
+    box = f'<div class="iolab-vega" hidden data-name="{esc(name)}"></div>' if live else ""
     return (
         f'{CSS}<div class="iolab"><figure class="iolab-chart" style="margin:8px 0">'
-        f'<img src="data:image/svg+xml;base64,{image}" alt="{esc(alt_text)}">{caption}'
+        f'<img src="data:image/svg+xml;base64,{image}" alt="{esc(alt_text)}">{box}{caption}'
         f'<script type="application/json" class="{CHART_SPEC}">{data}</script></figure></div>'
     )
