@@ -11,7 +11,7 @@ RUNS ?= 200
 SCALE ?= 1
 
 .DEFAULT_GOAL := help
-.PHONY: help setup hooks demo ingest validate reports check-reports lab lint test golden fuzz bench bench-lake lake clean
+.PHONY: help setup hooks demo ingest validate reports reports-pdf check-reports lab lint test golden fuzz bench bench-lake lake clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
@@ -47,6 +47,10 @@ validate: setup ## run the Great Expectations suites, store and print the result
 
 reports: setup ## execute the notebooks per study and render reports/<study>/*.html + reports/index.html
 	$(BIN)/iolab report --db $(DB) --out reports
+
+reports-pdf: setup ## the reports and each study's print edition, reports/<study>/<study>.pdf (installs Debian's chromium if missing)
+	command -v chromium >/dev/null || (apt-get update -q && apt-get install -y -q chromium)
+	$(BIN)/iolab report --db $(DB) --out reports --format pdf
 
 check-reports: setup ## screenshot every report in headless Chromium (installs Debian's chromium if missing)
 	command -v chromium >/dev/null || (apt-get update -q && apt-get install -y -q chromium)

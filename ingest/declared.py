@@ -2,7 +2,8 @@
 
 A sidecar key is checked for its form when the sidecar is read (sidecar.py); what it names can
 only be checked once the study's files are in: a ``baseline`` must be one of the study's systems,
-each ``generation_order`` entry one of its generations. A name that matches nothing would compare
+each ``generation_order`` entry one of its generations, each ``firmware_order`` entry one of
+its firmware labels. A name that matches nothing would compare
 nothing (0 matched points) without a word, so each is reported with the sidecar that says it.
 (Criteria ids are not checked here: their definitions often live in a folder of their own that is
 ingested apart; the QoS page says which declared criteria no file defines.)
@@ -30,7 +31,7 @@ class Problem:
     line: int | None = None
 
     def reason(self) -> str:
-        what = {"baseline": "system", "generation_order": "generation"}[self.key]
+        what = {"baseline": "system", "generation_order": "generation", "firmware_order": "firmware"}[self.key]
         close = difflib.get_close_matches(self.value, self.known, n=1, cutoff=0.6)
         hint = f"; did you mean '{close[0]}'?" if close else ""
         listed = ", ".join(f"'{k}'" for k in self.known[:12]) or "none"
@@ -49,6 +50,11 @@ _CHECKS = {  # key -> (what the sidecar says, what the study has)
         """SELECT DISTINCT study, unnest(from_json((labels->'generation_order'), '["VARCHAR"]'))
            FROM source_files WHERE json_type((labels->'generation_order')) = 'ARRAY'""",
         "SELECT DISTINCT study, generation FROM study_runs WHERE generation IS NOT NULL",
+    ),
+    "firmware_order": (
+        """SELECT DISTINCT study, unnest(from_json((labels->'firmware_order'), '["VARCHAR"]'))
+           FROM source_files WHERE json_type((labels->'firmware_order')) = 'ARRAY'""",
+        "SELECT DISTINCT study, labels->>'firmware' FROM source_files WHERE (labels->>'firmware') IS NOT NULL",
     ),
 }
 

@@ -6,6 +6,7 @@ folder, the nearest one winning, then the matching ``[files."<glob>"]`` tables o
     study = "esg-ds5020-2009"          # default: the folder's name under the ingest root
     system = "IBM DS5020 Express"
     generation = "DS5020"
+    firmware = "08.20.12.00"           # what was measured when: a trend's measurements (view trends)
     tiles = 4
     vms = 16
     config = "write cache enabled"      # stored as config_label
@@ -25,7 +26,7 @@ folder, the nearest one winning, then the matching ``[files."<glob>"]`` tables o
     tiles = 1
 
 Also: baseline = "<system>", criteria = [...], corrections = [...], generation_order = [...],
-orion_version = "...". Every key is checked (pydantic): an unknown one is refused with the file,
+firmware_order = [...], orion_version = "...". Every key is checked (pydantic): an unknown one is refused with the file,
 the line and a did-you-mean, and the folder's files are not ingested under wrong labels.
 """
 

@@ -33,6 +33,7 @@ class Labels(_Strict):
     study: str | None = None
     system: str | None = None
     generation: str | None = None
+    firmware: str | None = None  # what was measured when: the measurements of a trend (view trends)
     config: str | None = None
     tiles: int | None = Field(default=None, gt=0)
     vms: int | None = Field(default=None, gt=0)
@@ -44,6 +45,7 @@ class Labels(_Strict):
     criteria: list[str] | None = None
     corrections: list[str] | dict[str, str] | None = None
     generation_order: list[str] | None = None
+    firmware_order: list[str] | None = None  # oldest first; else the trend orders by first run start
     orion_version: str | None = None
     targets: list[Target] | None = None
     labels: dict[str, str | int | float | bool | list[str]] | None = None  # free-form: [labels] owner = "lab 3"

@@ -63,17 +63,28 @@ else:
         "SELECT host, object, counter, unit, series FROM study_series WHERE study = ? ORDER BY ALL",
         [study],
     )
-    if metrics.height or not captured.height:
+    logs = r.query(
+        con,
+        "SELECT count(DISTINCT file) AS logs, sum(io_count) AS ios FROM latency_heatmap WHERE study = ?",
+        [study],
+    )
+    if metrics.height or not (captured.height or logs["logs"][0]):
         r.table(metrics, "What was measured, per system (measurements view)")
     if captured.height:  # esxtop, perfmon, ... : their values are in the time-series store
         r.table(captured, "Time series captured, per host, object and counter (series table)")
+    if logs["logs"][0]:  # fio histogram logs: I/O counts per interval and latency octave, no headline numbers
+        r.note(
+            f"{logs['logs'][0]} fio histogram log(s), {logs['ios'][0]:,} I/Os: their completion latency over time "
+            "is on the latency heatmaps page."
+        )
 
 # %%
 # Headline IO/s: the busiest workloads, and each system's own busiest, one bar per system side by side
 TOP, EACH = 12, 2
 head = r.query(
     con,
-    """WITH p AS (SELECT coalesce(system, '(no system label)') AS system, workload_label, max(iops) AS iops
+    """WITH p AS (SELECT coalesce(system, '(no system label)') AS system, workload_label, max(iops) AS iops,
+                         arg_max(run_id, iops) AS run_id
                   FROM per_drive_iops WHERE study = ? AND level = 'run' AND iops IS NOT NULL GROUP BY ALL),
             top AS (SELECT workload_label FROM p GROUP BY ALL ORDER BY max(iops) DESC, workload_label LIMIT ?),
             own AS (SELECT workload_label FROM (SELECT workload_label, row_number() OVER (PARTITION BY system
@@ -83,7 +94,7 @@ head = r.query(
     [study, TOP, EACH],
 )
 if head.height:
-    hd = head.to_pandas()
+    hd = head.join(r.headline_sources(con, study), on="run_id", how="left").to_pandas()  # the best run's file
     hd["workload"] = r.short_labels(hd["workload_label"])
     n_all, n_shown = int(hd["workloads"].max()), hd["workload_label"].nunique()
     r.show(
@@ -98,7 +109,11 @@ if head.height:
                 scale=r.system_colors(systems["system"], hd["system"]),
                 legend=alt.Legend(orient="bottom", columns=1, title="system"),
             ),
-            tooltip=[*r.tooltips("system", "workload_label"), alt.Tooltip("iops:Q", format=",.0f")],
+            tooltip=[
+                *r.tooltips("system", "workload_label"),
+                alt.Tooltip("iops:Q", format=",.0f"),
+                *r.tooltips(*r.SOURCE_TOOLTIPS),
+            ],
         )
         .properties(width=560, title=f"Headline IO/s per workload and system ({n_shown} of {n_all} workloads)"),
         f"Bar chart: the best IO/s of each system at {n_shown} workloads (the {TOP} busiest and each system's "
@@ -116,7 +131,7 @@ if head.height:
         if n_all > n_shown
         else "",
     )
-    r.table(head.drop("workloads"), "Headline IO/s per workload and system")
+    r.table(head.drop("workloads", "run_id"), "Headline IO/s per workload and system")
 elif runs.height:
     r.note("No run of this study reports IO/s.")
 

@@ -35,14 +35,15 @@ r.note(
 # %%
 runs = r.query(
     con,
-    """SELECT coalesce(system, '(no system label)') AS system, workload_label AS workload, run_key, tool,
+    """SELECT run_id, coalesce(system, '(no system label)') AS system, workload_label AS workload, run_key, tool,
                               raid_level, config_label, volume, drives, drives_source, match_rule, iops, iops_per_drive,
                               mbps, mbps_per_drive, source_path
                        FROM per_drive_iops WHERE study = ? AND level = 'run' AND drives IS NOT NULL
                        ORDER BY system, workload, drives, run_key""",
     [study],
 )
-d = runs.filter(runs["iops_per_drive"].is_not_null()).to_pandas()
+d = runs.filter(runs["iops_per_drive"].is_not_null()).join(r.headline_sources(con, study), on="run_id", how="left")
+d = d.to_pandas()
 if len(d):
     # one bar per run: its system, workload, drives, configuration, file and run key, never two runs in one bar
     d["run"] = (
@@ -74,7 +75,15 @@ if len(d):
                 legend=alt.Legend(orient="bottom", columns=1),
             ),
             tooltip=r.tooltips(
-                "system", "workload", "drives", "iops", "iops_per_drive", "config_label", "raid_level", "run_key"
+                "system",
+                "workload",
+                "drives",
+                "iops",
+                "iops_per_drive",
+                "config_label",
+                "raid_level",
+                "run_key",
+                *r.SOURCE_TOOLTIPS,
             ),
         )
         .properties(width=520, title=f"IO/s per drive, one bar per run (the {EACH} highest of each system)"),
@@ -93,7 +102,7 @@ if len(d):
         if len(d) > len(shown)
         else "",
     )
-r.table(runs, "Per run")
+r.table(runs.drop("run_id"), "Per run")
 
 # %%
 targets = r.query(

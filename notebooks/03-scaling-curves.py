@@ -21,6 +21,7 @@ study = "sqlserverio-pliant-ssd-2010"
 # %%
 import altair as alt
 
+from ingest.reports import headline
 from ingest.reports import page as r
 
 con = r.connect(db_path, lake)
@@ -165,6 +166,7 @@ sat = r.query(
     [study],
 )
 r.table(sat, "Saturation: largest load that still meets every criterion this study declares")
+headline.sla_block(con, study)
 r.table(pts, "Every curve point")
 
 # %%

@@ -21,6 +21,7 @@ study = "ds4300-vs-fastt200-2004"
 # %%
 import altair as alt
 
+from ingest.reports import headline
 from ingest.reports import page as r
 
 con = r.connect(db_path, lake)
@@ -31,7 +32,10 @@ r.note(
     "random % and load (outstanding I/Os), scope and metric, whatever tool measured them; a run with no "
     "read/random mix matches on its workload as written. % better is positive when the system beats the "
     "baseline: higher IO/s and MB/s, lower latency. A correction factor applies only where the study's "
-    "iolab.toml declares one; it is applied to the baseline."
+    "iolab.toml declares one; it is applied to the baseline. Repeated runs of a point are averaged; n and n "
+    "(baseline) count them, and the 95 % interval of the % better (Welch's t) decides the verdict: better or "
+    "worse only when the whole interval is on that side of 0, within noise when it spans 0, single run when "
+    "either side has one run (no difference is claimed)."
 )
 corr = r.query(con, "SELECT correction, correction_source FROM study_corrections WHERE study = ?", [study])
 if corr.height:
@@ -42,7 +46,8 @@ HEADLINE = ["iops", "mbps", "avg_latency_ms"]
 c = r.query(
     con,
     """SELECT metric, unit, direction, system, workload_label AS workload, baseline_config, config,
-                           baseline_raid_level, raid_level, baseline_drives, drives, baseline_value, value, ratio, correction, pct_better, match_rule
+                           baseline_raid_level, raid_level, baseline_drives, drives, baseline_value, value, n_baseline, n, pct_better,
+                           ci95_low_pct, ci95_high_pct, coalesce(verdict, 'no direction') AS verdict, match_rule
                     FROM comparison WHERE study = ? AND metric IN (SELECT unnest(?::VARCHAR[]))
                     ORDER BY list_position(?::VARCHAR[], metric), system, block_size_bytes, read_pct, random_pct, load, workload,
                              config, raid_level, drives, baseline_config, baseline_raid_level, baseline_drives""",
@@ -54,29 +59,55 @@ for (metric, unit, direction), g in c.group_by(["metric", "unit", "direction"], 
     d["point"] = r.short_labels(d.apply(r.point_label, axis=1))  # every distinct matched point: its own bar
     shown = d.groupby("system", sort=False).head(PER_SYSTEM)  # a cut per system: every system keeps its panel
     cut = len(d) - len(shown)
+    base = alt.Chart(shown).encode(
+        y=alt.Y("point:N", sort=None, title=None, axis=alt.Axis(labelLimit=0)),
+        tooltip=r.tooltips(
+            "system",
+            "workload",
+            "config",
+            "baseline_value",
+            "value",
+            "n_baseline",
+            "n",
+            "pct_better",
+            "ci95_low_pct",
+            "ci95_high_pct",
+            "verdict",
+            "match_rule",
+        ),
+    )
+    bars = base.mark_bar().encode(
+        x=alt.X("pct_better:Q", title=f"% better than the baseline ({metric}; {direction} is better)"),
+        color=alt.Color(
+            "verdict:N", scale=headline.verdict_colors(shown["verdict"]), legend=alt.Legend(orient="bottom")
+        ),
+    )
+    interval = base.mark_rule(color="black").encode(x="ci95_low_pct:Q", x2="ci95_high_pct:Q")
+    verdicts = shown["verdict"].value_counts()
     r.show(
-        alt.Chart(shown)
-        .mark_bar()
-        .encode(
-            x=alt.X("pct_better:Q", title=f"% better than the baseline ({metric}; {direction} is better)"),
-            y=alt.Y("point:N", sort=None, title=None, axis=alt.Axis(labelLimit=0)),
-            color=alt.Color("system:N", scale=r.system_colors(systems["system"], shown["system"]), legend=None),
-            tooltip=r.tooltips(
-                "system", "workload", "config", "baseline_value", "value", "ratio", "pct_better", "match_rule"
-            ),
-        )
+        alt.layer(bars, interval)
         .properties(width=260, height=alt.Step(12))
         .facet(column=alt.Column("system:N", title=None, header=alt.Header(labelLimit=0)))
-        .properties(title=f"{metric} ({unit}): % better per matched point, one panel per system"),
-        f"Bar chart: for each system compared with the baseline, the % by which its {metric} ({unit}) is better "
-        f"at each of its matched points ({len(shown)} bars in {shown['system'].nunique()} panels).",
+        .properties(title=f"{metric} ({unit}): % better per matched point and its 95 % interval, one panel per system"),
+        f"Bar charts, one panel per system compared with the baseline: the % by which its {metric} ({unit}) is "
+        f"better at each of its matched points ({len(shown)} bars in {shown['system'].nunique()} panels), a black "
+        "line across each bar for the 95 % interval, the bar's colour the verdict ("
+        + ", ".join(f"{n} {v}" for v, n in verdicts.items())
+        + "): only better and worse are outside the noise.",
         source={
             "view": "comparison",
             "study": study,
             "system": "system",
             "where": {"metric": metric},
             "keys": {"system": "system", "workload": "workload_label"},
-            "values": {"pct_better": "pct_better", "value": "value", "baseline_value": "baseline_value"},
+            "values": {
+                "pct_better": "pct_better",
+                "value": "value",
+                "baseline_value": "baseline_value",
+                "ci95_low_pct": "ci95_low_pct",
+                "ci95_high_pct": "ci95_high_pct",
+                "verdict": "verdict",
+            },
         },
         left_out=f"{cut} of {len(d)} points not drawn (the first {PER_SYSTEM} of each system are); "
         "every point is in the table below."
@@ -90,12 +121,17 @@ if c.is_empty():
 # %%
 allc = r.query(
     con,
-    """SELECT system, metric, unit, direction, count(*) AS points, min(pct_better) AS min_pct_better,
-                              median(pct_better) AS median_pct_better, max(pct_better) AS max_pct_better
+    """SELECT system, metric, unit, direction, count(*) AS points, count(*) FILTER (verdict = 'better') AS better,
+                              count(*) FILTER (verdict = 'worse') AS worse,
+                              count(*) FILTER (verdict = 'within noise') AS within_noise,
+                              count(*) FILTER (verdict = 'single run') AS single_run,
+                              min(pct_better) AS min_pct_better, median(pct_better) AS median_pct_better,
+                              max(pct_better) AS max_pct_better
                        FROM comparison WHERE study = ? GROUP BY ALL ORDER BY system, metric""",
     [study],
 )
-r.table(allc, "Every compared metric: % better, summarised per system")
+r.table(allc, "Every compared metric: verdicts and % better, summarised per system")
+headline.sla_block(con, study)
 u = r.query(
     con,
     """SELECT side, system, other_system, workload_label AS workload, scope, metric, unit, config, raid_level,

@@ -61,14 +61,14 @@ r.table(cpu, "CPU: utilisation per physical CPU, ready time per VM group (highes
 TOP = 8
 pts = r.query(
     con,
-    """WITH s AS (SELECT ss.series_id, ss.unit, ss.metric, ss.avg,
+    r"""WITH s AS (SELECT ss.series_id, ss.unit, ss.metric, ss.avg, regexp_extract(ss.source_path, '([^/\\]+)$', 1) AS file,
                                        ss.host || ' ' || ss.object || coalesce(' (' || ss.instance || ')', '') || ' ' || ss.counter AS series,
                                        row_number() OVER (PARTITION BY ss.unit ORDER BY ss.avg DESC NULLS LAST, ss.series_id) AS rank,
                                        count(*) OVER (PARTITION BY ss.unit) AS of_unit
                                 FROM series_summary ss WHERE ss.study = ? AND ss.unit IS NOT NULL
                                 AND ss.metric IN ('cpu_util_pct', 'cpu_used_pct', 'cpu_ready_pct', 'queue_length', 'iops',
                                                   'read_iops', 'write_iops', 'davg_ms', 'gavg_ms'))
-                      SELECT s.unit, s.series, s.rank, s.of_unit, p.ts, p.value
+                      SELECT s.unit, s.series, s.rank, s.of_unit, p.ts, p.value, s.file, p.sample_no
                       FROM s JOIN series_points p USING (series_id)
                       WHERE s.rank <= ? AND p.ts IS NOT NULL ORDER BY s.unit, s.series, p.ts""",
     [study, TOP],
@@ -85,7 +85,11 @@ for unit, g in pts.group_by("unit", maintain_order=True):
             x=alt.X("ts:T", title="time (as the capture wrote it)"),
             y=alt.Y("value:Q", title=f"value ({unit})"),
             color=alt.Color("series:N", legend=alt.Legend(orient="bottom", columns=1, labelLimit=0), title=None),
-            tooltip=r.tooltips("series", "ts", "value"),
+            # the capture file and the sample's number in it (0-based, data lines only: its line is not stored)
+            tooltip=[
+                *r.tooltips("series", "ts", "value", "file"),
+                alt.Tooltip("sample_no:Q", title="sample (0-based)"),
+            ],
         )
         .properties(
             width=720,

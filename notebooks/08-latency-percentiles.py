@@ -37,14 +37,17 @@ p = r.query(
     con,
     r"""SELECT coalesce(system, '(no system label)') AS system, workload, direction, kind,
                            coalesce(config_label, '') AS configuration, load, percentile,
-                           'p' || regexp_replace(CAST(percentile AS VARCHAR), '\.0$', '') AS pct, latency_ms
+                           'p' || regexp_replace(CAST(percentile AS VARCHAR), '\.0$', '') AS pct, latency_ms,
+                           run_id, metric, scope, target
                     FROM latency_percentiles WHERE study = ? AND scope = 'all'
                     ORDER BY workload, direction, system, configuration, percentile, load""",
     [study],
 )
 SHOWN = [50.0, 99.0, 99.9, 99.99]  # the chart keeps four; the table below has every percentile
 ORDER = [f"p{x:g}" for x in SHOWN]
-d = p.filter(p["percentile"].is_in(SHOWN) & p["load"].is_not_null()).to_pandas()
+d = p.filter(p["percentile"].is_in(SHOWN) & p["load"].is_not_null())
+sources = r.number_sources(con, study)
+d = d.join(sources, on=["run_id", "metric", "scope", "target"], how="left", nulls_equal=True).to_pandas()
 if len(d):
     d["panel"] = d["workload"] + " · " + d["direction"] + " (" + d["kind"] + ")"
     every = list(dict.fromkeys(d["panel"]))
@@ -67,7 +70,9 @@ if len(d):
             strokeDash=alt.StrokeDash("pct:N", sort=ORDER, legend=None),
             shape=alt.Shape("pct:N", sort=ORDER, title="percentile", legend=alt.Legend(orient="bottom")),
             detail=alt.Detail("configuration:N"),
-            tooltip=r.tooltips("system", "workload", "direction", "configuration", "load", "pct", "latency_ms"),
+            tooltip=r.tooltips(
+                "system", "workload", "direction", "configuration", "load", "pct", "latency_ms", *r.SOURCE_TOOLTIPS
+            ),
         )
         .properties(width=320, height=220)
         .facet(facet=alt.Facet("panel:N", title=None), columns=2)

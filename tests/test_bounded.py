@@ -12,7 +12,8 @@ import pytest
 from ingest.formats import fio_json
 from tests import golden
 
-CORPUS = Path(__file__).parent / "corpus"
+ROOT = Path(__file__).parent.parent
+CORPUS = ROOT / "tests" / "corpus"
 
 
 def _documents(n: int) -> str:
@@ -53,6 +54,9 @@ PACKED_DIRS = (
     "orion",
     "iozone-text",
     "elbencho-csv",
+    "elbencho-text",
+    "array-perf",
+    "fio-log",
 )
 PACKED = sorted(p for d in PACKED_DIRS for p in (CORPUS / d).iterdir() if p.is_file())
 
@@ -67,6 +71,39 @@ def test_rows_packed_in_small_chunks_yield_the_same_twin(path, monkeypatch):
     monkeypatch.setattr(iometer._Parser, "CHUNK", 50)
     monkeypatch.setattr(iometer_inst._InstParser, "POINTS_CHUNK", 5)
     assert golden.diff(path) is None
+
+
+@pytest.mark.parametrize(
+    "fmt, path, big",
+    [
+        (
+            "published-results-csv",
+            "data/samples/ds4300-vs-fastt200-2004/ds4300_vs_fastt200_2004.csv",
+            "published_results",
+        ),
+        ("vscsistats-csv", "tests/fixtures/vscsistats/handmade-vscsistats-c.csv", "vscsi_buckets"),
+    ],
+)
+def test_packed_tables_of_formats_without_a_corpus_file(fmt, path, big, monkeypatch):
+    """published_results and vscsi_buckets are packed past a chunk: with chunks of 4 rows the
+    tables hold the same rows, in the same order, as the plain lists of a small file."""
+    import polars as pl
+
+    from ingest import registry
+    from ingest.formats import _rows
+
+    mod = next(m for m in registry.modules() if fmt == m.FORMAT)
+    data = (ROOT / path).read_bytes()
+    plain = mod.parse(data, Path(path).name).tables
+    monkeypatch.setattr(_rows.Rows, "CHUNK", 4)
+    packed = mod.parse(data, Path(path).name).tables
+    assert plain.keys() == packed.keys() and isinstance(packed[big], pl.DataFrame)
+    for table, rows in plain.items():
+        if isinstance(packed[table], pl.DataFrame):
+            assert len(rows) > 4, table
+            assert packed[table].to_dicts() == pl.DataFrame(rows, infer_schema_length=None).to_dicts(), table
+        else:
+            assert packed[table] == rows, table
 
 
 def test_rows_refuse_an_unknown_kind_and_pack_past_the_chunk():
@@ -194,3 +231,26 @@ def test_a_value_of_megabytes_is_not_fio_output():
     doc["jobs"][0]["job options"]["k" * 2_000_000] = "1"
     with pytest.raises(fio_json.ParseError, match=r"'kkkk.*' and its value hold 2,000,001 characters"):
         fio_json.parse(json.dumps(doc, indent=2).encode(), "huge-key.json")
+
+
+def test_a_big_table_goes_in_a_slice_at_a_time_whole_and_in_order(monkeypatch):
+    """Past writer.SLICE rows, a frame or Arrow table is inserted a slice at a time (the whole as one
+    Arrow stream held about twice its size more): every row arrives, in order, with its constants."""
+    import duckdb
+    import polars as pl
+
+    from ingest.store import writer
+
+    monkeypatch.setattr(writer, "SLICE", 3)
+    con = duckdb.connect()
+    con.execute("CREATE TABLE t (source_id BIGINT, n BIGINT, s VARCHAR)")
+    frame = pl.DataFrame({"n": range(10), "s": [f"r{i}" for i in range(10)]})
+    w = writer.Writer.__new__(writer.Writer)
+    w.con, w.parts, w.rows = con, {}, {}
+    inserted, insert = [], writer._insert_table
+    monkeypatch.setattr(writer, "_insert_table", lambda c, t, rows: inserted.append(len(rows)) or insert(c, t, rows))
+    assert w.put("t", frame, {"source_id": 7}, gather=False) == 10
+    assert w.put("t", frame.to_arrow(), {"source_id": 8}, gather=False) == 10
+    got = con.execute("SELECT source_id, n, s FROM t").fetchall()
+    assert got == [(7, i, f"r{i}") for i in range(10)] + [(8, i, f"r{i}") for i in range(10)]
+    assert inserted == [10, 3, 3, 3, 1] * 2

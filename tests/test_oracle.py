@@ -5,6 +5,8 @@ atomic writes, an unknown --study refused, a callback per page."""
 
 from __future__ import annotations
 
+import csv
+import math
 import shutil
 
 import altair as alt
@@ -13,7 +15,8 @@ import pytest
 
 from ingest import batch, db
 from ingest.reports import check, oracle, page, render
-from tests.conftest import ROOT
+from ingest.reports.interactive import embed
+from tests.conftest import ROOT, corpus
 from tests.studies import STUDY, SYSTEMS, four_systems
 
 
@@ -215,7 +218,12 @@ def test_every_notebook_declares_its_page_and_is_rendered(four, tmp_path):
         con,
         [
             ROOT / "data" / "samples" / s
-            for s in ("esxtop-perfmon-samples", "iomark-vm-hp4335-2014", "quarch-intel-nvme-2023")
+            for s in (
+                "esxtop-perfmon-samples",
+                "iomark-vm-hp4335-2014",
+                "quarch-intel-nvme-2023",
+                "fio-pkb-clat-hist-2017",
+            )
         ],
     )
     con.close()
@@ -298,10 +306,13 @@ def test_a_chart_cut_off_on_screen_is_caught(tmp_path, cmp):
         "Bar chart wider than the box it sits in, to test the cut-off probe.",
     )
     p = tmp_path / "p.html"
-    p.write_text(f'<html><body><div style="width:300px;overflow:hidden">{fig}</div></body></html>')
+    p.write_text(embed(f'<html><body><div style="width:300px;overflow:hidden">{fig}</div></body></html>'))
     assert check.cut_off(check.probe(p))[0].startswith("chart 1: cut off")
-    p.write_text(f"<html><body><div>{fig}</div></body></html>")
+    p.write_text(embed(f"<html><body><div>{fig}</div></body></html>"))
     assert check.cut_off(check.probe(p)) == []
+    # a chart meant to be live whose script never ran (here: none in the page) shows its picture: caught
+    p.write_text(f"<html><body><div>{fig}</div></body></html>")
+    assert check.cut_off(check.probe(p)) == ["chart 1: the interactive chart did not draw (its static picture shows)"]
 
 
 def test_a_null_of_the_view_drawn_as_zero_is_caught():
@@ -357,3 +368,22 @@ def test_the_reports_folder_is_never_read_as_data(four):
     assert (out / db.STORE_MARK).is_file()
     walked = [p for _, p in batch.walk([out.parent])]
     assert walked and not [p for p in walked if out in p.parents]
+
+
+def test_tooltips_name_the_file_and_line_each_bar_was_read_from(four):
+    """A bar of one run names its file and line; that line of the real file holds the number drawn."""
+    _, out, _ = four
+    charts, _ = oracle.charts((out / render.slug(STUDY) / "02-per-drive-iops.html").read_text())
+    (chart,) = charts
+    tips = [t["field"] for t in chart.spec["encoding"]["tooltip"]]
+    assert tips[-2:] == ["file", "line"]
+    real = corpus("iometer/sqlserverio__iometeroutput.csv")
+    lines = real.read_text().splitlines()
+    acme = [row for row in chart.rows() if row["file"] == real.name]
+    assert len(acme) >= 5
+    for row in acme:
+        cells = next(csv.reader([lines[int(row["line"]) - 1]]))
+        assert cells[0] == "ALL" and math.isclose(float(cells[6]), row["iops"]), row
+    # fio JSON numbers have no line (the parser stores none): the tooltip names the file alone
+    fio = [row for row in chart.rows() if row["system"] == SYSTEMS["fio"]]
+    assert fio and all(row["file"].endswith(".json") and row.get("line") is None for row in fio)

@@ -67,6 +67,7 @@ def test_wheel_installs_and_ingests(tmp_path):
     assert all(w.startswith(str(venv)) for w in where), where
     assert (venv / where[1] / "views" / "010_measurements.sql").is_file()
     assert (venv / where[2] / "01-overview.py").is_file()
+    assert (venv / where[0]).parent.joinpath("reports", "templates", "cover.html.j2").is_file()  # the print edition
     out = sh(venv / "bin" / "iolab", "ingest", FIO, "--db", work / "x.duckdb", cwd=work)
     assert "1 ingested" in out
     n = sh(

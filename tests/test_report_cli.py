@@ -39,7 +39,52 @@ def test_a_line_per_page_as_it_is_done(dbf, tmp_path, capsys, monkeypatch):
     assert sorted(lines[1 : 1 + len(pages)]) == sorted(f"unchanged  {STUDY} / {nb}" for nb in pages)
 
 
+def test_a_page_rendered_static_is_rendered_again_live(dbf, tmp_path, capsys, monkeypatch):
+    """IOLAB_STATIC_CHARTS (the print edition) changes a page: the next render without it draws it again."""
+    from ingest.reports import interactive
+
+    monkeypatch.setattr(render, "execute_page", lambda snap, study, nb, pages: f"<p>{nb}</p>")
+    monkeypatch.setattr(render, "validate", lambda snap, studies: {s: "" for s in studies})
+    args = ["report", "--db", str(dbf), "--out", str(tmp_path / "reports"), "--study", STUDY]
+    monkeypatch.setenv(interactive.ENV, "1")
+    assert cli.main(args) == 0
+    capsys.readouterr()
+    monkeypatch.delenv(interactive.ENV)
+    assert cli.main(args) == 0
+    lines = capsys.readouterr().out.splitlines()[1:-1]
+    assert lines and all(line.startswith("rendered ") for line in lines), lines
+
+
 def test_a_study_that_is_not_there_is_wrong_usage(dbf, tmp_path, capsys):
     assert cli.main(["report", "--db", str(dbf), "--out", str(tmp_path), "--study", "nope"]) == 2
     err = " ".join(capsys.readouterr().err.split())
     assert "No study 'nope'" in err and STUDY in err
+
+
+CHARTED = "esg-ds5020-2009"  # three pages with a chart each
+
+
+def test_images_writes_every_chart_of_the_pages_as_svg_and_png(tmp_path, capsys):
+    import xml.etree.ElementTree as ET
+
+    from ingest.reports import oracle
+
+    shutil.copytree(ROOT / "data" / "samples" / CHARTED, tmp_path / CHARTED)
+    dbf = tmp_path / "x.duckdb"
+    assert cli.main(["ingest", "-q", str(tmp_path / CHARTED), "--db", str(dbf)]) == 0
+    out, images = tmp_path / "reports", tmp_path / "images"
+    assert cli.main(["report", "--db", str(dbf), "--out", str(out), "--study", CHARTED, "--images", str(images)]) == 0
+    charts = [c for p in sorted((out / CHARTED).glob("*.html")) for c in oracle.charts(p.read_text())[0]]
+    svgs, pngs = sorted(images.glob(f"{CHARTED}/*.svg")), sorted(images.glob(f"{CHARTED}/*.png"))
+    assert len(charts) >= 2 and len(svgs) == len(pngs) == len(charts)
+    assert f"{len(charts)} charts as SVG and PNG -> {images}" in capsys.readouterr().out
+    for svg, chart in zip(svgs, sorted(charts, key=lambda c: c.where)):
+        texts = {t.text for t in ET.parse(svg).getroot().iter() if t.tag.endswith("text")}
+        systems = {r["system"] for r in chart.rows() if "system" in r}
+        assert systems and systems <= texts  # the systems it draws are named in the picture
+        assert svg.with_suffix(".png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # a folder that cannot be made: said, exit 1, the pages rendered all the same
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    assert cli.main(["report", "--db", str(dbf), "--out", str(out), "--study", CHARTED, "--images", str(blocked)]) == 1
+    assert "Cannot write the chart images" in " ".join(capsys.readouterr().err.split())

@@ -7,12 +7,17 @@ bound is placed between two measured loads, so the crossing is known by hand fro
 
 from __future__ import annotations
 
+import csv
+import io
+import shutil
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import corpus, ingest, q
 from tests.test_comparison import scaled_iometer
+
+ROOT = Path(__file__).resolve().parent.parent
 
 CURVE = "block_size_bytes = 65536 AND read_pct = 0 AND random_pct = 100 AND scope = 'all'"
 
@@ -92,3 +97,23 @@ def test_compare_sla_for_an_ad_hoc_bound(tmp_path, capsys):
     assert cli.main(["compare", "--db", str(f), "--study", "sla", "--sla", "mean<=5ms"]) == 0
     assert "holds" in capsys.readouterr().out
     assert cli.main(["compare", "--db", str(f), "--study", "sla", "--sla", "5ms"]) == 2
+
+
+def test_a_percentile_bound_on_fio_holds_each_direction_it_reports(tmp_path, capsys):
+    """fio reports percentiles per direction (p99_read_latency_ms), not over all I/Os: "p99<=1ms" on
+    the real D3-S4610 QD sweep holds at QD 16 (0.55296 ms) and fails at QD 32 (1.26976 ms); by hand,
+    16 + (1 - 0.55296) / (1.26976 - 0.55296) x 16 = 25.9786 and 50,151.21 + 0.62366 x (47,192.76 -
+    50,151.21) = 48,306.14 IO/s."""
+    from ingest import cli
+
+    study = tmp_path / "data" / "fio-intel-d3-s4610-qd-sweep"
+    shutil.copytree(ROOT / "data" / "samples" / study.name, study)
+    f = tmp_path / "t.duckdb"
+    assert cli.main(["ingest", "-q", str(tmp_path / "data"), "--db", str(f)]) == 0
+    capsys.readouterr()
+    args = ["compare", "--db", str(f), "--study", study.name, "--sla", "p99<=1ms", "--format", "csv"]
+    assert cli.main(args) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert [(r["metric"], r["hold_load"], r["fail_load"]) for r in rows] == [("p99_read_latency_ms", "16", "32")]
+    assert float(rows[0]["sla_load"]) == pytest.approx(25.978571, abs=1e-5)
+    assert float(rows[0]["sla_iops"]) == pytest.approx(48306.1447, abs=1e-3)

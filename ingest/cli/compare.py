@@ -59,6 +59,11 @@ def register(sub: Any) -> None:
         "--sla",
         help='a latency bound such as "p99<=1ms" or "mean<2ms": per system, the highest load and IOPS where it holds',
     )
+    p.add_argument(
+        "--against",
+        choices=["previous"],
+        help="previous: each system's newest measurement (firmware label or day of runs) against the one before",
+    )
     p.set_defaults(func=cmd_compare)
 
 
@@ -85,6 +90,8 @@ def cmd_compare(args: argparse.Namespace, con: Any) -> int:
     err = console(stderr=True)
     if (code := requires.known_study(con, args.study, args.db)) is not None:
         return code
+    if args.against:
+        return cmd_against(args, con)
     systems = {
         s for (s,) in con.execute("SELECT DISTINCT system FROM measurements WHERE study = ?", [args.study]).fetchall()
     }
@@ -138,6 +145,29 @@ def cmd_sla(args: argparse.Namespace, con: Any) -> int:
         sys.stdout.write(json.dumps(df.to_dicts(), default=str, indent=1) + "\n")
     else:
         sla.print_sla(df, args.study, args.sla)
+    return requires.EXIT_OK
+
+
+def cmd_against(args: argparse.Namespace, con: Any) -> int:
+    from . import trend
+
+    if args.baseline or args.sla:
+        console(stderr=True).print(
+            "[red]--against previous compares each system with itself[/]: it takes no --baseline or --sla."
+        )
+        return requires.EXIT_USAGE
+    df = trend.newest_rows(con, args.study, args.metric or DEFAULT_METRICS)
+    if args.format == "csv":
+        from ..csvsafe import write_csv
+
+        sys.stdout.write(write_csv(df))
+    elif args.format == "json":
+        sys.stdout.write(json.dumps(df.to_dicts(), default=str, indent=1) + "\n")
+    else:
+        metrics = args.metric or DEFAULT_METRICS
+        trend.print_trend(
+            df, trend.measurements(con, args.study), args.study, args.all, trend.unpaired(con, args.study, metrics)
+        )
     return requires.EXIT_OK
 
 

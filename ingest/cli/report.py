@@ -17,9 +17,21 @@ def register(sub: Any) -> None:
     p.add_argument("--out", default=REPORTS_DEFAULT, help="folder for reports/<study>/*.html and index.html")
     p.add_argument("--study", action="append", help="only this study (repeatable; default: every study)")
     p.add_argument(
+        "--format",
+        choices=["html", "pdf"],
+        default="html",
+        help="pdf: also one print-ready PDF per study, <out>/<study>/<study>.pdf (cover, contents, every page, "
+        "provenance appendix), printed offline in headless Chromium",
+    )
+    p.add_argument(
         "--force",
         action="store_true",
         help="render every page, even those whose notebook, views and data are unchanged since the last render",
+    )
+    p.add_argument(
+        "--images",
+        metavar="DIR",
+        help="also write every chart of the pages rendered as SVG and PNG into DIR/<study>/ (offline, vl-convert)",
     )
     p.set_defaults(func=cmd_report)
 
@@ -30,6 +42,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     from ..terminal import is_terminal, say, shown
 
     if args.study and (code := _known_studies(args)) is not None:
+        return code
+    if args.format == "pdf" and (code := _printer()) is not None:
         return code
     plain = not is_terminal()  # a terminal has the progress bar; a log gets one line per page
     if plain:
@@ -42,7 +56,37 @@ def cmd_report(args: argparse.Namespace) -> int:
                 + (f": {shown(what[8:])}" if ":" in what else "")
             )
 
-    return render.render(Path(args.db), Path(args.out), args.study, args.force, on_page=page)
+    code = render.render(Path(args.db), Path(args.out), args.study, args.force, on_page=page, pdf=args.format == "pdf")
+    if args.images and code != 2:
+        code = max(code, _images(Path(args.out), Path(args.images), args.study))
+    return code
+
+
+def _images(out: Path, images: Path, studies: list[str] | None) -> int:
+    """Every chart of the pages as SVG and PNG files under ``images``: 0, or 1 if they cannot be written."""
+    from ..reports.images import write_images
+    from ..terminal import say, shown
+
+    try:
+        written = write_images(out, images, studies)
+    except (OSError, ValueError) as e:
+        console(stderr=True).print(f"[red]Cannot write the chart images into {markup(shown(images))}:[/] {markup(e)}")
+        return 1
+    say(f"{len(written) // 2} charts as SVG and PNG -> {shown(images)}")
+    return 0
+
+
+def _printer() -> int | None:
+    """None when Chromium is there to print the PDF; else say how to get it."""
+    from ..reports import check
+
+    if check.chromium() is not None:
+        return None
+    console(stderr=True).print(
+        "[red]The print edition needs Chromium[/] (headless, to print the pages): `apt-get install chromium`, "
+        "or `make check-reports`, which installs it."
+    )
+    return requires.EXIT_ENVIRONMENT
 
 
 def _known_studies(args: argparse.Namespace) -> int | None:

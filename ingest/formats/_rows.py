@@ -107,4 +107,5 @@ class Rows:
             return self.packed
         import polars as pl
 
-        return pl.concat(self.frames, how="diagonal_relaxed")
+        self.frames = [pl.concat(self.frames, how="diagonal_relaxed")]  # the chunks' memory goes with them
+        return self.frames[0]

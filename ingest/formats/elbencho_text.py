@@ -42,6 +42,7 @@ from ..model import (
     decode_text,
     split_lines,
 )
+from ._rows import Rows
 from .elbencho_csv import IO_PHASES, TOOL, iso_date
 
 FORMAT = "elbencho-text"
@@ -123,7 +124,7 @@ def _count(v) -> int | None:
 class _Parser:
     def __init__(self) -> None:
         self.res = ParseResult()
-        self.rows: list[dict] = []
+        self.rows = Rows()  # elbencho_values, packed past a chunk (formats/_rows.py)
         self.block = 0  # invocation number (ISO DATE / COMMAND LINE header)
         self.when = None
         self.sig: dict = {}
@@ -153,7 +154,7 @@ class _Parser:
                 self.result_line(line, ln)
         if not self.res.runs:
             raise ParseError("no phase results: the elbencho result table has no rows")
-        self.res.tables["elbencho_values"] = self.rows
+        self.res.tables["elbencho_values"] = self.rows.table()
         return self.res
 
     def start_block(self, ln: int) -> None:

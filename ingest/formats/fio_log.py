@@ -24,9 +24,11 @@ nonzero bins only, with fio's representative latency of each bin.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from ..model import ParseError, ParseResult, Run, Series, decode_text, split_lines
 from . import _fio
+from ._rows import Rows
 
 # What settles the unit of a latency log's bare numbers: the fio version a result file in the same
 # folder states (fio commit d6bb626e, June 2017, after fio-2.20: completion latency in ns).
@@ -123,8 +125,8 @@ def _series(key: int, kind: str, ddir: int) -> Series:
     return Series(key, f"{d} {kind}", None, "fio job log", d, counter, f"{d}_{kind}_raw", None, d)
 
 
-def _hist(lines: list[str]) -> list[dict]:
-    rows = []
+def _hist(lines: list[str]) -> Any:
+    rows = Rows()  # a row per nonzero bin: packed past a chunk (formats/_rows.py)
     for ln, line in enumerate(lines, start=1):
         if not line.strip():
             continue
@@ -151,6 +153,6 @@ def _hist(lines: list[str]) -> list[dict]:
             for i, c in enumerate(cells[3:])
             if c
         ]
-    if not rows:
+    if not len(rows):
         raise ParseError("the fio histogram log has no nonzero bins")
-    return rows
+    return rows.table()

@@ -20,6 +20,7 @@ import re
 
 from .. import vocabulary
 from ..model import ParseError, ParseResult, Run, csv_header, csv_records, parse_float
+from ._rows import Rows
 
 FORMAT = "published-results-csv"
 VERSION = "1"
@@ -71,7 +72,7 @@ def parse(data: bytes, name: str) -> ParseResult:
     header, records = csv_records(data)
     long_form = {"metric", "value", "unit", "source"} <= set(header)
     res = ParseResult()
-    kept = []
+    kept = Rows()  # published_results, packed past a chunk (formats/_rows.py)
     for ln, r in records:
         citation = r.get("source") or r.get("source_table")
         if not citation:
@@ -134,5 +135,5 @@ def parse(data: bytes, name: str) -> ParseResult:
                 kept.append({**base, "metric": col, "value_text": r.get(col, ""), "unit": unit})
     if not res.runs:
         raise ParseError("no rows under the header")
-    res.tables["published_results"] = kept
+    res.tables["published_results"] = kept.table()
     return res

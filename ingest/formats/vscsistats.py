@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from ..model import ParseError, ParseResult, Run, decode_text, parse_float, parse_int, split_lines
+from ._rows import Rows
 
 FORMAT = "vscsistats-csv"
 VERSION = "1"
@@ -46,7 +47,7 @@ def _direction(title: str) -> str:
 def parse(data: bytes, name: str) -> ParseResult:
     lines = split_lines(decode_text(data))
     hists: list[dict] = []
-    buckets: list[dict] = []
+    buckets = Rows()  # vscsi_buckets, packed past a chunk (formats/_rows.py)
     cur = None
     for ln, raw in enumerate(lines, start=1):
         line = raw.strip()
@@ -145,5 +146,5 @@ def parse(data: bytes, name: str) -> ParseResult:
                 line_no=h["line_no"],
             )
     res.tables["vscsi_histograms"] = hists
-    res.tables["vscsi_buckets"] = buckets
+    res.tables["vscsi_buckets"] = buckets.table()
     return res

@@ -6,8 +6,10 @@ For each page: the DOM Chromium rendered (charts are inline SVG: every chart mus
 its marks), and a PNG screenshot next to the page (reports/<study>/<name>.png) for a person to
 look at. Chromium runs with a proxy that goes nowhere, so a page that needed the network would
 show it. Every chart also goes through the chart oracle (ingest.reports.oracle; against the views with --db),
-and a probe run in the page says whether a chart lies past the window or a clipping box. Exit code 1
-if any page has no content, a chart without marks, a chart cut off or a defect the oracle finds.
+and a probe run in the page says whether a chart lies past the window or a clipping box. Each print
+edition there (<study>.pdf, iolab report --format pdf) is read back: every chart must end on the page
+it starts on. Exit code 1 if any page has no content, a chart without marks, a chart cut off, a
+defect the oracle finds, or a print edition with a chart split by a page break.
 """
 
 from __future__ import annotations
@@ -52,21 +54,33 @@ def run(page: Path, *args: str, timeout: int = 90) -> subprocess.CompletedProces
         )
 
 
-# Run in the page once it has loaded: where each chart image lies against the window and against every
-# ancestor that clips its overflow, and how tall the page is (the screenshot takes all of it).
+# Run in the page once it has loaded and its live charts have drawn (or 3 s have passed): where each
+# chart lies against the window and against every ancestor that clips its overflow (the live chart
+# where it stands, else the picture), whether a chart meant to be live is, and how tall the page is
+# (the screenshot takes all of it).
 PROBE = """<script>window.addEventListener('load', () => {
-  const W = document.documentElement.clientWidth, out = [];
-  document.querySelectorAll('figure.iolab-chart img').forEach((im, i) => {
-    const r = im.getBoundingClientRect(); let clip = W;
-    for (let a = im.parentElement; a; a = a.parentElement) {
-      const o = getComputedStyle(a).overflowX;
-      if (o !== 'visible') clip = Math.min(clip, a.getBoundingClientRect().right);
-    }
-    out.push({chart: i + 1, right: r.right, clip: clip, shown: r.width, natural: im.naturalWidth});
-  });
-  const pre = document.createElement('pre'); pre.id = 'iolab-probe';
-  pre.textContent = JSON.stringify({height: document.documentElement.scrollHeight, charts: out});
-  document.body.appendChild(pre);
+  const figs = [...document.querySelectorAll('figure.iolab-chart')], start = Date.now();
+  const drawn = f => !f.querySelector('.iolab-vega') || f.classList.contains('iolab-live');
+  const done = () => {
+    const W = document.documentElement.clientWidth, out = [];
+    figs.forEach((fig, i) => {
+      const im = fig.querySelector('img'), live = fig.classList.contains('iolab-live');
+      const el = (live && fig.querySelector('.iolab-vega svg')) || im;
+      if (!el) return;
+      const r = el.getBoundingClientRect(); let clip = W;
+      for (let a = el.parentElement; a; a = a.parentElement) {
+        const o = getComputedStyle(a).overflowX;
+        if (o !== 'visible') clip = Math.min(clip, a.getBoundingClientRect().right);
+      }
+      out.push({chart: i + 1, right: r.right, clip: clip, shown: r.width, natural: im ? im.naturalWidth : 0,
+                live: live, wanted: !!fig.querySelector('.iolab-vega')});
+    });
+    const pre = document.createElement('pre'); pre.id = 'iolab-probe';
+    pre.textContent = JSON.stringify({height: document.documentElement.scrollHeight, charts: out});
+    document.body.appendChild(pre);
+  };
+  const wait = () => (figs.every(drawn) || Date.now() - start > 3000) ? done() : setTimeout(wait, 50);
+  wait();
 });</script>"""
 
 
@@ -76,6 +90,8 @@ def cut_off(probe: dict) -> list[str]:
     for c in probe.get("charts", []):
         if not c["natural"]:
             out.append(f"chart {c['chart']}: the picture did not load")
+        elif c.get("wanted") and not c.get("live"):
+            out.append(f"chart {c['chart']}: the interactive chart did not draw (its static picture shows)")
         elif c["right"] > c["clip"] + 1:
             out.append(f"chart {c['chart']}: cut off ({c['right'] - c['clip']:.0f} px past the visible edge)")
     return out
@@ -94,25 +110,28 @@ def probe(page: Path) -> dict:
 
 def check(page: Path, screenshot: bool = True) -> dict:
     dom = run(page, "--dump-dom", "--virtual-time-budget=5000").stdout
-    # Altair's SVG renderer: inline <svg class="marks"> or, through nbconvert, data:image/svg+xml images
-    svgs = re.findall(r'<svg[^>]*class="marks"[^>]*>.*?</svg>', dom, re.S)
+    # each chart's picture (data:image/svg+xml), and the live charts vega-embed drew (inline <svg class="marks">)
+    live = re.findall(r'<svg[^>]*class="marks"[^>]*>.*?</svg>', dom, re.S)
+    pictures = []
     for b64 in re.findall(r"data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)", dom):
         svg = base64.b64decode(b64).decode("utf-8", "replace")
         if 'class="marks"' in svg or "role-mark" in svg or "mark-" in svg:
-            svgs.append(svg)
-    charts = svgs
-    marks = [len(re.findall(r"<path|<rect|<circle|<line|<text", c)) for c in charts]
+            pictures.append(svg)
+    charts = pictures or live
+    svgs = pictures + live
+    marks = [len(re.findall(r"<path|<rect|<circle|<line|<text", c)) for c in svgs]
     tables = dom.count("<table")
     png = page.with_suffix(".png")
     seen = probe(page)
     if screenshot:  # the whole page, not its first 2000 px
         height = min(int(seen.get("height") or 2000) + 20, 16000)
-        run(page, f"--screenshot={png}", f"--window-size=1280,{height}")
+        run(page, f"--screenshot={png}", f"--window-size=1280,{height}", "--virtual-time-budget=5000")
     return {
         "cut_off": cut_off(seen) if seen else ["the page could not be probed"],
         "page": page,
         "dom_bytes": len(dom),
         "charts": len(charts),
+        "live": len(live),
         "min_marks": min(marks) if marks else None,
         "tables": tables,
         "png": png if png.exists() else None,
@@ -140,14 +159,29 @@ def main(argv: list[str]) -> int:
         ok = r["dom_bytes"] > 1000 and (r["min_marks"] is None or r["min_marks"] > 3) and not defects
         bad += not ok
         print(
-            f"{'ok ' if ok else 'BAD'} {shown(page)}: {r['charts']} charts (fewest marks {r['min_marks']}), "
+            f"{'ok ' if ok else 'BAD'} {shown(page)}: {r['charts']} charts ({r['live']} live, "
+            f"fewest marks {r['min_marks']}), "
             f"{r['tables']} tables, screenshot {shown(r['png'])}"
         )
         for d in defects:
             print(f"    {shown(d)}")
     if con is not None:
         con.close()
-    return 1 if bad else 0
+    return 1 if bad + editions(root) else 0
+
+
+def editions(root: Path) -> int:
+    """Check every print edition under ``root`` (iolab report --format pdf); how many are bad."""
+    from ingest.reports import pdf
+
+    bad = 0
+    for edition in sorted(root.rglob("*.pdf")):
+        found = pdf.defects(edition)
+        bad += bool(found)
+        print(f"{'BAD' if found else 'ok '} {shown(edition)}: print edition")
+        for d in found:
+            print(f"    {shown(d)}")
+    return bad
 
 
 if __name__ == "__main__":

@@ -9,7 +9,8 @@ which chart fields hold the system and the view's values. From that, for each ch
 * every system with rows in the view has rows in the chart and marks in the picture;
 * rows are cut only with a caption saying so, and the values drawn are the view's values (a NULL of
   the view drawn as 0 is a wrong value);
-* no two bars share a place unless the chart declares a stack;
+* no two bars share a place unless the chart declares a stack, and no two cells of a heatmap (rect
+  marks) cover one another;
 * every legend entry has rows behind it, and no two entries look the same;
 * every quantitative axis names its unit, and no two axis labels overlap;
 * the chart has an alt text that says what it shows.
@@ -121,9 +122,10 @@ def charts(page: str, name: str = "page") -> tuple[list[Chart], list[str]]:
 
 
 def drawn(chart: Chart) -> list[dict]:
-    """Rows that make marks: Vega-Lite drops a row whose quantitative field is NULL."""
-    quant = {e["field"] for _, enc, _ in chart.layers() for e in enc.values() if _quant(e)}
-    return [r for r in chart.rows() if all(r.get(f) is not None for f in quant)]
+    """Rows that make marks: a layer drops a row whose quantitative field is NULL, so a row is drawn
+    when some layer has all of its quantitative fields (a bar whose interval rule has no interval)."""
+    quant = [{e["field"] for e in enc.values() if _quant(e)} for _, enc, _ in chart.layers()] or [set()]
+    return [r for r in chart.rows() if any(all(r.get(f) is not None for f in q) for q in quant)]
 
 
 def _quant(e: object) -> bool:
@@ -246,6 +248,24 @@ def check_stacks(chart: Chart) -> list[str]:
     return out
 
 
+def check_cells(chart: Chart) -> list[str]:
+    """Heatmap cells (rect marks) drawn at the same place cover each other: the reader sees one."""
+    rows = drawn(chart)
+    for mark, enc, _ in chart.layers():
+        if mark != "rect":
+            continue
+        place = [
+            e["field"]
+            for c, e in enc.items()
+            if c in ("x", "x2", "y", "y2", "row", "column", "facet") and isinstance(e, dict) and "field" in e
+        ]
+        counts = Counter(tuple(r.get(f) for f in place) for r in rows)
+        for key, n in counts.items():
+            if n > 1:
+                return [f"{n} cells cover one another at {clean(key)}"]
+    return []
+
+
 def check_legends(chart: Chart, root: ET.Element) -> list[str]:
     out = []
     channels = {"fill color": "color", "stroke color": "color", "stroke dash": "strokeDash", "shape": "shape"}
@@ -289,7 +309,8 @@ def check(chart: Chart, con=None) -> list[str]:
     root = svg_tree(chart)
     if root is None:
         return ["the picture is not readable SVG"]
-    found = check_alt(chart) + check_stacks(chart) + check_legends(chart, root) + check_axes(root)
+    found = check_alt(chart) + check_stacks(chart) + check_cells(chart) + check_legends(chart, root)
+    found += check_axes(root)
     found += check_marks(chart, root)
     if con is not None and chart.meta.get("source"):
         from ingest.reports.oracle_views import check_source

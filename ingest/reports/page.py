@@ -214,16 +214,53 @@ def tooltips(*fields: str) -> list[alt.Tooltip]:
     return [alt.Tooltip(f) for f in fields]
 
 
+# the name of a file from its stored path (either slash), for a tooltip
+_FILE_NAME = r"regexp_extract(source_path, '([^/\\\\]+)$', 1)"
+
+
+def headline_sources(con, study: str) -> pl.DataFrame:
+    """Per run of ``study``: the file (its name) and the line its headline IO/s was read from, the
+    number per_drive_iops draws for the run (the highest headline IO/s of scope all or test). A chart
+    drawing one run per mark joins this on run_id and names both in its tooltip (``SOURCE_TOOLTIPS``)."""
+    return query(
+        con,
+        f"""SELECT m.run_id, {_FILE_NAME} AS file, arg_max(m.line_no, m.value) AS line
+            FROM measurements m JOIN metric_vocabulary v ON v.metric = m.metric
+            WHERE m.study = ? AND v.headline AND v.unit = 'IO/s' AND m.scope IN ('all', 'test')
+            GROUP BY ALL""",
+        [study],
+    )
+
+
+def number_sources(con, study: str) -> pl.DataFrame:
+    """Per run, metric, scope and target of ``study``: the file and the line its number was read
+    from; no line where the file states that number on several lines."""
+    return query(
+        con,
+        f"""SELECT run_id, metric, scope, target, {_FILE_NAME} AS file,
+                   CASE WHEN count(DISTINCT line_no) = 1 THEN min(line_no) END AS line
+            FROM measurements WHERE study = ? GROUP BY ALL""",
+        [study],
+    )
+
+
+SOURCE_TOOLTIPS = ("file", "line")
+
+
 def figure(chart, alt_text: str, source: dict | None = None, stack: bool = False, left_out: str = "") -> str:
     """The HTML of ``chart`` as a page shows it (``show``): SVG, alt text, caption and checked spec."""
     import vl_convert
 
+    from ingest.reports import interactive
     from ingest.reports.tables import figure_html, visible
 
     meta = {"alt": alt_text, "source": source, "stack": stack, "left_out": left_out}
     chart = chart.configure_axis(labelFontSize=11, titleFontSize=12).configure_legend(labelLimit=320)
     spec = visible(chart.properties(description=alt_text, usermeta={"iolab": meta}).to_dict())
-    return figure_html(spec, vl_convert.vegalite_to_svg(spec), alt_text, left_out)
+    live = interactive.enabled()
+    if live:  # the same spec draws the static picture: a selection changes no mark
+        spec = interactive.add(spec)
+    return figure_html(spec, vl_convert.vegalite_to_svg(spec), alt_text, left_out, live)
 
 
 def show(chart, alt_text: str, source: dict | None = None, stack: bool = False, left_out: str = "") -> None:

@@ -87,14 +87,17 @@ def content_digest(db: Path) -> str:
 
 
 def fingerprints(db: Path, jobs: list[tuple[str, str]], pages: dict[str, Notebook]) -> dict[tuple[str, str], str]:
-    """What a page depends on: its notebook, the page helpers and view files, iolab's version, and
-    the whole database's content (``content_digest``).
+    """What a page depends on: its notebook, the page helpers and view files, iolab's version, whether
+    its charts are live or static (``interactive.enabled``), and the whole database's content
+    (``content_digest``).
 
     A page whose fingerprint matches the one stored beside it last time is not rendered again.
     """
     from ingest import __version__
 
-    code = hashlib.sha256(__version__.encode())
+    from .interactive import enabled
+
+    code = hashlib.sha256(f"{__version__}|live charts: {enabled()}".encode())
     for folder in HELPERS:
         for f in sorted(folder.glob("*.py")) + sorted(folder.glob("*.sql")):
             code.update(f.name.encode() + f.read_bytes())

@@ -45,6 +45,8 @@ from ingest.progress import bar as progress_bar
 from ingest.store.points import STORE_MARK
 from ingest.terminal import console, markup, shown
 
+from .interactive import embed
+from .pdf import edition_path, print_editions, unprint
 from .plan import Notebook, atomic_write, fingerprints, notebooks, plan, studies_of, view_names
 from .tables import VALIDATION_SLOT
 
@@ -252,7 +254,7 @@ def execute_page(db: Path, study: str, nb: Notebook, pages: Pages) -> str:
     pages.execute(executed)
     resources = {"metadata": {"name": f"{slug(study)}: {nb.title}"}}
     body, _ = pages.exporter.from_notebook_node(executed, resources=resources)
-    return offline(body)
+    return embed(offline(body))  # the live charts' scripts: added after offline(), they fetch nothing
 
 
 def write_page(out: Path, study: str, nb: str, body: str, validation: str) -> Path:
@@ -382,12 +384,14 @@ def render(
     force: bool = False,
     notebooks_dir: Path | None = None,
     on_page: OnPage | None = None,
+    pdf: bool = False,
 ) -> int:
     """Render every report (or those of ``studies``) of ``db`` into ``out``; 0 when all rendered,
     1 when a page failed, 2 when there is no database or a study asked for is not in it.
 
     A page whose fingerprint (``fingerprints``) is unchanged since its last render is kept as it is,
-    unless ``force``. ``on_page`` hears of every page as it is rendered, kept or failed.
+    unless ``force``. ``on_page`` hears of every page as it is rendered, kept or failed. ``pdf``: also
+    the print edition of each study (ingest.reports.pdf), from the same snapshot.
     """
     if not db.is_file():
         console().print(
@@ -416,7 +420,13 @@ def render(
         done, failed = render_jobs(snap, out, jobs, pages, prints, old, on_page)
         # the index links every page of the database that exists, also those of studies not asked for now
         linked = [(s, nb, out / slug(s) / f"{nb}.html") for s, nb in every]
-        idx = index(out, snap, [p for p in linked if p[2].is_file()], db, {n: p.title for n, p in pages.items()})
+        titles = {n: p.title for n, p in pages.items()} | {"print": "print edition (PDF)"}
+        if pdf:
+            failed += print_editions(snap, db, out, linked, studies, titles, failed, on_page)
+        else:  # a study whose pages changed keeps no print edition of the old ones
+            unprint(out, {s for s, _, _ in done})
+        linked += [(s, "print", edition_path(out, s)) for s in dict.fromkeys(s for s, _ in every)]
+        idx = index(out, snap, [p for p in linked if p[2].is_file()], db, titles)
     rendered = done + kept
     console().print(
         f"{len(rendered)} reports for {len({s for s, _, _ in rendered})} studies -> {markup(str(idx))}"

@@ -38,7 +38,9 @@ def esc(v) -> str:
     return html.escape("" if v is None else str(v), quote=True)
 
 
-def _fmt(v, col: str) -> tuple[str, bool]:
+def _fmt(v, col: str, claim: bool = True) -> tuple[str, bool]:
+    """A cell as text, and whether it is a number. ``claim``: a % better may be coloured as a win or a
+    loss (False where the row's verdict says the difference is inside the noise or from one run)."""
     if v is None:
         return "", False
     if isinstance(v, bool):
@@ -53,9 +55,9 @@ def _fmt(v, col: str) -> tuple[str, bool]:
         if col.startswith("pct") or col.endswith("_pct"):
             cls = (
                 ' class="better"'
-                if col == "pct_better" and v > 0
+                if col == "pct_better" and claim and v > 0
                 else ' class="worse"'
-                if col == "pct_better" and v < 0
+                if col == "pct_better" and claim and v < 0
                 else ""
             )
             return f"<span{cls}>{v:+,.1f} %</span>" if col == "pct_better" else f"{v:,.1f} %", True
@@ -85,15 +87,18 @@ def table_html(df: pl.DataFrame, title: str | None = None, max_rows: int = SHOWN
         return f'{CSS}<div class="iolab">{cap}<p class="note">No rows.</p></div>'
     head = "".join(f"<th>{esc(c.replace('_', ' '))}</th>" for c in df.columns)
     body = []
+    verdict = df.columns.index("verdict") if "verdict" in df.columns else None
     for row in df.head(max_rows).iter_rows():
         cells = []
+        claim = verdict is None or row[verdict] in ("better", "worse")
         for c, v in zip(df.columns, row):
-            text, num = _fmt(v, c)
+            text, num = _fmt(v, c, claim)
             cells.append(f'<td class="num">{text}</td>' if num else f"<td>{text}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     shown = min(df.height, max_rows)
     count = f"{shown:,} of {df.height:,} rows shown; " if df.height > shown else f"{df.height:,} rows; "
-    foot = f'<p class="rows">{count}{download_link(df, title or "table")}</p>'
+    cut = " cut" if df.height > shown else ""  # the print edition says where the other rows are
+    foot = f'<p class="rows{cut}">{count}{download_link(df, title or "table")}</p>'
     return f'{CSS}<div class="iolab">{cap}<table><tr>{head}</tr>{"".join(body)}</table>{foot}</div>'
 
 
@@ -127,18 +132,28 @@ def visible(v):
     return v  # the class of the script holding a chart's Vega-Lite spec and data
 
 
-def figure_html(spec: dict, svg: str, alt_text: str, left_out: str = "") -> str:
+def file_name(text: str, limit: int = 60) -> str:
+    """A file name made of ``text``: letters, digits, '-' and '_' only (no path, no dot file), or "chart"."""
+    kept = "".join(c if c.isascii() and (c.isalnum() or c in "-_") else "-" for c in text.lower())
+    return re.sub(r"-{2,}", "-", kept).strip("-")[:limit].strip("-") or "chart"
+
+
+def figure_html(spec: dict, svg: str, alt_text: str, left_out: str = "", live: bool = False) -> str:
     """A chart as a page shows it: the SVG as an image whose alt text says what it shows, a caption
     naming what the chart leaves out, and its Vega-Lite spec with its data, which the chart oracle
     (ingest.reports.oracle) checks against the views. Both travel base64-encoded: no name in the data
-    can close the script or look like a fetch to ``render.offline``."""
+    can close the script or look like a fetch to ``render.offline``. ``live``: a box the page's script
+    draws the interactive chart into (ingest.reports.interactive), named for its downloads."""
     import json
 
     image = base64.b64encode(svg.encode("utf-8")).decode("ascii")
     data = base64.b64encode(json.dumps(spec, default=str).encode("utf-8")).decode("ascii")
     caption = f'<figcaption class="note">{esc(left_out)}</figcaption>' if left_out else ""
+    title = spec.get("title", "")
+    name = file_name(str(title.get("text", "") if isinstance(title, dict) else title))
+    box = f'<div class="iolab-vega" hidden data-name="{esc(name)}"></div>' if live else ""
     return (
         f'{CSS}<div class="iolab"><figure class="iolab-chart" style="margin:8px 0">'
-        f'<img src="data:image/svg+xml;base64,{image}" alt="{esc(alt_text)}">{caption}'
+        f'<img src="data:image/svg+xml;base64,{image}" alt="{esc(alt_text)}">{box}{caption}'
         f'<script type="application/json" class="{CHART_SPEC}">{data}</script></figure></div>'
     )

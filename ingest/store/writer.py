@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from duckdb import DuckDBPyConnection
 
-from ..model import PackedTable, ParseResult, Samples, Series
+from ..model import PackedTable, ParseResult, Run, Samples, Series
 from .points import write_points
 
 if TYPE_CHECKING:  # pyarrow is imported only where a parser hands over Arrow data (its import is slow)
@@ -30,10 +30,17 @@ class ArrowStream:
         return self.frame.__arrow_c_stream__(requested_schema)
 
 
+SLICE = 250_000  # rows per INSERT of a big table (no slower than one INSERT: docs/PERFORMANCE.md)
+
+
 def _insert_table(con: DuckDBPyConnection, table: str, rows: pl.DataFrame | pa.Table) -> None:
     """Insert a Polars frame (what the writer builds) or an Arrow table (what some parsers hand over)."""
     import polars as pl
 
+    if len(rows) > SLICE:  # a slice at a time: the whole as one Arrow stream held ~2x its size more
+        for start in range(0, len(rows), SLICE):
+            _insert_table(con, table, rows.slice(start, SLICE))
+        return
     if isinstance(rows, pl.DataFrame):
         names = rows.columns
         # an all-empty column (Polars' Null type) reaches DuckDB's stream reader without the validity
@@ -48,13 +55,16 @@ def _insert_table(con: DuckDBPyConnection, table: str, rows: pl.DataFrame | pa.T
 
 
 def frame_rows(rows: list[dict], extra: dict[str, Any] | None = None) -> pl.DataFrame:
-    """Dicts (each with the constant columns ``extra``) as a Polars frame; types from every row.
+    """Dicts (each with the constant columns ``extra`` unless it has its own) as a Polars frame;
+    types from every row. The constants are added to the frame, not to a copy of every dict (the
+    copies doubled a big table's memory while it was written).
 
     Not pyarrow's builders: ``pa.array`` and ``Table.from_pylist`` import pandas the first time they
     look at a Python object, to ask whether it is a DataFrame, and take the keys of the first row only."""
     import polars as pl
 
-    return pl.DataFrame([{**(extra or {}), **r} for r in rows], infer_schema_length=None)
+    frame = pl.DataFrame(rows, infer_schema_length=None)
+    return with_constants(frame, {k: v for k, v in (extra or {}).items() if k not in frame.columns})
 
 
 def with_constants(rows: pl.DataFrame | pa.Table, extra: dict[str, Any]) -> pl.DataFrame | pa.Table:
@@ -65,10 +75,10 @@ def with_constants(rows: pl.DataFrame | pa.Table, extra: dict[str, Any]) -> pl.D
     import polars as pl
 
     if isinstance(rows, pl.DataFrame):
-        return rows.with_columns(pl.Series(k, [v] * rows.height) for k, v in extra.items())
+        return rows.with_columns(pl.lit(v).alias(k) for k, v in extra.items())
     frame = pl.from_arrow(rows)
     assert isinstance(frame, pl.DataFrame)
-    return frame.with_columns(pl.Series(k, [v] * rows.num_rows) for k, v in extra.items()).to_arrow()
+    return frame.with_columns(pl.lit(v).alias(k) for k, v in extra.items()).to_arrow()
 
 
 def _insert_rows(con: DuckDBPyConnection, table: str, rows: list[dict], extra: dict[str, Any]) -> None:
@@ -163,15 +173,17 @@ class Writer:
         return n
 
 
-def _runs_frame(runs: list, first_id: int) -> pl.DataFrame:
+def _runs_frame(runs: list[Run], first_id: int) -> pl.DataFrame:
     """A file's runs as a frame, built a column at a time: a dict per run, and the frame's copy of
     them, took 3 KB a run (1.2 GB for an IOzone file of 300,000 cells, each one a run)."""
     import polars as pl
 
-    attrs = [vars(r) for r in runs]
-    names = dict.fromkeys(k for a in attrs for k in a)  # every run's fields, in their order
-    cols = {{"key": "run_key", "group": "run_group"}.get(n, n): [a.get(n) for a in attrs] for n in names}
+    cols = {_RUN_COLUMN.get(n, n): [getattr(r, n) for r in runs] for n in _RUN_FIELDS}
     return pl.DataFrame({"run_id": range(first_id, first_id + len(runs)), **cols}, strict=False)
+
+
+_RUN_FIELDS = [f.name for f in fields(Run)]
+_RUN_COLUMN = {"key": "run_key", "group": "run_group"}
 
 
 _SERIES_FIELDS = [f.name for f in fields(Series)]

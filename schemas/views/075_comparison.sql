@@ -68,9 +68,10 @@ JOIN comparison_points s
 -- Noise: n_baseline and n are the runs averaged on each side, sd_baseline and sd their sample
 -- standard deviations (NULL for one run). ci95_low_pct / ci95_high_pct: a 95 % Welch t interval
 -- on the difference of the means (corrected baseline against the system), with
--- Welch-Satterthwaite degrees of freedom rounded down (conservative) and t(0.975, df) from the
--- table below, divided by the same denominator as pct_better (the corrected baseline where higher
--- is better, the system's value where lower is), so the interval is centred on pct_better.
+-- Welch-Satterthwaite degrees of freedom rounded down (conservative) and t(0.975, df) from a
+-- table (macros welch_df and t975, 074_noise.sql), divided by the same denominator as pct_better
+-- (the corrected baseline where higher is better, the system's value where lower is), so the
+-- interval is centred on pct_better.
 -- verdict: 'single run' when either side has one run (no difference is claimed), 'better' or
 -- 'worse' when the whole interval is above or below 0, else 'within noise'; NULL without a
 -- direction.
@@ -97,20 +98,11 @@ WITH p AS (
 ), t AS (
     SELECT *,
            sqrt(vb + vs) AS se,
-           CAST(floor((vb + vs) * (vb + vs)
-                      / nullif(vb * vb / nullif(baseline_runs - 1, 0) + vs * vs / nullif(runs - 1, 0), 0)) AS INTEGER) AS df,
+           welch_df(vb, baseline_runs, vs, runs) AS df,
            CASE direction WHEN 'higher' THEN value - b_mean WHEN 'lower' THEN b_mean - value END AS diff
     FROM w
 ), tq AS (
-    -- t(0.975, df); df IS NULL where neither side varies (identical repeats): the interval is the point
-    SELECT *,
-           CASE WHEN df IS NULL THEN 0.0 WHEN df <= 1 THEN 12.706 WHEN df = 2 THEN 4.303 WHEN df = 3 THEN 3.182
-                WHEN df = 4 THEN 2.776 WHEN df = 5 THEN 2.571 WHEN df = 6 THEN 2.447 WHEN df = 7 THEN 2.365
-                WHEN df = 8 THEN 2.306 WHEN df = 9 THEN 2.262 WHEN df = 10 THEN 2.228 WHEN df = 11 THEN 2.201
-                WHEN df = 12 THEN 2.179 WHEN df = 13 THEN 2.160 WHEN df = 14 THEN 2.145 WHEN df = 15 THEN 2.131
-                WHEN df = 16 THEN 2.120 WHEN df = 17 THEN 2.110 WHEN df = 18 THEN 2.101 WHEN df = 19 THEN 2.093
-                WHEN df <= 24 THEN 2.086 WHEN df <= 29 THEN 2.064 WHEN df <= 39 THEN 2.042
-                WHEN df <= 59 THEN 2.021 WHEN df <= 119 THEN 2.000 ELSE 1.980 END AS t975
+    SELECT *, t975(df) AS t975  -- 074_noise.sql
     FROM t
 ), r AS (
     SELECT * EXCLUDE (b_mean, b_sd, denom, vb, vs, se, df, diff, t975),

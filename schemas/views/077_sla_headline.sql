@@ -4,6 +4,8 @@
 -- avg, max or pNN / pNN.N; op <= or <; unit us, ms or s), e.g. sla = "p99<=1ms". The statistic
 -- names the metric (mean/avg -> avg_latency_ms, max -> max_latency_ms, p99.9 -> p99_9_latency_ms);
 -- bound_ms is the bound in milliseconds. `iolab compare --sla` shadows sla_declared for one bound.
+-- A curve without that metric over all I/Os (fio reports percentiles per direction: p99_read_latency_ms)
+-- is held to the bound in each direction it reports, a headline row per direction (sla_headline.metric).
 CREATE OR REPLACE VIEW sla_declared AS
 SELECT study, min(labels->>'sla') AS sla, 'sidecar' AS sla_source
 FROM source_files WHERE status = 'ok' AND (labels->>'sla') IS NOT NULL GROUP BY study;
@@ -33,12 +35,18 @@ FROM p WHERE number IS NOT NULL;
 -- the last point (interpolated = false, holds_everywhere); where the first point already fails,
 -- no load (NULL) and holds_nowhere.
 CREATE OR REPLACE VIEW sla_headline AS
-WITH pts AS (
+WITH matched AS (
     SELECT l.study, l.system, l.config_label, l.raid_level, l.drives, l.workload_key, l.block_size_bytes,
            l.read_pct, l.random_pct, l.scope, l.workload_label, l.load,
-           b.sla, b.metric, b.bound_ms, b.sla_source, l.value AS latency_ms, i.value AS iops,
-           CASE WHEN b.strict THEN l.value < b.bound_ms ELSE l.value <= b.bound_ms END AS holds
-    FROM comparison_points l JOIN sla_bounds b ON b.study = l.study AND b.metric = l.metric
+           b.sla, l.metric, b.bound_ms, b.sla_source, l.value AS latency_ms, i.value AS iops,
+           CASE WHEN b.strict THEN l.value < b.bound_ms ELSE l.value <= b.bound_ms END AS holds,
+           l.metric = b.metric AS overall,
+           max(CASE WHEN l.metric = b.metric THEN 1 ELSE 0 END) OVER (
+               PARTITION BY l.study, l.system, l.config_label, l.raid_level, l.drives, l.workload_key,
+                            l.block_size_bytes, l.read_pct, l.random_pct, l.scope) AS has_overall
+    FROM comparison_points l JOIN sla_bounds b ON b.study = l.study
+     AND l.metric IN (b.metric, replace(b.metric, '_latency_ms', '_read_latency_ms'),
+                      replace(b.metric, '_latency_ms', '_write_latency_ms'))
     LEFT JOIN comparison_points i
       ON i.study = l.study AND i.system = l.system AND i.metric = 'iops' AND i.scope = l.scope
      AND i.config_label IS NOT DISTINCT FROM l.config_label AND i.raid_level IS NOT DISTINCT FROM l.raid_level
@@ -47,6 +55,10 @@ WITH pts AS (
      AND i.random_pct IS NOT DISTINCT FROM l.random_pct AND i.load IS NOT DISTINCT FROM l.load
      AND i.small_oio IS NOT DISTINCT FROM l.small_oio AND i.large_oio IS NOT DISTINCT FROM l.large_oio
     WHERE l.load IS NOT NULL AND l.small_oio IS NULL AND l.large_oio IS NULL
+), pts AS (  -- the bound's metric over all I/Os; where a curve has none (fio: per direction), each direction's
+    SELECT study, system, config_label, raid_level, drives, workload_key, block_size_bytes, read_pct, random_pct,
+           scope, workload_label, load, sla, metric, bound_ms, sla_source, latency_ms, iops, holds
+    FROM matched WHERE overall OR has_overall = 0
 ), curve AS (
     SELECT *, min(CASE WHEN NOT holds THEN load END) OVER w AS first_fail, max(load) OVER w AS last_load,
            count(*) OVER w AS points

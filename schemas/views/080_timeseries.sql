@@ -10,7 +10,8 @@ WITH v AS (  -- aggregate the raw values first (series_values: no time join), th
 )
 SELECT s.series_id, s.source_id, f.study, s.host, s.object, s.instance, s.instance_name, s.instance_id,
        s.sub_instance, s.counter, s.metric, s.unit, s.original_name,
-       coalesce(v.samples, 0) AS samples, v.avg, v.p95, v.max, v.min, a.ts AS first_ts, b.ts AS last_ts
+       coalesce(v.samples, 0) AS samples, v.avg, v.p95, v.max, v.min, a.ts AS first_ts, b.ts AS last_ts,
+       f.path AS source_path  -- the capture file, for a point's tooltip
 FROM series s
 JOIN source_files f ON f.content_id = s.source_id AND f.status = 'ok'
 LEFT JOIN v USING (series_id)

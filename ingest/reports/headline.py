@@ -1,0 +1,53 @@
+"""What the comparison and scaling pages say beside their charts: the verdict of each matched point
+(view comparison: n per side, the 95 % interval of the % better) and the SLA headline (view
+sla_headline) of a study whose sidecar declares a latency bound (`sla = "p99<=1ms"`)."""
+
+from __future__ import annotations
+
+import altair as alt
+
+from ingest.reports import page as r
+
+# A verdict's colour: only a difference outside the noise is green or red; the two kinds of "no
+# claim" are greys, told apart by the legend.
+VERDICTS = {
+    "better": "#2ca02c",
+    "worse": "#d62728",
+    "within noise": "#9e9e9e",
+    "single run": "#d9d9d9",
+    "no direction": "#6baed6",
+}
+
+
+def verdict_colors(shown) -> alt.Scale:
+    """The verdict scale, its legend listing only the verdicts drawn."""
+    domain = [v for v in VERDICTS if v in set(shown)]
+    return alt.Scale(domain=domain, range=[VERDICTS[v] for v in domain])
+
+
+def sla_block(con, study: str) -> None:
+    """The SLA headline table, when the study declares a bound; a note when it declares one that
+    no curve of the study measures."""
+    bound = r.query(con, "SELECT sla, metric, bound_ms, strict, sla_source FROM sla_bounds WHERE study = ?", [study])
+    if bound.is_empty():
+        return
+    sla, metric, bound_ms, strict, source = bound.row(0)
+    t = r.query(
+        con,
+        """SELECT system, workload_label AS workload, config_label AS config, raid_level, drives, scope,
+                  sla_load, sla_iops, how, hold_load, hold_latency_ms, fail_load, fail_latency_ms, points
+           FROM sla_headline WHERE study = ?
+           ORDER BY system, block_size_bytes, read_pct, random_pct, workload, config, raid_level, drives, scope""",
+        [study],
+    )
+    r.note(
+        f"SLA headline, {source} ({metric} {'below' if strict else 'at most'} {bound_ms:g} ms): per system and "
+        "workload curve, the highest "
+        "load (outstanding I/Os) and IO/s at which the bound still holds (view sla_headline), interpolated "
+        "linearly between the last measured load that holds and the first that does not, where the column how "
+        "says so."
+    )
+    if t.is_empty():
+        r.note(f"No point of this study states {metric} at a known load (outstanding I/Os): no SLA headline for {sla}.")
+        return
+    r.table(t, f"SLA headline: highest load and IO/s where {sla} holds")

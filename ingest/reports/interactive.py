@@ -1,0 +1,172 @@
+"""Charts a reader can work with on the page, added to every chart in one place (``page.figure``):
+
+* a legend entry clicked shows only that system (shift-click adds more, a double click shows all
+  again): a point selection bound to the legend, the other systems' marks faded (``FADED``);
+* a time axis zooms (mouse wheel) and pans (drag), x only: an interval selection bound to the scales;
+* the actions menu saves the chart as SVG or PNG, made in the browser (vega-embed's export); no action
+  opens the network (no "Open in Vega Editor", no source views).
+
+A selection changes opacity and the visible domain, never which marks there are or their values, so the
+static SVG drawn from the same spec (and checked by the chart oracle) keeps every mark.
+
+The page keeps its static SVG picture: the render adds Vega, Vega-Lite and vega-embed once per page
+(``embed``, from vl-convert's own bundle: no network), which draws each chart live over its picture;
+without scripts, and in print (``@media print``), the static picture shows. ``IOLAB_STATIC_CHARTS=1``
+(the print edition) leaves every chart static: no selections in the specs, no scripts in the pages.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import re
+from collections.abc import Iterator
+
+ENV = "IOLAB_STATIC_CHARTS"
+LEGEND = "iolab_legend"
+ZOOM = "iolab_zoom"
+FADED = 0.1  # opacity of the marks of systems not picked in the legend
+BOX = "iolab-vega"  # the element of a figure the live chart is drawn into
+
+
+def enabled() -> bool:
+    """Interactive charts unless ``IOLAB_STATIC_CHARTS`` is set (to anything but 0 or nothing)."""
+    return os.environ.get(ENV, "").strip() in ("", "0")
+
+
+def _views(spec: dict) -> Iterator[dict]:
+    """Every view of a spec that may hold an encoding: unit specs and layer parents, in order."""
+    if "encoding" in spec or "mark" in spec:
+        yield spec
+    for sub in spec.get("layer", []):
+        yield from _views(sub)
+    if isinstance(spec.get("spec"), dict):
+        yield from _views(spec["spec"])
+
+
+def _colour_field(enc: dict) -> str | None:
+    c = enc.get("color")
+    if isinstance(c, dict) and "field" in c and c.get("type") in ("nominal", "ordinal") and c.get("legend", 1):
+        return str(c["field"])
+    return None
+
+
+def _unit_with(views: list[dict], test) -> tuple[dict, dict] | None:
+    """The first unit spec (one with a mark) whose encoding, its own over its layer's, passes ``test``;
+    with that encoding."""
+    inherited: dict = {}
+    for v in views:
+        enc = {**inherited, **v.get("encoding", {})}
+        if "mark" in v and test(enc):
+            return v, enc
+        if "layer" in v:
+            inherited = enc
+    return None
+
+
+def add_legend_selection(spec: dict) -> bool:
+    """Clicking a legend entry keeps that value's marks and fades the others (shift-click adds more)."""
+    views = list(_views(spec))
+    found = _unit_with(views, _colour_field)
+    if found is None:
+        return False
+    unit, enc = found
+    field = _colour_field(enc)
+    unit.setdefault("params", []).append(
+        {"name": LEGEND, "select": {"type": "point", "fields": [field]}, "bind": "legend"}
+    )
+    for v in views:
+        enc = v.get("encoding", {})
+        if _colour_field(enc) == field and "opacity" not in enc:
+            enc["opacity"] = {"condition": {"param": LEGEND, "value": 1}, "value": FADED}
+    return True
+
+
+def add_time_zoom(spec: dict) -> bool:
+    """Zoom and pan on a temporal x axis; not in facets and concatenations (each panel its own scale)."""
+    if any(k in spec for k in ("facet", "concat", "hconcat", "vconcat", "repeat")):
+        return False
+
+    def temporal(enc: dict) -> bool:
+        return isinstance(enc.get("x"), dict) and enc["x"].get("type") == "temporal"
+
+    views = list(_views(spec))
+    found = _unit_with(views, temporal)
+    if found is None:
+        return False
+    unit = found[0]
+    interval = {"type": "interval", "encodings": ["x"]}
+    unit.setdefault("params", []).append({"name": ZOOM, "select": interval, "bind": "scales"})
+    for v in views:  # zoomed in, a line must not run past the plot's edges
+        if "mark" in v:
+            v["mark"] = {**(v["mark"] if isinstance(v["mark"], dict) else {"type": v["mark"]}), "clip": True}
+    return True
+
+
+def add(spec: dict) -> dict:
+    """``spec`` (a Vega-Lite dict) with the legend selection and the time zoom where they apply."""
+    out = copy.deepcopy(spec)
+    add_legend_selection(out)
+    add_time_zoom(out)
+    return out
+
+
+# ---- the page -----------------------------------------------------------------------------------
+
+EMBED_OPTIONS = (
+    "{renderer: 'svg', actions: {export: true, source: false, compiled: false, editor: false}, downloadFileName: name}"
+)
+
+# Runs once the page has loaded: every figure with a live box gets its chart drawn there from the
+# spec it carries (base64 JSON), and its static picture is hidden once the live one stands.
+SCRIPT = f"""(function () {{
+  function spec(el) {{
+    const bytes = Uint8Array.from(atob(el.textContent.trim()), c => c.charCodeAt(0));
+    return JSON.parse(new TextDecoder().decode(bytes));
+  }}
+  document.querySelectorAll('figure.iolab-chart').forEach(function (fig, i) {{
+    const box = fig.querySelector('.{BOX}'), data = fig.querySelector('script.iolab-chart-spec');
+    const img = fig.querySelector('img');
+    if (!box || !data || !window.vegaEmbed) return;
+    const name = box.dataset.name || ('chart-' + (i + 1));
+    vegaEmbed(box, spec(data), {EMBED_OPTIONS}).then(function (shown) {{
+      fig.iolabView = shown.view;
+      box.hidden = false; if (img) img.classList.add('iolab-static'); fig.classList.add('iolab-live');
+    }}).catch(function (e) {{ box.remove(); console.error('iolab: chart ' + (i + 1) + ': ' + e); }});
+  }});
+}})();"""
+
+CSS = f"""<style>
+figure.iolab-chart img.iolab-static {{display: none}}
+@media print {{ figure.iolab-chart .{BOX} {{display: none !important}}
+               figure.iolab-chart img.iolab-static {{display: inline !important}} }}
+</style>"""
+
+
+def bundle() -> str:
+    """Vega, Vega-Lite and vega-embed as one script (vl-convert's, for the Vega-Lite version of
+    Altair's specs): it defines window.vegaEmbed and fetches nothing. Its HTML snippets (vega-embed
+    writes a source view as `<html>...</body></html>`) are written `<\\/`, the same text in its
+    strings: none can end the script or be taken for the page's own ``</body>``. A regular expression
+    opening with '<' (``/</g``) stays as it is: '</g' closes nothing."""
+    import altair as alt
+    import vl_convert
+
+    version = alt.SCHEMA_VERSION.lstrip("v").rsplit(".", 1)[0]
+    script = vl_convert.javascript_bundle(None, vl_version=version)  # type: ignore[arg-type]  # None: no snippet
+    return re.sub(r"(?<![/\\\\])</(?=[A-Za-z])", r"<\\/", script)
+
+
+_bundle: list[str] = []
+
+
+def embed(page: str) -> str:
+    """``page`` with the scripts that draw its charts live, before ``</body>``; unchanged when no
+    figure has a live box (a page without charts, or rendered static)."""
+    if f'class="{BOX}"' not in page or not enabled():
+        return page
+    if not _bundle:
+        _bundle.append(bundle())
+    scripts = f"{CSS}<script>{_bundle[0]}</script><script>{SCRIPT}</script>"
+    at = page.rfind("</body>")
+    return page[:at] + scripts + page[at:] if at >= 0 else page + scripts

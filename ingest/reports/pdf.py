@@ -1,0 +1,376 @@
+"""The print edition: `iolab report --format pdf` writes one PDF per study, <out>/<study>/<study>.pdf.
+
+A cover (the systems, the baseline), the contents, every report page of the study (the HTML edition's
+pages, printed as they are with a print stylesheet: A4 landscape, each chart whole on one page, the
+screen's controls hidden) and an appendix saying where every number comes from (each source file with
+its SHA-256; each run's numbers with their file and lines). Every part is printed by headless Chromium
+with the network cut, as ``make check-reports`` opens the pages; pypdf joins the parts, adds a bookmark
+per section and numbers the pages. The cover, contents and appendix are Jinja2 templates
+(ingest/reports/templates), which escape every name from the data.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import subprocess
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import duckdb
+import jinja2
+
+from . import check
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+# The appendix lists at most this many runs (a lab's study can hold hundreds of thousands); it says how
+# many it leaves out and where to get them all.
+RUN_ROWS = 2000
+LINE_RANGES = 8  # line ranges shown per run or file before "…"
+
+
+class PrintFailed(RuntimeError):
+    """Chromium did not print a part of the edition; the message says which and why."""
+
+
+@dataclass
+class Part:
+    """One printed part of the edition: its bookmark title and its PDF."""
+
+    title: str
+    pdf: Path
+    pages: int = 0
+    start: int = 0  # 1-based page of the whole edition where it starts
+
+
+@dataclass
+class Edition:
+    """What the edition of one study is made of."""
+
+    study: str
+    pages: list[tuple[str, Path]]  # (title, HTML page) in the order of the HTML edition
+    source: Path  # the database the snapshot was taken of, named on the cover
+    parts: list[Part] = field(default_factory=list)
+
+
+def visible(value: object) -> object:
+    """A value as the templates print it: control characters written as escapes (``\\x1b``, as the
+    terminal shows them) instead of a box. Jinja2 escapes the result."""
+    from ingest.terminal import shown
+
+    return value if hasattr(value, "__html__") else shown(value)  # markup: the stylesheet, marked safe
+
+
+def templates() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        finalize=visible,
+    )
+
+
+def print_css() -> str:
+    return (TEMPLATES / "print.css").read_text(encoding="utf-8")
+
+
+def chromium_print(page: Path, pdf: Path) -> int:
+    """Print ``page`` to ``pdf`` in headless Chromium (network cut); its number of pages.
+
+    The virtual time budget lets any script of the page (a chart drawn in the browser) finish first."""
+    if check.chromium() is None:
+        raise PrintFailed("the print edition needs Chromium: `apt-get install chromium` (make check-reports does it)")
+    import pypdf  # 0.2 s to import: only when printing, not on every render of the HTML edition
+
+    done = check.run(page, "--no-pdf-header-footer", f"--print-to-pdf={pdf}", "--virtual-time-budget=10000")
+    if not pdf.is_file() or pdf.stat().st_size == 0:
+        why = (done.stderr or "").strip().splitlines()[-1:] or [f"exit code {done.returncode}"]
+        raise PrintFailed(f"Chromium printed no PDF of {page.name}: {why[0]}")
+    return len(pypdf.PdfReader(pdf).pages)
+
+
+def print_copy(page: Path, into: Path) -> Path:
+    """A copy of a report page with the print stylesheet, beside the others in ``into``."""
+    text = page.read_text(encoding="utf-8")
+    style = f"<style>{print_css()}</style>"
+    text = text.replace("</head>", style + "</head>", 1) if "</head>" in text else style + text
+    copy = into / f"page-{page.stem}.html"
+    copy.write_text(text, encoding="utf-8")
+    return copy
+
+
+def print_template(name: str, into: Path, **values: object) -> Path:
+    """Render template ``name`` into ``into`` as HTML and print it; the PDF's path."""
+    html = templates().get_template(name).render(print_css=print_css(), **values)
+    page = into / name.replace(".j2", "")
+    page.write_text(html, encoding="utf-8")
+    return page
+
+
+# The lines each key's numbers were read from, as ranges of consecutive lines (the first LINE_RANGES
+# of them, their count and span) and the count of numbers without a line, computed in the database:
+# a file of millions of numbers never comes into memory line by line.
+RANGES = """
+WITH d AS (SELECT DISTINCT {key}, line_no FROM measurements WHERE study = $study AND line_no IS NOT NULL {only}),
+     g AS (SELECT {key}, line_no, line_no - row_number() OVER (PARTITION BY {key} ORDER BY line_no) AS grp FROM d),
+     r AS (SELECT {key}, grp, min(line_no) AS a, max(line_no) AS b FROM g GROUP BY {key}, grp),
+     n AS (SELECT *, row_number() OVER (PARTITION BY {key} ORDER BY a) AS i FROM r)
+SELECT {key}, list([a, b] ORDER BY a) FILTER (WHERE i <= $most) AS shown, count(*) AS spans, min(a) AS lo, max(b) AS hi
+FROM n GROUP BY {key}"""
+
+
+def line_ranges(shown: list | None, spans: int = 0, lo: int = 0, hi: int = 0, missing: int = 0) -> str:
+    """Lines as ranges, "3–5, 9"; past the ranges shown, how many there are and their span; numbers
+    without a line are said so."""
+    text = ", ".join(f"{a}–{b}" if b > a else str(a) for a, b in shown or [])
+    if spans > len(shown or []):
+        text += f", … ({spans:,} ranges in lines {lo}–{hi})"
+    if missing:
+        text += ("; " if text else "") + f"{missing:,} without a line (its parser records none)"
+    return text
+
+
+def with_lines(con: duckdb.DuckDBPyConnection, study: str, found: list[dict], key: str, only: str = "") -> None:
+    """Give each row of ``found`` (keyed by ``key``, e.g. source_id) its "lines" text."""
+    sql = RANGES.format(key=key, only=only)
+    got = {r[0]: r[1:] for r in con.execute(sql, {"study": study, "most": LINE_RANGES}).fetchall()}
+    for row in found:
+        shown, spans, lo, hi = got.get(row[key], (None, 0, 0, 0))
+        row["lines"] = line_ranges(shown, spans, lo, hi, row.pop("unlined"))
+
+
+def rows(con: duckdb.DuckDBPyConnection, sql: str, params: list | dict) -> list[dict]:
+    cur = con.execute(sql, params)
+    names = [d[0] for d in cur.description]
+    return [dict(zip(names, r)) for r in cur.fetchall()]
+
+
+def cover_facts(con: duckdb.DuckDBPyConnection, study: str) -> dict:
+    """The cover's systems (the baseline first), baseline and totals."""
+    systems = rows(
+        con,
+        """WITH s AS (SELECT coalesce(system, '(no system label)') AS system, count(DISTINCT run_id) AS runs,
+                             count(DISTINCT source_id) AS files, string_agg(DISTINCT tool, ', ' ORDER BY tool) AS tools
+                      FROM study_runs WHERE study = ? GROUP BY ALL)
+           SELECT s.*, coalesce(s.system = b.baseline_system, false) AS baseline
+           FROM s LEFT JOIN study_baseline b ON b.study = ? ORDER BY baseline DESC, s.system""",
+        [study, study],
+    )
+    base = rows(
+        con, "SELECT baseline_system AS system, baseline_source AS source FROM study_baseline WHERE study = ?", [study]
+    )
+    ((files,),) = con.execute("SELECT count(*) FROM study_files WHERE study = ? AND status = 'ok'", [study]).fetchall()
+    ((numbers,),) = con.execute("SELECT count(*) FROM measurements WHERE study = ?", [study]).fetchall()
+    return {
+        "systems": systems,
+        "baseline": base[0] if base and len(systems) > 1 else None,
+        "files": files,
+        "numbers": numbers,
+    }
+
+
+def appendix_facts(con: duckdb.DuckDBPyConnection, study: str) -> dict:
+    """The appendix: each source file (numbers, lines) and the first RUN_ROWS runs with their lines."""
+    files = rows(
+        con,
+        """SELECT f.source_id, f.path, coalesce(sf.system, '') AS system, f.format,
+                  f.parser || ' v' || f.parser_version AS parser, coalesce(f.tool_version, '') AS tool_version,
+                  sf.size_bytes, f.sha256, count(m.source_id) AS numbers,
+                  count(m.source_id) FILTER (WHERE m.line_no IS NULL) AS unlined, c.series, c.samples
+           FROM study_files f JOIN source_files sf USING (source_id)
+           LEFT JOIN study_captures c ON c.study = f.study AND c.capture = f.path
+           LEFT JOIN measurements m ON m.source_id = f.source_id
+           WHERE f.study = ? AND f.status = 'ok' GROUP BY ALL ORDER BY f.path, f.source_id""",
+        [study],
+    )
+    with_lines(con, study, files, "source_id")
+    number = {f["source_id"]: i for i, f in enumerate(files, 1)}
+    picked = """SELECT run_id FROM (SELECT DISTINCT source_id, run_id FROM measurements WHERE study = $study)
+                ORDER BY source_id, run_id LIMIT $limit"""
+    runs = rows(
+        con,
+        f"""SELECT source_id, run_id, run_key, coalesce(system, '(no system label)') AS system,
+                   workload_label AS workload, count(*) AS numbers, count(*) FILTER (WHERE line_no IS NULL) AS unlined
+            FROM measurements WHERE study = $study AND run_id IN ({picked})
+            GROUP BY ALL ORDER BY source_id, run_id""",
+        {"study": study, "limit": RUN_ROWS},
+    )
+    with_lines(con, study, runs, "run_id", only=f"AND run_id IN ({picked.replace('$limit', str(RUN_ROWS))})")
+    ((total,),) = con.execute(
+        "SELECT count(*) FROM (SELECT DISTINCT source_id, run_id FROM measurements WHERE study = ?)", [study]
+    ).fetchall()
+    runs.sort(key=lambda r: (number.get(r["source_id"], 0), r["run_id"]))
+    for r in runs:
+        r["file_no"] = number.get(r["source_id"], "")
+    series = con.execute(
+        "SELECT count(*), coalesce(sum(series), 0) FROM study_captures WHERE study = ?", [study]
+    ).fetchone()
+    said = f"{series[0]} captures holding {series[1]:,} series" if series and series[0] else ""
+    return {"files": files, "runs": runs, "left_out": max(0, total - RUN_ROWS), "series": said}
+
+
+def print_parts(con: duckdb.DuckDBPyConnection, ed: Edition, tmp: Path) -> dict:
+    """Print the cover, every report page and the appendix of ``ed`` into ``tmp``; the cover's facts."""
+    import pypdf
+
+    from ingest import __version__
+
+    facts = cover_facts(con, ed.study)
+    when = dt.datetime.now().strftime("%Y-%m-%d %H:%M")
+    page = print_template(
+        "cover.html.j2",
+        tmp,
+        study=ed.study,
+        pages=ed.pages,
+        when=when,
+        version=__version__,
+        source=str(ed.source),
+        **facts,
+    )
+    ed.parts.append(Part("Cover", tmp / "cover.pdf"))
+    chromium_print(page, ed.parts[0].pdf)
+    for i, (title, html) in enumerate(ed.pages):
+        ed.parts.append(Part(title, tmp / f"section-{i:02d}.pdf"))
+        chromium_print(print_copy(html, tmp), ed.parts[-1].pdf)
+    ed.parts.append(Part("Appendix: where every number comes from", tmp / "appendix.pdf"))
+    chromium_print(
+        print_template("appendix.html.j2", tmp, study=ed.study, **appendix_facts(con, ed.study)), ed.parts[-1].pdf
+    )
+    for part in ed.parts:
+        part.pages = len(pypdf.PdfReader(part.pdf).pages)
+    return facts
+
+
+def contents(ed: Edition, tmp: Path) -> Part:
+    """Print the contents page(s), whose page numbers count the contents' own length."""
+    toc = Part("Contents", tmp / "contents.pdf", pages=1)
+    while True:
+        at = 1
+        for part in [ed.parts[0], toc, *ed.parts[1:]]:
+            part.start, at = at, at + part.pages
+        entries = [{"title": p.title, "page": p.start} for p in ed.parts[1:]]
+        page = print_template("contents.html.j2", tmp, study=ed.study, entries=entries)
+        printed = chromium_print(page, toc.pdf)
+        if printed == toc.pages:
+            return toc
+        toc.pages = printed  # more entries than a page holds: number again with its real length
+
+
+def join(ed: Edition, toc: Part, tmp: Path, target: Path) -> int:
+    """Join the parts into ``target`` with a bookmark per part and a folio on every page; its pages."""
+    import pypdf
+
+    writer = pypdf.PdfWriter()
+    for part in [ed.parts[0], toc, *ed.parts[1:]]:
+        start = len(writer.pages)
+        writer.append(str(part.pdf), import_outline=False)
+        writer.add_outline_item(title=part.title, page_number=start)
+    total = len(writer.pages)
+    folios = tmp / "folios.pdf"
+    if chromium_print(print_template("folios.html.j2", tmp, study=ed.study, total=total), folios) == total:
+        for page, folio in zip(writer.pages, pypdf.PdfReader(folios).pages):
+            page.merge_page(folio)
+    writer.add_metadata({"/Title": f"{ed.study}: iolab report", "/Creator": "iolab report --format pdf"})
+    part_file = target.with_name(f".{target.name}.tmp")
+    with part_file.open("wb") as f:
+        writer.write(f)
+    part_file.replace(target)  # whole or not at all
+    return total
+
+
+def edition(db: Path, ed: Edition, target: Path) -> int:
+    """Write the print edition of one study to ``target`` from the snapshot ``db``; its pages."""
+    with tempfile.TemporaryDirectory(prefix="iolab-pdf-") as name:
+        tmp = Path(name)
+        con = duckdb.connect(str(db), read_only=True)
+        try:
+            print_parts(con, ed, tmp)
+        finally:
+            con.close()
+        return join(ed, contents(ed, tmp), tmp, target)
+
+
+def print_editions(
+    snap: Path,
+    source: Path,
+    out: Path,
+    pages: list[tuple[str, str, Path]],
+    studies: list[str] | None,
+    titles: dict[str, str],
+    failed: list[tuple[str, str, Exception]],
+    on_page: Callable[[str, str, str], None] | None = None,
+) -> list[tuple[str, str, Exception]]:
+    """The print edition of every study of ``pages`` ((study, notebook, HTML page) in the HTML
+    edition's order; those of ``studies`` if given, and only the pages that exist) into
+    <out>/<study>/<study>.pdf; the editions that failed, with why.
+
+    A study with a page in ``failed`` gets no edition: it would lack that page."""
+    from pypdf.errors import PyPdfError
+
+    from ingest.terminal import console, markup
+
+    # what can go wrong printing one study's edition; any of these leaves the other studies' editions
+    expected = (PrintFailed, OSError, subprocess.SubprocessError, PyPdfError, duckdb.Error, jinja2.TemplateError)
+    problems: list[tuple[str, str, Exception]] = []
+    pages = [p for p in pages if p[2].is_file() and (not studies or p[0] in studies)]
+    broken = {s for s, _, _ in failed}
+    for study in dict.fromkeys(s for s, _, _ in pages):
+        target = edition_path(out, study)
+        what = "rendered"
+        try:
+            if study in broken:
+                raise PrintFailed("not printed: a page of this study failed to render")
+            mine = [(titles[nb], p) for s, nb, p in pages if s == study]
+            n = edition(snap, Edition(study, mine, source), target)
+            console().print(f"print edition of {markup(study)}: {markup(str(target))} ({n} pages)")
+        except expected as e:
+            problems.append((study, "print edition", e))
+            what = f"failed: {e}"
+        if on_page:
+            on_page(study, "print edition", what)
+    return problems
+
+
+def edition_path(out: Path, study: str) -> Path:
+    """Where the print edition of ``study`` goes: <out>/<study slug>/<study slug>.pdf."""
+    from .render import inside, slug
+
+    return inside(out, out / slug(study) / f"{slug(study)}.pdf")
+
+
+def unprint(out: Path, studies: set[str]) -> None:
+    """Remove the print edition of each of ``studies``, whose pages were just rendered again without
+    one: it shows the pages as they were, and the index would link it."""
+    from ingest.terminal import console, markup
+
+    for study in sorted(studies):
+        old = edition_path(out, study)
+        if old.is_file():
+            old.unlink()
+            console().print(
+                f"print edition of {markup(study)} removed: its pages changed (`iolab report --format pdf` prints it again)"
+            )
+
+
+# the print stylesheet's marks, each on a line of its own (a page's text may cite "Figure 3" of a paper)
+_FIGURE = re.compile(r"^Figure (\d+)$", re.M)
+_FIGURE_END = re.compile(r"^end of (?:ﬁ|fi)gure (\d+)$", re.M)
+
+
+def defects(path: Path) -> list[str]:
+    """What is wrong with a printed edition, as ``make check-reports`` says it: no pages, or a chart
+    that does not end on the page it starts on (each chart is "Figure n" above, a mark below)."""
+    import pypdf
+
+    try:
+        pages = [p.extract_text() for p in pypdf.PdfReader(path).pages]
+    except (OSError, pypdf.errors.PyPdfError) as e:
+        return [f"cannot be read: {e}"]
+    found = [] if pages else ["no pages"]
+    for n, text in enumerate(pages, 1):
+        starts, ends = _FIGURE.findall(text), _FIGURE_END.findall(text)
+        found += [f"page {n}: figure {f} does not end on this page" for f in starts if f not in ends]
+        found += [f"page {n}: figure {f} ends here, begun on an earlier page" for f in ends if f not in starts]
+    return found

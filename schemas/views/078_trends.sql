@@ -1,0 +1,117 @@
+-- Trends over time: the same system measured again (new firmware, a new month).
+--
+-- A *measurement* is, per study and system, the runs of one firmware (sidecar `firmware = "..."`,
+-- measured_by 'firmware'), or, for runs whose files carry no firmware label, the runs of one
+-- calendar day as their own start times give it (runs.started_at, measured_by 'run date').
+-- Order (trend_measurements.measurement_no, 1 = oldest): the study's declared
+-- `firmware_order = ["old", ..., "new"]` first, in its order; the rest by their first run's start.
+-- A measurement with neither (a firmware not in the order, runs without a start time) is
+-- 'unordered': it has no measurement_no and is in no trend; it is listed, never dropped silently.
+CREATE OR REPLACE VIEW firmware_order AS
+SELECT study, firmware, min(array_position(fw, firmware)) AS position
+FROM (SELECT study, fw, unnest(fw) AS firmware
+      FROM (SELECT study, from_json((labels->'firmware_order'), '["VARCHAR"]') AS fw
+            FROM source_files WHERE status = 'ok' AND json_type((labels->'firmware_order')) = 'ARRAY'))
+GROUP BY study, firmware;
+
+CREATE OR REPLACE VIEW trend_runs AS
+SELECT m.*, f.labels->>'firmware' AS firmware,
+       coalesce(f.labels->>'firmware', CAST(CAST(m.started_at AS DATE) AS VARCHAR)) AS measurement,
+       CASE WHEN (f.labels->>'firmware') IS NOT NULL THEN 'firmware' ELSE 'run date' END AS measured_by
+FROM measurements m JOIN source_files f ON f.source_id = m.source_id
+WHERE m.target IS NULL AND m.value IS NOT NULL AND m.system IS NOT NULL AND m.study IS NOT NULL;
+
+CREATE OR REPLACE VIEW trend_measurements AS
+WITH m AS (
+    SELECT r.study, r.system, r.measurement, r.measured_by, min(r.started_at) AS first_run,
+           max(r.started_at) AS last_run, count(DISTINCT r.run_id) AS runs, count(DISTINCT r.source_id) AS files,
+           min(o.position) AS position
+    FROM trend_runs r
+    LEFT JOIN firmware_order o ON o.study = r.study AND o.firmware = r.measurement AND r.measured_by = 'firmware'
+    WHERE r.measurement IS NOT NULL
+    GROUP BY r.study, r.system, r.measurement, r.measured_by
+), o AS (
+    SELECT *,
+           CASE WHEN position IS NOT NULL THEN 'firmware_order'
+                WHEN first_run IS NOT NULL THEN 'first run start'
+                ELSE 'unordered' END AS ordered_by
+    FROM m
+)
+SELECT study, system, measurement, measured_by, first_run, last_run, runs, files, ordered_by,
+       CASE WHEN ordered_by <> 'unordered' THEN
+            row_number() OVER (PARTITION BY study, system, ordered_by = 'unordered'
+                               ORDER BY position NULLS LAST, first_run, measurement) END AS measurement_no,
+       CAST(sum(CASE WHEN ordered_by <> 'unordered' THEN 1 ELSE 0 END) OVER (PARTITION BY study, system) AS BIGINT)
+           AS measurements
+FROM o;
+
+-- One row per measurement and matched point (the comparison's match key: configuration, RAID
+-- level, stated drives, workload, block size, read %, random %, load, ORION OIOs, scope, metric,
+-- unit): the mean of its runs (value), their number (n) and sample standard deviation (sd), and
+-- the mean's own 95 % t interval (value_ci95_low, value_ci95_high: value -/+ t975(n - 1) sd / sqrt(n);
+-- NULL for one run); point_measurements: how many of the system's measurements have this point
+-- (trended: more than one, a trend to draw).
+-- Against the previous measurement that has the same point (previous_*): pct_change, positive
+-- where the new one is better ((value / previous - 1) x 100 where higher is better, (previous /
+-- value - 1) x 100 where lower is), and its 95 % Welch interval (ci95_low_pct, ci95_high_pct),
+-- computed as the comparison's with the previous measurement as the baseline (074_noise.sql).
+-- verdict: 'better' / 'worse' when the whole interval is above / below 0, else 'within noise';
+-- 'single run' when either side has one run; NULL for the first measurement or a metric without a
+-- direction. regression: true when the verdict is 'worse' (lower IOPS or MB/s, higher latency,
+-- outside the noise of both measurements' runs), false for 'better' or 'within noise', NULL where
+-- no claim can be made.
+CREATE OR REPLACE VIEW trends AS
+WITH p AS (
+    SELECT r.study, r.system, r.measurement, r.measured_by, r.config_label, r.raid_level, r.drives_stated AS drives,
+           CASE WHEN r.read_pct IS NULL AND r.random_pct IS NULL THEN r.workload END AS workload_key,
+           r.block_size_bytes, r.read_pct, r.random_pct, r.outstanding_ios AS load, r.small_oio, r.large_oio,
+           r.scope, r.metric, r.unit, any_value(r.workload_label) AS workload_label,
+           avg(r.value) AS value, count(*) AS n, stddev_samp(r.value) AS sd
+    FROM trend_runs r
+    GROUP BY r.study, r.system, r.measurement, r.measured_by, r.config_label, r.raid_level, r.drives_stated,
+             workload_key, r.block_size_bytes, r.read_pct, r.random_pct, r.outstanding_ios, r.small_oio,
+             r.large_oio, r.scope, r.metric, r.unit
+), s AS (
+    SELECT p.*, t.measurement_no, t.measurements, t.first_run,
+           CASE v.lower_is_better WHEN true THEN 'lower' WHEN false THEN 'higher' END AS direction
+    FROM p JOIN trend_measurements t USING (study, system, measurement, measured_by)
+    LEFT JOIN metric_vocabulary v ON v.metric = p.metric
+    WHERE t.measurement_no IS NOT NULL
+), l AS (
+    SELECT *,
+           lag(measurement) OVER w AS previous_measurement, lag(value) OVER w AS previous_value,
+           lag(n) OVER w AS previous_n, lag(sd) OVER w AS previous_sd,
+           count(*) OVER (PARTITION BY study, system, config_label, raid_level, drives, workload_key, block_size_bytes,
+                                       read_pct, random_pct, load, small_oio, large_oio, scope, metric, unit)
+               AS point_measurements
+    FROM s
+    WINDOW w AS (PARTITION BY study, system, config_label, raid_level, drives, workload_key, block_size_bytes,
+                              read_pct, random_pct, load, small_oio, large_oio, scope, metric, unit
+                 ORDER BY measurement_no)
+), v AS (
+    SELECT *,
+           previous_sd * previous_sd / previous_n AS vp, sd * sd / n AS vn,
+           CASE direction WHEN 'higher' THEN value - previous_value WHEN 'lower' THEN previous_value - value END AS diff,
+           CASE direction WHEN 'higher' THEN previous_value WHEN 'lower' THEN value END AS denom
+    FROM l
+), c AS (
+    SELECT * EXCLUDE (vp, vn, diff, denom),
+           value - t975(n - 1) * sd / sqrt(n) AS value_ci95_low,
+           value + t975(n - 1) * sd / sqrt(n) AS value_ci95_high,
+           CASE direction WHEN 'higher' THEN (value / nullif(previous_value, 0) - 1) * 100
+                          WHEN 'lower' THEN (previous_value / nullif(value, 0) - 1) * 100 END AS pct_change,
+           (diff - t975(welch_df(vp, previous_n, vn, n)) * sqrt(vp + vn)) / nullif(denom, 0) * 100 AS ci95_low_pct,
+           (diff + t975(welch_df(vp, previous_n, vn, n)) * sqrt(vp + vn)) / nullif(denom, 0) * 100 AS ci95_high_pct
+    FROM v
+), d AS (
+    SELECT *,
+           CASE WHEN direction IS NULL OR previous_value IS NULL THEN NULL
+                WHEN n < 2 OR previous_n < 2 THEN 'single run'
+                WHEN ci95_low_pct > 0 THEN 'better'
+                WHEN ci95_high_pct < 0 THEN 'worse'
+                ELSE 'within noise' END AS verdict
+    FROM c
+)
+SELECT *, CASE WHEN verdict IN ('better', 'worse', 'within noise') THEN verdict = 'worse' END AS regression,
+       point_measurements > 1 AS trended
+FROM d;

@@ -1,0 +1,253 @@
+"""The print edition (`iolab report --format pdf`): the PDF of a four-system study with hostile names
+(tests/studies.py: repeats, shared run names, more points than a chart draws) names every system, has
+a section per report page where its contents say, every chart whole on one page, and the provenance
+appendix with every source file's SHA-256 and each run's lines. Printed in headless Chromium, read back
+with pypdf. The appendix's queries and the line ranges are checked without a browser."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import unicodedata
+
+import pypdf
+import pytest
+
+from ingest import batch, db
+from ingest.reports import check, pdf, render
+from tests.studies import STUDY, SYSTEMS, four_systems
+from validation import run as vrun
+
+needs_chromium = pytest.mark.skipif(check.chromium() is None, reason="no chromium (make check-reports installs it)")
+
+
+def plain(text: str) -> str:
+    """Text as compared: ligatures undone (ﬁ), control characters (drawn as a box or \\x1b) and
+    white space (where a table cell wraps) left out."""
+    text = unicodedata.normalize("NFKC", text).replace("\\x1b", "")
+    return re.sub(r"[\x00-\x20\x7f]", "", text)
+
+
+@pytest.fixture(scope="module")
+def study_db(tmp_path_factory):
+    d = tmp_path_factory.mktemp("pdf")
+    con = db.open_db(d / "r.duckdb")
+    batch.ingest_paths(con, [four_systems(d / "data")])
+    vrun.validate(con)
+    con.close()
+    return d / "r.duckdb"
+
+
+@pytest.fixture(scope="module")
+def edition(study_db):
+    if check.chromium() is None:
+        pytest.skip("no chromium (make check-reports installs it)")
+    out = study_db.parent / "out"
+    assert render.render(study_db, out, pdf=True) == 0
+    folder = out / render.slug(STUDY)
+    reader = pypdf.PdfReader(folder / f"{render.slug(STUDY)}.pdf")
+    return folder, reader, [p.extract_text() for p in reader.pages]
+
+
+def sections(reader):
+    """(title, first page, last page) of each bookmark, 0-based."""
+    starts = [(o.title, reader.get_destination_page_number(o)) for o in reader.outline]
+    ends = [s for _, s in starts[1:]] + [len(reader.pages)]
+    return [(t, s, e - 1) for (t, s), e in zip(starts, ends)]
+
+
+@needs_chromium
+def test_cover_names_every_system_and_the_baseline(edition):
+    _, _, pages = edition
+    cover = plain(pages[0])
+    assert plain(STUDY) in cover
+    for name in SYSTEMS.values():
+        assert plain(name) in cover, name
+    assert plain(f"the baseline for comparisons is {SYSTEMS['acme']}") in cover
+    assert "<script>" in pages[0]  # a hostile name is printed as text, never run
+    assert "\\x1b[31m" in pages[0]  # a control character written as its escape, not drawn as a box
+
+
+@needs_chromium
+def test_a_section_per_report_page_where_the_contents_say(edition):
+    folder, reader, pages = edition
+    titles = [t for t, _, _ in sections(reader)]
+    html_pages = sorted(folder.glob("*.html"))
+    assert len(html_pages) == 5
+    assert titles[:2] == ["Cover", "Contents"] and titles[-1] == "Appendix: where every number comes from"
+    assert len(titles) == 2 + len(html_pages) + 1
+    contents = plain(pages[1])
+    for title, first, last in sections(reader)[2:]:
+        assert plain(f"{title}{first + 1}") in contents  # the contents give the page it starts on
+        assert f"page {first + 1} of {len(pages)}" in pages[first]  # the folio printed on that page
+        if title.startswith("Appendix"):
+            continue
+        assert plain(pages[first]).startswith(plain(STUDY) + ":")  # the report page's own heading
+        text = plain("".join(pages[first : last + 1]))
+        for name in SYSTEMS.values():  # every page shows every system (its systems table, its legends)
+            assert plain(name) in text, (title, name)
+
+
+@needs_chromium
+def test_every_chart_is_printed_whole_on_one_page(edition):
+    folder, reader, pages = edition
+    charts = sum(p.read_text(encoding="utf-8").count('<figure class="iolab-chart"') for p in folder.glob("*.html"))
+    assert charts >= 10
+    marks = [re.findall(r"^Figure \d+$", p, re.M) for p in pages]
+    assert sum(len(m) for m in marks) == charts  # each chart printed once, "Figure n" above it
+    assert pdf.defects(next(folder.glob("*.pdf"))) == []  # and its end on the same page
+    assert all(p.mediabox.width > p.mediabox.height > 590 for p in reader.pages)  # A4 landscape
+
+
+def test_a_chart_split_by_a_page_break_is_a_defect(tmp_path, monkeypatch):
+    import pypdf
+
+    texts = ["Figure 1\nend of figure 1\nFigure 2\n", "end of ﬁgure 2\nas Figure 3 of the paper shows"]
+    monkeypatch.setattr(pypdf.PageObject, "extract_text", lambda self, *a, **k: texts[self.page_number])
+    writer = pypdf.PdfWriter()
+    writer.add_blank_page(842, 595)
+    writer.add_blank_page(842, 595)
+    writer.write(tmp_path / "e.pdf")
+    assert pdf.defects(tmp_path / "e.pdf") == [
+        "page 1: figure 2 does not end on this page",
+        "page 2: figure 2 ends here, begun on an earlier page",
+    ]
+
+
+@needs_chromium
+def test_tables_cut_short_say_where_every_row_is_and_carry_no_hidden_csv(edition):
+    _, reader, pages = edition
+    links = [a.get_object().get("/A", {}).get("/URI", "") for p in reader.pages for a in p.get("/Annots") or []]
+    assert not [u for u in links if str(u).startswith("data:")]  # the screen's CSV downloads stay on screen
+    said = re.compile(r"\d+ of 263 rows shown; every row is in the HTML edition's CSV download and in iolab export")
+    assert any(said.search(" ".join(p.split())) for p in pages)
+    assert re.search(r"\b4 rows; all of them shown", " ".join(pages[2].split()))  # the overview's systems
+
+
+@needs_chromium
+def test_the_appendix_gives_every_file_its_sha256_and_every_run_its_lines(edition, study_db):
+    _, reader, pages = edition
+    _, first, last = sections(reader)[-1]
+    appendix = plain("".join(pages[first : last + 1]))
+    con = db.connect(study_db, read_only=True)
+    try:
+        files = con.execute(
+            "SELECT path, sha256 FROM study_files WHERE study = ? AND status = 'ok'", [STUDY]
+        ).fetchall()
+        ((runs,),) = con.execute(
+            "SELECT count(*) FROM (SELECT DISTINCT source_id, run_id FROM measurements WHERE study = ?)", [STUDY]
+        ).fetchall()
+        # the baseline's real Iometer file: its first run and the lines its numbers were read from
+        key, lines = con.execute(
+            """SELECT run_key, list(DISTINCT line_no ORDER BY line_no) FROM measurements
+               WHERE study = ? AND source_path LIKE '%acme/sqlserverio__iometeroutput.csv'
+               GROUP BY run_id, run_key ORDER BY run_id LIMIT 1""",
+            [STUDY],
+        ).fetchone()
+    finally:
+        con.close()
+    assert len(files) == 11
+    for path, sha in files:
+        assert sha in appendix and plain(path) in appendix
+    assert runs < pdf.RUN_ROWS and "more runs are not listed" not in appendix
+    assert appendix.count(plain(SYSTEMS["omega"])) >= 64  # every run of a system is listed
+    assert plain(f"{key}") in appendix and plain(pdf.line_ranges([[lines[0], lines[-1]]])) in appendix
+
+
+def test_cli_says_where_chromium_is_missing(tmp_path, monkeypatch, study_db, capsys):
+    from ingest.cli import main, requires
+
+    monkeypatch.setattr(check, "chromium", lambda: None)
+    code = main(["report", "--db", str(study_db), "--out", str(tmp_path / "o"), "--format", "pdf"])
+    assert code == requires.EXIT_ENVIRONMENT and "needs Chromium" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
+
+
+@needs_chromium
+def test_the_index_links_the_print_edition_until_its_pages_change(edition, study_db, tmp_path):
+    folder, _, _ = edition
+    link = f'href="{render.slug(STUDY)}/{render.slug(STUDY)}.pdf">print edition (PDF)</a>'
+    assert link in (folder.parent / "index.html").read_text()
+    out = tmp_path / "out"
+    shutil.copytree(folder.parent, out)
+    assert render.render(study_db, out) == 0  # nothing changed: the pages are kept, and their edition
+    assert pdf.edition_path(out, STUDY).is_file() and link in (out / "index.html").read_text()
+    assert render.render(study_db, out, force=True) == 0  # pages rendered again, without an edition
+    assert not pdf.edition_path(out, STUDY).exists() and ".pdf" not in (out / "index.html").read_text()
+
+
+def test_line_ranges_read_as_a_person_writes_them():
+    assert pdf.line_ranges([[3, 5], [9, 9]]) == "3–5, 9"
+    assert pdf.line_ranges(None, missing=4) == "4 without a line (its parser records none)"
+    assert pdf.line_ranges([[1, 1]], spans=30, lo=1, hi=80) == "1, … (30 ranges in lines 1–80)"
+
+
+def test_appendix_ranges_are_the_lines_of_the_database(study_db):
+    con = db.connect(study_db, read_only=True)
+    try:
+        facts = pdf.appendix_facts(con, STUDY)
+        want = dict(
+            con.execute(
+                "SELECT source_id, count(*) FROM measurements WHERE study = ? GROUP BY source_id", [STUDY]
+            ).fetchall()
+        )
+        lines = con.execute(
+            """SELECT run_id, list(DISTINCT line_no ORDER BY line_no) FILTER (WHERE line_no IS NOT NULL),
+                      count(*) FILTER (WHERE line_no IS NULL)
+               FROM measurements WHERE study = ? GROUP BY run_id""",
+            [STUDY],
+        ).fetchall()
+    finally:
+        con.close()
+    assert {f["source_id"]: f["numbers"] for f in facts["files"] if f["numbers"]} == want
+    got = {r["run_id"]: r["lines"] for r in facts["runs"]}
+    for run_id, numbers, unlined in lines:  # the ranges, written out again, are exactly the run's lines
+        ranges, _, missing = got[run_id].partition("; ") if numbers else ("", "", got[run_id])
+        spans = [s.split("–") for s in ranges.split(", ") if s]
+        assert [n for s in spans for n in range(int(s[0]), int(s[-1]) + 1)] == (numbers or [])
+        assert missing == (f"{unlined} without a line (its parser records none)" if unlined else "")
+
+
+def test_the_appendix_says_how_many_runs_it_leaves_out(study_db, monkeypatch):
+    monkeypatch.setattr(pdf, "RUN_ROWS", 10)
+    con = db.connect(study_db, read_only=True)
+    try:
+        facts = pdf.appendix_facts(con, STUDY)
+    finally:
+        con.close()
+    assert len(facts["runs"]) == 10 and facts["left_out"] == 263 - 10
+    html = pdf.templates().get_template("appendix.html.j2").render(print_css="", study=STUDY, **facts)
+    assert "253 more\nruns are not listed here" in html and "<script>alert" not in html
+
+
+def test_an_appendix_without_runs_says_so_instead_of_an_empty_table():
+    capture = dict(path="c.csv", system="", format="pdh-csv", parser="p", tool_version="", size_bytes=1, sha256="ab")
+    capture |= dict(numbers=0, lines="", series=8, samples=208)
+    facts = {"files": [capture], "runs": [], "left_out": 0, "series": "1 captures holding 8 series"}
+    html = pdf.templates().get_template("appendix.html.j2").render(print_css="", study="s", **facts)
+    assert "no measured runs: its numbers are the time series above" in html and "<th>run</th>" not in html
+    assert "time series:\n8 series × 208 samples" in html  # a capture's points, not "0 numbers"
+
+
+def test_templates_escape_names_but_not_their_stylesheet():
+    html = pdf.templates().get_template("folios.html.j2").render(study="<b>x</b>\x1b", total=2)
+    assert "&lt;b&gt;x&lt;/b&gt;\\x1b" in html and "page 2 of 2" in html
+    cover = pdf.templates().get_template("contents.html.j2").render(print_css=pdf.print_css(), study="s", entries=[])
+    assert 'content: "Figure " counter(iolab-figure)' in cover  # CSS inside <style> is not HTML-escaped
+
+
+def test_a_study_with_a_failed_page_gets_no_edition_and_the_render_says_so(study_db, tmp_path, monkeypatch, capsys):
+    real = render.execute_page
+
+    def execute(db_, study, nb, pages):
+        if nb.name == "05-comparison":
+            raise RuntimeError("the comparison broke")
+        return real(db_, study, nb, pages)
+
+    monkeypatch.setattr(render, "execute_page", execute)
+    heard = []
+    code = render.render(study_db, tmp_path / "out", pdf=True, on_page=lambda s, nb, what: heard.append((nb, what)))
+    assert code == 1 and not pdf.edition_path(tmp_path / "out", STUDY).exists()
+    assert ("print edition", "failed: not printed: a page of this study failed to render") in heard
+    assert (tmp_path / "out" / render.slug(STUDY) / "01-overview.html").is_file()  # the other pages are written
+    assert "print edition: not printed" in " ".join(capsys.readouterr().out.split())

@@ -1,0 +1,262 @@
+"""Trends over time: each system measured again, from repeats of a real Iometer file.
+
+Every run is tests/corpus/iometer/sqlserverio__iometeroutput.csv with its IO/s and MB/s x f and its
+response times x 1/f (tests/test_comparison.scaled_iometer), f drawn with a fixed seed around a
+known mean with 5 % run-to-run spread; a measurement is a sidecar firmware label or, without one,
+the day the runs started (the copies' 'Time Stamp' dates are moved to make a second day).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import random
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT, corpus, ingest, q
+from tests.test_comparison import scaled_iometer
+
+SPREAD = 0.05
+SCALED = "('iops', 'mbps', 'avg_latency_ms', 'max_latency_ms')"
+DAY = "2010-07-26"  # the day the corpus file's runs started
+
+
+def factors(mean: float, n: int, seed: int) -> list[float]:
+    rng = random.Random(seed)
+    return [mean * (1 + rng.gauss(0, SPREAD)) for _ in range(n)]
+
+
+def write_runs(folder: Path, fs: list[float], day: str = DAY, sidecar: str = "") -> None:
+    folder.mkdir(parents=True)
+    if sidecar:
+        (folder / "iolab.toml").write_text(sidecar)
+    src = corpus("iometer/sqlserverio__iometeroutput.csv")
+    for i, f in enumerate(fs):
+        name = f"scaled-x{f:.6f}-run{i}-{day}-sqlserverio__iometeroutput.csv"
+        (folder / name).write_text(scaled_iometer(src, f, 1 / f).replace(DAY, day))
+
+
+def fleet(root: Path) -> Path:
+    """Steady: firmware 1.1 within noise of 1.0. Broken: firmware 2.0 at 60 % of 1.0's throughput.
+    Dated: no firmware label, a second day 20 % faster. Once: one measurement."""
+    study = root / "fleet"
+    for system, old, new in (("Steady", 1.0, 1.01), ("Broken", 1.0, 0.6)):
+        fw_new = "1.1" if system == "Steady" else "2.0"
+        seed = 10 if system == "Steady" else 20
+        write_runs(study / system / "old", factors(old, 4, seed), sidecar=f'system = "{system}"\nfirmware = "1.0"\n')
+        write_runs(
+            study / system / "new", factors(new, 4, seed + 1), sidecar=f'system = "{system}"\nfirmware = "{fw_new}"\n'
+        )
+    (study / "Dated").mkdir()
+    (study / "Dated" / "iolab.toml").write_text('system = "Dated"\n')
+    write_runs(study / "Dated" / "july", factors(1.0, 3, 30))
+    write_runs(study / "Dated" / "sept", factors(1.2, 3, 31), day="2010-09-14")
+    write_runs(study / "Once", factors(1.0, 2, 40), sidecar='system = "Once"\n')
+    (study / "iolab.toml").write_text('study = "fleet"\nfirmware_order = ["1.0", "1.1", "2.0"]\n')
+    return study
+
+
+def newest(con, system: str) -> list[tuple]:
+    return q(
+        con,
+        f"""SELECT DISTINCT previous_measurement, measurement, verdict, regression, previous_n, n FROM trends
+            WHERE system = '{system}' AND metric IN {SCALED} AND previous_value > 0 ORDER BY ALL""",
+    )
+
+
+def test_regression_only_outside_the_noise(con, tmp_path):
+    ingest(con, fleet(tmp_path / "data"))
+    ms = q(
+        con, "SELECT system, measurement, measured_by, measurement_no, ordered_by FROM trend_measurements ORDER BY ALL"
+    )
+    assert ms == [
+        ("Broken", "1.0", "firmware", 1, "firmware_order"),
+        ("Broken", "2.0", "firmware", 2, "firmware_order"),
+        ("Dated", "2010-07-26", "run date", 1, "first run start"),
+        ("Dated", "2010-09-14", "run date", 2, "first run start"),
+        ("Once", DAY, "run date", 1, "first run start"),
+        ("Steady", "1.0", "firmware", 1, "firmware_order"),
+        ("Steady", "1.1", "firmware", 2, "firmware_order"),
+    ]
+    assert newest(con, "Steady") == [("1.0", "1.1", "within noise", False, 4, 4)]
+    assert newest(con, "Broken") == [("1.0", "2.0", "worse", True, 4, 4)]
+    assert newest(con, "Dated") == [(DAY, "2010-09-14", "better", False, 3, 3)]
+    assert q(con, "SELECT count(*) FROM trends WHERE system = 'Once' AND previous_value IS NOT NULL") == [(0,)]
+
+
+def test_values_are_the_runs_mean_and_interval(con, tmp_path):
+    """value, n, sd are the mean and spread of the measurement's runs; the % change and its interval
+    are the comparison's Welch interval with the previous measurement as the baseline."""
+    ingest(con, fleet(tmp_path / "data"))
+    point = "system = 'Broken' AND metric = 'iops' AND scope = 'all'"
+    key = "block_size_bytes, read_pct, random_pct, load"
+    first = q(con, f"SELECT {key} FROM trends WHERE {point} AND previous_value > 0 ORDER BY ALL LIMIT 1")[0]
+    match = " AND ".join(f"{k} IS NOT DISTINCT FROM ?" for k in key.split(", "))
+    per_run = q(
+        con,
+        f"SELECT firmware, value FROM trend_runs WHERE {point} AND {match.replace('load', 'outstanding_ios')}",
+        list(first),
+    )
+    old = [v for fw, v in per_run if fw == "1.0"]
+    new = [v for fw, v in per_run if fw == "2.0"]
+    assert len(old) == len(new) == 4
+    row = q(
+        con,
+        f"""SELECT previous_value, value, previous_sd, sd, pct_change, ci95_low_pct, ci95_high_pct,
+                   value_ci95_low, value_ci95_high FROM trends WHERE {point} AND {match} AND measurement = '2.0'""",
+        list(first),
+    )[0]
+    mean = lambda xs: sum(xs) / len(xs)  # noqa: E731
+    sd = lambda xs: (sum((x - mean(xs)) ** 2 for x in xs) / (len(xs) - 1)) ** 0.5  # noqa: E731
+    assert abs(row[0] - mean(old)) < 1e-6 and abs(row[1] - mean(new)) < 1e-6
+    assert abs(row[2] - sd(old)) < 1e-6 and abs(row[3] - sd(new)) < 1e-6
+    assert abs(row[4] - (mean(new) / mean(old) - 1) * 100) < 1e-9
+    vp, vn = sd(old) ** 2 / 4, sd(new) ** 2 / 4
+    df = int((vp + vn) ** 2 / (vp * vp / 3 + vn * vn / 3))
+    t = {3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447}[df]
+    half = t * (vp + vn) ** 0.5 / mean(old) * 100
+    assert abs(row[5] - (row[4] - half)) < 1e-6 and abs(row[6] - (row[4] + half)) < 1e-6
+    own = 3.182 * sd(new) / 2  # t(0.975, 3) sd / sqrt(4)
+    assert abs(row[7] - (mean(new) - own)) < 1e-6 and abs(row[8] - (mean(new) + own)) < 1e-6
+
+
+def test_latency_regression_is_higher_latency(con, tmp_path):
+    ingest(con, fleet(tmp_path / "data"))
+    rows = q(
+        con,
+        """SELECT DISTINCT direction, pct_change < 0, regression FROM trends
+           WHERE system = 'Broken' AND metric = 'avg_latency_ms' AND previous_value > 0""",
+    )
+    assert rows == [("lower", True, True)]
+
+
+def test_measurements_without_an_order_are_listed_not_trended(con, tmp_path):
+    """Without firmware_order, firmware labels are ordered by their first run's start; a firmware
+    whose runs state no start time (fio JSON) is 'unordered': listed, in no trend."""
+    study = tmp_path / "data" / "lab"
+    write_runs(study / "b", factors(1.0, 2, 2), day="2011-01-02", sidecar='system = "S"\nfirmware = "B"\n')
+    write_runs(study / "a", factors(1.0, 2, 1), sidecar='system = "S"\nfirmware = "A"\n')
+    (study / "c").mkdir()
+    (study / "c" / "iolab.toml").write_text('system = "S"\nfirmware = "C"\n')
+    fio = "fio-json/louwrentius__fio-plot__fio218_randread-01-01.json"
+    (study / "c" / "randread.json").write_bytes(corpus(fio).read_bytes())
+    ingest(con, tmp_path / "data")
+    assert q(
+        con, "SELECT measurement, measurement_no, ordered_by, measurements FROM trend_measurements ORDER BY 1"
+    ) == [
+        ("A", 1, "first run start", 2),
+        ("B", 2, "first run start", 2),
+        ("C", None, "unordered", 2),
+    ]
+    assert q(con, "SELECT DISTINCT measurement FROM trends ORDER BY 1") == [("A",), ("B",)]
+
+
+def test_firmware_order_names_are_checked(con, tmp_path):
+    from ingest import declared
+
+    ingest(con, fleet(tmp_path / "data"))
+    assert declared.problems(con) == []
+    side = tmp_path / "data" / "fleet" / "iolab.toml"
+    side.write_text('study = "fleet"\nfirmware_order = ["1.0", "1.2", "2.0"]\n')
+    ingest(con, tmp_path / "data" / "fleet")
+    (p,) = declared.problems(con)
+    assert (p.key, p.value, p.line) == ("firmware_order", "1.2", 2)
+    assert "did you mean '1.1'?" in p.reason()
+
+
+def test_compare_against_previous(tmp_path, capsys):
+    from ingest import cli
+
+    f = tmp_path / "t.duckdb"
+    assert cli.main(["ingest", "-q", str(fleet(tmp_path / "data")), "--db", str(f)]) == 0
+    capsys.readouterr()
+    args = ["compare", "--db", str(f), "--study", "fleet", "--against", "previous", "--metric", "iops"]
+    assert cli.main(args) == 0
+    out = capsys.readouterr().out
+    assert "Once: one measurement only (2010-07-26, by run date)" in " ".join(out.split())
+    lines = {ln.split()[0]: ln for ln in out.splitlines() if ln.strip().startswith(("Steady", "Broken", "Dated"))}
+    assert "within noise" in lines["Steady"] and lines["Steady"].rstrip().endswith(" 0")
+    assert "worse" in lines["Broken"] and not lines["Broken"].rstrip().endswith(" 0")
+    assert "1.0" in lines["Broken"] and "2.0" in lines["Broken"]
+    assert cli.main([*args, "--format", "csv"]) == 0
+    csv = capsys.readouterr().out.splitlines()
+    assert csv[0].endswith("pct_change,ci95_low_pct,ci95_high_pct,verdict,regression")
+    assert {ln.split(",")[1] for ln in csv[1:]} == {"Steady", "Broken", "Dated"}
+    assert cli.main([*args, "--baseline", "Steady"]) == 2
+    with pytest.raises(SystemExit) as bad:
+        cli.main([*args[:-4], "--against", "next"])
+    assert bad.value.code == 2
+
+
+def test_trend_page_draws_the_view(tmp_path):
+    """The page renders for the study, every chart passes the chart oracle against trends, and the
+    regressions it marks are Broken's and no other system's."""
+    from ingest import batch, db
+    from ingest.reports import oracle, render
+
+    dbf = tmp_path / "t.duckdb"
+    con = db.open_db(dbf)
+    batch.ingest_paths(con, [fleet(tmp_path / "data")])
+    con.close()
+    out = tmp_path / "out"
+    assert render.main(["--db", str(dbf), "--out", str(out), "--study", "fleet"]) == 0
+    page = out / "fleet" / "09-trends.html"
+    con = db.connect(dbf, read_only=True)
+    assert oracle.check_page(page, con) == []
+    found, _ = oracle.charts(page.read_text(), "trends")
+    assert [c.meta["source"]["where"]["metric"] for c in found] == ["iops", "mbps", "avg_latency_ms"]
+    for c in found:
+        rows = c.rows()
+        assert {r["system"] for r in rows} == {"Broken", "Dated", "Steady"}  # Once has no second measurement
+        assert {r["system"] for r in rows if r["status"] == "regression"} == {"Broken"}
+        assert {r["status"] for r in rows if r["system"] == "Steady"} == {"first measurement", "within noise"}
+    con.close()
+
+
+def test_hostile_names_on_the_trend_page_stay_text(tmp_path):
+    from ingest import batch, db
+    from ingest.reports import oracle, render
+    from tests.studies import SYSTEMS, toml
+
+    study = tmp_path / "data" / "hostile"
+    name, firmware = SYSTEMS["acme"], "<img src=x onerror=alert(5)>"
+    write_runs(study / "old", factors(1.0, 2, 1), sidecar=f"system = {toml(name)}\nfirmware = {toml(firmware)}\n")
+    write_runs(study / "new", factors(0.5, 2, 2), day="2010-08-01", sidecar=f"system = {toml(name)}\n")
+    dbf = tmp_path / "t.duckdb"
+    con = db.open_db(dbf)
+    batch.ingest_paths(con, [tmp_path / "data"])
+    con.close()
+    out = tmp_path / "out"
+    assert render.main(["--db", str(dbf), "--out", str(out), "--study", "hostile"]) == 0
+    page = out / "hostile" / "09-trends.html"
+    text = page.read_text()
+    assert "<script>alert(1)" not in text and "<img src=x" not in text
+    assert "&lt;img src=x onerror=alert(5)&gt;" in text  # the firmware shown, as text
+    con = db.connect(dbf, read_only=True)
+    assert oracle.check_page(page, con) == []
+    con.close()
+
+
+def test_the_bundled_quarch_study_ran_on_two_days(tmp_path, capsys):
+    """The real quarch capture's runs started on 2023-03-25 and 2023-03-27: two measurements by run
+    date. Three points were measured on both days; 4 KiB random read, QD 4 lost 37 % of its IO/s
+    outside the noise (2 runs against 9), the other two are within it."""
+    from ingest import cli
+
+    f = tmp_path / "t.duckdb"
+    assert cli.main(["ingest", "-q", str(ROOT / "data" / "samples" / "quarch-intel-nvme-2023"), "--db", str(f)]) == 0
+    capsys.readouterr()
+    args = ["compare", "--db", str(f), "--study", "quarch-intel-nvme-2023", "--against", "previous"]
+    assert cli.main([*args, "--metric", "iops", "--format", "csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    got = {(r["workload_label"], r["verdict"], r["regression"]) for r in rows}
+    assert got == {
+        ("4 KiB random read, QD 4", "worse", "true"),
+        ("16 KiB random read, QD 4", "within noise", "false"),
+        ("512 B random read, QD 4", "within noise", "false"),
+    }
+    assert cli.main([*args, "--metric", "iops"]) == 0
+    line = next(ln for ln in capsys.readouterr().out.splitlines() if "2023-03-25" in ln)
+    assert [c.strip() for c in line.split("│")[4:7]] == ["3", "6", "-30.35 %"]  # points, newest only, % change
