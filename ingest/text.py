@@ -8,7 +8,7 @@ import array
 import codecs
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 
 from .model import ParseError
 
@@ -140,18 +140,39 @@ def _decodes(data: bytes, start: int, encoding: str, chunk: int = 1 << 20) -> bo
     return True
 
 
-def parse_float(text: str, what: str, line: int | None) -> float | None:
-    """A number as the tool printed it; empty is missing (None); anything else is an error."""
-    t = text.strip()
-    if t == "":
+_GROUPED = re.compile(r"-?\d{1,3}(,\d{3})+(\.\d+)?")  # 1,234,567.8: a thousands separator, not a decimal comma
+
+
+def number(
+    text: str | None,
+    what: str,
+    line: int | None,
+    *,
+    missing: Collection[str] = ("",),
+    strip: str = "",
+    grouped: bool = False,
+) -> float | None:
+    """A number as the tool printed it: None for a ``missing`` token (after trimming spaces and the
+    ``strip`` characters, such as a trailing %), thousands separators read when ``grouped``,
+    anything else that is not a finite number a ParseError naming ``what`` and the line."""
+    t = (text or "").strip()
+    bare = t.strip(strip).strip() if strip else t
+    if bare in missing or t in missing:
         return None
+    if grouped and _GROUPED.fullmatch(bare):
+        bare = bare.replace(",", "")
     try:
-        v = float(t)
+        v = float(bare)
     except ValueError:
         raise ParseError(f"{what}: {t!r} is not a number", line) from None
     if not math.isfinite(v):
         raise ParseError(f"{what}: {t!r} is not a finite number", line)
     return v
+
+
+def parse_float(text: str, what: str, line: int | None) -> float | None:
+    """A number as the tool printed it; empty is missing (None); anything else is an error."""
+    return number(text, what, line)
 
 
 def parse_int(text: str, what: str, line: int | None) -> int | None:

@@ -5,15 +5,14 @@ Each turns what the file says into a value or a ParseError naming the line; none
 from __future__ import annotations
 
 import bisect
-import math
 import re
 from array import array
 from collections.abc import Collection
 from datetime import UTC, datetime
 
 from ..model import ParseError, decode_text
+from ..text import number
 
-_GROUPED = re.compile(r"-?\d{1,3}(,\d{3})+(\.\d+)?")  # 1,234,567.8: a thousands separator, not a decimal comma
 _SIZE = re.compile(r"^(\d+)\s*(KiB|MiB|GiB|K|M|G|B)?$", re.I)
 _FACTOR = {"": 1, "b": 1, "k": 1024, "kib": 1024, "m": 1 << 20, "mib": 1 << 20, "g": 1 << 30, "gib": 1 << 30}
 
@@ -21,33 +20,6 @@ _FACTOR = {"": 1, "b": 1, "k": 1024, "kib": 1024, "m": 1 << 20, "mib": 1 << 20, 
 def decode(data: bytes) -> str:
     """A tool's text output as text (model.decode_text; a BOM left by a re-save is dropped too)."""
     return decode_text(data).lstrip("\ufeff")
-
-
-def number(
-    text: str | None,
-    what: str,
-    line: int | None,
-    *,
-    missing: Collection[str] = ("",),
-    strip: str = "",
-    grouped: bool = False,
-) -> float | None:
-    """A number as the tool printed it: None for a ``missing`` token (after trimming spaces and the
-    ``strip`` characters, such as a trailing %), thousands separators read when ``grouped``,
-    anything else that is not a finite number a ParseError naming ``what`` and the line."""
-    t = (text or "").strip()
-    bare = t.strip(strip).strip() if strip else t
-    if bare in missing or t in missing:
-        return None
-    if grouped and _GROUPED.fullmatch(bare):
-        bare = bare.replace(",", "")
-    try:
-        v = float(bare)
-    except ValueError:
-        raise ParseError(f"{what}: {t!r} is not a number", line) from None
-    if not math.isfinite(v):
-        raise ParseError(f"{what}: {t!r} is not a finite number", line)
-    return v
 
 
 def whole(text: str | None, what: str, line: int | None, *, missing: Collection[str] = ("",)) -> int | None:
