@@ -81,12 +81,6 @@ def with_constants(rows: pl.DataFrame | pa.Table, extra: dict[str, Any]) -> pl.D
     return frame.with_columns(pl.lit(v).alias(k) for k, v in extra.items()).to_arrow()
 
 
-def _insert_rows(con: DuckDBPyConnection, table: str, rows: list[dict], extra: dict[str, Any]) -> None:
-    """Insert a list of dicts into ``table``, adding constant columns ``extra``."""
-    if rows:
-        _insert_table(con, table, frame_rows(rows, extra))
-
-
 class Writer:
     """Rows of one or more parsed files, inserted a table at a time.
 
