@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from ingest import db
 from tests.conftest import corpus, ingest, q
 from tests.test_comparison import scaled_iometer
 
@@ -117,3 +118,21 @@ def test_a_percentile_bound_on_fio_holds_each_direction_it_reports(tmp_path, cap
     assert [(r["metric"], r["hold_load"], r["fail_load"]) for r in rows] == [("p99_read_latency_ms", "16", "32")]
     assert float(rows[0]["sla_load"]) == pytest.approx(25.978571, abs=1e-5)
     assert float(rows[0]["sla_iops"]) == pytest.approx(48306.1447, abs=1e-3)
+
+
+def test_the_page_table_names_the_direction_a_fio_bound_holds_in(tmp_path, monkeypatch):
+    """On a page, each SLA headline row says which metric it holds: a fio sweep's p99 bound is held
+    per direction (p99_read_latency_ms), which the table must name."""
+    from ingest.reports import headline
+
+    study = tmp_path / "data" / "fio-intel-d3-s4610-qd-sweep"
+    shutil.copytree(ROOT / "data" / "samples" / study.name, study)
+    toml = study / "iolab.toml"
+    toml.write_text(toml.read_text().replace("tags = [", 'sla = "p99<=1ms"\ntags = [', 1))
+    con = db.open_db(tmp_path / "t.duckdb")
+    ingest(con, tmp_path / "data")
+    tables = []
+    monkeypatch.setattr(headline.r, "note", lambda *a, **k: None)
+    monkeypatch.setattr(headline.r, "table", lambda frame, *a, **k: tables.append(frame))
+    headline.sla_block(con, study.name)
+    assert [tables[0]["metric"].to_list(), tables[0]["hold_load"].to_list()] == [["p99_read_latency_ms"], [16]]

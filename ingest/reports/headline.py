@@ -34,16 +34,18 @@ def sla_block(con, study: str) -> None:
     sla, metric, bound_ms, strict, source = bound.row(0)
     t = r.query(
         con,
-        """SELECT system, workload_label AS workload, config_label AS config, raid_level, drives, scope,
+        """SELECT system, workload_label AS workload, config_label AS config, raid_level, drives, scope, metric,
                   sla_load, sla_iops, how, hold_load, hold_latency_ms, fail_load, fail_latency_ms, points
            FROM sla_headline WHERE study = ?
-           ORDER BY system, block_size_bytes, read_pct, random_pct, workload, config, raid_level, drives, scope""",
+           ORDER BY system, block_size_bytes, read_pct, random_pct, workload, config, raid_level, drives, scope,
+                    metric""",
         [study],
     )
     r.note(
         f"SLA headline, {source} ({metric} {'below' if strict else 'at most'} {bound_ms:g} ms): per system and "
         "workload curve, the highest "
-        "load (outstanding I/Os) and IO/s at which the bound still holds (view sla_headline), interpolated "
+        "load (outstanding I/Os) and IO/s at which the bound still holds (view sla_headline; a tool that "
+        "states the statistic per direction only is held to it in each, the column metric says which), interpolated "
         "linearly between the last measured load that holds and the first that does not, where the column how "
         "says so."
     )
