@@ -387,3 +387,13 @@ def test_tooltips_name_the_file_and_line_each_bar_was_read_from(four):
     # fio JSON numbers have no line (the parser stores none): the tooltip names the file alone
     fio = [row for row in chart.rows() if row["system"] == SYSTEMS["fio"]]
     assert fio and all(row["file"].endswith(".json") and row.get("line") is None for row in fio)
+
+
+def test_a_repeat_is_named_by_its_smallest_place_whatever_the_row_order():
+    from collections import Counter
+
+    places = [(0.0, 1.001, 0.032, 0.064), (0.0, 1.001, 0.016, 0.032), (1.0, 2.0, "a", None)]
+    for order in (places, places[::-1], places[1:] + places[:1]):
+        counts = Counter([*order, *order[:2]])
+        assert oracle.first_repeat(counts) == ((0.0, 1.001, 0.016, 0.032), 2)
+    assert oracle.first_repeat(Counter(places)) is None

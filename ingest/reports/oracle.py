@@ -221,6 +221,19 @@ def check_alt(chart: Chart) -> list[str]:
     return []
 
 
+def first_repeat(counts: Counter) -> tuple[tuple, int] | None:
+    """The smallest place drawn more than once, so a report names the same place whatever the row order."""
+
+    def order(key: tuple) -> list:
+        return [(v is None, isinstance(v, str), v if isinstance(v, int | float) else 0, str(v)) for v in key]
+
+    repeats = [key for key, n in counts.items() if n > 1]
+    if not repeats:
+        return None
+    key = min(repeats, key=order)
+    return key, counts[key]
+
+
 def check_stacks(chart: Chart) -> list[str]:
     """Bars sharing one place stack in Vega-Lite: only where the chart says so."""
     if chart.meta.get("stack"):
@@ -238,13 +251,12 @@ def check_stacks(chart: Chart) -> list[str]:
             and "field" in e
             and e.get("type") != "quantitative"
         ]
-        counts = Counter(tuple(r.get(f) for f in place) for r in rows)
-        for key, n in counts.items():
-            if n > 1:
-                same = [r for r in rows if tuple(r.get(f) for f in place) == key]
-                differ = sorted(c for c in same[0] if len({json.dumps(r.get(c), default=str) for r in same}) > 1)
-                out.append(f"{n} bars stack at {clean(key)} (they differ in {', '.join(differ) or 'nothing'})")
-                break
+        repeat = first_repeat(Counter(tuple(r.get(f) for f in place) for r in rows))
+        if repeat:
+            key, n = repeat
+            same = [r for r in rows if tuple(r.get(f) for f in place) == key]
+            differ = sorted(c for c in same[0] if len({json.dumps(r.get(c), default=str) for r in same}) > 1)
+            out.append(f"{n} bars stack at {clean(key)} (they differ in {', '.join(differ) or 'nothing'})")
     return out
 
 
@@ -259,10 +271,9 @@ def check_cells(chart: Chart) -> list[str]:
             for c, e in enc.items()
             if c in ("x", "x2", "y", "y2", "row", "column", "facet") and isinstance(e, dict) and "field" in e
         ]
-        counts = Counter(tuple(r.get(f) for f in place) for r in rows)
-        for key, n in counts.items():
-            if n > 1:
-                return [f"{n} cells cover one another at {clean(key)}"]
+        repeat = first_repeat(Counter(tuple(r.get(f) for f in place) for r in rows))
+        if repeat:
+            return [f"{repeat[1]} cells cover one another at {clean(repeat[0])}"]
     return []
 
 
