@@ -31,7 +31,7 @@ from .cluster import LocalCluster
 from .common import CATALOGUE, LAKE_FORMAT, MANIFEST, SCHEMA_FILE, lake_tables, parquet_rows
 from .export import export
 from .read import lake_connection, read_view
-from .translate import POINT_VIEWS, spark_statements, view_files, view_statements
+from .translate import POINT_VIEWS, ROW_VIEWS, spark_statements, view_files, view_statements
 from .views import spark_session, views
 
 __all__ = [
@@ -40,6 +40,7 @@ __all__ = [
     "LAKE_FORMAT",
     "MANIFEST",
     "POINT_VIEWS",
+    "ROW_VIEWS",
     "SCHEMA_FILE",
     "cluster",
     "export",

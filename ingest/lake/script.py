@@ -4,7 +4,8 @@ line of it given to `spark.sql`).
 
     create_all.sql   the session settings the views need, one temporary view per table (its
                      Parquet folder under ${iolab.lake}), then every view in dependency order, each
-                     cached once made so the views built on it do not compute it again
+                     cached once made so the views built on it do not compute it again (but the
+                     views of every point, series_points and series_values: they stay views)
     <view>.sql       that view's CREATE statement alone (it needs the tables and the views before it)
 
 Every statement is one line ending in ';' (lines starting with '--' are comments), so it can be
@@ -17,7 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .common import lake_tables
-from .translate import spark_statements
+from .translate import ROW_VIEWS, spark_statements
 
 SQL_DIR = "_sql"
 SCRIPT = "create_all.sql"
@@ -60,7 +61,7 @@ def spark_script(lake: Path) -> dict[str, str]:
     for name, query in spark_statements():
         create = _one_line(f"CREATE OR REPLACE TEMPORARY VIEW `{name}` AS {query}", name)
         files[f"{name}.sql"] = f"-- {name}: needs the lake's tables and the views before it in {SCRIPT}\n{create}\n"
-        body += [create, f"CACHE TABLE `{name}`;"]
+        body += [create] if name in ROW_VIEWS else [create, f"CACHE TABLE `{name}`;"]
     files[SCRIPT] = "\n".join([*head, "-- the lake's tables", *tables, "-- the views, in order", *body]) + "\n"
     return files
 

@@ -23,6 +23,10 @@ POINT_VIEWS = [
     ),
     ("series_values", "SELECT series_id, source_id, sample_no, value FROM series_points"),
 ]
+# Views of every point (the lake's points/ with one column joined): defined, never written to
+# views/ nor cached. A copy would be the whole lake again, written once for each of them, and the
+# summaries read the points through them in one pass.
+ROW_VIEWS = frozenset(name for name, _ in POINT_VIEWS)
 
 
 def view_statements() -> list[tuple[str, str, str]]:

@@ -54,12 +54,11 @@ FROM unitless u
 LEFT JOIN per_folder p ON p.folder = u.folder AND p.series_format = u.format
 LEFT JOIN notes n ON n.series_format = u.format;
 
--- The unresolved series in milliseconds where the unit is settled, beside the numbers as written.
+-- The unresolved series in milliseconds where the unit is settled, beside the numbers as written:
+-- series_summary's numbers (the one pass over the points), for the series that have any.
 CREATE OR REPLACE VIEW series_summary_resolved AS
-WITH v AS (
-    SELECT series_id, count(value) AS samples, avg(value) AS avg, quantile_cont(value, 0.95) AS p95,
-           max(value) AS max, min(value) AS min
-    FROM series_values GROUP BY series_id
+WITH v AS (  -- series_summary has a row per place of the file: the same numbers
+    SELECT DISTINCT series_id, samples, avg, p95, max, min FROM series_summary WHERE samples > 0
 )
 SELECT r.series_id, r.source_id, r.path, r.metric, r.unit AS stored_unit, r.resolved_by, r.waiting_for,
        v.samples, v.avg * r.to_ms AS avg_ms, v.p95 * r.to_ms AS p95_ms, v.max * r.to_ms AS max_ms,
