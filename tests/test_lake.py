@@ -55,7 +55,8 @@ def by_duckdb(exported, tmp_path_factory) -> tuple[Path, dict[str, int]]:
 
 
 def _not_empty_by_accident(counts: dict[str, int]) -> None:
-    # every view of schemas/views/*.sql is there (plus series_points, and series_values, made by ingest/db.py)
+    # every view of schemas/views/*.sql is there; the views of every point are not copied (ROW_VIEWS)
+    assert {"series_points", "series_values"} == lake.ROW_VIEWS and not set(counts) & lake.ROW_VIEWS
     assert {
         "measurements",
         "per_drive_iops",
@@ -65,8 +66,7 @@ def _not_empty_by_accident(counts: dict[str, int]) -> None:
         "target_volumes",
         "study_declarations",
         "series_summary",
-        "series_points",
-        "series_values",
+        "series_summary_resolved",
         "latency_percentiles",
     } <= set(counts)
     # the demo has rows in the views the reports use
@@ -105,8 +105,10 @@ def test_views_on_a_standalone_cluster_equal_duckdb(exported, by_duckdb, cluster
     assert [(a["name"], a["state"]) for a in apps] == [("iolab lake", "FINISHED")], apps
     # its executors ran on the two workers (one work folder each, under the application's)
     assert len(list((cluster.dir / "work" / apps[0]["id"]).glob("[0-9]*"))) == 2
-    names = lake.translate.needed(ON_THE_CLUSTER)
-    assert {"measurements", "series_points", "source_files"} < names < set(duck_counts)
+    needs = lake.translate.needed(ON_THE_CLUSTER)
+    assert {"measurements", "series_points", "source_files"} < needs
+    names = needs - lake.ROW_VIEWS  # read through, not written
+    assert names < set(duck_counts)
     got = lake.owned.read(tmp_path / "spark")
     assert got is not None and got["engine"] == "spark" and sorted(got["views"]) == sorted(names)
     assert {n: lake.parquet_rows(tmp_path / "spark" / n) for n in names} == {n: duck_counts[n] for n in names}
@@ -136,6 +138,28 @@ def test_views_named_are_computed_with_what_they_read(exported, by_duckdb, tmp_p
     out = tmp_path / "none"
     assert main(["lake", "views", "--lake", str(lake_dir), "--out", str(out), "--view", "no_such_view"]) == 2
     assert not out.exists()
+
+
+def test_the_views_of_every_point_are_read_through_not_copied(exported, by_duckdb, tmp_path):
+    """series_points and series_values are the lake's points with their source: the summaries read
+    them, views/ holds no copy of them, the Spark script defines them without caching them, and
+    asking for one alone says where it is."""
+    from ingest.cli import main
+
+    lake_dir, _ = exported
+    _, duck_counts = by_duckdb
+    counts = lake.views(lake_dir, "duckdb", out=tmp_path / "v", only=["series_summary"])
+    assert set(counts) == lake.translate.needed(["series_summary"]) - lake.ROW_VIEWS
+    assert counts["series_summary"] == duck_counts["series_summary"] > 0
+    assert not any((tmp_path / "v" / n).exists() for n in lake.ROW_VIEWS)
+    script = lake.script.spark_script(lake_dir)["create_all.sql"]
+    assert "CREATE OR REPLACE TEMPORARY VIEW `series_points` AS" in script
+    assert "CACHE TABLE `series_points`" not in script and "CACHE TABLE `series_summary`;" in script
+    with pytest.raises(ValueError, match="series_points: every point of the lake"):
+        lake.views(lake_dir, "duckdb", out=tmp_path / "w", only=["series_points"])
+    assert (
+        main(["lake", "views", "--lake", str(lake_dir), "--out", str(tmp_path / "x"), "--view", "series_values"]) == 2
+    )
 
 
 KILLED = r"""
@@ -362,7 +386,8 @@ def test_spark_only_sql_equals_duckdb(exported, by_duckdb, cluster, tmp_path):
     lake_dir, _ = exported
     duck_dir, duck_counts = by_duckdb
     sql = lake_dir / "views" / "_sql"
-    assert {f"{v}.sql" for v in duck_counts} | {"create_all.sql"} == {f.name for f in sql.glob("*.sql")}
+    every = {*duck_counts, *lake.ROW_VIEWS}  # the views of every point are defined there too
+    assert {f"{v}.sql" for v in every} | {"create_all.sql"} == {f.name for f in sql.glob("*.sql")}
     (tmp_path / "run.py").write_text(SPARK_ONLY)
     r = subprocess.run(
         [sys.executable, "-I", "run.py", str(sql / "create_all.sql"), str(tmp_path / "spark"), cluster.master],
@@ -373,7 +398,7 @@ def test_spark_only_sql_equals_duckdb(exported, by_duckdb, cluster, tmp_path):
         timeout=1800,
     )
     assert r.returncode == 0, r.stderr[-3000:]
-    assert r.stdout.strip() == f"{len(duck_counts)} views"
+    assert r.stdout.strip() == f"{len(every)} views"
     assert lakecheck.compare(duck_dir, tmp_path / "spark", duck_counts) == {}
 
 
@@ -392,6 +417,37 @@ def test_out_refuses_a_folder_it_does_not_own(exported, tmp_path):
     ours = tmp_path / "ours"
     lake.views(lake_dir, "duckdb", out=ours)
     assert (ours / "comparison").is_dir() and lake.views(lake_dir, "duckdb", out=ours)
+
+
+def test_a_view_too_big_for_duckdb_names_it_and_leaves_the_folder_ours(exported, tmp_path, monkeypatch):
+    """DuckDB out of memory on one view: the error names the view and Spark; the folder is left
+    stale, still iolab's, and the next run writes it whole."""
+    import duckdb
+
+    import importlib
+
+    from ingest.cli import main
+
+    lake_views = importlib.import_module("ingest.lake.views")  # the module: lake.views is its function
+    lake_dir, _ = exported
+    out = tmp_path / "v"
+    real = lake_views._copy
+
+    def copy(con, sql, path):
+        if '"comparison"' in sql:
+            raise duckdb.OutOfMemoryException("Out of Memory Error: could not allocate block\nmore")
+        real(con, sql, path)
+
+    monkeypatch.setattr(lake_views, "_copy", copy)
+    with pytest.raises(
+        lake_views.TooBig, match=r"view comparison on this machine \(Out of Memory Error.*--engine spark"
+    ):
+        lake.views(lake_dir, "duckdb", out=out)
+    assert main(["lake", "views", "--lake", str(lake_dir), "--out", str(out)]) == 2
+    assert lake.owned.status(lake_dir, out) == "stale" and (out / "measurements").is_dir()
+    monkeypatch.setattr(lake_views, "_copy", real)
+    counts = lake.views(lake_dir, "duckdb", out=out)
+    assert lake.owned.status(lake_dir, out) == "current" and counts["comparison"] > 0
 
 
 def test_views_after_a_new_export_are_stale_and_recomputed(demo, tmp_path):

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ..lake import export, owned, views
+from ..lake.views import TooBig
 
 
 def register(sub: Any) -> None:
@@ -71,7 +72,7 @@ def cmd_views(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     try:
         counts = views(args.lake, args.engine, args.master, args.out, only=args.view)
-    except (owned.NotOurs, ValueError) as e:
+    except (owned.NotOurs, ValueError, TooBig) as e:
         console(stderr=True).print(f"[red]Not writing the views[/]: {markup(str(e))}")
         return 2
     console(stderr=True).print(

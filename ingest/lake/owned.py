@@ -45,9 +45,11 @@ def claim(lake: Path, out: Path) -> set[str]:
     return set()
 
 
-def mark(lake: Path, out: Path, engine: str, names: list[str]) -> None:
+def mark(lake: Path, out: Path, engine: str, names: list[str], done: bool = True) -> None:
+    """Record the views in ``out`` as iolab's; computed from the lake's export once ``done`` (until
+    then, from none: a run that stops half way leaves them stale, and still its own)."""
     record = {
-        "export": export_id(lake),
+        "export": export_id(lake) if done else None,
         "lake": str(lake.resolve()),
         "engine": engine,
         "computed_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),

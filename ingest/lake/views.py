@@ -8,7 +8,7 @@ from pathlib import Path
 from . import owned
 from .common import MANIFEST, _copy, _q, lake_tables, parquet_rows
 from .script import SPARK_SQL_CONF
-from .translate import POINT_VIEWS, needed, spark_statements, view_files, view_statements
+from .translate import POINT_VIEWS, ROW_VIEWS, needed, spark_statements, view_files, view_statements
 
 
 def _duckdb_views(lake: Path):
@@ -41,10 +41,17 @@ def views(
         raise FileNotFoundError(f"{lake} is not an iolab lake (no {MANIFEST}): run `iolab lake export` first")
     if engine not in ("duckdb", "spark"):
         raise ValueError(f"unknown engine {engine!r}: spark or duckdb")
+    if rows := sorted(set(only or ()) & ROW_VIEWS):
+        raise ValueError(
+            f"{', '.join(rows)}: every point of the lake with its source, a view that is not written to "
+            "views/ (it would copy the whole lake); views/_sql defines it for Spark, and `iolab lake "
+            "views --view series_summary` computes the summaries over it"
+        )
     keep = needed(only) if only else None
     before = owned.claim(lake, out)
     out.mkdir(parents=True, exist_ok=True)
-    (out / owned.VIEWS_MANIFEST).unlink(missing_ok=True)  # half-written views are nobody's export
+    every = [n for k, n, _ in view_statements() if k == "view" and (keep is None or n in keep) and n not in ROW_VIEWS]
+    owned.mark(lake, out, engine, sorted(before | set(every)), done=False)  # ours, from no export yet
     counts = _duckdb(lake, out, keep) if engine == "duckdb" else _spark(lake, out, master, spark, keep)
     for gone in before - set(counts):  # ours, not computed now (an earlier definition, or not in only)
         shutil.rmtree(out / gone, ignore_errors=True)
@@ -52,13 +59,30 @@ def views(
     return counts
 
 
+class TooBig(RuntimeError):
+    """DuckDB ran out of memory on one view (an exact percentile holds every value of its groups)."""
+
+    def __init__(self, view: str, why: str) -> None:
+        self.view = view
+        super().__init__(
+            f"DuckDB ran out of memory computing view {view} on this machine ({why}). A lake this size is "
+            "Spark's: `iolab lake views --engine spark --master spark://HOST:7077` (see the README)"
+        )
+
+
 def _duckdb(lake: Path, out: Path, keep: set[str] | None) -> dict[str, int]:
+    import duckdb
+
     counts: dict[str, int] = {}
     con, names = _duckdb_views(lake)
-    for name in (n for n in names if keep is None or n in keep):
+    for name in (n for n in names if (keep is None or n in keep) and n not in ROW_VIEWS):
         d = out / name
         shutil.rmtree(d, ignore_errors=True)
-        _copy(con, f'SELECT * FROM "{name}"', d / "part-0.parquet")
+        try:
+            _copy(con, f'SELECT * FROM "{name}"', d / "part-0.parquet")
+        except duckdb.OutOfMemoryException as e:
+            con.close()
+            raise TooBig(name, str(e).splitlines()[0]) from None
         counts[name] = parquet_rows(d)
     con.close()
     return counts
@@ -79,6 +103,9 @@ def _spark(lake: Path, out: Path, master: str | None, spark, keep: set[str] | No
                 continue
             try:
                 df = spark.sql(sql)
+                if name in ROW_VIEWS:
+                    df.createOrReplaceTempView(name)
+                    continue
                 df.write.mode("overwrite").parquet(str(out / name))
             except Exception as e:
                 raise RuntimeError(f"Spark could not compute view {name}: {str(e).splitlines()[0]}") from e
