@@ -87,6 +87,11 @@ def test_bad_files_say_why():
     with pytest.raises(ParseError, match="a second result line for 1048576 kB files and 512 kB") as e:
         iozone_text.parse(b"\n".join(lines[:31] + lines[30:]), "a.out")
     assert e.value.line == 32
+    # not next to each other: the later line's keys would still be the earlier line's
+    table = [i for i, line in enumerate(lines) if line.strip()[:1].isdigit() and i > 25]
+    with pytest.raises(ParseError, match="a second result line") as e:
+        iozone_text.parse(b"\n".join(lines[: table[-1] + 1] + [lines[table[0]]] + lines[table[-1] + 1 :]), "a.out")
+    assert e.value.line == table[-1] + 2
 
 
 def test_a_short_line_is_read_by_column():
@@ -115,3 +120,23 @@ def test_ingest(con):
                      AND block_size_bytes = 4194304 AND workload = 'read 2097152 kB file'""",
     ) == [(round(6555321 * 1024 / 1e6, 2),)]
     assert q(con, "SELECT count(*) FROM iozone_values WHERE column_name <> '(banner)'") == [(104,)]
+
+
+def test_packed_runs_store_what_a_list_stores(con, monkeypatch):
+    """Runs packed a few at a time (model.Runs) read back and land in the database as the same
+    runs, ids and samples as the plain list they replace."""
+    from ingest.model import Runs
+
+    res = parse(OLD)
+    assert isinstance(res.runs, Runs) and len(res.runs) > 20
+    monkeypatch.setattr(Runs, "CHUNK", 7)
+    packed = parse(OLD)
+    assert len(packed.runs.chunks) == len(res.runs) // 7 and list(packed.runs) == list(res.runs)
+    assert packed.runs[-1] == res.runs[-1] and packed.runs[0].key == "1048576/512/write"
+    ingest(con, corpus(OLD))
+    cols = "r.run_id, r.run_key, r.tool_version, r.workload, r.block_size_bytes, r.read_pct, r.random_pct, r.queue_depth"
+    got = q(con, f"SELECT {cols}, s.metric, s.value FROM runs r JOIN samples s USING (run_id) ORDER BY 1, 9")
+    assert len(got) == 2 * len(res.runs) and len({g[0] for g in got}) == len(res.runs)
+    assert [g[1] for g in got[::2]] == [r.key for r in res.runs]
+    first = got[0]
+    assert first[1:8] == ("1048576/512/write", res.tool_version, "write 1048576 kB file", 524288, 0.0, 0.0, 1)

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from ..model import ParseError, ParseResult, Run, decode_text, split_lines
+from ..model import ParseError, ParseResult, Run, Runs, decode_text, split_lines
 from ._rows import Rows
 
 FORMAT = "iozone-text"
@@ -55,6 +55,17 @@ UNITS = {
     "Output is in operations per second": ("iops", "IO/s", 1.0),
 }
 
+
+# iozone_values (schemas/V056__iozone.sql), as Rows packs it
+VALUES = {
+    "run_key": "str",
+    "file_kb": "i64",
+    "reclen_kb": "i64",
+    "column_name": "str",
+    "value": "f64",
+    "text": "str",
+    "line_no": "i32",
+}
 
 SNIFF_RULE = 'the banner "Iozone: Performance Test of File I/O" and a "kB reclen ..." column header'
 
@@ -98,8 +109,9 @@ def _cells(line: str, cols: list[tuple[int, str]], ln: int) -> dict[str, float]:
 
 def parse(data: bytes, name: str) -> ParseResult:
     lines = split_lines(decode_text(data))
-    res = ParseResult()
-    rows = Rows()  # iozone_values, packed past a chunk (formats/_rows.py)
+    res = ParseResult(runs=Runs())  # a run per cell: packed a chunk at a time
+    rows = Rows(VALUES)  # packed past a chunk (formats/_rows.py)
+    seen: set[tuple[int, int]] = set()  # (file kB, reclen kB) of the result lines
     cols: list[tuple[int, str]] | None = None
     unit = None
     started = None
@@ -124,20 +136,21 @@ def parse(data: bytes, name: str) -> ParseResult:
             continue
         if unit is None:
             raise ParseError("the banner does not say the unit (no 'Output is in kBytes/sec' line)", ln)
-        _table_line(res, rows, _cells(line, cols, ln), unit, started, ln)
+        _table_line(res, rows, _cells(line, cols, ln), unit, started, ln, seen)
     if not res.runs:
         raise ParseError("no IOzone result lines (kB reclen write ...) in the file")
     res.tables["iozone_values"] = rows.table()
     return res
 
 
-def _table_line(res: ParseResult, rows: Rows, cells: dict[str, float], unit, started, ln: int) -> None:
+def _table_line(res: ParseResult, rows: Rows, cells: dict[str, float], unit, started, ln: int, seen: set) -> None:
     kb, rec = cells.get("kB"), cells.get("reclen")
     if kb is None or rec is None or kb != int(kb) or rec != int(rec):
         raise ParseError("a result line needs whole numbers of kB and reclen first", ln)
     metric, u, factor = unit
-    if any(r.key.startswith(f"{int(kb)}/{int(rec)}/") for r in res.runs[-len(TESTS) :]):
+    if (int(kb), int(rec)) in seen:  # its runs' keys would be those of the earlier line
         raise ParseError(f"a second result line for {int(kb)} kB files and {int(rec)} kB records", ln)
+    seen.add((int(kb), int(rec)))
     for test, v in cells.items():
         if test in ("kB", "reclen"):
             continue

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from duckdb import DuckDBPyConnection
 
-from ..model import PackedTable, ParseResult, Run, Samples, Series
+from ..model import PackedTable, ParseResult, Run, Runs, Samples, Series, run_columns
 from .points import write_points
 
 if TYPE_CHECKING:  # pyarrow is imported only where a parser hands over Arrow data (its import is slow)
@@ -134,10 +134,7 @@ class Writer:
         run_ids: dict[str, int] = {}
         gather = len(result.samples) < self.ALONE  # a small file's rows wait for the others
         if result.runs:
-            first = self.next_id["runs"]
-            self.next_id["runs"] += len(result.runs)
-            run_ids.update((r.key, first + i) for i, r in enumerate(result.runs))
-            counts["runs"] = self.put("runs", _runs_frame(result.runs, first), extra, gather)
+            counts["runs"] = self._put_runs(result.runs, run_ids, extra, gather)
         if result.samples:
             counts["samples"] = self._put_samples(result.samples, run_ids, gather)
         if result.series:
@@ -151,6 +148,20 @@ class Writer:
             self.put(table, rows, extra, gather)
             counts[table] = len(rows)
         return counts
+
+    def _put_runs(self, runs: list[Run] | Runs, run_ids: dict[str, int], extra: dict, gather: bool) -> int:
+        """Runs numbered from the next free run_id, a frame (or a packed chunk) at a time; fills
+        ``run_ids`` (run key -> run_id) for the samples."""
+        import polars as pl
+
+        n = 0
+        for frame in runs.frames() if isinstance(runs, Runs) else [run_columns(runs)]:
+            first = self.next_id["runs"]
+            self.next_id["runs"] += len(frame)
+            run_ids.update(zip(frame["key"].to_list(), range(first, first + len(frame))))
+            frame = frame.rename(_RUN_COLUMN).with_columns(pl.int_range(first, first + len(frame)).alias("run_id"))
+            n += self.put("runs", frame, extra, gather)
+        return n
 
     def _put_samples(self, samples: Samples, run_ids: dict[str, int], gather: bool) -> int:
         """Samples batch by batch (``Samples`` keeps them as Arrow batches keyed by run_key)."""
@@ -167,16 +178,6 @@ class Writer:
         return n
 
 
-def _runs_frame(runs: list[Run], first_id: int) -> pl.DataFrame:
-    """A file's runs as a frame, built a column at a time: a dict per run, and the frame's copy of
-    them, took 3 KB a run (1.2 GB for an IOzone file of 300,000 cells, each one a run)."""
-    import polars as pl
-
-    cols = {_RUN_COLUMN.get(n, n): [getattr(r, n) for r in runs] for n in _RUN_FIELDS}
-    return pl.DataFrame({"run_id": range(first_id, first_id + len(runs)), **cols}, strict=False)
-
-
-_RUN_FIELDS = [f.name for f in fields(Run)]
 _RUN_COLUMN = {"key": "run_key", "group": "run_group"}
 
 
