@@ -31,12 +31,18 @@ from __future__ import annotations
 
 import csv
 import re
+from collections.abc import Iterator
+from itertools import chain
 
 from ..model import ParseError, ParseResult, Run, decode_text, parse_float, split_lines
 from ._rows import Rows
 
 FORMAT = "array-perf-stats"
 VERSION = "1"
+# array_perf_values (schemas/V031__array_perf.sql), as Rows packs it
+VALUES = dict.fromkeys(
+    ("dialect", "captured_at_text", "controller", "object_kind", "object_name", "column_name", "value_text"), "str"
+) | {"iteration": "i32", "line_no": "i32"}
 KB_PER_S_TO_MBPS = 1024 / 1_000_000  # SANtricity/MDSM KB = 2^10 bytes; MB/s = 10^6 bytes/s
 
 _TITLE = re.compile(r"^Performance Monitor Statistics for Storage (?:Array|Subsystem):\s*(.*?)\s*$", re.IGNORECASE)
@@ -78,23 +84,19 @@ def sniff(head: str, name: str) -> bool:
 
 
 def parse(data: bytes, name: str) -> ParseResult:
-    text = decode_text(data).lstrip("\ufeff")
-    try:
-        rows = [(ln, [c.strip() for c in cells]) for ln, cells in enumerate(csv.reader(split_lines(text)), start=1)]
-    except csv.Error as e:
-        raise ParseError(f"not readable as CSV ({e})") from None
-    rows = [(ln, cells) for ln, cells in rows if any(cells)]
-    if not rows:
+    rows = _rows(decode_text(data).lstrip("\ufeff"))
+    first = next(rows, None)
+    if first is None:
         raise ParseError("empty file")
-    if _TITLE.match(rows[0][1][0]):
-        res = _Monitor(rows).parse()
-    elif _SLOT.match(",".join(rows[0][1])):
-        res = _counters(rows)
+    if _TITLE.match(first[1][0]):
+        res = _Monitor(first).parse(rows)
+    elif _SLOT.match(",".join(first[1])):
+        res = _counters(first, rows)
     else:
         raise ParseError(
             "neither a 'Performance Monitor Statistics for Storage Array' title nor an '<array>, Slot N' "
             "block opens the file",
-            rows[0][0],
+            first[0],
         )
     if not any(s.scope == "volume" for s in res.samples):
         raise ParseError("no volume rows with numbers: the file holds no statistics")
@@ -103,34 +105,46 @@ def parse(data: bytes, name: str) -> ParseResult:
     return res
 
 
+def _rows(text: str) -> Iterator[tuple[int, list[str]]]:
+    """(line number, stripped cells) of each row that is not blank, read as they are needed."""
+    reader = csv.reader(split_lines(text))
+    try:
+        for ln, cells in enumerate(reader, start=1):
+            cells = [c.strip() for c in cells]
+            if any(cells):
+                yield ln, cells
+    except csv.Error as e:
+        raise ParseError(f"not readable as CSV ({e})", reader.line_num) from None
+
+
 def _value(res: ParseResult, **row) -> None:
     if "array_perf_values" not in res.tables:
-        res.tables["array_perf_values"] = Rows()  # packed past a chunk (formats/_rows.py)
+        res.tables["array_perf_values"] = Rows(VALUES)  # packed past a chunk (formats/_rows.py)
     res.tables["array_perf_values"].append(row)
 
 
 class _Monitor:
     """The Performance Monitor's saved CSV: iterations of controller / volume / totals rows."""
 
-    def __init__(self, rows: list[tuple[int, list[str]]]):
-        self.rows = rows
+    def __init__(self, first: tuple[int, list[str]]):
+        self.first = first
         self.res = ParseResult(tool_version=None)
         self.capture = {
             "dialect": "monitor",
             "array_name": None,
-            "title_text": rows[0][1][0],
+            "title_text": first[1][0],
             "captured_at_text": None,
             "polling_interval_s": None,
-            "line_no": rows[0][0],
+            "line_no": first[0],
         }
         self.iteration: int | None = None
         self.captured_at: str | None = None
         self.controller: str | None = None
         self.header_ok = False
 
-    def parse(self) -> ParseResult:
-        self._title(self.rows[0][1][0])
-        for ln, cells in self.rows[1:]:
+    def parse(self, rest: Iterator[tuple[int, list[str]]]) -> ParseResult:
+        self._title(self.first[1][0])
+        for ln, cells in rest:
             self._row(ln, cells)
         self.res.tables["array_perf_captures"] = [self.capture]
         return self.res
@@ -228,7 +242,7 @@ class _Monitor:
                 )
 
 
-def _counters(rows: list[tuple[int, list[str]]]) -> ParseResult:
+def _counters(first: tuple[int, list[str]], rest: Iterator[tuple[int, list[str]]]) -> ParseResult:
     """A support bundle's performanceStatistics.csv: cumulative counters per controller block."""
     res = ParseResult(tool_version=None)
     array, controller, header, seen = None, None, None, set()
@@ -240,7 +254,7 @@ def _counters(rows: list[tuple[int, list[str]]]) -> ParseResult:
             workload="array cumulative counters",
         )
     )
-    for ln, cells in rows:
+    for ln, cells in chain([first], rest):
         slot = _SLOT.match(",".join(cells))
         if slot and len(cells) == 2:
             array, controller, header = slot.group(1), slot.group(2), None
@@ -274,7 +288,7 @@ def _counters(rows: list[tuple[int, list[str]]]) -> ParseResult:
             "title_text": None,
             "captured_at_text": None,
             "polling_interval_s": None,
-            "line_no": rows[0][0],
+            "line_no": first[0],
         }
     ]
     return res
