@@ -133,6 +133,9 @@ def test_packed_runs_store_what_a_list_stores(con, monkeypatch):
     packed = parse(OLD)
     assert len(packed.runs.chunks) == len(res.runs) // 7 and list(packed.runs) == list(res.runs)
     assert packed.runs[-1] == res.runs[-1] and packed.runs[0].key == "1048576/512/write"
+    from ingest.store import writer
+
+    monkeypatch.setattr(writer.RunIds, "DICT", 10)  # the samples find their runs by hash
     ingest(con, corpus(OLD))
     cols = "r.run_id, r.run_key, r.tool_version, r.workload, r.block_size_bytes, r.read_pct, r.random_pct, r.queue_depth"
     got = q(con, f"SELECT {cols}, s.metric, s.value FROM runs r JOIN samples s USING (run_id) ORDER BY 1, 9")
@@ -140,3 +143,24 @@ def test_packed_runs_store_what_a_list_stores(con, monkeypatch):
     assert [g[1] for g in got[::2]] == [r.key for r in res.runs]
     first = got[0]
     assert first[1:8] == ("1048576/512/write", res.tool_version, "write 1048576 kB file", 524288, 0.0, 0.0, 1)
+
+
+def test_run_ids_by_hash_find_every_key_and_refuse_an_unknown_one(monkeypatch):
+    import polars as pl
+    import pyarrow as pa
+
+    from ingest.store import writer
+
+    monkeypatch.setattr(writer.RunIds, "DICT", 4)
+    ids = writer.RunIds()
+    ids.add(pl.Series(["a/1", "b/2", "c/3"]), 100)
+    assert ids.keys is not None and ids.of(pa.array(["c/3", "a/1"])).to_pylist() == [102, 100]
+    ids.add(pl.Series(["d/4", "e/5"]), 200)
+    assert ids.keys is None and ids.of(pa.array(["e/5", "a/1", "d/4", "b/2"])).to_pylist() == [201, 100, 200, 101]
+    with pytest.raises(KeyError, match="zz"):
+        ids.of(pa.array(["a/1", "zz"]))
+    # two keys sharing a hash: the keys decide
+    monkeypatch.setattr(writer, "_hashes", lambda keys: keys.str.len_bytes().cast(pl.UInt64).to_numpy())
+    again = writer.RunIds()
+    again.add(pl.Series(["a/1", "b/2", "c/3", "d/4", "e/55"]), 0)
+    assert again.of(pa.array(["e/55", "b/2"])).to_pylist() == [4, 1] and again.keys is not None
