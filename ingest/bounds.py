@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from . import archives
@@ -19,7 +20,7 @@ RUN_COUNTS = {"block_size_bytes": 2**63 - 1} | dict.fromkeys(
 def check_runs(result: Any, data: bytes) -> None:
     """A ParseError for a run whose size or count no column holds (a mistyped -o 99999999999),
     at the line that states it when the number is written in the file."""
-    for run in result.runs:
+    for run in _out_of_range(result.runs):
         for field, limit in RUN_COUNTS.items():
             v = getattr(run, field, None)
             if isinstance(v, int) and not 0 <= v <= limit:
@@ -29,6 +30,24 @@ def check_runs(result: Any, data: bytes) -> None:
                     "more than any test has: the file is damaged or a value was mistyped",
                     data.count(b"\n", 0, at) + 1 if at >= 0 else None,
                 )
+
+
+def _out_of_range(runs: Any) -> Iterator[Any]:
+    """The runs to look at: every run of a list; of packed runs (model.Runs), those a column finds
+    out of range, found a chunk at a time without making each run an object again."""
+    from .model import Run, Runs
+
+    if not isinstance(runs, Runs):
+        yield from runs
+        return
+    import polars as pl
+
+    for frame in runs.frames():
+        checks = [
+            (pl.col(f) < 0) | (pl.col(f) > limit) for f, limit in RUN_COUNTS.items() if frame.schema[f].is_integer()
+        ]
+        if checks:
+            yield from (Run(**d) for d in frame.filter(pl.any_horizontal(checks)).iter_rows(named=True))
 
 
 def check_tables(result: Any, data: bytes) -> None:

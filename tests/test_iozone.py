@@ -164,3 +164,15 @@ def test_run_ids_by_hash_find_every_key_and_refuse_an_unknown_one(monkeypatch):
     again = writer.RunIds()
     again.add(pl.Series(["a/1", "b/2", "c/3", "d/4", "e/55"]), 0)
     assert again.of(pa.array(["e/55", "b/2"])).to_pylist() == [4, 1] and again.keys is not None
+
+
+def test_packed_runs_out_of_range_are_refused_at_their_line():
+    from ingest import bounds
+    from ingest.model import ParseResult, Run, Runs
+
+    runs = Runs(Run(f"{i}/4/read", "iozone", queue_depth=1) for i in range(5))
+    runs.append(Run("9/4/read", "iozone", queue_depth=2**40))
+    bounds.check_runs(ParseResult(runs=Runs(list(runs)[:5])), b"")  # every count in range
+    with pytest.raises(ParseError, match="run 9/4/read: queue_depth is 1099511627776") as e:
+        bounds.check_runs(ParseResult(runs=runs), b"a\nqd 1099511627776\n")
+    assert e.value.line == 2
