@@ -137,7 +137,9 @@ def test_packed_runs_store_what_a_list_stores(con, monkeypatch):
 
     monkeypatch.setattr(writer.RunIds, "DICT", 10)  # the samples find their runs by hash
     ingest(con, corpus(OLD))
-    cols = "r.run_id, r.run_key, r.tool_version, r.workload, r.block_size_bytes, r.read_pct, r.random_pct, r.queue_depth"
+    cols = (
+        "r.run_id, r.run_key, r.tool_version, r.workload, r.block_size_bytes, r.read_pct, r.random_pct, r.queue_depth"
+    )
     got = q(con, f"SELECT {cols}, s.metric, s.value FROM runs r JOIN samples s USING (run_id) ORDER BY 1, 9")
     assert len(got) == 2 * len(res.runs) and len({g[0] for g in got}) == len(res.runs)
     assert [g[1] for g in got[::2]] == [r.key for r in res.runs]

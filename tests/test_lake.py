@@ -422,9 +422,9 @@ def test_out_refuses_a_folder_it_does_not_own(exported, tmp_path):
 def test_a_view_too_big_for_duckdb_names_it_and_leaves_the_folder_ours(exported, tmp_path, monkeypatch):
     """DuckDB out of memory on one view: the error names the view and Spark; the folder is left
     stale, still iolab's, and the next run writes it whole."""
-    import duckdb
-
     import importlib
+
+    import duckdb
 
     from ingest.cli import main
 
