@@ -89,6 +89,20 @@ def test_a_section_per_report_page_where_the_contents_say(edition):
 
 
 @needs_chromium
+def test_each_contents_entry_jumps_to_its_section(edition):
+    """Title and page number of every entry are links to the first page of the section (GoTo, in
+    the document); no link of the contents leads out of it."""
+    _, reader, _ = edition
+    targets = []
+    for ref in reader.pages[1].get("/Annots") or []:
+        action = ref.get_object()["/A"]
+        assert action["/S"] == "/GoTo" and "/URI" not in action
+        targets.append(reader.get_page_number(action["/D"][0].get_object()))
+    firsts = [first for _, first, _ in sections(reader)[2:]]  # after the cover and the contents
+    assert targets == [page for page in firsts for _ in (0, 1)]  # the title, then the page number
+
+
+@needs_chromium
 def test_every_chart_is_printed_whole_on_one_page(edition):
     folder, reader, pages = edition
     charts = sum(p.read_text(encoding="utf-8").count('<figure class="iolab-chart"') for p in folder.glob("*.html"))

@@ -18,6 +18,7 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import jinja2
@@ -250,12 +251,39 @@ def contents(ed: Edition, tmp: Path) -> Part:
         at = 1
         for part in [ed.parts[0], toc, *ed.parts[1:]]:
             part.start, at = at, at + part.pages
-        entries = [{"title": p.title, "page": p.start} for p in ed.parts[1:]]
+        entries = [{"title": p.title, "page": p.start, "link": f"{TO_PAGE}{p.start}"} for p in ed.parts[1:]]
         page = print_template("contents.html.j2", tmp, study=ed.study, entries=entries)
         printed = chromium_print(page, toc.pdf)
         if printed == toc.pages:
             return toc
         toc.pages = printed  # more entries than a page holds: number again with its real length
+
+
+# Chromium keeps a link of a printed page only if it leads out of it: the contents link each entry
+# here (a name that can never resolve, RFC 6761), and join() turns each into a jump to its page.
+TO_PAGE = "https://iolab.invalid/page/"
+
+
+def link_pages(writer: Any, toc: Part) -> int:
+    """Turn the contents' TO_PAGE links into jumps within the document; how many were turned."""
+    from pypdf.generic import ArrayObject, DictionaryObject, NameObject
+
+    turned = 0
+    for page in writer.pages[toc.start - 1 : toc.start - 1 + toc.pages]:
+        for ref in page.get("/Annots") or []:
+            link = ref.get_object()
+            uri = str((link.get("/A") or {}).get("/URI", ""))
+            if not uri.startswith(TO_PAGE):
+                continue
+            target = writer.pages[int(uri.removeprefix(TO_PAGE)) - 1]
+            link[NameObject("/A")] = DictionaryObject(
+                {
+                    NameObject("/S"): NameObject("/GoTo"),
+                    NameObject("/D"): ArrayObject([target.indirect_reference, NameObject("/Fit")]),
+                }
+            )
+            turned += 1
+    return turned
 
 
 def join(ed: Edition, toc: Part, tmp: Path, target: Path) -> int:
@@ -268,6 +296,7 @@ def join(ed: Edition, toc: Part, tmp: Path, target: Path) -> int:
         writer.append(str(part.pdf), import_outline=False)
         writer.add_outline_item(title=part.title, page_number=start)
     total = len(writer.pages)
+    link_pages(writer, toc)
     folios = tmp / "folios.pdf"
     if chromium_print(print_template("folios.html.j2", tmp, study=ed.study, total=total), folios) == total:
         for page, folio in zip(writer.pages, pypdf.PdfReader(folios).pages):
