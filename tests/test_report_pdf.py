@@ -103,6 +103,18 @@ def test_each_contents_entry_jumps_to_its_section(edition):
 
 
 @needs_chromium
+def test_a_table_over_several_pages_repeats_its_head_on_each(edition):
+    """The appendix's run table runs over pages: each of them shows its column heads (<thead>, as
+    the report pages' tables have it too)."""
+    _, reader, pages = edition
+    (_, first, last), *_ = [s for s in sections(reader) if s[0].startswith("Appendix")]
+    runs_head = plain("# run system workload numbers lines")
+    assert last > first + 1  # the table does run over pages
+    opened = [i for i in range(first, last + 1) if runs_head in plain(pages[i])]
+    assert opened[0] <= first + 1 and opened == list(range(opened[0], last + 1))
+
+
+@needs_chromium
 def test_every_chart_is_printed_whole_on_one_page(edition):
     folder, reader, pages = edition
     charts = sum(p.read_text(encoding="utf-8").count('<figure class="iolab-chart"') for p in folder.glob("*.html"))

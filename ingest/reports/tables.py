@@ -99,7 +99,9 @@ def table_html(df: pl.DataFrame, title: str | None = None, max_rows: int = SHOWN
     count = f"{shown:,} of {df.height:,} rows shown; " if df.height > shown else f"{df.height:,} rows; "
     cut = " cut" if df.height > shown else ""  # the print edition says where the other rows are
     foot = f'<p class="rows{cut}">{count}{download_link(df, title or "table")}</p>'
-    return f'{CSS}<div class="iolab">{cap}<table><tr>{head}</tr>{"".join(body)}</table>{foot}</div>'
+    # the head in <thead>: a printed table that runs over a page repeats it at the top of the next
+    rows = f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    return f'{CSS}<div class="iolab">{cap}{rows}{foot}</div>'
 
 
 def note_html(text: str) -> str:
