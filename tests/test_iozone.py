@@ -157,8 +157,8 @@ def test_run_ids_by_hash_find_every_key_and_refuse_an_unknown_one(monkeypatch):
     ids = writer.RunIds()
     ids.add(pl.Series(["a/1", "b/2", "c/3"]), 100)
     assert ids.keys is not None and ids.of(pa.array(["c/3", "a/1"])).to_pylist() == [102, 100]
-    ids.add(pl.Series(["d/4", "e/5"]), 200)
-    assert ids.keys is None and ids.of(pa.array(["e/5", "a/1", "d/4", "b/2"])).to_pylist() == [201, 100, 200, 101]
+    ids.add(pl.Series(["d/4", "e/5"]), 103)
+    assert ids.keys is None and ids.of(pa.array(["e/5", "a/1", "d/4", "b/2"])).to_pylist() == [104, 100, 103, 101]
     with pytest.raises(KeyError, match="zz"):
         ids.of(pa.array(["a/1", "zz"]))
     # two keys sharing a hash: the keys decide
@@ -166,6 +166,12 @@ def test_run_ids_by_hash_find_every_key_and_refuse_an_unknown_one(monkeypatch):
     again = writer.RunIds()
     again.add(pl.Series(["a/1", "b/2", "c/3", "d/4", "e/55"]), 0)
     assert again.of(pa.array(["e/55", "b/2"])).to_pylist() == [4, 1] and again.keys is not None
+    # a key no run has, whose hash is a run's: refused, not given that run's id
+    lengths = writer.RunIds()
+    lengths.add(pl.Series(["a/1", "b/22", "c/333", "d/4444", "e/55555"]), 10)
+    assert lengths.of(pa.array(["c/333", "a/1"])).to_pylist() == [12, 10] and lengths.keys is None
+    with pytest.raises(KeyError, match="x/1"):
+        lengths.of(pa.array(["b/22", "x/1"]))
 
 
 def test_packed_runs_out_of_range_are_refused_at_their_line():

@@ -192,6 +192,8 @@ class RunIds:
         self.index: tuple[Any, Any] | None = None  # (sorted hashes, their ids)
 
     def add(self, keys: pl.Series, first: int) -> None:
+        if self.parts and first != self.parts[-1][1] + len(self.parts[-1][0]):
+            raise ValueError("RunIds: a file's run ids are one run after another")
         self.parts.append((keys, first))
         self.index = None
         if self.keys is not None and len(self.keys) + len(keys) <= self.DICT:
@@ -209,12 +211,17 @@ class RunIds:
         if self.keys is not None:
             return pa.array([self.keys[k] for k in keys.to_pylist()], pa.int64())
         assert self.index is not None
+        import polars as pl
+
         hashes, ids = self.index
-        wanted = _hashes(pl_series(keys))
-        at = np.minimum(np.searchsorted(hashes, wanted), len(hashes) - 1)
-        if not (hashes[at] == wanted).all():
-            raise KeyError(keys[int(np.argmax(hashes[at] != wanted))].as_py())
-        return pa.array(ids[at], pa.int64())
+        wanted = pl_series(keys)
+        found = ids[np.minimum(np.searchsorted(hashes, _hashes(wanted)), len(hashes) - 1)]
+        # the key at each id found, read back: a key no run has (whatever its hash) is an error
+        first = self.parts[0][1]
+        same = (pl.concat([k for k, _ in self.parts], rechunk=False).gather(found - first) == wanted).to_numpy()
+        if not same.all():
+            raise KeyError(keys[int(np.argmin(same))].as_py())
+        return pa.array(found, pa.int64())
 
     def _build(self) -> None:
         import numpy as np
