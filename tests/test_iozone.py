@@ -161,17 +161,47 @@ def test_run_ids_by_hash_find_every_key_and_refuse_an_unknown_one(monkeypatch):
     assert ids.keys is None and ids.of(pa.array(["e/5", "a/1", "d/4", "b/2"])).to_pylist() == [104, 100, 103, 101]
     with pytest.raises(KeyError, match="zz"):
         ids.of(pa.array(["a/1", "zz"]))
-    # two keys sharing a hash: the keys decide
-    monkeypatch.setattr(writer, "_hashes", lambda keys: keys.str.len_bytes().cast(pl.UInt64).to_numpy())
+    ids.add(pl.Series(["f/6"]), 105)  # after a lookup: sorted again
+    assert ids.of(pa.array(["f/6", "c/3"])).to_pylist() == [105, 102]
+    # keys sharing their first hash (here: their length) are found by both
+    real = writer._hashes
+    monkeypatch.setattr(
+        writer, "_hashes", lambda keys: (keys.str.len_bytes().cast(pl.UInt64).to_numpy(), real(keys)[1])
+    )
     again = writer.RunIds()
     again.add(pl.Series(["a/1", "b/2", "c/3", "d/4", "e/55"]), 0)
-    assert again.of(pa.array(["e/55", "b/2"])).to_pylist() == [4, 1] and again.keys is not None
-    # a key no run has, whose hash is a run's: refused, not given that run's id
+    assert again.of(pa.array(["e/55", "b/2", "d/4", "a/1"])).to_pylist() == [4, 1, 3, 0] and again.keys is None
+    assert len(again.shared) == 4
+    # a key no run has, whose first hash is a run's: refused, not given that run's id
+    with pytest.raises(KeyError, match="x/1"):
+        again.of(pa.array(["b/2", "x/1"]))
     lengths = writer.RunIds()
     lengths.add(pl.Series(["a/1", "b/22", "c/333", "d/4444", "e/55555"]), 10)
-    assert lengths.of(pa.array(["c/333", "a/1"])).to_pylist() == [12, 10] and lengths.keys is None
+    assert lengths.of(pa.array(["c/333", "a/1"])).to_pylist() == [12, 10] and not lengths.shared
     with pytest.raises(KeyError, match="x/1"):
         lengths.of(pa.array(["b/22", "x/1"]))
+
+
+@pytest.mark.parametrize("many", [False, True], ids=["dict", "hashes"])
+def test_run_ids_refuse_a_key_two_runs_share(monkeypatch, many):
+    """The database keeps no unique index on run keys (V080): RunIds refuses a repeated key, within
+    a chunk or across chunks, whether it holds a dict or hashes."""
+    import polars as pl
+
+    from ingest.store import writer
+
+    if many:
+        monkeypatch.setattr(writer.RunIds, "DICT", 2)
+    within = writer.RunIds()
+    with pytest.raises(ValueError, match="two runs of the file") as e:
+        within.add(pl.Series(["a/1", "b/2", "a/1"]), 0)
+        within.check()
+    assert "'a/1'" in str(e.value) if not many else "runs 1 and 3" in str(e.value)
+    across = writer.RunIds()
+    across.add(pl.Series(["a/1", "b/2"]), 0)
+    with pytest.raises(ValueError, match="two runs of the file"):
+        across.add(pl.Series(["c/3", "b/2"]), 2)
+        across.check()
 
 
 def test_packed_runs_out_of_range_are_refused_at_their_line():

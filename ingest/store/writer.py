@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any
 
@@ -161,6 +162,7 @@ class Writer:
             run_ids.add(frame["key"], first)
             frame = frame.rename(_RUN_COLUMN).with_columns(pl.int_range(first, first + len(frame)).alias("run_id"))
             n += self.put("runs", frame, extra, gather)
+        run_ids.check()
         return n
 
     def _put_samples(self, samples: Samples, run_ids: RunIds, gather: bool) -> int:
@@ -179,46 +181,67 @@ class Writer:
 
 
 class RunIds:
-    """Run key -> run_id, for a file's samples. A dict while the file has few runs; past ``DICT``,
-    the keys' 64-bit hashes, sorted, beside their ids: 16 bytes a run instead of ~150 (3.1 million
-    IOzone cells held 470 MB of keys and dict). Should two keys share a hash, unlikely as that is,
-    the file goes back to a dict."""
+    """Run key -> run_id, for a file's samples; a key two runs share is refused (the database keeps
+    no unique index on run keys, schemas/V080). A dict while the file has few runs; past ``DICT``,
+    two 64-bit hashes of each key (two seeds), sorted, beside the ids: 24 bytes a run (3.1 million
+    IOzone cells held 470 MB of keys and dict, then 170 MB of key columns pinning their Arrow
+    chunks). A key is a run's when both hashes are, so a key no run has is refused unless it
+    matches 128 bits of one; runs whose first hash another run has are found by both."""
 
     DICT = 100_000
 
     def __init__(self) -> None:
-        self.parts: list[tuple[pl.Series, int]] = []  # each chunk's key column and its first id
         self.keys: dict[str, int] | None = {}
-        self.index: tuple[Any, Any] | None = None  # (sorted hashes, their ids)
+        self.hashed: list[tuple[Any, Any, Any]] = []  # past DICT: (first hashes, second hashes, ids) per chunk
+        self.index: tuple[Any, Any, Any] | None = None  # the same, all chunks, sorted by hash
+        self.shared: dict[tuple[int, int], int] = {}  # (hashes) -> id of runs sharing their first hash
+        self.next: int | None = None  # the id after the last run added
+        self.first: int | None = None
 
     def add(self, keys: pl.Series, first: int) -> None:
-        if self.parts and first != self.parts[-1][1] + len(self.parts[-1][0]):
+        if self.next is not None and first != self.next:
             raise ValueError("RunIds: a file's run ids are one run after another")
-        self.parts.append((keys, first))
-        self.index = None
+        self.first = first if self.first is None else self.first
+        self.next = first + len(keys)
         if self.keys is not None and len(self.keys) + len(keys) <= self.DICT:
-            self.keys.update(zip(keys.to_list(), range(first, first + len(keys))))
-        else:
-            self.keys = None
+            new = dict(zip(keys.to_list(), range(first, first + len(keys))))
+            if len(new) != len(keys) or not new.keys().isdisjoint(self.keys):
+                _repeated([*self.keys, *keys.to_list()])
+            self.keys.update(new)
+            return
+        import numpy as np
+
+        if self.index is not None:  # runs added after a lookup: sorted again at the next
+            self.hashed, self.index = [self.index], None
+        if self.keys:  # past DICT: the runs so far are hashed too
+            import polars as pl
+
+            ids = np.fromiter(self.keys.values(), np.int64, len(self.keys))
+            self.hashed.append((*_hashes(pl.Series(list(self.keys), dtype=pl.String)), ids))
+        self.keys = None
+        self.hashed.append((*_hashes(keys), np.arange(first, first + len(keys), dtype=np.int64)))
+
+    def check(self) -> None:
+        """Refuse a file two of whose runs share a key (each sample must find its one run)."""
+        if self.keys is None and self.index is None:
+            self._build()
 
     def of(self, keys: pa.Array) -> pa.Array:
         """The run_id of each key (a KeyError for a key no run has)."""
         import numpy as np
         import pyarrow as pa
 
-        if self.keys is None and self.index is None:
-            self._build()
         if self.keys is not None:
             return pa.array([self.keys[k] for k in keys.to_pylist()], pa.int64())
+        self.check()
         assert self.index is not None
-        import polars as pl
-
-        hashes, ids = self.index
-        wanted = pl_series(keys)
-        found = ids[np.minimum(np.searchsorted(hashes, _hashes(wanted)), len(hashes) - 1)]
-        # the key at each id found, read back: a key no run has (whatever its hash) is an error
-        first = self.parts[0][1]
-        same = (pl.concat([k for k, _ in self.parts], rechunk=False).gather(found - first) == wanted).to_numpy()
+        h1, h2, ids = self.index
+        w1, w2 = _hashes(pl_series(keys))
+        at = np.minimum(np.searchsorted(h1, w1), len(h1) - 1)
+        found, same = ids[at], (h1[at] == w1) & (h2[at] == w2)
+        for i in np.flatnonzero(~same) if self.shared else ():
+            if (run := self.shared.get((int(w1[i]), int(w2[i])))) is not None:
+                found[i], same[i] = run, True
         if not same.all():
             raise KeyError(keys[int(np.argmin(same))].as_py())
         return pa.array(found, pa.int64())
@@ -226,18 +249,38 @@ class RunIds:
     def _build(self) -> None:
         import numpy as np
 
-        hashes = np.concatenate([_hashes(k) for k, _ in self.parts])
-        ids = np.concatenate([np.arange(first, first + len(k), dtype=np.int64) for k, first in self.parts])
-        order = np.argsort(hashes, kind="stable")
-        hashes, ids = hashes[order], ids[order]
-        if (hashes[1:] == hashes[:-1]).any():  # a shared hash: the keys themselves decide
-            self.keys = {k: first + i for keys, first in self.parts for i, k in enumerate(keys.to_list())}
-        else:
-            self.index = (hashes, ids)
+        h1, h2, ids = (np.concatenate([part[i] for part in self.hashed]) for i in range(3))
+        self.hashed = []
+        order = np.lexsort((h2, h1))
+        h1, h2, ids = h1[order], h2[order], ids[order]
+        del order
+        shared = h1[1:] == h1[:-1]
+        if (twice := shared & (h2[1:] == h2[:-1])).any():
+            i = int(np.argmax(twice))
+            a, b = sorted((int(ids[i]), int(ids[i + 1])))
+            assert self.first is not None
+            raise ValueError(
+                f"two runs of the file (its runs {a - self.first + 1:,} and {b - self.first + 1:,}) have the "
+                "same key: each run needs its own key"
+            )
+        if shared.any():
+            at = np.flatnonzero(np.r_[shared, False] | np.r_[False, shared])
+            self.shared = {(int(h1[i]), int(h2[i])): int(ids[i]) for i in at}
+        self.index = (h1, h2, ids)
 
 
-def _hashes(keys: pl.Series) -> Any:
-    return keys.hash(seed=0).to_numpy()
+def _repeated(keys: Iterable[str]) -> None:
+    """Raise naming the first key that comes twice."""
+    seen: set[str] = set()
+    for k in keys:
+        if k in seen:
+            raise ValueError(f"two runs of the file have the key {k!r}: each run needs its own key")
+        seen.add(k)
+
+
+def _hashes(keys: pl.Series) -> tuple[Any, Any]:
+    """Two independent 64-bit hashes of each key (numpy uint64)."""
+    return keys.hash(seed=0).to_numpy(), keys.hash(seed=0x9E3779B97F4A7C15).to_numpy()
 
 
 def pl_series(values: pa.Array) -> pl.Series:
