@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 from .. import vocabulary
-from ..model import ParseError, ParseResult, Run, csv_header, csv_records, parse_float
+from ..model import ParseError, ParseResult, Run, Runs, csv_header, csv_records, parse_float
 from ._rows import Rows
 
 FORMAT = "published-results-csv"
@@ -71,7 +71,7 @@ def block_bytes(text: str | None) -> int | None:
 def parse(data: bytes, name: str) -> ParseResult:
     header, records = csv_records(data)
     long_form = {"metric", "value", "unit", "source"} <= set(header)
-    res = ParseResult()
+    res = ParseResult(runs=Runs())  # a run per row: packed a chunk at a time
     kept = Rows()  # published_results, packed past a chunk (formats/_rows.py)
     for ln, r in records:
         citation = r.get("source") or r.get("source_table")
