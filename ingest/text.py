@@ -215,7 +215,7 @@ def csv_records(data: bytes) -> tuple[list[str], Iterator[tuple[int, dict[str, s
     took ~500 MB before its first row was used."""
     import csv
 
-    reader = csv.reader(_text_lines(decode_text(data).lstrip("\ufeff")))
+    reader = csv.reader(_lines_with_ends(decode_text(data).lstrip("\ufeff")))
     try:
         header = next(reader, None)
     except csv.Error as e:
@@ -246,8 +246,9 @@ def _csv_rows(reader: Iterator[list[str]], header: list[str]) -> Iterator[tuple[
         yield ln, dict(zip(header, cells))
 
 
-def _text_lines(text: str) -> Iterator[str]:
-    """The text's lines with their ends, split at \\n only (as io.StringIO splits them for csv)."""
+def _lines_with_ends(text: str) -> Iterator[str]:
+    """The text's lines with their ends, split at \\n only, as io.StringIO gives them to csv (which
+    holds the text again at 4 bytes a character); not ``text_lines``, which splits at CR too."""
     start = 0
     while (end := text.find("\n", start)) != -1:
         yield text[start : end + 1]

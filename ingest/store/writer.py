@@ -196,12 +196,10 @@ class RunIds:
         self.index: tuple[Any, Any, Any] | None = None  # the same, all chunks, sorted by hash
         self.shared: dict[tuple[int, int], int] = {}  # (hashes) -> id of runs sharing their first hash
         self.next: int | None = None  # the id after the last run added
-        self.first: int | None = None
 
     def add(self, keys: pl.Series, first: int) -> None:
         if self.next is not None and first != self.next:
             raise ValueError("RunIds: a file's run ids are one run after another")
-        self.first = first if self.first is None else self.first
         self.next = first + len(keys)
         if self.keys is not None and len(self.keys) + len(keys) <= self.DICT:
             new = dict(zip(keys.to_list(), range(first, first + len(keys))))
@@ -257,11 +255,10 @@ class RunIds:
         shared = h1[1:] == h1[:-1]
         if (twice := shared & (h2[1:] == h2[:-1])).any():
             i = int(np.argmax(twice))
-            a, b = sorted((int(ids[i]), int(ids[i + 1])))
-            assert self.first is not None
+            first = int(ids.min())
+            a, b = sorted((int(ids[i]) - first + 1, int(ids[i + 1]) - first + 1))
             raise ValueError(
-                f"two runs of the file (its runs {a - self.first + 1:,} and {b - self.first + 1:,}) have the "
-                "same key: each run needs its own key"
+                f"two runs of the file (its runs {a:,} and {b:,}) have the same key: each run needs its own key"
             )
         if shared.any():
             at = np.flatnonzero(np.r_[shared, False] | np.r_[False, shared])
