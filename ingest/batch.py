@@ -402,6 +402,8 @@ class _Run:
 
     def check_declared(self, studies: set[str]) -> None:
         """A sidecar naming a system, generation or criterion its study does not have (declared.py)."""
+        if not studies:  # no study was touched: nothing it declares can have changed
+            return
         from . import declared
 
         for p in declared.problems(self.con, studies):
