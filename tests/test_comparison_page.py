@@ -88,6 +88,26 @@ def test_a_difference_inside_the_noise_is_never_drawn_as_a_win(rendered):
             assert row["ci95_low_pct"] is None and row["n"] == 1
 
 
+def _contrast(a: str, b: str) -> float:
+    """WCAG 2.1 contrast ratio of two #rrggbb colours."""
+
+    def lum(h: str) -> float:
+        c = [int(h[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+        c = [x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4 for x in c]
+        return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
+
+    hi, lo = sorted((lum(a), lum(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_every_verdict_colour_shows_on_paper_and_the_greys_differ():
+    """3:1 against white (WCAG 1.4.11, graphical objects); the two greys told apart by eye too."""
+    assert _contrast("#ffffff", "#d9d9d9") < 1.5  # the first print edition's single-run grey: the test sees it
+    for verdict, colour in headline.VERDICTS.items():
+        assert _contrast("#ffffff", colour) >= 3.0, verdict
+    assert _contrast(headline.VERDICTS["within noise"], headline.VERDICTS["single run"]) >= 1.5
+
+
 def test_the_tables_say_runs_interval_and_verdict(rendered):
     _, out = rendered
     t = text(out / "05-comparison.html")
