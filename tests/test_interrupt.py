@@ -63,12 +63,18 @@ def ingest(folder, dbf, after: int | None = None) -> tuple[int, str, str]:
     return p.returncode, "".join(lines) + out, err
 
 
+@pytest.fixture(scope="module")
+def uninterrupted(many, tmp_path_factory) -> tuple[int, tuple[int, int, int]]:
+    """One ingest of ``many`` run to its end: its exit code and what it stores (the same for every case)."""
+    reference = tmp_path_factory.mktemp("all") / "all.duckdb"
+    code, _, _ = ingest(many, reference)
+    return code, counts(reference)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("after", [3, 40, 120])
-def test_ctrl_c_stops_with_130_and_only_whole_files_stay(many, tmp_path, after):
-    reference = tmp_path / "all.duckdb"
-    full_code, _, _ = ingest(many, reference)
-    want = counts(reference)
+def test_ctrl_c_stops_with_130_and_only_whole_files_stay(many, uninterrupted, tmp_path, after):
+    full_code, want = uninterrupted
     dbf = tmp_path / "stopped.duckdb"
     code, out, err = ingest(many, dbf, after)
     assert code == 130, (out[-2000:], err[-2000:])
