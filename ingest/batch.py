@@ -410,6 +410,37 @@ class _Run:
             where = display_path(p.sidecar) if p.sidecar else f"the iolab.toml of study {p.study}"
             self.tell(Outcome(where, Status.REJECTED, reason=p.reason(), line=p.line))
 
+    def check_copies(self, studies: set[str | None], shown: int = 5) -> None:
+        """A file whose bytes another file of its study holds, labelled otherwise (view study_copies):
+        the study counts them once, with the other's labels. Said once per run, the first few by name."""
+        if not studies:
+            return
+        named = sorted(s for s in studies if s is not None)
+        rows = self.con.execute(
+            """SELECT path, system, counted_path, counted_system FROM study_copies
+               WHERE other_labels AND (list_contains(?, study) OR (study IS NULL AND ?)) ORDER BY path""",
+            [named, None in studies],
+        ).fetchall()
+        for path, system, counted, counted_system in rows[:shown]:
+            self.report.warnings.append(copy_warning(path, system, counted, counted_system))
+        if len(rows) > shown:
+            self.report.warnings.append(
+                f"{len(rows) - shown} more copies like these (`iolab export study_copies` lists every one)"
+            )
+
+
+def copy_warning(path: str, system: str | None, counted: str, counted_system: str | None) -> str:
+    """What a study does with a copy labelled otherwise (view study_copies), and what to do."""
+    if system != counted_system:
+        how = f"as system '{system or '(none)'}' where that one says '{counted_system or '(none)'}'"
+        counts = f"once, as system '{counted_system or '(none)'}'"
+    else:
+        how, counts = "with other labels", "once, with that one's labels"
+    return (
+        f"{path} is a copy of {counted} (the same bytes) in the same study, labelled {how}: "
+        f"the study counts the run {counts}. Keep one copy, or put each system's own result file under it"
+    )
+
 
 def _plan(
     con: DuckDBPyConnection, paths: list[Path], files: list[tuple[Path, Path]]
@@ -477,6 +508,7 @@ def ingest_paths(
         run.settle()
         run.leave(missing)
         run.check_declared({f.labels["study"] for f in todo if f.labels.get("study")})
+        run.check_copies({f.labels.get("study") for f in todo})
         stopping = False
     except EnvironmentFault as e:
         stopping = False

@@ -59,6 +59,7 @@ class Report:
     outcomes: list[Outcome] = field(default_factory=list)
     fault: str | None = None  # the environment failed (disk full, read-only, ...): the batch stopped there
     notes: list[str] = field(default_factory=list)  # what changed in the data roots
+    warnings: list[str] = field(default_factory=list)  # what the analysis does differently than the files say
 
     def by_status(self, status: str) -> list[Outcome]:
         return [o for o in self.outcomes if o.status == status]

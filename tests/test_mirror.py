@@ -484,3 +484,40 @@ def test_the_time_series_page_names_a_missing_store(tmp_path, monkeypatch):
     assert len(said) == 1 and "1 of 1 time-series files of this database are missing from its store" in said[0]
     assert "store_note(con)" in (Path(__file__).parent.parent / "notebooks" / "06-time-series.py").read_text()
     con.close()
+
+
+def test_a_copy_labelled_as_another_system_counts_once_and_is_said(tmp_path, capsys):
+    """The same result file under two systems of one study (a copy made by mistake) counts once, as
+    the copy with the smaller path says; the ingest and `iolab info` say which copy lost its labels.
+    A copy under the same labels (a true duplicate) counts once and needs no word."""
+    study = tmp_path / "data" / "s"
+    fio = corpus("fio-json/louwrentius__fio-plot__fio31_d3s4610_randread-1-1.json")
+    for folder, system in (("alpha", "Alpha"), ("gamma", "Gamma\x1b[31m")):
+        (study / folder).mkdir(parents=True)
+        (study / folder / "iolab.toml").write_text(f"system = {json.dumps(system)}\n")
+        shutil.copy(fio, study / folder / "run.json")
+    shutil.copy(fio, study / "alpha" / "again.json")  # a true duplicate: same labels
+    (study / "iolab.toml").write_text('study = "s"\n')
+    dbf = tmp_path / "t.duckdb"
+    assert cli.main(["ingest", str(tmp_path / "data"), "--db", str(dbf)]) == 0
+    out = capsys.readouterr().out
+    warnings = [line for line in out.splitlines() if line.startswith("Warning:")]
+    assert len(warnings) == 1, out
+    assert "gamma/run.json is a copy of" in warnings[0] and "alpha/again.json" in warnings[0]
+    assert "as system 'Gamma\\x1b[31m' where that one says 'Alpha'" in warnings[0]  # escaped, not a colour
+    assert "counts the run once, as system 'Alpha'" in warnings[0]
+    con = db.open_db(dbf)
+    assert q(con, "SELECT DISTINCT system FROM measurements") == [("Alpha",)]
+    assert q(con, "SELECT count(DISTINCT run_id) FROM measurements") == [(1,)]
+    assert q(con, "SELECT count(*), count(*) FILTER (other_labels) FROM study_copies") == [(2, 1)]
+    con.close()
+    assert cli.main(["info", "--db", str(dbf)]) == 0
+    info = capsys.readouterr().out
+    assert "2 file(s) are copies of another file of their study" in info
+    assert "Warning: 1 of those copies are labelled otherwise" in info
+    # said again while it stands (JSON too); gone once the stray copy is
+    assert cli.main(["ingest", str(tmp_path / "data"), "--db", str(dbf), "--json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["warnings"]) == 1
+    (study / "gamma" / "run.json").unlink()
+    assert cli.main(["ingest", str(tmp_path / "data"), "--db", str(dbf), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["warnings"] == []

@@ -31,6 +31,7 @@ def cmd_info(args: argparse.Namespace, con: Any) -> int:
     roots = [r for (r,) in con.execute("SELECT path FROM data_roots ORDER BY 1").fetchall()]
     left = con.execute("SELECT count(*) FROM source_history WHERE left_at IS NOT NULL").fetchall()[0][0]
     store = db.store_problems(con)
+    copies = _copies(con)
     from rich.table import Table
 
     t = Table(title=f"studies in {markup(args.db)}")
@@ -50,6 +51,24 @@ def cmd_info(args: argparse.Namespace, con: Any) -> int:
         f"mirrors {', '.join(shown(r) for r in roots) or 'no folder yet'}; {left:,} earlier place(s) of files "
         "left the analysis (deleted, moved, replaced or removed: see source_history)"
     )
+    if copies[0]:
+        say(f"{copies[0]:,} file(s) are copies of another file of their study (the same bytes): each run counts once")
+    if copies[1]:
+        say(
+            ("Warning:", "yellow"),
+            f" {copies[1]:,} of those copies are labelled otherwise than the file that counts (another system, "
+            "generation or price): their labels are not used. `iolab export study_copies` lists them",
+        )
     for problem in store:
         say(("Time-series store:", "red"), f" {shown(problem)}")
     return requires.EXIT_ENVIRONMENT if store else requires.EXIT_OK
+
+
+def _copies(con: Any) -> tuple[int, int]:
+    """(copies in a study that do not count, those labelled otherwise): view study_copies."""
+    import duckdb
+
+    try:
+        return con.execute("SELECT count(*), count(*) FILTER (other_labels) FROM study_copies").fetchall()[0]
+    except duckdb.CatalogException:  # a database made before the view, opened read-only
+        return 0, 0

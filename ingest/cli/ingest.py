@@ -109,6 +109,8 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     if not args.json:
         for note in report.notes:
             say(("Data root:", "bold"), f" {shown(note)}")
+        for warning in report.warnings:
+            say(("Warning:", "yellow"), f" {shown(warning)}")
     try:
         con.close()
     except Exception:  # after an environment fault the connection may be gone already
@@ -156,6 +158,7 @@ def report_json(report: batch.Report, db_path: str) -> dict:
         "db": db_path,
         "fault": report.fault,
         "notes": report.notes,
+        "warnings": report.warnings,
         "summary": {s: len(report.by_status(s)) for s in STATUSES},
         "files": [
             {

@@ -11,3 +11,13 @@ FROM (
     WHERE left_at IS NULL
 ) h
 WHERE status <> 'ok' OR copy_no = 1;
+
+-- The copies that do not count, each beside the copy that does. other_labels: the two are labelled
+-- differently (another system, generation, configuration, price...): the same bytes cannot be two
+-- measurements, so only the counted copy's labels are used. An ingest and `iolab info` say so.
+CREATE OR REPLACE VIEW study_copies AS
+SELECT h.study, h.path, h.system, c.path AS counted_path, c.system AS counted_system,
+       h.labels::VARCHAR IS DISTINCT FROM c.labels::VARCHAR AS other_labels
+FROM source_history h
+JOIN source_files c ON c.sha256 = h.sha256 AND c.study IS NOT DISTINCT FROM h.study AND c.status = 'ok'
+WHERE h.left_at IS NULL AND h.status = 'ok' AND h.source_id <> c.source_id;
