@@ -7,6 +7,10 @@
 --   block_size_bytes, read_pct, random_pct, load (total outstanding I/Os: runs.outstanding_ios or
 --   the sample's own), small_oio / large_oio (matrix points), scope, metric; a run without a
 --   read/random mix (published tables) matches on its workload as written (workload_key).
+-- A point is one split of its load too (queue_depth x workers, as the runs state them): a system's
+-- runs at 16 x 1 and at 1 x 16 are two points, never averaged as repeats of one; the label says
+-- the split where a system has more than one at that load. Pairing matches the load and prefers
+-- the same split; another split is paired where the other system has no other (match_rule says so).
 -- Pairing: each baseline point gets, per other system, one point with the same match key: the
 -- same RAID level where both state one, then equal or else the nearest drive count, then the same
 -- configuration; where the baseline states no configuration, the system's best one at that point.
@@ -19,15 +23,28 @@
 -- pct_better = (value / corrected baseline - 1) x 100 (higher) or (corrected baseline / value - 1)
 -- x 100 (lower): positive means the system beats the baseline. ratio = value / baseline_value.
 CREATE OR REPLACE VIEW comparison_points AS
-SELECT study, system, config_label, raid_level, drives_stated AS drives,
-       CASE WHEN read_pct IS NULL AND random_pct IS NULL THEN workload END AS workload_key,
-       block_size_bytes, read_pct, random_pct, outstanding_ios AS load, small_oio, large_oio, scope, metric, unit,
-       any_value(workload_label) AS workload_label, avg(value) AS value, count(*) AS runs,
-       list(DISTINCT tool ORDER BY tool) AS tools, stddev_samp(value) AS sd
-FROM measurements
-WHERE target IS NULL AND value IS NOT NULL AND system IS NOT NULL AND study IS NOT NULL
-GROUP BY study, system, config_label, raid_level, drives_stated, workload_key, block_size_bytes, read_pct,
-         random_pct, outstanding_ios, small_oio, large_oio, scope, metric, unit;
+WITH g AS (
+    SELECT study, system, config_label, raid_level, drives_stated AS drives,
+           CASE WHEN read_pct IS NULL AND random_pct IS NULL THEN workload END AS workload_key,
+           block_size_bytes, read_pct, random_pct, outstanding_ios AS load, queue_depth, workers, small_oio,
+           large_oio, scope, metric, unit,
+           any_value(workload_label) AS workload_label, avg(value) AS value, count(*) AS runs,
+           list(DISTINCT tool ORDER BY tool) AS tools, stddev_samp(value) AS sd
+    FROM measurements
+    WHERE target IS NULL AND value IS NOT NULL AND system IS NOT NULL AND study IS NOT NULL
+    GROUP BY study, system, config_label, raid_level, drives_stated, workload_key, block_size_bytes, read_pct,
+             random_pct, outstanding_ios, queue_depth, workers, small_oio, large_oio, scope, metric, unit
+)
+SELECT study, system, config_label, raid_level, drives, workload_key, block_size_bytes, read_pct, random_pct, load,
+       queue_depth, workers, small_oio, large_oio, scope, metric, unit,
+       CASE WHEN count(*) OVER (PARTITION BY study, system, config_label, raid_level, drives, workload_key,
+                                             block_size_bytes, read_pct, random_pct, load, small_oio, large_oio,
+                                             scope, metric, unit) > 1
+            THEN workload_label || ' (QD ' || coalesce(CAST(queue_depth AS VARCHAR), '?') || ' x '
+                 || coalesce(CAST(workers AS VARCHAR), '?') || ' workers)'
+            ELSE workload_label END AS workload_label,
+       value, runs, tools, sd
+FROM g;
 
 CREATE OR REPLACE VIEW comparison_candidates AS
 SELECT o.study, o.metric, o.unit, b.baseline_system, b.baseline_source, s.system,
@@ -36,22 +53,29 @@ SELECT o.study, o.metric, o.unit, b.baseline_system, b.baseline_source, s.system
        o.config_label AS baseline_config, s.config_label AS config, o.raid_level AS baseline_raid_level,
        s.raid_level, o.drives AS baseline_drives, s.drives, o.value AS baseline_value, s.value,
        o.runs AS baseline_runs, s.runs, o.tools AS baseline_tools, s.tools,
-       o.sd AS sd_baseline, s.sd,
+       o.sd AS sd_baseline, s.sd, o.queue_depth AS baseline_queue_depth, o.workers AS baseline_workers,
+       s.queue_depth, s.workers,
        CASE WHEN o.drives IS NOT DISTINCT FROM s.drives THEN 'drives: equal'
             ELSE 'drives: nearest (' || s.drives || ' for ' || o.drives || ')' END
        || CASE WHEN o.config_label IS NOT DISTINCT FROM s.config_label THEN '; config: equal'
                WHEN o.config_label IS NULL THEN '; config: best of the system (' || s.config_label || '), baseline states none'
-               ELSE '; config: ' || coalesce(s.config_label, 'none') || ' for ' || o.config_label END AS match_rule,
+               ELSE '; config: ' || coalesce(s.config_label, 'none') || ' for ' || o.config_label END
+       || CASE WHEN o.queue_depth IS NOT DISTINCT FROM s.queue_depth AND o.workers IS NOT DISTINCT FROM s.workers THEN ''
+               ELSE '; split: ' || coalesce(s.queue_depth::VARCHAR, '?') || ' x ' || coalesce(s.workers::VARCHAR, '?')
+                    || ' for ' || coalesce(o.queue_depth::VARCHAR, '?') || ' x ' || coalesce(o.workers::VARCHAR, '?') END
+           AS match_rule,
        row_number() OVER (
            PARTITION BY o.study, s.system, o.config_label, o.raid_level, o.drives, o.workload_key, o.block_size_bytes,
-                        o.read_pct, o.random_pct, o.load, o.small_oio, o.large_oio, o.scope, o.metric, o.unit
+                        o.read_pct, o.random_pct, o.load, o.queue_depth, o.workers, o.small_oio, o.large_oio, o.scope,
+                        o.metric, o.unit
            ORDER BY o.raid_level IS NOT DISTINCT FROM s.raid_level DESC,
                     o.drives IS NOT DISTINCT FROM s.drives DESC,
                     abs(coalesce(s.drives, 0) - coalesce(o.drives, 0)) ASC, s.drives ASC,
                     o.config_label IS NOT DISTINCT FROM s.config_label DESC,
+                    o.queue_depth IS NOT DISTINCT FROM s.queue_depth AND o.workers IS NOT DISTINCT FROM s.workers DESC,
                     CASE WHEN o.config_label IS NULL THEN
                          CASE WHEN v.lower_is_better THEN -s.value ELSE s.value END END DESC NULLS LAST,
-                    s.config_label) AS pick
+                    s.config_label, s.queue_depth, s.workers) AS pick
 FROM comparison_points o
 JOIN study_baseline b ON b.study = o.study AND o.system = b.baseline_system
 LEFT JOIN metric_vocabulary v ON v.metric = o.metric
@@ -144,7 +168,9 @@ others AS (
                         AND c.block_size_bytes IS NOT DISTINCT FROM o.block_size_bytes
                         AND c.read_pct IS NOT DISTINCT FROM o.read_pct AND c.random_pct IS NOT DISTINCT FROM o.random_pct
                         AND c.load IS NOT DISTINCT FROM o.load AND c.small_oio IS NOT DISTINCT FROM o.small_oio
-                        AND c.large_oio IS NOT DISTINCT FROM o.large_oio)
+                        AND c.large_oio IS NOT DISTINCT FROM o.large_oio
+                        AND c.baseline_queue_depth IS NOT DISTINCT FROM o.queue_depth
+                        AND c.baseline_workers IS NOT DISTINCT FROM o.workers)
 ), sys_missing AS (
     -- a system point never compared: no baseline point, or another configuration was paired
     SELECT s.*, b.baseline_system AS other_system, 'system' AS side,
@@ -155,8 +181,10 @@ others AS (
                                AND c.block_size_bytes IS NOT DISTINCT FROM s.block_size_bytes
                                AND c.read_pct IS NOT DISTINCT FROM s.read_pct AND c.random_pct IS NOT DISTINCT FROM s.random_pct
                                AND c.load IS NOT DISTINCT FROM s.load AND c.small_oio IS NOT DISTINCT FROM s.small_oio
-                               AND c.large_oio IS NOT DISTINCT FROM s.large_oio)
-                THEN 'another configuration or drive count of ' || s.system || ' was compared at this point'
+                               AND c.large_oio IS NOT DISTINCT FROM s.large_oio
+                               AND c.queue_depth IS NOT DISTINCT FROM s.queue_depth
+                               AND c.workers IS NOT DISTINCT FROM s.workers)
+                THEN 'another configuration, drive count or split of the load of ' || s.system || ' was compared at this point'
                 ELSE 'the baseline (' || b.baseline_system || ') has no point at this workload, load, scope and metric' END AS reason
     FROM comparison_points s JOIN b ON b.study = s.study AND s.system <> b.baseline_system
     WHERE NOT EXISTS (SELECT 1 FROM comparison c
@@ -166,7 +194,8 @@ others AS (
                         AND c.block_size_bytes IS NOT DISTINCT FROM s.block_size_bytes
                         AND c.read_pct IS NOT DISTINCT FROM s.read_pct AND c.random_pct IS NOT DISTINCT FROM s.random_pct
                         AND c.load IS NOT DISTINCT FROM s.load AND c.small_oio IS NOT DISTINCT FROM s.small_oio
-                        AND c.large_oio IS NOT DISTINCT FROM s.large_oio)
+                        AND c.large_oio IS NOT DISTINCT FROM s.large_oio
+                        AND c.queue_depth IS NOT DISTINCT FROM s.queue_depth AND c.workers IS NOT DISTINCT FROM s.workers)
 )
 SELECT study, side, system, other_system, workload_label, workload_key, block_size_bytes, read_pct, random_pct, load,
        small_oio, large_oio, scope, metric, unit, config_label AS config, raid_level, drives, value, runs, reason
