@@ -260,3 +260,34 @@ def test_the_bundled_quarch_study_ran_on_two_days(tmp_path, capsys):
     assert cli.main([*args, "--metric", "iops"]) == 0
     line = next(ln for ln in capsys.readouterr().out.splitlines() if "2023-03-25" in ln)
     assert [c.strip() for c in line.split("│")[4:7]] == ["3", "6", "-30.35 %"]  # points, newest only, % change
+
+
+def test_two_splits_of_one_load_are_two_trended_points(con, tmp_path):
+    """One system's fio-plot sweep measured on firmware 1.0, then on 2.0 with every "iops" value
+    written 1.25x (a hand-made change of the real files): 16 in flight as 16 x 1 and as 1 x 16 are
+    two points, each against its own before (averaged, they were taken for two repeats of one)."""
+    import json
+
+    for fw, k in (("1.0", 1.0), ("2.0", 1.25)):
+        d = tmp_path / "data" / "fw" / fw
+        d.mkdir(parents=True)
+        (d / "iolab.toml").write_text(f'firmware = "{fw}"\n')
+        for n in ("1-16", "16-1"):
+            doc = json.loads(corpus(f"fio-json/louwrentius__fio-plot__fio31_d3s4610_randread-{n}.json").read_text())
+            for job in doc["jobs"]:
+                job["read"]["iops"] *= k
+            (d / f"randread-{n}.json").write_text(json.dumps(doc))
+    (tmp_path / "data" / "fw" / "iolab.toml").write_text(
+        'study = "fw"\nsystem = "D3"\nfirmware_order = ["1.0", "2.0"]\n'
+    )
+    ingest(con, tmp_path / "data")
+    rows = q(
+        con,
+        """SELECT workload_label, queue_depth, workers, previous_n, n, pct_change, verdict FROM trends
+           WHERE study = 'fw' AND metric = 'iops' AND measurement = '2.0' ORDER BY queue_depth""",
+    )
+    assert [r[:5] for r in rows] == [
+        ("4 KiB random read, QD 16 (QD 1 x 16 workers)", 1, 16, 1, 1),
+        ("4 KiB random read, QD 16 (QD 16 x 1 workers)", 16, 1, 1, 1),
+    ]
+    assert all(r[5] == pytest.approx(25.0) and r[6] == "single run" for r in rows)

@@ -45,8 +45,9 @@ SELECT study, system, measurement, measured_by, first_run, last_run, runs, files
            AS measurements
 FROM o;
 
--- One row per measurement and matched point (the comparison's match key: configuration, RAID
--- level, stated drives, workload, block size, read %, random %, load, ORION OIOs, scope, metric,
+-- One row per measurement and matched point (the comparison's match key and split: configuration, RAID
+-- level, stated drives, workload, block size, read %, random %, load and its split (queue depth x
+-- workers), ORION OIOs, scope, metric,
 -- unit): the mean of its runs (value), their number (n) and sample standard deviation (sd), and
 -- the mean's own 95 % t interval (value_ci95_low, value_ci95_high: value -/+ t975(n - 1) sd / sqrt(n);
 -- NULL for one run); point_measurements: how many of the system's measurements have this point
@@ -64,29 +65,41 @@ CREATE OR REPLACE VIEW trends AS
 WITH p AS (
     SELECT r.study, r.system, r.measurement, r.measured_by, r.config_label, r.raid_level, r.drives_stated AS drives,
            CASE WHEN r.read_pct IS NULL AND r.random_pct IS NULL THEN r.workload END AS workload_key,
-           r.block_size_bytes, r.read_pct, r.random_pct, r.outstanding_ios AS load, r.small_oio, r.large_oio,
-           r.scope, r.metric, r.unit, any_value(r.workload_label) AS workload_label,
+           r.block_size_bytes, r.read_pct, r.random_pct, r.outstanding_ios AS load, r.queue_depth, r.workers,
+           r.small_oio, r.large_oio, r.scope, r.metric, r.unit, any_value(r.workload_label) AS base_label,
            avg(r.value) AS value, count(*) AS n, stddev_samp(r.value) AS sd
     FROM trend_runs r
     GROUP BY r.study, r.system, r.measurement, r.measured_by, r.config_label, r.raid_level, r.drives_stated,
-             workload_key, r.block_size_bytes, r.read_pct, r.random_pct, r.outstanding_ios, r.small_oio,
-             r.large_oio, r.scope, r.metric, r.unit
+             workload_key, r.block_size_bytes, r.read_pct, r.random_pct, r.outstanding_ios, r.queue_depth,
+             r.workers, r.small_oio, r.large_oio, r.scope, r.metric, r.unit
 ), s AS (
-    SELECT p.*, t.measurement_no, t.measurements, t.first_run,
+    -- a load the system ran split more than one way (queue depth x workers): the label says which
+    SELECT p.* EXCLUDE (base_label),
+           CASE WHEN min(p.queue_depth) OVER k IS DISTINCT FROM max(p.queue_depth) OVER k
+                  OR min(p.workers) OVER k IS DISTINCT FROM max(p.workers) OVER k
+                THEN p.base_label || ' (QD ' || coalesce(CAST(p.queue_depth AS VARCHAR), '?') || ' x '
+                     || coalesce(CAST(p.workers AS VARCHAR), '?') || ' workers)'
+                ELSE p.base_label END AS workload_label,
+           t.measurement_no, t.measurements, t.first_run,
            CASE v.lower_is_better WHEN true THEN 'lower' WHEN false THEN 'higher' END AS direction
     FROM p JOIN trend_measurements t USING (study, system, measurement, measured_by)
     LEFT JOIN metric_vocabulary v ON v.metric = p.metric
     WHERE t.measurement_no IS NOT NULL
+    WINDOW k AS (PARTITION BY p.study, p.system, p.config_label, p.raid_level, p.drives, p.workload_key,
+                              p.block_size_bytes, p.read_pct, p.random_pct, p.load, p.small_oio, p.large_oio,
+                              p.scope, p.metric, p.unit)
 ), l AS (
     SELECT *,
            lag(measurement) OVER w AS previous_measurement, lag(value) OVER w AS previous_value,
            lag(n) OVER w AS previous_n, lag(sd) OVER w AS previous_sd,
            count(*) OVER (PARTITION BY study, system, config_label, raid_level, drives, workload_key, block_size_bytes,
-                                       read_pct, random_pct, load, small_oio, large_oio, scope, metric, unit)
+                                       read_pct, random_pct, load, queue_depth, workers, small_oio, large_oio, scope,
+                                       metric, unit)
                AS point_measurements
     FROM s
     WINDOW w AS (PARTITION BY study, system, config_label, raid_level, drives, workload_key, block_size_bytes,
-                              read_pct, random_pct, load, small_oio, large_oio, scope, metric, unit
+                              read_pct, random_pct, load, queue_depth, workers, small_oio, large_oio, scope, metric,
+                              unit
                  ORDER BY measurement_no)
 ), v AS (
     SELECT *,
