@@ -5,6 +5,8 @@
 --                              '8 KiB random read, QD 32', '64 KiB sequential write, QD 4',
 --                              '8 KiB random, 67 % read'; a run with no read/random mix keeps its
 --                              own workload text (fallback), as its file wrote it, plus its size.
+-- split_text(queue depth, workers)
+--                              how a load is split: '16 x 1', '1 x 16' ('?' where a run does not say)
 CREATE OR REPLACE MACRO size_label(b) AS
     CASE WHEN b IS NULL THEN NULL
          WHEN b >= 1048576 AND b % 1048576 = 0 THEN (b // 1048576)::BIGINT || ' MiB'
@@ -23,3 +25,6 @@ CREATE OR REPLACE MACRO workload_label(bs, read_pct, random_pct, oio, fallback) 
               || CASE WHEN read_pct > 0 AND read_pct < 100 THEN ', ' || pct_text(read_pct) || ' % read' ELSE '' END
               || coalesce(', QD ' || oio::BIGINT, '')
     END;
+
+CREATE OR REPLACE MACRO split_text(qd, workers) AS
+    coalesce(CAST(qd AS VARCHAR), '?') || ' x ' || coalesce(CAST(workers AS VARCHAR), '?');

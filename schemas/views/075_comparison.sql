@@ -40,8 +40,7 @@ SELECT study, system, config_label, raid_level, drives, workload_key, block_size
        CASE WHEN count(*) OVER (PARTITION BY study, system, config_label, raid_level, drives, workload_key,
                                              block_size_bytes, read_pct, random_pct, load, small_oio, large_oio,
                                              scope, metric, unit) > 1
-            THEN workload_label || ' (QD ' || coalesce(CAST(queue_depth AS VARCHAR), '?') || ' x '
-                 || coalesce(CAST(workers AS VARCHAR), '?') || ' workers)'
+            THEN workload_label || ' (QD ' || split_text(queue_depth, workers) || ' workers)'
             ELSE workload_label END AS workload_label,
        value, runs, tools, sd
 FROM g;
@@ -61,8 +60,7 @@ SELECT o.study, o.metric, o.unit, b.baseline_system, b.baseline_source, s.system
                WHEN o.config_label IS NULL THEN '; config: best of the system (' || s.config_label || '), baseline states none'
                ELSE '; config: ' || coalesce(s.config_label, 'none') || ' for ' || o.config_label END
        || CASE WHEN o.queue_depth IS NOT DISTINCT FROM s.queue_depth AND o.workers IS NOT DISTINCT FROM s.workers THEN ''
-               ELSE '; split: ' || coalesce(s.queue_depth::VARCHAR, '?') || ' x ' || coalesce(s.workers::VARCHAR, '?')
-                    || ' for ' || coalesce(o.queue_depth::VARCHAR, '?') || ' x ' || coalesce(o.workers::VARCHAR, '?') END
+               ELSE '; split: ' || split_text(s.queue_depth, s.workers) || ' for ' || split_text(o.queue_depth, o.workers) END
            AS match_rule,
        row_number() OVER (
            PARTITION BY o.study, s.system, o.config_label, o.raid_level, o.drives, o.workload_key, o.block_size_bytes,

@@ -77,8 +77,7 @@ WITH p AS (
     SELECT p.* EXCLUDE (base_label),
            CASE WHEN min(p.queue_depth) OVER k IS DISTINCT FROM max(p.queue_depth) OVER k
                   OR min(p.workers) OVER k IS DISTINCT FROM max(p.workers) OVER k
-                THEN p.base_label || ' (QD ' || coalesce(CAST(p.queue_depth AS VARCHAR), '?') || ' x '
-                     || coalesce(CAST(p.workers AS VARCHAR), '?') || ' workers)'
+                THEN p.base_label || ' (QD ' || split_text(p.queue_depth, p.workers) || ' workers)'
                 ELSE p.base_label END AS workload_label,
            t.measurement_no, t.measurements, t.first_run,
            CASE v.lower_is_better WHEN true THEN 'lower' WHEN false THEN 'higher' END AS direction
