@@ -29,6 +29,8 @@ r.heading(study, "scaling curves")
 systems = r.systems_block(con, study)
 r.note(
     "Each curve holds the system, workload and configuration fixed and varies one load (view scaling). "
+    "Where the study ran a workload's loads both as deeper queues and as more workers, each curve holds one "
+    "of them fixed and its workload says which: '1 worker' (the queue depth grows), 'QD 16' (the workers grow). "
     "Linearity = value / (first value x load / first load); the knee (a black diamond) is the first point "
     "below 80 % of linear. Load axes are log2: each step doubles the load."
 )

@@ -13,27 +13,80 @@
 -- for throughputs only.
 -- linearity = value / (first value x load / first load): 1.0 is perfect scaling.
 -- knee: the first point whose linearity falls below 0.8 (the curve delivers < 80 % of linear).
+-- load_curves: which curve a run's split of its load (queue_depth x workers, as the runs state them)
+-- belongs to, per system, configuration and workload signature (the comparison's match key less the
+-- load). A system that ran a workload's loads only one way (deeper queues, or more workers) has one
+-- curve (curve NULL). Where any system of the study ran that workload both ways (fio-plot: iodepth x
+-- numjobs), averaging or picking across splits would put one split's IOPS beside another's latency,
+-- so every system's runs of that workload form a curve per worker count ('1 worker': the queue
+-- depth grows) and a curve per queue depth ('QD 16': the workers grow), each of more than one split;
+-- a split is on every such curve it shares, and on its worker count's where it shares none.
+CREATE OR REPLACE VIEW load_curves AS
+WITH s AS (
+    SELECT DISTINCT study, system, config_label, raid_level, block_size_bytes, read_pct, random_pct,
+           CASE WHEN read_pct IS NULL AND random_pct IS NULL THEN workload END AS workload_key, queue_depth, workers
+    FROM measurements WHERE outstanding_ios IS NOT NULL
+), c AS (
+    SELECT *, coalesce(min(workers) OVER g < max(workers) OVER g, false)
+                  AND coalesce(min(queue_depth) OVER g < max(queue_depth) OVER g, false) AS both_ways,
+           count(*) OVER (PARTITION BY study, system, config_label, raid_level, block_size_bytes, read_pct, random_pct,
+                                       workload_key, workers) AS same_workers,
+           count(*) OVER (PARTITION BY study, system, config_label, raid_level, block_size_bytes, read_pct, random_pct,
+                                       workload_key, queue_depth) AS same_qd
+    FROM s
+    WINDOW g AS (PARTITION BY study, system, config_label, raid_level, block_size_bytes, read_pct, random_pct, workload_key)
+), b AS (
+    SELECT *, max(CASE WHEN both_ways THEN 1 ELSE 0 END) OVER (
+                  PARTITION BY study, block_size_bytes, read_pct, random_pct, workload_key) = 1 AS by_split
+    FROM c
+)
+SELECT study, system, config_label, raid_level, block_size_bytes, read_pct, random_pct, workload_key, queue_depth,
+       workers, NULL::VARCHAR AS curve
+FROM b WHERE NOT by_split
+UNION ALL
+SELECT study, system, config_label, raid_level, block_size_bytes, read_pct, random_pct, workload_key, queue_depth,
+       workers, coalesce(CAST(workers AS VARCHAR), '?') || CASE WHEN workers = 1 THEN ' worker' ELSE ' workers' END
+FROM b WHERE by_split AND (same_workers > 1 OR same_qd = 1)
+UNION ALL
+SELECT study, system, config_label, raid_level, block_size_bytes, read_pct, random_pct, workload_key, queue_depth,
+       workers, 'QD ' || coalesce(CAST(queue_depth AS VARCHAR), '?')
+FROM b WHERE by_split AND same_qd > 1;
+
 CREATE OR REPLACE VIEW scaling_points AS
-SELECT m.study, m.system, m.tool, workload_label(m.block_size_bytes, m.read_pct, m.random_pct, NULL, m.workload) AS workload, m.config_label, m.raid_level, m.block_size_bytes,
+SELECT m.study, m.system, m.tool,
+       workload_label(m.block_size_bytes, m.read_pct, m.random_pct, NULL, m.workload) || coalesce(', ' || c.curve, '') AS workload,
+       m.config_label, m.raid_level, m.block_size_bytes,
        'outstanding_ios' AS axis, m.outstanding_ios::DOUBLE AS load, m.metric, m.value, m.unit, m.run_id
-FROM measurements m
+FROM measurements m JOIN load_curves c ON c.study IS NOT DISTINCT FROM m.study AND c.system IS NOT DISTINCT FROM m.system
+ AND c.config_label IS NOT DISTINCT FROM m.config_label AND c.raid_level IS NOT DISTINCT FROM m.raid_level
+ AND c.block_size_bytes IS NOT DISTINCT FROM m.block_size_bytes AND c.read_pct IS NOT DISTINCT FROM m.read_pct
+ AND c.random_pct IS NOT DISTINCT FROM m.random_pct AND c.queue_depth IS NOT DISTINCT FROM m.queue_depth
+ AND c.workers IS NOT DISTINCT FROM m.workers
+ AND c.workload_key IS NOT DISTINCT FROM CASE WHEN m.read_pct IS NULL AND m.random_pct IS NULL THEN m.workload END
 WHERE m.scope = 'all' AND m.outstanding_ios IS NOT NULL
   AND m.metric IN ('iops', 'mbps', 'avg_latency_ms')
 UNION ALL
 -- a run that states latency per direction only (fio, DiskSpd, ...): avg_latency_ms is the I/O-weighted
 -- mean of its read and write averages, sum(iops_d x latency_d) / sum(iops_d)
-SELECT l.study, l.system, l.tool, workload_label(l.block_size_bytes, l.read_pct, l.random_pct, NULL, l.workload),
+SELECT l.study, l.system, l.tool,
+       workload_label(l.block_size_bytes, l.read_pct, l.random_pct, NULL, l.workload) || coalesce(', ' || c.curve, ''),
        l.config_label, l.raid_level, l.block_size_bytes, 'outstanding_ios', l.outstanding_ios::DOUBLE,
        'avg_latency_ms', sum(i.value * l.value) / nullif(sum(i.value), 0), 'ms', l.run_id
 FROM measurements l
 JOIN measurements i ON i.run_id = l.run_id AND i.study IS NOT DISTINCT FROM l.study AND i.scope = 'all'
  AND i.target IS NULL AND i.metric = CASE l.metric WHEN 'avg_read_latency_ms' THEN 'read_iops' ELSE 'write_iops' END
+JOIN load_curves c ON c.study IS NOT DISTINCT FROM l.study AND c.system IS NOT DISTINCT FROM l.system
+ AND c.config_label IS NOT DISTINCT FROM l.config_label AND c.raid_level IS NOT DISTINCT FROM l.raid_level
+ AND c.block_size_bytes IS NOT DISTINCT FROM l.block_size_bytes AND c.read_pct IS NOT DISTINCT FROM l.read_pct
+ AND c.random_pct IS NOT DISTINCT FROM l.random_pct AND c.queue_depth IS NOT DISTINCT FROM l.queue_depth
+ AND c.workers IS NOT DISTINCT FROM l.workers
+ AND c.workload_key IS NOT DISTINCT FROM CASE WHEN l.read_pct IS NULL AND l.random_pct IS NULL THEN l.workload END
 WHERE l.scope = 'all' AND l.target IS NULL AND l.outstanding_ios IS NOT NULL
   AND l.metric IN ('avg_read_latency_ms', 'avg_write_latency_ms') AND l.value IS NOT NULL
   AND NOT EXISTS (SELECT 1 FROM measurements a WHERE a.run_id = l.run_id AND a.scope = 'all' AND a.target IS NULL
                   AND a.metric = 'avg_latency_ms')
 GROUP BY l.study, l.system, l.tool, l.block_size_bytes, l.read_pct, l.random_pct, l.workload, l.config_label,
-         l.raid_level, l.outstanding_ios, l.run_id
+         l.raid_level, l.outstanding_ios, l.run_id, c.curve
 UNION ALL
 SELECT m.study, m.system, m.tool, coalesce(m.run_group, m.workload), m.config_label, m.raid_level, m.block_size_bytes,
        'small_oio', m.small_oio, m.metric, m.value, m.unit, m.run_id
