@@ -103,6 +103,31 @@ if len(d):
         else "",
     )
 r.table(runs.drop("run_id"), "Per run")
+# a system whose targets match no volume with drives has no IOPS per drive: say so, not leave it out silently
+unknown = r.query(
+    con,
+    """SELECT coalesce(p.system, '(no system label)') AS system, count(DISTINCT p.run_id) AS runs,
+              list_slice(list(DISTINCT m.target ORDER BY m.target) FILTER (m.target IS NOT NULL), 1, 5) AS targets
+       FROM per_drive_iops p
+       LEFT JOIN measurements m ON m.run_id = p.run_id AND m.scope IN ('target', 'volume', 'instance')
+       WHERE p.study = ? AND p.level = 'run' AND p.drives IS NULL GROUP BY ALL ORDER BY system""",
+    [study],
+)
+if unknown.height:
+
+    def count(n: int, what: str) -> str:
+        return f"{n} {what}{'' if n == 1 else 's'}"
+
+    r.note(
+        f"Not in the chart or the table above: {count(unknown['runs'].sum(), 'run')} of "
+        f"{count(unknown.height, 'system')} state no drive count, so their IOPS per drive is unknown: "
+        + "; ".join(
+            f"{s} ({count(n, 'run')}; " + (f"targets: {t}" if t else "no target named") + ")"
+            for s, n, t in unknown.iter_rows()
+        )
+        + ". No [[targets]] entry of the study's iolab.toml and no loaded array profile matches these targets: "
+        "map each to its volume and drives there (target, volume, drives)."
+    )
 
 # %%
 targets = r.query(
