@@ -106,10 +106,17 @@ for (axis, metric, unit), g in pts.group_by(["axis", "metric", "unit"], maintain
             "keys": {"system": "system", "load": "load"},
             "values": {"value": "value", "linearity": "linearity"},
         },
-        left_out=f"{n_all - len(keep)} of {n_all} panels not drawn (the first {PANELS} and each system's "
-        "first are); every point is in the table below."
-        if n_all > len(keep)
-        else "",
+        left_out=r.caption(
+            f"{n_all - len(keep)} of {n_all} panels not drawn (the first {PANELS} and each system's "
+            "first are); every point is in the table below."
+            if n_all > len(keep)
+            else "",
+            r.no_marks(
+                systems,
+                d["system"],
+                f"no curve of two or more loads of {metric} along {AXES.get(axis, axis).removesuffix(', log2')}",
+            ),
+        ),
     )
 
 # %%
@@ -150,9 +157,12 @@ if hs.height:
             "keys": {"system": "system", "load": "load"},
             "values": {"iops": "iops", "latency_ms": "latency_ms"},
         },
-        left_out=f"{n_all - len(keep)} of {n_all} workloads not drawn (the first {PANELS} and each system's first are)."
-        if n_all > len(keep)
-        else "",
+        left_out=r.caption(
+            f"{n_all - len(keep)} of {n_all} workloads not drawn (the first {PANELS} and each system's first are)."
+            if n_all > len(keep)
+            else "",
+            r.no_marks(systems, d["system"], "no outstanding-I/O curve with both IO/s and average latency"),
+        ),
     )
 
 # %%

@@ -54,21 +54,12 @@ c = r.query(
     [study, HEADLINE, HEADLINE],
 )
 PER_SYSTEM = 80  # bars per system panel; the table below holds every point
-base = r.query(con, "SELECT baseline_system FROM study_baseline WHERE study = ?", [study])
-others = sorted(set(systems["system"].drop_nulls()) - set(base["baseline_system"]))
+baseline = r.query(con, "SELECT baseline_system FROM study_baseline WHERE study = ?", [study])["baseline_system"]
 for (metric, unit, direction), g in c.group_by(["metric", "unit", "direction"], maintain_order=True):
     d = g.to_pandas()
     d["point"] = r.short_labels(d.apply(r.point_label, axis=1))  # every distinct matched point: its own bar
     shown = d.groupby("system", sort=False).head(PER_SYSTEM)  # a cut per system: every system keeps its panel
     cut = len(d) - len(shown)
-    # a system none of whose points matches the baseline's at this metric has no panel: said, not dropped
-    absent = [s for s in others if s not in set(d["system"])]
-    no_panel = (
-        f"No panel for {', '.join(absent)}: no point matches the baseline's at {metric} "
-        "(listed under 'Points without a match')."
-        if absent
-        else ""
-    )
     base = alt.Chart(shown).encode(
         y=alt.Y("point:N", sort=None, title=None, axis=alt.Axis(labelLimit=0)),
         tooltip=r.tooltips(
@@ -119,16 +110,17 @@ for (metric, unit, direction), g in c.group_by(["metric", "unit", "direction"], 
                 "verdict": "verdict",
             },
         },
-        left_out=" ".join(
-            t
-            for t in (
-                f"{cut} of {len(d)} points not drawn (the first {PER_SYSTEM} of each system are); "
-                "every point is in the table below."
-                if cut
-                else "",
-                no_panel,
-            )
-            if t
+        left_out=r.caption(
+            f"{cut} of {len(d)} points not drawn (the first {PER_SYSTEM} of each system are); "
+            "every point is in the table below."
+            if cut
+            else "",
+            r.no_marks(
+                systems,
+                d["system"],
+                f"no point of theirs matches the baseline's at {metric} (listed under 'Points without a match')",
+                besides=baseline,
+            ),
         ),
     )
     r.table(g.drop(["metric", "unit", "direction"]), f"Matched points: {metric} ({unit}, {direction} is better)")

@@ -67,10 +67,13 @@ if len(shown):
             "where": {"io_count": None},
             "aggregate": True,
         },
-        left_out=f"{len(panels) - len(keep)} of {len(panels)} panels not drawn (the first 12 and each system's "
-        "first are); every bin is in the table below."
-        if len(panels) > len(keep)
-        else "",
+        left_out=r.caption(
+            f"{len(panels) - len(keep)} of {len(panels)} panels not drawn (the first 12 and each system's "
+            "first are); every bin is in the table below."
+            if len(panels) > len(keep)
+            else "",
+            r.no_marks(systems, shown["system"], "their files record no latency histogram"),
+        ),
     )
 r.table(h, "Every bin")
 

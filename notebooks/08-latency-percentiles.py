@@ -87,8 +87,11 @@ if len(d):
             "keys": {"system": "system", "load": "load", "percentile": "percentile"},
             "values": {"latency_ms": "latency_ms"},
         },
-        left_out=f"Drawn: the percentiles {', '.join(ORDER)} and {len(panels)} of {len(every)} panels; "
-        "every percentile of every run is in the table below.",
+        left_out=r.caption(
+            f"Drawn: the percentiles {', '.join(ORDER)} and {len(panels)} of {len(every)} panels; "
+            "every percentile of every run is in the table below.",
+            r.no_marks(systems, d["system"], "their files state no latency percentile at a load"),
+        ),
     )
 wide = p.pivot(
     on="pct",

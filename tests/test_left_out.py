@@ -104,7 +104,7 @@ def test_a_system_matching_no_baseline_point_is_named_under_each_chart(tmp_path)
     assert "<i>Fio</i>" not in raw  # the name stays text
     said = re.findall(r'<figcaption class="note">([^<]*)</figcaption>', raw)
     assert [html.unescape(s) for s in said] == [
-        f"No panel for {FIO}: no point matches the baseline's at {m} (listed under 'Points without a match')."
+        f"No marks for {FIO}: no point of theirs matches the baseline's at {m} (listed under 'Points without a match')."
         for m in ("iops", "mbps", "avg_latency_ms")
     ]
     assert f"{FIO} has no point at this workload, load, scope and metric" in text(raw)  # ... and there it is

@@ -150,6 +150,19 @@ def systems_block(con, study: str) -> pl.DataFrame:
 PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"]
 
 
+def no_marks(systems: pl.DataFrame, drawn, why: str, besides=()) -> str:
+    """What a chart's caption says of the study's systems it draws nothing of ('' when it draws them
+    all, ``besides`` those it never draws, such as the baseline of a comparison): a chart never
+    leaves a system out without a word."""
+    absent = sorted(set(systems["system"].drop_nulls().to_list()) - {str(s) for s in drawn} - set(besides))
+    return f"No marks for {', '.join(absent)}: {why}." if absent else ""
+
+
+def caption(*parts: str) -> str:
+    """A chart's left_out text from its parts, the empty ones skipped."""
+    return " ".join(p for p in parts if p)
+
+
 def system_colors(names, shown=None) -> alt.Scale:
     """One fixed colour per system (or configuration), the same on every chart of a page.
 
