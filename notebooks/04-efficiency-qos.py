@@ -72,6 +72,7 @@ if summary.height:
         "systems passed (green) and failed (red).",
         source={"view": "qos_verdicts", "study": study, "system": "system", "aggregate": True},
         stack=True,
+        left_out=r.no_marks(systems, summary["system"], "no criterion of the study applies to their runs"),
     )
 r.table(summary, "Verdicts by criterion and system")
 v = r.query(

@@ -133,7 +133,10 @@ for (metric, unit), g in t.group_by(["metric", "unit"], maintain_order=True):
             "keys": {"system": "system", "measurement": "measurement", "workload": "workload_label", "load": "load"},
             "values": {"value": "value", "value_ci95_low": "value_ci95_low", "value_ci95_high": "value_ci95_high"},
         },
-        left_out=("Drawn: " + "; ".join(cut) + ".") if cut else "",
+        left_out=r.caption(
+            ("Drawn: " + "; ".join(cut) + ".") if cut else "",
+            r.no_marks(systems, d["system"], f"no {metric} point of theirs was measured more than once"),
+        ),
     )
 
 # %%
