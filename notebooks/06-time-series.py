@@ -20,6 +20,7 @@ study = "esxtop-perfmon-samples"
 
 # %%
 import altair as alt
+import polars as pl
 
 from ingest.reports import page as r
 
@@ -31,50 +32,70 @@ r.note(
 )
 caps = r.query(
     con,
-    """SELECT capture, system, tool, time_zone, bias_minutes, series, samples, has_date, first_sample, last_sample
+    """SELECT row_number() OVER (ORDER BY capture) AS "#", capture, system, tool, time_zone, bias_minutes, series,
+              samples, has_date, first_sample, last_sample
        FROM study_captures WHERE study = ? ORDER BY capture""",
     [study],
 )
 r.table(caps, "Captures")
 r.store_note(con)
+# each capture's number (the table's #) by its source: two captures of hosts with the same name (an ESXi
+# host left as "localhost") hold rows and series of the same names, told apart by that number
+numbers = (
+    r.query(con, "SELECT DISTINCT source_id, source_path FROM series_summary WHERE study = ?", [study])
+    .join(caps.select(pl.col("capture").alias("source_path"), pl.col("#").alias("capture #")), on="source_path")
+    .select("source_id", "capture #")
+    .unique("source_id", keep="first")
+)
+
+
+def numbered(frame: pl.DataFrame) -> pl.DataFrame:
+    """A table of rows per capture, led by the capture's number where the study has more than one."""
+    if caps.height < 2:
+        return frame.drop("source_id")
+    return frame.join(numbers, on="source_id", how="left").select("capture #", pl.exclude("source_id", "capture #"))
+
 
 # %%
 dev = r.query(
     con,
-    """SELECT host, object, instance, iops_avg, iops_p95, iops_max, read_iops_avg, write_iops_avg,
+    """SELECT source_id, host, object, instance, iops_avg, iops_p95, iops_max, read_iops_avg, write_iops_avg,
                              davg_ms_avg, kavg_ms_avg, gavg_ms_avg, qavg_ms_avg, read_latency_ms_avg,
                              write_latency_ms_avg, queue_length_avg
                       FROM device_io WHERE study = ? ORDER BY iops_avg DESC NULLS LAST, host, object, instance""",
     [study],
 )
-r.table(dev, "Storage devices, adapters, paths, virtual and logical disks (avg / p95 / max over the capture)")
+r.table(numbered(dev), "Storage devices, adapters, paths, virtual and logical disks (avg / p95 / max over the capture)")
 cpu = r.query(
     con,
-    """SELECT host, object, instance, counter, samples, avg, p95, max FROM cpu_usage
+    """SELECT source_id, host, object, instance, counter, samples, avg, p95, max FROM cpu_usage
                       WHERE study = ? ORDER BY metric, avg DESC, host, object, instance, counter""",
     [study],
 )
-r.table(cpu, "CPU: utilisation per physical CPU, ready time per VM group (highest first)")
+r.table(numbered(cpu), "CPU: utilisation per physical CPU, ready time per VM group (highest first)")
 
 # %%
 # One panel per unit, on the real time axis; the TOP series by mean load are drawn, the rest summarised
 TOP = 8
 pts = r.query(
     con,
-    r"""WITH s AS (SELECT ss.series_id, ss.unit, ss.metric, ss.avg, regexp_extract(ss.source_path, '([^/\\]+)$', 1) AS file,
+    r"""WITH s AS (SELECT ss.series_id, ss.source_id, ss.unit, ss.metric, ss.avg, regexp_extract(ss.source_path, '([^/\\]+)$', 1) AS file,
                                        ss.host || ' ' || ss.object || coalesce(' (' || ss.instance || ')', '') || ' ' || ss.counter AS series,
                                        row_number() OVER (PARTITION BY ss.unit ORDER BY ss.avg DESC NULLS LAST, ss.series_id) AS rank,
                                        count(*) OVER (PARTITION BY ss.unit) AS of_unit
                                 FROM series_summary ss WHERE ss.study = ? AND ss.unit IS NOT NULL
                                 AND ss.metric IN ('cpu_util_pct', 'cpu_used_pct', 'cpu_ready_pct', 'queue_length', 'iops',
                                                   'read_iops', 'write_iops', 'davg_ms', 'gavg_ms'))
-                      SELECT s.unit, s.series, s.rank, s.of_unit, p.ts, p.value, s.file, p.sample_no
+                      SELECT s.unit, s.series, s.rank, s.of_unit, p.ts, p.value, s.file, p.sample_no, s.source_id
                       FROM s JOIN series_points p USING (series_id)
                       WHERE s.rank <= ? AND p.ts IS NOT NULL ORDER BY s.unit, s.series, p.ts""",
     [study, TOP],
 )
-for unit, g in pts.group_by("unit", maintain_order=True):
+for unit, g in pts.join(numbers, on="source_id", how="left").group_by("unit", maintain_order=True):
     d = g.to_pandas()
+    # series of the same name in two captures are two lines: their names say which capture (never one merged line)
+    twice = d.groupby("series")["source_id"].transform("nunique") > 1
+    d.loc[twice, "series"] = d.loc[twice, "series"] + " · capture " + d.loc[twice, "capture #"].astype(str)
     unit = unit[0] if isinstance(unit, tuple) else unit
     of_unit = int(d["of_unit"].max())
     d["series"] = r.short_labels(d["series"])
@@ -104,11 +125,11 @@ for unit, g in pts.group_by("unit", maintain_order=True):
     )
 rest = r.query(
     con,
-    """SELECT unit, host, object, instance, counter, samples, avg, p95, max, first_ts, last_ts
+    """SELECT source_id, unit, host, object, instance, counter, samples, avg, p95, max, first_ts, last_ts
                        FROM series_summary WHERE study = ? ORDER BY unit, avg DESC NULLS LAST, host, object, instance, counter, series_id""",
     [study],
 )
-r.table(rest, "Every series, summarised (avg / p95 / max)")
+r.table(numbered(rest), "Every series, summarised (avg / p95 / max)")
 
 # %%
 r.provenance(con, study)

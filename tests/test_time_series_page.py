@@ -1,0 +1,61 @@
+"""Two captures of hosts with the same name are two lines per counter, never one.
+
+ESXi hosts are often left as "localhost": two systems' captures then hold series of the same names,
+and the time-series chart, coloured by name, joined both captures' points into one line that
+zigzagged between them at every time stamp (found on a user-built study). The study: the real esxtop
+capture tests/corpus/esxtop/rachsharp__small-esxtop-data.csv (host localhost.home) under one system,
+and the same capture with every value written 1.1x (a hand-made change: the same bytes twice would
+count once) under another, hostile, name.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections import Counter
+
+from ingest import batch, db
+from ingest.reports import oracle, render
+from tests.conftest import corpus
+
+B = 'Host B | "beta" <i>'
+
+
+def test_same_named_series_of_two_captures_are_two_lines_and_say_which(tmp_path):
+    study = tmp_path / "data" / "farm"
+    src = corpus("esxtop/rachsharp__small-esxtop-data.csv")
+    (study / "a").mkdir(parents=True)
+    (study / "b").mkdir()
+    (study / "a" / "iolab.toml").write_text('system = "Host A"\n')
+    (study / "b" / "iolab.toml").write_text(f"system = '{B}'\n")
+    (study / "a" / "esxtop.csv").write_bytes(src.read_bytes())
+    rows = list(csv.reader(io.StringIO(src.read_text(), newline="")))
+    for row in rows[1:]:
+        row[1:] = [f"{float(v) * 1.1:.2f}" if re.fullmatch(r"-?[0-9.]+", v) else v for v in row[1:]]
+    out = io.StringIO()
+    csv.writer(out, quoting=csv.QUOTE_ALL, lineterminator="\r\n").writerows(rows)
+    (study / "b" / "esxtop-derived-x1.1.csv").write_text(out.getvalue(), newline="")
+    (study / "iolab.toml").write_text('study = "farm"\n')
+    dbf = tmp_path / "t.duckdb"
+    con = db.open_db(dbf)
+    batch.ingest_paths(con, [study])
+    con.close()
+    assert render.render(dbf, tmp_path / "out", ["farm"]) == 0
+    page = next((tmp_path / "out").glob("*/06-time-series.html"))
+    ro = db.connect(dbf, read_only=True)
+    try:
+        assert oracle.check_page(page, ro) == []
+    finally:
+        ro.close()
+    charts, _ = oracle.charts(page.read_text())
+    iops = next(c for c in charts if c.title.startswith("IO/s"))
+    points = iops.rows()
+    assert max(Counter((p["series"], p["ts"]) for p in points).values()) == 1  # one point per line and time
+    lines = {p["series"]: p for p in points}
+    adapter = "localhost.home Physical Disk Adapter (vmhba0) Commands/sec"
+    assert {f"{adapter} · capture 1", f"{adapter} · capture 2"} <= set(lines)
+    assert {lines[f"{adapter} · capture {n}"]["file"] for n in (1, 2)} == {"esxtop.csv", "esxtop-derived-x1.1.csv"}
+    raw = page.read_text()
+    assert B not in raw and "&lt;i&gt;" in raw  # the system name stays text
+    assert "capture #" in raw  # the tables say which capture each row is from
