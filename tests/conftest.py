@@ -41,3 +41,18 @@ def ingest(con, *paths: Path) -> batch.Report:
 
 def q(con, sql: str, params=None):
     return con.execute(sql, params or []).fetchall()
+
+
+def rendered_page(dbf: Path, out: Path, study: str, page: str) -> str:
+    """Render ``study``'s pages from the database ``dbf`` into ``out``: the HTML of ``page``
+    (e.g. 05-comparison.html), whose charts the chart oracle found true to the views."""
+    from ingest.reports import oracle, render
+
+    assert render.render(dbf, out, [study]) == 0
+    path = next(out.glob(f"*/{page}"))
+    ro = db.connect(dbf, read_only=True)
+    try:
+        assert oracle.check_page(path, ro) == []
+    finally:
+        ro.close()
+    return path.read_text()
