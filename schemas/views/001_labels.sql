@@ -7,6 +7,9 @@
 --                              own workload text (fallback), as its file wrote it, plus its size.
 -- split_text(queue depth, workers)
 --                              how a load is split: '16 x 1', '1 x 16' ('?' where a run does not say)
+-- workload_key(read %, random %, workload)
+--                              what a run with no read/random mix (a published table) is matched on:
+--                              its workload as written; NULL for a run that states its mix
 CREATE OR REPLACE MACRO size_label(b) AS
     CASE WHEN b IS NULL THEN NULL
          WHEN b >= 1048576 AND b % 1048576 = 0 THEN (b // 1048576)::BIGINT || ' MiB'
@@ -28,3 +31,6 @@ CREATE OR REPLACE MACRO workload_label(bs, read_pct, random_pct, oio, fallback) 
 
 CREATE OR REPLACE MACRO split_text(qd, workers) AS
     coalesce(CAST(qd AS VARCHAR), '?') || ' x ' || coalesce(CAST(workers AS VARCHAR), '?');
+
+CREATE OR REPLACE MACRO workload_key(read_pct, random_pct, workload) AS
+    CASE WHEN read_pct IS NULL AND random_pct IS NULL THEN workload END;

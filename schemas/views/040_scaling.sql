@@ -24,7 +24,7 @@
 CREATE OR REPLACE VIEW load_curves AS
 WITH s AS (
     SELECT DISTINCT study, system, config_label, raid_level, block_size_bytes, read_pct, random_pct,
-           CASE WHEN read_pct IS NULL AND random_pct IS NULL THEN workload END AS workload_key, queue_depth, workers
+           workload_key(read_pct, random_pct, workload) AS workload_key, queue_depth, workers
     FROM measurements WHERE outstanding_ios IS NOT NULL
 ), c AS (
     SELECT *, coalesce(min(workers) OVER g < max(workers) OVER g, false)
@@ -53,40 +53,40 @@ SELECT study, system, config_label, raid_level, block_size_bytes, read_pct, rand
 FROM b WHERE by_split AND same_qd > 1;
 
 CREATE OR REPLACE VIEW scaling_points AS
-SELECT m.study, m.system, m.tool,
-       workload_label(m.block_size_bytes, m.read_pct, m.random_pct, NULL, m.workload) || coalesce(', ' || c.curve, '') AS workload,
-       m.config_label, m.raid_level, m.block_size_bytes,
-       'outstanding_ios' AS axis, m.outstanding_ios::DOUBLE AS load, m.metric, m.value, m.unit, m.run_id
-FROM measurements m JOIN load_curves c ON c.study IS NOT DISTINCT FROM m.study AND c.system IS NOT DISTINCT FROM m.system
- AND c.config_label IS NOT DISTINCT FROM m.config_label AND c.raid_level IS NOT DISTINCT FROM m.raid_level
- AND c.block_size_bytes IS NOT DISTINCT FROM m.block_size_bytes AND c.read_pct IS NOT DISTINCT FROM m.read_pct
- AND c.random_pct IS NOT DISTINCT FROM m.random_pct AND c.queue_depth IS NOT DISTINCT FROM m.queue_depth
- AND c.workers IS NOT DISTINCT FROM m.workers
- AND c.workload_key IS NOT DISTINCT FROM CASE WHEN m.read_pct IS NULL AND m.random_pct IS NULL THEN m.workload END
-WHERE m.scope = 'all' AND m.outstanding_ios IS NOT NULL
-  AND m.metric IN ('iops', 'mbps', 'avg_latency_ms')
-UNION ALL
--- a run that states latency per direction only (fio, DiskSpd, ...): avg_latency_ms is the I/O-weighted
--- mean of its read and write averages, sum(iops_d x latency_d) / sum(iops_d)
-SELECT l.study, l.system, l.tool,
-       workload_label(l.block_size_bytes, l.read_pct, l.random_pct, NULL, l.workload) || coalesce(', ' || c.curve, ''),
-       l.config_label, l.raid_level, l.block_size_bytes, 'outstanding_ios', l.outstanding_ios::DOUBLE,
-       'avg_latency_ms', sum(i.value * l.value) / nullif(sum(i.value), 0), 'ms', l.run_id
-FROM measurements l
-JOIN measurements i ON i.run_id = l.run_id AND i.study IS NOT DISTINCT FROM l.study AND i.scope = 'all'
- AND i.target IS NULL AND i.metric = CASE l.metric WHEN 'avg_read_latency_ms' THEN 'read_iops' ELSE 'write_iops' END
-JOIN load_curves c ON c.study IS NOT DISTINCT FROM l.study AND c.system IS NOT DISTINCT FROM l.system
- AND c.config_label IS NOT DISTINCT FROM l.config_label AND c.raid_level IS NOT DISTINCT FROM l.raid_level
- AND c.block_size_bytes IS NOT DISTINCT FROM l.block_size_bytes AND c.read_pct IS NOT DISTINCT FROM l.read_pct
- AND c.random_pct IS NOT DISTINCT FROM l.random_pct AND c.queue_depth IS NOT DISTINCT FROM l.queue_depth
- AND c.workers IS NOT DISTINCT FROM l.workers
- AND c.workload_key IS NOT DISTINCT FROM CASE WHEN l.read_pct IS NULL AND l.random_pct IS NULL THEN l.workload END
-WHERE l.scope = 'all' AND l.target IS NULL AND l.outstanding_ios IS NOT NULL
-  AND l.metric IN ('avg_read_latency_ms', 'avg_write_latency_ms') AND l.value IS NOT NULL
-  AND NOT EXISTS (SELECT 1 FROM measurements a WHERE a.run_id = l.run_id AND a.scope = 'all' AND a.target IS NULL
-                  AND a.metric = 'avg_latency_ms')
-GROUP BY l.study, l.system, l.tool, l.block_size_bytes, l.read_pct, l.random_pct, l.workload, l.config_label,
-         l.raid_level, l.outstanding_ios, l.run_id, c.curve
+WITH oio AS (  -- run totals that record their outstanding I/Os, with the split of that load
+    SELECT m.study, m.system, m.tool, m.workload, m.config_label, m.raid_level, m.block_size_bytes, m.read_pct,
+           m.random_pct, m.queue_depth, m.workers, m.outstanding_ios, m.metric, m.value, m.unit, m.run_id
+    FROM measurements m
+    WHERE m.scope = 'all' AND m.outstanding_ios IS NOT NULL
+      AND m.metric IN ('iops', 'mbps', 'avg_latency_ms')
+    UNION ALL
+    -- a run that states latency per direction only (fio, DiskSpd, ...): avg_latency_ms is the I/O-weighted
+    -- mean of its read and write averages, sum(iops_d x latency_d) / sum(iops_d)
+    SELECT l.study, l.system, l.tool, l.workload, l.config_label, l.raid_level, l.block_size_bytes, l.read_pct,
+           l.random_pct, l.queue_depth, l.workers, l.outstanding_ios,
+           'avg_latency_ms', sum(i.value * l.value) / nullif(sum(i.value), 0), 'ms', l.run_id
+    FROM measurements l
+    JOIN measurements i ON i.run_id = l.run_id AND i.study IS NOT DISTINCT FROM l.study AND i.scope = 'all'
+     AND i.target IS NULL AND i.metric = CASE l.metric WHEN 'avg_read_latency_ms' THEN 'read_iops' ELSE 'write_iops' END
+    WHERE l.scope = 'all' AND l.target IS NULL AND l.outstanding_ios IS NOT NULL
+      AND l.metric IN ('avg_read_latency_ms', 'avg_write_latency_ms') AND l.value IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM measurements a WHERE a.run_id = l.run_id AND a.scope = 'all' AND a.target IS NULL
+                      AND a.metric = 'avg_latency_ms')
+    GROUP BY l.study, l.system, l.tool, l.workload, l.config_label, l.raid_level, l.block_size_bytes, l.read_pct,
+             l.random_pct, l.queue_depth, l.workers, l.outstanding_ios, l.run_id
+)
+-- each on its split's curve (load_curves): the curve, where there is one, ends the workload's label
+SELECT o.study, o.system, o.tool,
+       workload_label(o.block_size_bytes, o.read_pct, o.random_pct, NULL, o.workload) || coalesce(', ' || c.curve, '')
+           AS workload,
+       o.config_label, o.raid_level, o.block_size_bytes,
+       'outstanding_ios' AS axis, o.outstanding_ios::DOUBLE AS load, o.metric, o.value, o.unit, o.run_id
+FROM oio o JOIN load_curves c ON c.study IS NOT DISTINCT FROM o.study AND c.system IS NOT DISTINCT FROM o.system
+ AND c.config_label IS NOT DISTINCT FROM o.config_label AND c.raid_level IS NOT DISTINCT FROM o.raid_level
+ AND c.block_size_bytes IS NOT DISTINCT FROM o.block_size_bytes AND c.read_pct IS NOT DISTINCT FROM o.read_pct
+ AND c.random_pct IS NOT DISTINCT FROM o.random_pct AND c.queue_depth IS NOT DISTINCT FROM o.queue_depth
+ AND c.workers IS NOT DISTINCT FROM o.workers
+ AND c.workload_key IS NOT DISTINCT FROM workload_key(o.read_pct, o.random_pct, o.workload)
 UNION ALL
 SELECT m.study, m.system, m.tool, coalesce(m.run_group, m.workload), m.config_label, m.raid_level, m.block_size_bytes,
        'small_oio', m.small_oio, m.metric, m.value, m.unit, m.run_id

@@ -25,7 +25,7 @@
 CREATE OR REPLACE VIEW comparison_points AS
 WITH g AS (
     SELECT study, system, config_label, raid_level, drives_stated AS drives,
-           CASE WHEN read_pct IS NULL AND random_pct IS NULL THEN workload END AS workload_key,
+           workload_key(read_pct, random_pct, workload) AS workload_key,
            block_size_bytes, read_pct, random_pct, outstanding_ios AS load, queue_depth, workers, small_oio,
            large_oio, scope, metric, unit,
            any_value(workload_label) AS workload_label, avg(value) AS value, count(*) AS runs,

@@ -64,7 +64,7 @@ FROM o;
 CREATE OR REPLACE VIEW trends AS
 WITH p AS (
     SELECT r.study, r.system, r.measurement, r.measured_by, r.config_label, r.raid_level, r.drives_stated AS drives,
-           CASE WHEN r.read_pct IS NULL AND r.random_pct IS NULL THEN r.workload END AS workload_key,
+           workload_key(r.read_pct, r.random_pct, r.workload) AS workload_key,
            r.block_size_bytes, r.read_pct, r.random_pct, r.outstanding_ios AS load, r.queue_depth, r.workers,
            r.small_oio, r.large_oio, r.scope, r.metric, r.unit, any_value(r.workload_label) AS base_label,
            avg(r.value) AS value, count(*) AS n, stddev_samp(r.value) AS sd
