@@ -42,8 +42,10 @@ r.store_note(con)
 # each capture's number (the table's #) by its source: two captures of hosts with the same name (an ESXi
 # host left as "localhost") hold rows and series of the same names, told apart by that number
 numbers = (
-    r.query(con, "SELECT DISTINCT source_id, source_path FROM series_summary WHERE study = ?", [study])
-    .join(caps.select(pl.col("capture").alias("source_path"), pl.col("#").alias("capture #")), on="source_path")
+    # the capture's stored source (its series' source_id) from its place, not from series_summary: that view
+    # aggregates every point of the study, which the chart and the tables below already pay for
+    r.query(con, "SELECT content_id AS source_id, path FROM source_files WHERE study = ? AND status = 'ok'", [study])
+    .join(caps.select(pl.col("capture").alias("path"), pl.col("#").alias("capture #")), on="path")
     .select("source_id", "capture #")
     .unique("source_id", keep="first")
 )
