@@ -142,17 +142,25 @@ def _write(
 ) -> Outcome:
     """Write every row of one parsed file, then record its place, inside the caller's transaction
     (with a ``writer``, its rows are queued there for the caller to flush). A big capture is
-    streamed while its hash is still being computed (_hash_beside); its content is checked then."""
-    sid = f.source_id = places.next_source_id(con)
-    counts = db.write_result(con, sid, result, writer)
-    _await_content(con, f)
-    places.record(
-        con, f.place, source_id=sid, sha256=f.sha, size=f.size, status="ok", fmt=mod.FORMAT, parser=mod.__name__,
-        parser_version=mod.VERSION, labels=f.labels, tool_version=result.tool_version,
-    )  # fmt: skip
-    places.write_targets(con, sid, f.targets)
-    archives.record(con, sid, result)
-    _supersede(con, f, sid)
+    streamed while its hash is still being computed (_hash_beside) and while its place is recorded:
+    its content is checked then, and its points are waited for last."""
+    w = writer or db.Writer(con)
+    try:
+        sid = f.source_id = places.next_source_id(con)
+        counts = db.write_result(con, sid, result, w)
+        _await_content(con, f)
+        places.record(
+            con, f.place, source_id=sid, sha256=f.sha, size=f.size, status="ok", fmt=mod.FORMAT, parser=mod.__name__,
+            parser_version=mod.VERSION, labels=f.labels, tool_version=result.tool_version,
+        )  # fmt: skip
+        places.write_targets(con, sid, f.targets)
+        archives.record(con, sid, result)
+        _supersede(con, f, sid)
+        if writer is None:
+            w.flush()
+    except BaseException:
+        w.abandon()
+        raise
     if streams(mod) and stamp(f.path) != f.stamp:
         raise ParseError("the file changed while it was being read; ingest it again")
     return Outcome(f.shown, Status.INGESTED, mod.FORMAT, counts=counts)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, fields
 from datetime import datetime
 from typing import Any
@@ -318,6 +318,15 @@ class ParseResult:
     points: Any = None
     tool_version: str | None = None
     archive: tuple[str, str] | None = None  # (how, member name) when parsed from inside a .gz (ingest/archives.py)
+    # the parse's remaining work, left until its points stream (a capture's names and sample times):
+    # it fills the fields above, and may raise ParseError. The writer calls ``finish`` once they do
+    pending: Callable[[ParseResult], None] | None = None
+
+    def finish(self) -> None:
+        """Do the work the parser left pending; afterwards the result is whole."""
+        if self.pending is not None:
+            pending, self.pending = self.pending, None
+            pending(self)
 
     def set_series(
         self, series: list[Series], keys: list[int], nos: list[int], vals: list[float | None], samples: list[dict]

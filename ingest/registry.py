@@ -10,6 +10,7 @@ import functools
 import importlib
 import pkgutil
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -137,12 +138,24 @@ def parse(mod: ModuleType, data: bytes, name: str) -> Any:
 
 
 def parse_path(mod: ModuleType, path: Path, name: str) -> Any:
-    """``mod.parse_path`` (a capture read as it goes), with the same refusal of huge numbers."""
-    try:
-        result = mod.parse_path(path, name)
+    """``mod.parse_path`` (a capture read as it goes), with the same refusal of huge numbers. The
+    parse may leave work until its points stream (ParseResult.pending): it is checked alike, then."""
+    result = _refusing_huge(lambda: mod.parse_path(path, name, finish=False))
+    rest = result.pending
+
+    def checked(result: Any) -> None:
+        if rest is not None:
+            rest(result)
         result.samples.flush()
         bounds.check_runs(result, b"")
-        return result
+
+    result.pending = lambda result: _refusing_huge(lambda: checked(result))
+    return result
+
+
+def _refusing_huge(step: Callable[[], Any]) -> Any:
+    try:
+        return step()
     except (OverflowError, ValueError) as e:
         if (why := bounds.too_large(e, b"")) is None:
             raise

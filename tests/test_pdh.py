@@ -162,6 +162,7 @@ def test_resxtop_junk_line_before_header(con, tmp_path):
     [
         (lambda t: t.replace('"0.78"', '"0.7x8"', 1), "is not a number"),
         (lambda t: t.replace('"04/26/2018 14:06:32"', '"yesterday"', 1), "time stamp"),
+        (lambda t: t.replace('"\\\\', '"', 1), "is not \\\\host\\Object(instance)\\Counter"),
         (lambda t: t.split("\n", 1)[0] + "\n", "no data rows"),
         (lambda t: t.rstrip("\n")[:-40] + ',"', "cut"),  # found by make fuzz: Polars panicked on this
         (lambda t: t.rstrip("\n").rsplit(",", 30)[0], "cut"),
@@ -174,8 +175,8 @@ def test_bad_cells_reject_the_whole_file(con, tmp_path, mutate, reason):
     assert out.status == "rejected" and reason in out.reason
     assert q(con, "SELECT count(*) FROM series") == [(0,)]
     assert q(con, "SELECT count(*) FROM series_samples") == [(0,)]
-    store = db.store_dir(con)
-    assert not store.exists() or not any(store.glob("*.parquet"))
+    store = db.store_dir(con)  # nothing of the points' pass is left, not even its temporary file
+    assert not store.exists() or not [p.name for p in store.iterdir()]
 
 
 def test_device_and_cpu_views(con):
@@ -274,3 +275,36 @@ def test_a_capture_is_stored_without_pyarrow_or_pandas(tmp_path):
     assert (
         q(con, "SELECT count(*) FROM series") == [(7630,)] and q(con, "SELECT sum(points) FROM point_files")[0][0] > 0
     )
+
+
+@pytest.mark.parametrize("fails", ["archives.record", "Writer._flush_table"])
+def test_a_capture_whose_other_rows_fail_leaves_nothing_of_its_points(con, tmp_path, monkeypatch, fails):
+    """The points stream in a thread of their own while the rest of the file is stored; when that
+    rest fails (here: recording where it came from, or inserting the queued rows), the pass is waited for and
+    its file removed, the whole file rolled back, and the next ingest stores it whole."""
+    import threading
+
+    from ingest import batch
+    from ingest.store import writer
+
+    f = tmp_path / "capture.csv"
+    f.write_bytes(corpus(RS2).read_bytes())
+    owner, name = (batch.archives, "record") if fails == "archives.record" else (writer.Writer, "_flush_table")
+
+    def broken(*a, **k):
+        raise RuntimeError("simulated failure")
+
+    before = threading.active_count()
+    with monkeypatch.context() as m:
+        m.setattr(owner, name, broken)
+        out = ingest(con, f).outcomes[0]
+    assert out.status == "rejected" and "simulated failure" in out.reason
+    assert threading.active_count() == before  # the pass was waited for
+    assert q(con, "SELECT count(*) FROM series") == [(0,)]
+    store = db.store_dir(con)
+    assert not store.exists() or not [p.name for p in store.iterdir()]
+    out = ingest(con, f).outcomes[0]
+    assert out.status == "ingested"
+    assert q(con, "SELECT count(*) FROM series_points") == q(con, "SELECT sum(points) FROM point_files")
+    assert q(con, "SELECT count(*) FROM series_points")[0][0] > 0
+    assert [p.name for p in store.iterdir()] == [f"{q(con, 'SELECT source_id FROM point_files')[0][0]}.parquet"]

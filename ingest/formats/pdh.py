@@ -185,14 +185,14 @@ def split_name(name: str, key: int) -> Series | None:
     return Series(key, name, host, obj, inst, counter, metric, unit, inst_name, inst_id, sub)
 
 
-def _columns(header: str, line_no: int) -> tuple[list[Series], list[dict], str | None, int | None, list[str]]:
-    cells = _cells(header, line_no)
+def _columns(cells: list[str]) -> tuple[list[dict], str | None, int | None, list[str]]:
+    """(skipped columns, time zone, bias, each column's kind: ts, value, glued or skip)."""
     zone = _ZONE.match(cells[0])
     tz_name = zone.group("zone") if zone else cells[0][len("(PDH-CSV 4.0)") :].strip().removeprefix("(") or None
     bias = int(zone.group("bias")) if zone else None
-    series, skipped, kinds = [], [], ["ts"]
+    skipped, kinds = [], ["ts"]
     for i, cell in enumerate(cells[1:], start=1):
-        glued = _GLUED.match(cell) if '-"' in cell else None
+        glued = '-"' in cell and _GLUED.match(cell)
         name = glued.group("name") if glued else cell
         if name.strip() in ("", "-"):
             skipped.append(
@@ -205,12 +205,21 @@ def _columns(header: str, line_no: int) -> tuple[list[Series], list[dict], str |
                 }
             )
             kinds.append("skip")
-            continue
-        if (found := split_name(name, i)) is None:  # the key is the column number
-            raise ParseError(f"column {i + 1}: {name[:80]!r} is not \\\\host\\Object(instance)\\Counter", line_no)
-        series.append(found)
-        kinds.append("glued" if glued else "value")
-    return series, skipped, tz_name, bias, kinds
+        else:
+            kinds.append("glued" if glued else "value")
+    return skipped, tz_name, bias, kinds
+
+
+def _series(cells: list[str], kinds: list[str], line_no: int) -> list[Series]:
+    """A series per counter column, its key the column number; ParseError at a name that is no counter's."""
+    series = []
+    for i, kind in enumerate(kinds):
+        if kind in ("value", "glued"):
+            name = _GLUED.match(cells[i]).group("name") if kind == "glued" else cells[i]
+            if (found := split_name(name, i)) is None:
+                raise ParseError(f"column {i + 1}: {name[:80]!r} is not \\\\host\\Object(instance)\\Counter", line_no)
+            series.append(found)
+    return series
 
 
 def _column(i: int) -> str:
@@ -307,21 +316,26 @@ def _ts_expr(sample: list[str]) -> tuple[pl.Expr, bool, str]:
     raise ParseError(f"time stamp {probe!r} is in no known format (MM/DD/YYYY HH:MM:SS[.mmm])", 2)
 
 
-def parse_source(source: bytes | Path, name: str) -> ParseResult:
+def parse_source(source: bytes | Path, name: str, finish: bool = True) -> ParseResult:
+    """The capture's points as a LazyFrame (the writer streams them into the store), and the rest.
+    Without ``finish`` the rest (the counters' names, every sample's time: a pass of their own) is
+    left pending, to be done while the points stream (ParseResult.pending)."""
     head = bytes(source[:HEADER_LIMIT]) if isinstance(source, (bytes, bytearray)) else _head(source)
     header, hline, eol, data_start = _header_and_layout(head)
-    series, skipped, tz_name, bias, kinds = _columns(header, hline + 1)
-    if not series:
+    cells = _cells(header, hline + 1)
+    skipped, tz_name, bias, kinds = _columns(cells)
+    if "value" not in kinds and "glued" not in kinds:
         raise ParseError("the header names no counters", hline + 1)
-    esxtop = tz_name == "UTC" and bias == 0
-    tool = "esxtop" if esxtop else "perfmon"
+    tool = "esxtop" if tz_name == "UTC" and bias == 0 else "perfmon"
     _check_tail(source, len(kinds), eol)
-    lf = _frame(source, kinds, hline + 1, eol)
-    stamps = _first_cells(source, data_start, eol)
+    # the time stamps' format, from the first lines of the head (the head holds fewer: the file's)
+    stamps = _stamps_in(head[: head.rfind(eol.encode()) + len(eol)], data_start, eol.encode())
+    if len(stamps) < 5:
+        stamps = _first_cells(source, data_start, eol)
     if not stamps:
         raise ParseError("the header has no data rows under it (a cut file?)")
     ts, has_date, ts_fmt = _ts_expr(stamps[:5])
-    lf = lf.with_row_index("sample_no")
+    lf = _frame(source, kinds, hline + 1, eol).with_row_index("sample_no")
     # a glued cell, `    73.1"8.93"`: the quoted part is the counter's value
     if glued := [_column(i) for i, k in enumerate(kinds) if k == "glued"]:
         value = pl.col(glued).str.extract(r'"([^"]*)"\s*$').str.strip_chars().replace("", None)
@@ -332,7 +346,8 @@ def parse_source(source: bytes | Path, name: str) -> ParseResult:
     # itself a third less than parsing the number out of "c<i>"); each point carries its sample's
     # time (parsed once per line, here, as in series_samples below)
     stamp = (ts if has_date else pl.lit(None, pl.Datetime("us"))).alias("ts")
-    points = (  # the value columns by type, not 5,000 names (0.03 s of planning): the rest are text
+    res = ParseResult(tool_version=None)
+    res.points = (  # the value columns by type, not 5,000 names (0.03 s of planning): the rest are text
         lf.select("sample_no", stamp, pl.col(pl.Float64))
         .unpivot(index=["sample_no", "ts"], variable_name="col", value_name="value")
         .drop_nulls("value")
@@ -343,55 +358,60 @@ def parse_source(source: bytes | Path, name: str) -> ParseResult:
             "value",
         )
     )
-    smp = (
-        pl.DataFrame({"ts_text": stamps})
-        .with_row_index("sample_no")
-        .with_columns(pl.col("ts_text").alias("c0"))
-        .with_columns(ts.alias("ts"))
-        .drop("c0")
-    )
-    if smp["ts"].null_count():
-        bad = smp.filter(pl.col("ts").is_null())["ts_text"][0]
-        raise ParseError(
-            f"time stamp {bad!r} does not match the file's format {ts_fmt}",
-            hline + 2 + smp.filter(pl.col("ts").is_null())["sample_no"][0],
+
+    def rest(res: ParseResult) -> None:  # the counters' names, and every sample's time
+        series = _series(cells, kinds, hline + 1)
+        smp = (
+            pl.DataFrame({"ts_text": _first_cells(source, data_start, eol)})
+            .with_row_index("sample_no")
+            .with_columns(pl.col("ts_text").alias("c0"))
+            .with_columns(ts.alias("ts"))
+            .drop("c0")
         )
-    smp = smp.with_columns(pl.col("sample_no").cast(pl.Int32))
-    if not has_date:
-        smp = smp.with_columns(pl.lit(None, pl.Datetime("us")).alias("ts"))
-    res = ParseResult(tool_version=None)
-    start = smp["ts"].min() if has_date else None
-    end = smp["ts"].max() if has_date else None
-    hosts = sorted({s.host for s in series if s.host})
-    res.runs.append(
-        Run(
-            key="capture",
-            tool=tool,
-            started_at=start,
-            ended_at=end,
-            workload=f"{tool} capture",
-            description=f"{len(series)} counters x {smp.height} samples from {', '.join(hosts)[:200]}",
-            status="complete",
-            test_type="time series",
+        if smp["ts"].null_count():
+            bad = smp.filter(pl.col("ts").is_null())["ts_text"][0]
+            raise ParseError(
+                f"time stamp {bad!r} does not match the file's format {ts_fmt}",
+                hline + 2 + smp.filter(pl.col("ts").is_null())["sample_no"][0],
+            )
+        smp = smp.with_columns(pl.col("sample_no").cast(pl.Int32))
+        if not has_date:
+            smp = smp.with_columns(pl.lit(None, pl.Datetime("us")).alias("ts"))
+        start = smp["ts"].min() if has_date else None
+        end = smp["ts"].max() if has_date else None
+        hosts = sorted({s.host for s in series if s.host})
+        res.runs.append(
+            Run(
+                key="capture",
+                tool=tool,
+                started_at=start,
+                ended_at=end,
+                workload=f"{tool} capture",
+                description=f"{len(series)} counters x {smp.height} samples from {', '.join(hosts)[:200]}",
+                status="complete",
+                test_type="time series",
+            )
         )
-    )
-    res.series = series
-    res.tables["series_samples"] = smp.select("sample_no", "ts", "ts_text")
-    res.tables["pdh_captures"] = [
-        {
-            "tool": tool,
-            "time_zone": tz_name,
-            "bias_minutes": bias,
-            "columns": len(kinds),
-            "series": len(series),
-            "samples": smp.height,
-            "has_date": has_date,
-            "header_line": hline + 1,
-            "hosts": hosts,
-        }
-    ]
-    res.tables["pdh_skipped_columns"] = skipped
-    res.points = points  # a LazyFrame: the writer streams it into the store
+        res.series = series
+        res.tables["series_samples"] = smp.select("sample_no", "ts", "ts_text")
+        res.tables["pdh_captures"] = [
+            {
+                "tool": tool,
+                "time_zone": tz_name,
+                "bias_minutes": bias,
+                "columns": len(kinds),
+                "series": len(series),
+                "samples": smp.height,
+                "has_date": has_date,
+                "header_line": hline + 1,
+                "hosts": hosts,
+            }
+        ]
+        res.tables["pdh_skipped_columns"] = skipped
+
+    res.pending = rest
+    if finish:
+        res.finish()
     return res
 
 
@@ -399,5 +419,5 @@ def parse(data: bytes, name: str) -> ParseResult:
     return parse_source(data, name)
 
 
-def parse_path(path: Path, name: str) -> ParseResult:
-    return parse_source(path, name)
+def parse_path(path: Path, name: str, finish: bool = True) -> ParseResult:
+    return parse_source(path, name, finish)

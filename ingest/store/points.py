@@ -108,50 +108,85 @@ def _sample_times(samples: Any) -> Any:
 def write_points(
     con: DuckDBPyConnection, source_id: int, first_series_id: int, points: Any, samples: Any = None
 ) -> int:
-    """Stream (series_key, sample_no[, ts], value) into <store>/<source_id>.parquet; register it.
+    """Stream (series_key, sample_no[, ts], value) into <store>/<source_id>.parquet; register it
+    (``StreamingPoints``, waited for at once)."""
+    return StreamingPoints(con, source_id, first_series_id, points, samples).done(con)
+
+
+class StreamingPoints:
+    """A file's points streaming into <store>/<source_id>.parquet in a thread of their own, while the
+    caller stores the rest of the file: Polars' pass holds no lock Python needs, and the header's
+    names, the sample times and the other rows (60 ms of a 100 MB capture) go in meanwhile, on the
+    core the pass leaves idle at times. ``done`` waits for the pass and registers the file;
+    ``abandon`` waits for it and removes what it wrote (a Polars pass cannot be stopped half-way).
 
     Each point carries its sample's time (from ``samples``, the file's series_samples rows, unless
     the points bring it), so series_points reads the store alone: no join, a count from metadata.
     The file is written under a temporary name and renamed into place before the caller commits;
     a crash in between leaves a file no point_files row names, removed at the next open
-    (clean_store). A value Polars cannot read (a malformed cell deep in the file) raises ParseError.
-    """
-    import polars as pl
+    (clean_store). A value Polars cannot read (a malformed cell deep in the file) raises ParseError
+    from ``done``."""
 
-    from ..model import ParseError, polars_reason
+    def __init__(self, con: DuckDBPyConnection, source_id: int, first_series_id: int, points: Any, samples: Any):
+        import threading
 
-    lf = points.lazy() if isinstance(points, pl.DataFrame) else points
-    if "ts" not in lf.collect_schema().names():
-        lf = lf.join(_sample_times(samples).lazy(), on="sample_no", how="left", maintain_order="left")
-    lf = lf.select(
-        (pl.col("series_key").cast(pl.Int32) + first_series_id).alias("series_id"),
-        pl.col("sample_no").cast(pl.Int32),
-        pl.col("ts").cast(pl.Datetime("us")),
-        pl.col("value").cast(pl.Float64),
-    )
-    folder = store_dir(con)
-    _mark_store(folder)
-    final = folder / f"{source_id}.parquet"
-    tmp = folder / f".{source_id}.parquet.tmp"
-    # No min/max statistics: each row group spans every series of the capture, so they could prune only
-    # a time window inside one file, and writing them is a tenth of the pass. zstd level 1: faster to
-    # write than level 3 for a few more bytes, as fast to read (docs/PERFORMANCE.md)
-    try:
-        lf.sink_parquet(tmp, compression="zstd", compression_level=1, statistics=False)
-    except BaseException as e:  # Polars can also panic (a Rust PanicException is not an Exception)
-        if isinstance(e, (KeyboardInterrupt, SystemExit)):
+        import polars as pl
+
+        lf = points.lazy() if isinstance(points, pl.DataFrame) else points
+        if "ts" not in lf.collect_schema().names():
+            lf = lf.join(_sample_times(samples).lazy(), on="sample_no", how="left", maintain_order="left")
+        lf = lf.select(
+            (pl.col("series_key").cast(pl.Int32) + first_series_id).alias("series_id"),
+            pl.col("sample_no").cast(pl.Int32),
+            pl.col("ts").cast(pl.Datetime("us")),
+            pl.col("value").cast(pl.Float64),
+        )
+        self.source_id = source_id
+        folder = store_dir(con)
+        _mark_store(folder)
+        self.final = folder / f"{source_id}.parquet"
+        self.tmp = folder / f".{source_id}.parquet.tmp"
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._sink, args=(lf,), name=f"points-{source_id}", daemon=True)
+        self.thread.start()
+
+    def _sink(self, lf: Any) -> None:
+        # No min/max statistics: each row group spans every series of the capture, so they could prune
+        # only a time window inside one file, and writing them is a tenth of the pass. LZ4: 5 % less of
+        # the pass than zstd level 1, for 1.4x its bytes (docs/PERFORMANCE.md)
+        try:
+            lf.sink_parquet(self.tmp, compression="lz4", statistics=False)
+        except BaseException as e:  # Polars can also panic (a Rust PanicException is not an Exception)
+            self.error = e
+
+    def done(self, con: DuckDBPyConnection) -> int:
+        """Wait for the pass, move its file into place and register it; the number of points."""
+        import polars as pl
+
+        from ..model import ParseError, polars_reason
+
+        self.thread.join()
+        if (e := self.error) is not None:
+            self.tmp.unlink(missing_ok=True)
+            if isinstance(e, (KeyboardInterrupt, SystemExit, OSError)) or "(os error" in str(e):
+                raise e  # the disk, not the data: the batch says so
+            raise ParseError(polars_reason(e)) from None
+        try:
+            n = pl.scan_parquet(self.tmp).select(pl.len()).collect().item()  # from the footer
+            self.tmp.replace(self.final)
+        except BaseException:
+            self.tmp.unlink(missing_ok=True)
             raise
-        tmp.unlink(missing_ok=True)
-        if isinstance(e, OSError) or "(os error" in str(e):  # the disk, not the data: the batch says so
-            raise
-        raise ParseError(polars_reason(e)) from None
-    n = pl.scan_parquet(tmp).select(pl.len()).collect().item()  # from the footer
-    tmp.replace(final)
-    con.execute(
-        "INSERT INTO point_files (source_id, file_name, points, bytes, has_times) VALUES (?, ?, ?, ?, true)",
-        [source_id, final.name, n, final.stat().st_size],
-    )
-    return n
+        con.execute(
+            "INSERT INTO point_files (source_id, file_name, points, bytes, has_times) VALUES (?, ?, ?, ?, true)",
+            [self.source_id, self.final.name, n, self.final.stat().st_size],
+        )
+        return n
+
+    def abandon(self) -> None:
+        """Something else of the file failed: wait for the pass, and leave nothing of it behind."""
+        self.thread.join()
+        self.tmp.unlink(missing_ok=True)
 
 
 def clean_store(con: DuckDBPyConnection) -> None:

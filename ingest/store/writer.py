@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from duckdb import DuckDBPyConnection
 
 from ..model import PackedTable, ParseResult, Run, Runs, Samples, Series, run_columns
-from .points import write_points
+from .points import StreamingPoints
 
 if TYPE_CHECKING:  # pyarrow is imported only where a parser hands over Arrow data (its import is slow)
     import polars as pl
@@ -97,6 +97,7 @@ class Writer:
         self.next_id = {"runs": _next_id(con, "runs", "run_id"), "series": _next_id(con, "series", "series_id")}
         self.parts: dict[str, list[pl.DataFrame | pa.Table]] = {}
         self.rows: dict[str, int] = {}
+        self.streaming: list[tuple[StreamingPoints, dict[str, int]]] = []  # points passes, done at flush
 
     def put(self, table: str, rows: Any, extra: dict[str, Any], gather: bool = True) -> int:
         """Queue ``rows`` (dicts, a Polars frame, a pyarrow Table or a PackedTable) for ``table``
@@ -125,12 +126,48 @@ class Writer:
             _insert_table(self.con, table, t)
 
     def flush(self) -> None:
-        for table in list(self.parts):
-            self._flush_table(table)
+        """Insert the queued rows, then wait for the points passes and register their files."""
+        try:
+            for table in list(self.parts):
+                self._flush_table(table)
+            while self.streaming:
+                points, counts = self.streaming[0]
+                counts["points"] = points.done(self.con)
+                self.streaming.pop(0)
+        except BaseException:
+            self.abandon()
+            raise
+
+    def abandon(self) -> None:
+        """The rows will not be committed: wait for the points passes, and remove what they wrote."""
+        streaming, self.streaming = self.streaming, []
+        for points, _ in streaming:
+            points.abandon()
 
     def write(self, source_id: int, result: ParseResult) -> dict[str, int]:
-        """Queue a parsed file's rows under ``source_id``; returns the row count per table."""
+        """Queue a parsed file's rows under ``source_id``; returns the row count per table (its
+        points are counted at ``flush``). A file's points start streaming first: the rest of the
+        parse (ParseResult.pending) and of the rows is done while they stream."""
         counts: dict[str, int] = {}
+        first = self.next_id["series"]
+        streaming: StreamingPoints | None = None
+        if result.points is not None:
+            streaming = StreamingPoints(self.con, source_id, first, result.points, result.tables.get("series_samples"))
+        try:
+            result.finish()
+            if streaming is not None and not result.series:  # points of no series are nobody's
+                streaming.abandon()
+                streaming = None
+            self._write(source_id, result, first, counts)
+        except BaseException:
+            if streaming is not None:
+                streaming.abandon()
+            raise
+        if streaming is not None:
+            self.streaming.append((streaming, counts))
+        return counts
+
+    def _write(self, source_id: int, result: ParseResult, first_series: int, counts: dict[str, int]) -> None:
         extra = {"source_id": source_id}
         run_ids = RunIds()
         gather = len(result.samples) < self.ALONE  # a small file's rows wait for the others
@@ -139,16 +176,11 @@ class Writer:
         if result.samples:
             counts["samples"] = self._put_samples(result.samples, run_ids, gather)
         if result.series:
-            first = self.next_id["series"]
             self.next_id["series"] += max(s.key for s in result.series) + 1
-            counts["series"] = self.put("series", _series_frame(result.series, first), extra, gather)
-            if result.points is not None:
-                times = result.tables.get("series_samples")
-                counts["points"] = write_points(self.con, source_id, first, result.points, times)
+            counts["series"] = self.put("series", _series_frame(result.series, first_series), extra, gather)
         for table, rows in result.tables.items():
             self.put(table, rows, extra, gather)
             counts[table] = len(rows)
-        return counts
 
     def _put_runs(self, runs: list[Run] | Runs, run_ids: RunIds, extra: dict, gather: bool) -> int:
         """Runs numbered from the next free run_id, a frame (or a packed chunk) at a time; fills
