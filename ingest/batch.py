@@ -11,7 +11,7 @@ from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from duckdb import DuckDBPyConnection
 
@@ -22,6 +22,9 @@ from .outcome import EnvironmentFault, Outcome, Report, Status, environment_faul
 from .parsing import Bad, Bug, Changed, Parse, Parsed, Workers, parse_job, parser_for, streams
 from .sidecar import SidecarError, Sidecars
 from .store import places
+
+if TYPE_CHECKING:
+    from .ahead import Ahead
 
 __all__ = [  # what other modules and the tests use of an ingest
     "EnvironmentFault",
@@ -158,8 +161,8 @@ def _write(
         _supersede(con, f, sid)
         if writer is None:
             w.flush()
-    except BaseException:
-        w.abandon()
+    except BaseException as e:
+        w.abandon(wait=not isinstance(e, KeyboardInterrupt))
         raise
     if streams(mod) and stamp(f.path) != f.stamp:
         raise ParseError("the file changed while it was being read; ingest it again")
@@ -337,9 +340,14 @@ class _Run:
     """One ``ingest_paths`` call: files go in in order, parsed here or by workers, stored in batches."""
 
     def __init__(
-        self, con: DuckDBPyConnection, on_file: Callable[[Outcome], None] | None, n_files: int, parallel: bool
+        self,
+        con: DuckDBPyConnection,
+        on_file: Callable[[Outcome], None] | None,
+        n_files: int,
+        parallel: bool,
+        ahead: Ahead | None = None,
     ) -> None:
-        self.con, self.on_file = con, on_file
+        self.con, self.on_file, self.ahead = con, on_file, ahead
         self.report = Report()
         self.batch = _Batch()
         self.workers = Workers(n_files, parallel)
@@ -391,6 +399,8 @@ class _Run:
             if self.workers.takes(f, mod) and (future := self.workers.submit(f, mod)) is not None:
                 self.inflight.append((f, mod, future))
                 return None
+            if self.ahead is not None and (result := self.ahead.take(f, mod)) is not None:
+                return _finish(self.con, f, mod, Parsed(result), self.batch)
             parsed = _parse_here(self.con, f, mod, self.settle, self.seen)
             return parsed if isinstance(parsed, Outcome) else _finish(self.con, f, mod, parsed, self.batch)
 
@@ -485,6 +495,7 @@ def ingest_paths(
     files: list[tuple[Path, Path]] | None = None,
     verify: bool = False,
     parallel: bool = False,
+    ahead: Ahead | None = None,
 ) -> Report:
     """Ingest every file below ``paths``, so that what the database holds of them is what they hold
     now: new and changed files are read, places whose files are gone leave (places.py says how).
@@ -492,8 +503,24 @@ def ingest_paths(
 
     ``parallel``: with many files, parse them in worker processes (spawned: the program's main
     module is imported again in each, so a script must keep its work under ``if __name__ ==
-    "__main__":``; the ``iolab`` command does)."""
+    "__main__":``; the ``iolab`` command does). ``ahead``: the first file, read ahead (ingest/ahead.py)."""
     files = files if files is not None else list(walk(paths))
+    try:
+        return _ingest(con, paths, on_file, files, verify, parallel, ahead)
+    finally:
+        if ahead is not None:  # not taken: the file was not read after all, or not as it was
+            ahead.drop(wait=not interrupted.is_set())
+
+
+def _ingest(
+    con: DuckDBPyConnection,
+    paths: list[Path],
+    on_file: Callable[[Outcome], None] | None,
+    files: list[tuple[Path, Path]],
+    verify: bool,
+    parallel: bool,
+    ahead: Ahead | None,
+) -> Report:
     try:
         roots, todo = _plan(con, paths, files)
     except EnvironmentFault as e:
@@ -504,7 +531,7 @@ def ingest_paths(
     found = {f.place.abs_path for f in todo}
     missing = {a: k for a, k in known.items() if a not in found and any(places.inside(a, s) for s in scopes)}
     sidecars: dict[Path, Sidecars] = {}
-    run = _Run(con, on_file, len(todo), parallel)
+    run = _Run(con, on_file, len(todo), parallel, ahead)
     run.report.notes = roots.notes
     stopping = True  # until the run ends normally: Ctrl-C ends the workers rather than awaiting them
     try:

@@ -308,3 +308,21 @@ def test_a_capture_whose_other_rows_fail_leaves_nothing_of_its_points(con, tmp_p
     assert q(con, "SELECT count(*) FROM series_points") == q(con, "SELECT sum(points) FROM point_files")
     assert q(con, "SELECT count(*) FROM series_points")[0][0] > 0
     assert [p.name for p in store.iterdir()] == [f"{q(con, 'SELECT source_id FROM point_files')[0][0]}.parquet"]
+
+
+@pytest.mark.parametrize("ended_first", [False, True])
+def test_a_pass_abandoned_without_waiting_removes_its_file_when_it_ends(tmp_path, ended_first):
+    """Ctrl-C does not wait for a capture's pass: the pass removes its file itself when it ends
+    (or at once, when it has ended already)."""
+    from ingest.formats import pdh
+    from ingest.store.points import StreamingPoints
+
+    res = pdh.parse_path(corpus(RS2), "capture.csv")
+    tmp = tmp_path / ".1.parquet.tmp"
+    streaming = StreamingPoints(res.points, None, 1, tmp)
+    if ended_first:
+        streaming.thread.join()
+        assert tmp.exists()
+    streaming.abandon(wait=False)
+    streaming.thread.join()
+    assert not tmp.exists()

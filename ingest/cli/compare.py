@@ -13,7 +13,6 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from .. import declared
 from ..terminal import console, markup, shown
 from . import params, requires
 
@@ -101,6 +100,8 @@ def cmd_compare(args: argparse.Namespace, con: Any) -> int:
             + markup(", ".join(sorted(s for s in systems if s)))
         )
         return requires.EXIT_USAGE
+    from .. import declared
+
     if not args.baseline and (said := [p for p in declared.problems(con, {args.study}) if p.key == "baseline"]):
         where = f"{shown(str(said[0].sidecar))}, line {said[0].line}: " if said[0].sidecar else ""
         err.print(f"[red]Nothing to compare against:[/] {markup(where + said[0].reason())}")

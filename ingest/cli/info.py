@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from .. import db
 from ..terminal import console, markup, say, shown
 from . import params, requires
 
@@ -30,6 +29,8 @@ def cmd_info(args: argparse.Namespace, con: Any) -> int:
                                    (SELECT coalesce(sum(points), 0) FROM point_files)""").fetchall()[0]
     roots = [r for (r,) in con.execute("SELECT path FROM data_roots ORDER BY 1").fetchall()]
     left = con.execute("SELECT count(*) FROM source_history WHERE left_at IS NOT NULL").fetchall()[0][0]
+    from .. import db
+
     store = db.store_problems(con)
     copies = _copies(con)
     from rich.table import Table

@@ -79,14 +79,21 @@ def _line(o: batch.Outcome, verbose: bool) -> str:
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:
-    from .. import batch, db
+    from ..ahead import read_ahead
+    from ..files import walk
 
     paths = [Path(p) for p in args.paths]
     if not Path(args.db).is_file() and (absent := [p for p in paths if not os.path.lexists(p)]):
         return _not_found(absent)  # nothing can be known from there: no database is made for it
+    files = list(walk(paths))
+    ahead = read_ahead(files, Path(args.db))  # a new database's first capture streams while it is made
+    from .. import batch, db
+
     try:
         con = db.open_db(args.db)
     except db.DatabaseProblem as e:
+        if ahead:
+            ahead.drop()
         if args.json:
             print(json.dumps({"db": args.db, "error": str(e)}))
         else:
@@ -95,7 +102,6 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     if absent := _absent(con, paths):
         con.close()
         return _not_found(absent)
-    files = list(batch.walk(paths))
     terminal = is_terminal()
     plain = not terminal and not args.json and not args.quiet
     with _progress(terminal and not (args.json or args.quiet), len(files)) as advance:
@@ -105,7 +111,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
             if plain:
                 print(_line(o, args.verbose))
 
-        report = batch.ingest_paths(con, paths, step, files=files, verify=args.verify, parallel=True)
+        report = batch.ingest_paths(con, paths, step, files=files, verify=args.verify, parallel=True, ahead=ahead)
     if not args.json:
         for note in report.notes:
             say(("Data root:", "bold"), f" {shown(note)}")

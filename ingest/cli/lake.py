@@ -7,9 +7,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..lake import export, owned, views
-from ..lake.views import TooBig
-
 
 def register(sub: Any) -> None:
     from ..config import default_db
@@ -46,6 +43,7 @@ def register(sub: Any) -> None:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    from ..lake import export
     from ..terminal import console, markup
 
     if not Path(args.db).is_file():
@@ -64,6 +62,8 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_views(args: argparse.Namespace) -> int:
+    from ..lake import owned, views
+    from ..lake.views import TooBig
     from ..terminal import console, markup
 
     out = Path(args.out) if args.out else Path(args.lake) / "views"
@@ -84,6 +84,7 @@ def cmd_views(args: argparse.Namespace) -> int:
 
 def cmd_status(args: argparse.Namespace) -> int:
     """Exit 0 when the views are current, 1 when stale or missing."""
+    from ..lake import owned
     from ..terminal import console, markup
 
     lake = Path(args.lake)

@@ -24,9 +24,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from duckdb import DuckDBPyConnection
+if TYPE_CHECKING:  # DuckDB is imported where a connection is made (ingest.store.connect)
+    from duckdb import DuckDBPyConnection
 
 Stamp = tuple[int, int | None, int | None, int | None]  # size, mtime_ns, ctime_ns, inode
 LABEL_COLUMNS = ("study", "system", "generation", "tiles", "vms", "config_label", "price_usd", "watts", "tags")

@@ -4,10 +4,10 @@ there by Polars, read by the views series_points and series_values."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import duckdb
-from duckdb import DuckDBPyConnection
+if TYPE_CHECKING:  # DuckDB is imported where a connection is made (ingest.store.connect)
+    from duckdb import DuckDBPyConnection
 
 STORE_MARK = ".iolab-output"  # in every folder iolab writes: an ingest never reads it as data
 
@@ -20,6 +20,8 @@ def _db_file(con: DuckDBPyConnection) -> Path:
 
 
 def store_id(con: DuckDBPyConnection) -> str | None:
+    import duckdb
+
     try:
         rows = con.execute("SELECT store_id FROM store_identity").fetchall()
     except duckdb.CatalogException:  # a database from before V060, opened read-only
@@ -110,15 +112,17 @@ def write_points(
 ) -> int:
     """Stream (series_key, sample_no[, ts], value) into <store>/<source_id>.parquet; register it
     (``StreamingPoints``, waited for at once)."""
-    return StreamingPoints(con, source_id, first_series_id, points, samples).done(con)
+    return StreamingPoints.into_store(con, source_id, first_series_id, points, samples).done(con, source_id)
 
 
 class StreamingPoints:
-    """A file's points streaming into <store>/<source_id>.parquet in a thread of their own, while the
-    caller stores the rest of the file: Polars' pass holds no lock Python needs, and the header's
-    names, the sample times and the other rows (60 ms of a 100 MB capture) go in meanwhile, on the
-    core the pass leaves idle at times. ``done`` waits for the pass and registers the file;
-    ``abandon`` waits for it and removes what it wrote (a Polars pass cannot be stopped half-way).
+    """A file's points streaming into a Parquet file in a thread of their own, while the caller
+    stores the rest of the file: Polars' pass holds no lock Python needs, and the header's names,
+    the sample times and the other rows (60 ms of a 100 MB capture) go in meanwhile, on the core
+    the pass leaves idle at times. ``done`` waits for the pass, moves its file to
+    <store>/<source_id>.parquet and registers it; ``abandon`` waits for it and removes what it
+    wrote (a Polars pass cannot be stopped half-way). The pass needs no database: it can start
+    before one is open (ingest/ahead.py), its series ids counted from ``first_series_id``.
 
     Each point carries its sample's time (from ``samples``, the file's series_samples rows, unless
     the points bring it), so series_points reads the store alone: no join, a count from metadata.
@@ -127,7 +131,7 @@ class StreamingPoints:
     (clean_store). A value Polars cannot read (a malformed cell deep in the file) raises ParseError
     from ``done``."""
 
-    def __init__(self, con: DuckDBPyConnection, source_id: int, first_series_id: int, points: Any, samples: Any):
+    def __init__(self, points: Any, samples: Any, first_series_id: int, tmp: Path):
         import threading
 
         import polars as pl
@@ -135,20 +139,25 @@ class StreamingPoints:
         lf = points.lazy() if isinstance(points, pl.DataFrame) else points
         if "ts" not in lf.collect_schema().names():
             lf = lf.join(_sample_times(samples).lazy(), on="sample_no", how="left", maintain_order="left")
+        self.points, self.first_series_id, self.tmp = lf, first_series_id, tmp
         lf = lf.select(
             (pl.col("series_key").cast(pl.Int32) + first_series_id).alias("series_id"),
             pl.col("sample_no").cast(pl.Int32),
             pl.col("ts").cast(pl.Datetime("us")),
             pl.col("value").cast(pl.Float64),
         )
-        self.source_id = source_id
+        self.error: BaseException | None = None
+        self.lock, self.ended, self.abandoned = threading.Lock(), False, False
+        self.thread = threading.Thread(target=self._sink, args=(lf,), name=f"points {tmp.name}", daemon=True)
+        self.thread.start()
+
+    @classmethod
+    def into_store(
+        cls, con: DuckDBPyConnection, source_id: int, first_series_id: int, points: Any, samples: Any
+    ) -> StreamingPoints:
         folder = store_dir(con)
         _mark_store(folder)
-        self.final = folder / f"{source_id}.parquet"
-        self.tmp = folder / f".{source_id}.parquet.tmp"
-        self.error: BaseException | None = None
-        self.thread = threading.Thread(target=self._sink, args=(lf,), name=f"points-{source_id}", daemon=True)
-        self.thread.start()
+        return cls(points, samples, first_series_id, folder / f".{source_id}.parquet.tmp")
 
     def _sink(self, lf: Any) -> None:
         # No min/max statistics: each row group spans every series of the capture, so they could prune
@@ -158,8 +167,12 @@ class StreamingPoints:
             lf.sink_parquet(self.tmp, compression="lz4", statistics=False)
         except BaseException as e:  # Polars can also panic (a Rust PanicException is not an Exception)
             self.error = e
+        with self.lock:
+            self.ended = True
+            if self.abandoned:  # and not waited for: Ctrl-C
+                self.tmp.unlink(missing_ok=True)
 
-    def done(self, con: DuckDBPyConnection) -> int:
+    def done(self, con: DuckDBPyConnection, source_id: int) -> int:
         """Wait for the pass, move its file into place and register it; the number of points."""
         import polars as pl
 
@@ -173,20 +186,30 @@ class StreamingPoints:
             raise ParseError(polars_reason(e)) from None
         try:
             n = pl.scan_parquet(self.tmp).select(pl.len()).collect().item()  # from the footer
-            self.tmp.replace(self.final)
+            folder = store_dir(con)
+            _mark_store(folder)
+            final = folder / f"{source_id}.parquet"
+            self.tmp.replace(final)
         except BaseException:
             self.tmp.unlink(missing_ok=True)
             raise
         con.execute(
             "INSERT INTO point_files (source_id, file_name, points, bytes, has_times) VALUES (?, ?, ?, ?, true)",
-            [self.source_id, self.final.name, n, self.final.stat().st_size],
+            [source_id, final.name, n, final.stat().st_size],
         )
         return n
 
-    def abandon(self) -> None:
-        """Something else of the file failed: wait for the pass, and leave nothing of it behind."""
-        self.thread.join()
-        self.tmp.unlink(missing_ok=True)
+    def abandon(self, wait: bool = True) -> None:
+        """Something else of the file failed: wait for the pass, and leave nothing of it behind.
+        Without ``wait`` (Ctrl-C: the user is not kept waiting), the pass removes its file when it
+        ends; if the process ends first, the file is removed at the database's next open."""
+        with self.lock:
+            self.abandoned = True
+            if self.ended:
+                self.tmp.unlink(missing_ok=True)
+        if wait:
+            self.thread.join()
+            self.tmp.unlink(missing_ok=True)
 
 
 def clean_store(con: DuckDBPyConnection) -> None:
@@ -201,6 +224,36 @@ def clean_store(con: DuckDBPyConnection) -> None:
     for f in folder.iterdir():
         if f.name not in owned and f.is_file():
             f.unlink(missing_ok=True)
+
+
+def ahead_file(db: Path, pid: int) -> Path:
+    """Where process ``pid`` streams a capture read ahead for database ``db`` (ingest/ahead.py)."""
+    return db.with_name(f".{db.name}.ahead-{pid}.parquet.tmp")
+
+
+def clean_ahead(db: Path) -> None:
+    """Remove what a capture read ahead for ``db`` left when its process ended before its ingest did."""
+    prefix, suffix = f".{db.name}.ahead-", ".parquet.tmp"
+    try:
+        leftovers = [f for f in db.parent.iterdir() if f.name.startswith(prefix) and f.name.endswith(suffix)]
+    except OSError:
+        return
+    for f in leftovers:
+        pid = f.name.removeprefix(prefix).removesuffix(suffix)
+        if pid.isdigit() and not _alive(int(pid)):
+            f.unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    import os
+
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
 
 
 def drop_points(con: DuckDBPyConnection, source_id: int) -> None:

@@ -15,7 +15,7 @@ import duckdb
 from .. import vocabulary_table
 from ..config import SCHEMAS, VIEWS, cache_dir
 from .connect import DatabaseProblem, connect, transaction
-from .points import clean_store, ensure_store, refresh_points_view, upgrade_store
+from .points import clean_ahead, clean_store, ensure_store, refresh_points_view, upgrade_store
 
 
 def _checksum(text: str) -> str:
@@ -118,6 +118,7 @@ def open_db(path: str | Path, **kw: Any) -> duckdb.DuckDBPyConnection:
     if kw.get("read_only"):
         check_version(con)
         return con
+    clean_ahead(Path(path))
     if copied:  # the template's schema was made earlier: say when this database got it
         con.execute("UPDATE schema_history SET applied_at = ?", [datetime.now(UTC).replace(tzinfo=None)])
         ensure_store(con, fresh=True)

@@ -97,7 +97,7 @@ class Writer:
         self.next_id = {"runs": _next_id(con, "runs", "run_id"), "series": _next_id(con, "series", "series_id")}
         self.parts: dict[str, list[pl.DataFrame | pa.Table]] = {}
         self.rows: dict[str, int] = {}
-        self.streaming: list[tuple[StreamingPoints, dict[str, int]]] = []  # points passes, done at flush
+        self.streaming: list[tuple[StreamingPoints, int, dict[str, int]]] = []  # points passes, done at flush
 
     def put(self, table: str, rows: Any, extra: dict[str, Any], gather: bool = True) -> int:
         """Queue ``rows`` (dicts, a Polars frame, a pyarrow Table or a PackedTable) for ``table``
@@ -131,18 +131,18 @@ class Writer:
             for table in list(self.parts):
                 self._flush_table(table)
             while self.streaming:
-                points, counts = self.streaming[0]
-                counts["points"] = points.done(self.con)
+                points, source_id, counts = self.streaming[0]
+                counts["points"] = points.done(self.con, source_id)
                 self.streaming.pop(0)
-        except BaseException:
-            self.abandon()
+        except BaseException as e:
+            self.abandon(wait=not isinstance(e, KeyboardInterrupt))
             raise
 
-    def abandon(self) -> None:
-        """The rows will not be committed: wait for the points passes, and remove what they wrote."""
+    def abandon(self, wait: bool = True) -> None:
+        """The rows will not be committed: the points passes' files are removed (StreamingPoints.abandon)."""
         streaming, self.streaming = self.streaming, []
-        for points, _ in streaming:
-            points.abandon()
+        for points, _, _ in streaming:
+            points.abandon(wait)
 
     def write(self, source_id: int, result: ParseResult) -> dict[str, int]:
         """Queue a parsed file's rows under ``source_id``; returns the row count per table (its
@@ -150,22 +150,35 @@ class Writer:
         parse (ParseResult.pending) and of the rows is done while they stream."""
         counts: dict[str, int] = {}
         first = self.next_id["series"]
-        streaming: StreamingPoints | None = None
-        if result.points is not None:
-            streaming = StreamingPoints(self.con, source_id, first, result.points, result.tables.get("series_samples"))
+        streaming = self._stream(source_id, first, result)
         try:
             result.finish()
             if streaming is not None and not result.series:  # points of no series are nobody's
                 streaming.abandon()
                 streaming = None
             self._write(source_id, result, first, counts)
-        except BaseException:
+        except BaseException as e:
             if streaming is not None:
-                streaming.abandon()
+                streaming.abandon(wait=not isinstance(e, KeyboardInterrupt))
             raise
         if streaming is not None:
-            self.streaming.append((streaming, counts))
+            self.streaming.append((streaming, source_id, counts))
         return counts
+
+    def _stream(self, source_id: int, first_series: int, result: ParseResult) -> StreamingPoints | None:
+        """The file's points streaming, with series ids from ``first_series``. A pass started before
+        the database was open (ingest/ahead.py) counted them from its guess: kept if the guess was
+        right, else started again."""
+        points = result.points
+        if isinstance(points, StreamingPoints):
+            if points.first_series_id == first_series:
+                return points
+            points.abandon()
+            points = points.points
+        if points is None:
+            return None
+        samples = result.tables.get("series_samples")
+        return StreamingPoints.into_store(self.con, source_id, first_series, points, samples)
 
     def _write(self, source_id: int, result: ParseResult, first_series: int, counts: dict[str, int]) -> None:
         extra = {"source_id": source_id}
