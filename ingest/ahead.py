@@ -36,7 +36,8 @@ class Ahead:
     path: Path
     stamp: Stamp
     module: ModuleType
-    result: Any  # the ParseResult, its points streaming
+    result: Any  # the ParseResult, its points streaming (until taken)
+    streaming: StreamingPoints
 
     def take(self, f: files.Incoming, mod: ModuleType) -> Any:
         """The parse of ``f`` read ahead, if it is this file as it was, for the same parser."""
@@ -46,10 +47,10 @@ class Ahead:
         return result
 
     def drop(self, wait: bool = True) -> None:
-        """The ingest did not take it: the pass's file is removed (StreamingPoints.abandon)."""
-        if self.result is not None:
-            self.result.points.abandon(wait)
-            self.result = None
+        """At the ingest's end: the pass's file is removed unless the ingest stored it (taken, a
+        pass is done or abandoned by then; StreamingPoints.abandon leaves a file moved away alone)."""
+        self.result = None
+        self.streaming.abandon(wait)
 
 
 def read_ahead(walked: list[tuple[Path, Path]], db: Path) -> Ahead | None:
@@ -70,4 +71,4 @@ def read_ahead(walked: list[tuple[Path, Path]], db: Path) -> Ahead | None:
     except Exception:  # the ingest meets the file again, and says what is wrong with it
         return None
     result.points = StreamingPoints(result.points, None, FIRST_SERIES_ID, ahead_file(db, os.getpid()))
-    return Ahead(path, stamp, mod, result)
+    return Ahead(path, stamp, mod, result, result.points)

@@ -158,3 +158,26 @@ def _dead_pid() -> int:
     p = subprocess.Popen([sys.executable, "-c", "pass"])
     p.wait()
     return p.pid
+
+
+def test_a_capture_taken_but_not_stored_leaves_nothing(capture, tmp_path, monkeypatch):
+    """The ingest took the parse read ahead, then failed before its rows could be written (here:
+    numbering the file): the pass read ahead is removed at the ingest's end all the same."""
+    real, calls = batch.places.next_source_id, []
+
+    def fails_once(con):
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("simulated failure")
+        return real(con)
+
+    monkeypatch.setattr(batch.places, "next_source_id", fails_once)
+    dbf = tmp_path / "new.duckdb"
+    walked = list(files.walk([capture]))
+    early = ahead.read_ahead(walked, dbf)
+    assert early is not None
+    con = db.open_db(dbf)
+    out = batch.ingest_paths(con, [capture], files=walked, ahead=early).outcomes[0]
+    assert out.status == "rejected" and "simulated failure" in out.reason
+    assert early.streaming.thread.is_alive() is False and leftovers(dbf) == []
+    assert q(con, "SELECT count(*) FROM point_files") == [(0,)]

@@ -156,7 +156,7 @@ class Writer:
             if streaming is not None and not result.series:  # points of no series are nobody's
                 streaming.abandon()
                 streaming = None
-            self._write(source_id, result, first, counts)
+            self._queue(source_id, result, first, counts)
         except BaseException as e:
             if streaming is not None:
                 streaming.abandon(wait=not isinstance(e, KeyboardInterrupt))
@@ -180,7 +180,7 @@ class Writer:
         samples = result.tables.get("series_samples")
         return StreamingPoints.into_store(self.con, source_id, first_series, points, samples)
 
-    def _write(self, source_id: int, result: ParseResult, first_series: int, counts: dict[str, int]) -> None:
+    def _queue(self, source_id: int, result: ParseResult, first_series: int, counts: dict[str, int]) -> None:
         extra = {"source_id": source_id}
         run_ids = RunIds()
         gather = len(result.samples) < self.ALONE  # a small file's rows wait for the others
