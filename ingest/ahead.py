@@ -55,7 +55,7 @@ class Ahead:
 
 def read_ahead(walked: list[tuple[Path, Path]], db: Path) -> Ahead | None:
     """Start streaming the first walked file, if the database ``db`` is new and the file a big capture."""
-    if not walked or db.exists() or not db.parent.is_dir():
+    if not walked or str(db) == ":memory:" or db.exists() or not db.parent.is_dir():
         return None
     path = walked[0][1]
     try:
@@ -68,7 +68,7 @@ def read_ahead(walked: list[tuple[Path, Path]], db: Path) -> Ahead | None:
         if mod is None or not streams(mod) or head.startswith(archives.GZIP):
             return None
         result = registry.parse_path(mod, path, path.name)
+        result.points = StreamingPoints(result.points, None, FIRST_SERIES_ID, ahead_file(db, os.getpid()))
     except Exception:  # the ingest meets the file again, and says what is wrong with it
         return None
-    result.points = StreamingPoints(result.points, None, FIRST_SERIES_ID, ahead_file(db, os.getpid()))
     return Ahead(path, stamp, mod, result, result.points)

@@ -320,99 +320,107 @@ def parse_source(source: bytes | Path, name: str, finish: bool = True) -> ParseR
     """The capture's points as a LazyFrame (the writer streams them into the store), and the rest.
     Without ``finish`` the rest (the counters' names, every sample's time: a pass of their own) is
     left pending, to be done while the points stream (ParseResult.pending)."""
-    head = bytes(source[:HEADER_LIMIT]) if isinstance(source, (bytes, bytearray)) else _head(source)
-    header, hline, eol, data_start = _header_and_layout(head)
-    cells = _cells(header, hline + 1)
-    skipped, tz_name, bias, kinds = _columns(cells)
-    if "value" not in kinds and "glued" not in kinds:
-        raise ParseError("the header names no counters", hline + 1)
-    tool = "esxtop" if tz_name == "UTC" and bias == 0 else "perfmon"
-    _check_tail(source, len(kinds), eol)
-    # the time stamps' format, from the first lines of the head (the head holds fewer: the file's)
-    stamps = _stamps_in(head[: head.rfind(eol.encode()) + len(eol)], data_start, eol.encode())
-    if len(stamps) < 5:
-        stamps = _first_cells(source, data_start, eol)
-    if not stamps:
-        raise ParseError("the header has no data rows under it (a cut file?)")
-    ts, has_date, ts_fmt = _ts_expr(stamps[:5])
-    lf = _frame(source, kinds, hline + 1, eol).with_row_index("sample_no")
-    # a glued cell, `    73.1"8.93"`: the quoted part is the counter's value
-    if glued := [_column(i) for i, k in enumerate(kinds) if k == "glued"]:
-        value = pl.col(glued).str.extract(r'"([^"]*)"\s*$').str.strip_chars().replace("", None)
-        lf = lf.with_columns(value.cast(pl.Float64, strict=True))
-    # one streaming pass: the series key is the column number, the name each point's column has in
-    # the frame, cast to a number (a short name is held inside its string view, so the cast reads no
-    # other memory: 6 % of the pass less than looking "c<i>" up in an Enum of every name, which was
-    # itself a third less than parsing the number out of "c<i>"); each point carries its sample's
-    # time (parsed once per line, here, as in series_samples below)
-    stamp = (ts if has_date else pl.lit(None, pl.Datetime("us"))).alias("ts")
-    res = ParseResult(tool_version=None)
-    res.points = (  # the value columns by type, not 5,000 names (0.03 s of planning): the rest are text
-        lf.select("sample_no", stamp, pl.col(pl.Float64))
-        .unpivot(index=["sample_no", "ts"], variable_name="col", value_name="value")
-        .drop_nulls("value")
-        .select(
-            pl.col("col").cast(pl.Int32).alias("series_key"),
-            pl.col("sample_no").cast(pl.Int32),
-            "ts",
-            "value",
-        )
-    )
+    capture = _Capture(source)
+    res = ParseResult(tool_version=None, points=capture.points(), pending=capture.describe)
+    if finish:
+        res.finish()
+    return res
 
-    def rest(res: ParseResult) -> None:  # the counters' names, and every sample's time
-        series = _series(cells, kinds, hline + 1)
-        smp = (
-            pl.DataFrame({"ts_text": _first_cells(source, data_start, eol)})
-            .with_row_index("sample_no")
-            .with_columns(pl.col("ts_text").alias("c0"))
-            .with_columns(ts.alias("ts"))
-            .drop("c0")
+
+class _Capture:
+    """A capture's layout, read from its head: the header's columns, the line ends, the time stamps'
+    format; and whether its last line is whole."""
+
+    def __init__(self, source: bytes | Path) -> None:
+        self.source = source
+        head = bytes(source[:HEADER_LIMIT]) if isinstance(source, (bytes, bytearray)) else _head(source)
+        header, self.hline, self.eol, self.data_start = _header_and_layout(head)
+        self.cells = _cells(header, self.hline + 1)
+        self.skipped, self.tz_name, self.bias, self.kinds = _columns(self.cells)
+        if "value" not in self.kinds and "glued" not in self.kinds:
+            raise ParseError("the header names no counters", self.hline + 1)
+        self.tool = "esxtop" if self.tz_name == "UTC" and self.bias == 0 else "perfmon"
+        _check_tail(source, len(self.kinds), self.eol)
+        # the time stamps' format, from the first lines of the head (the head holds fewer: the file's)
+        stamps = _stamps_in(head[: head.rfind(self.eol.encode()) + len(self.eol)], self.data_start, self.eol.encode())
+        if len(stamps) < 5:
+            stamps = _first_cells(source, self.data_start, self.eol)
+        if not stamps:
+            raise ParseError("the header has no data rows under it (a cut file?)")
+        self.ts, self.has_date, self.ts_format = _ts_expr(stamps[:5])
+
+    def points(self) -> pl.LazyFrame:
+        """(series_key, sample_no, ts, value), in one streaming pass: the series key is the column
+        number, the name each point's column has in the frame, cast to a number (a short name is held
+        inside its string view, so the cast reads no other memory: 6 % of the pass less than looking
+        "c<i>" up in an Enum of every name, which was itself a third less than parsing the number out
+        of "c<i>"); each point carries its sample's time (parsed once per line, as in ``describe``)."""
+        lf = _frame(self.source, self.kinds, self.hline + 1, self.eol).with_row_index("sample_no")
+        # a glued cell, `    73.1"8.93"`: the quoted part is the counter's value
+        if glued := [_column(i) for i, k in enumerate(self.kinds) if k == "glued"]:
+            value = pl.col(glued).str.extract(r'"([^"]*)"\s*$').str.strip_chars().replace("", None)
+            lf = lf.with_columns(value.cast(pl.Float64, strict=True))
+        stamp = (self.ts if self.has_date else pl.lit(None, pl.Datetime("us"))).alias("ts")
+        return (  # the value columns by type, not 5,000 names (0.03 s of planning): the rest are text
+            lf.select("sample_no", stamp, pl.col(pl.Float64))
+            .unpivot(index=["sample_no", "ts"], variable_name="col", value_name="value")
+            .drop_nulls("value")
+            .select(pl.col("col").cast(pl.Int32).alias("series_key"), pl.col("sample_no").cast(pl.Int32), "ts", "value")
         )
-        if smp["ts"].null_count():
-            bad = smp.filter(pl.col("ts").is_null())["ts_text"][0]
-            raise ParseError(
-                f"time stamp {bad!r} does not match the file's format {ts_fmt}",
-                hline + 2 + smp.filter(pl.col("ts").is_null())["sample_no"][0],
-            )
-        smp = smp.with_columns(pl.col("sample_no").cast(pl.Int32))
-        if not has_date:
-            smp = smp.with_columns(pl.lit(None, pl.Datetime("us")).alias("ts"))
-        start = smp["ts"].min() if has_date else None
-        end = smp["ts"].max() if has_date else None
+
+    def describe(self, res: ParseResult) -> None:
+        """The rest of the parse: the counters' names, every sample's time, the run and the capture."""
+        series = _series(self.cells, self.kinds, self.hline + 1)
+        smp = self.samples()
         hosts = sorted({s.host for s in series if s.host})
         res.runs.append(
             Run(
                 key="capture",
-                tool=tool,
-                started_at=start,
-                ended_at=end,
-                workload=f"{tool} capture",
+                tool=self.tool,
+                started_at=smp["ts"].min() if self.has_date else None,
+                ended_at=smp["ts"].max() if self.has_date else None,
+                workload=f"{self.tool} capture",
                 description=f"{len(series)} counters x {smp.height} samples from {', '.join(hosts)[:200]}",
                 status="complete",
                 test_type="time series",
             )
         )
         res.series = series
-        res.tables["series_samples"] = smp.select("sample_no", "ts", "ts_text")
+        res.tables["series_samples"] = smp
         res.tables["pdh_captures"] = [
             {
-                "tool": tool,
-                "time_zone": tz_name,
-                "bias_minutes": bias,
-                "columns": len(kinds),
+                "tool": self.tool,
+                "time_zone": self.tz_name,
+                "bias_minutes": self.bias,
+                "columns": len(self.kinds),
                 "series": len(series),
                 "samples": smp.height,
-                "has_date": has_date,
-                "header_line": hline + 1,
+                "has_date": self.has_date,
+                "header_line": self.hline + 1,
                 "hosts": hosts,
             }
         ]
-        res.tables["pdh_skipped_columns"] = skipped
+        res.tables["pdh_skipped_columns"] = self.skipped
 
-    res.pending = rest
-    if finish:
-        res.finish()
-    return res
+    def samples(self) -> pl.DataFrame:
+        """(sample_no, ts, ts_text) of every data line; ParseError at a stamp not in the file's format."""
+        smp = (
+            pl.DataFrame({"ts_text": _first_cells(self.source, self.data_start, self.eol)})
+            .with_row_index("sample_no")
+            .with_columns(pl.col("ts_text").alias("c0"))
+            .with_columns(self.ts.alias("ts"))
+            .drop("c0")
+        )
+        if smp["ts"].null_count():
+            bad = smp.filter(pl.col("ts").is_null())
+            raise ParseError(
+                f"time stamp {bad['ts_text'][0]!r} does not match the file's format {self.ts_format}",
+                self.hline + 2 + bad["sample_no"][0],
+            )
+        smp = smp.with_columns(pl.col("sample_no").cast(pl.Int32))
+        if not self.has_date:
+            smp = smp.with_columns(pl.lit(None, pl.Datetime("us")).alias("ts"))
+        return smp.select("sample_no", "ts", "ts_text")
 
 
 def parse(data: bytes, name: str) -> ParseResult:
