@@ -79,6 +79,8 @@ r.table(numbered(cpu), "CPU: utilisation per physical CPU, ready time per VM gro
 # %%
 # One panel per unit, on the real time axis; the TOP series by mean load are drawn, the rest summarised
 TOP = 8
+CHARTED = ["cpu_util_pct", "cpu_used_pct", "cpu_ready_pct", "queue_length", "iops", "read_iops", "write_iops"]
+CHARTED += ["davg_ms", "gavg_ms"]
 pts = r.query(
     con,
     r"""WITH s AS (SELECT ss.series_id, ss.source_id, ss.unit, ss.metric, ss.avg, regexp_extract(ss.source_path, '([^/\\]+)$', 1) AS file,
@@ -86,13 +88,39 @@ pts = r.query(
                                        row_number() OVER (PARTITION BY ss.unit ORDER BY ss.avg DESC NULLS LAST, ss.series_id) AS rank,
                                        count(*) OVER (PARTITION BY ss.unit) AS of_unit
                                 FROM series_summary ss WHERE ss.study = ? AND ss.unit IS NOT NULL
-                                AND ss.metric IN ('cpu_util_pct', 'cpu_used_pct', 'cpu_ready_pct', 'queue_length', 'iops',
-                                                  'read_iops', 'write_iops', 'davg_ms', 'gavg_ms'))
+                                AND list_contains(?, ss.metric))
                       SELECT s.unit, s.series, s.rank, s.of_unit, p.ts, p.value, s.file, p.sample_no, s.source_id
                       FROM s JOIN series_points p USING (series_id)
                       WHERE s.rank <= ? AND p.ts IS NOT NULL ORDER BY s.unit, s.series, p.ts""",
-    [study, TOP],
+    [study, CHARTED, TOP],
 )
+# each capture's series per unit, and its system: a chart names the captures and systems it draws no line of
+per_unit = r.query(
+    con,
+    """SELECT source_id, unit, count(*) AS series FROM series_summary
+       WHERE study = ? AND unit IS NOT NULL AND list_contains(?, metric) GROUP BY ALL""",
+    [study, CHARTED],
+).join(numbers, on="source_id")
+by_number = dict(zip(caps["#"], caps["system"]))
+
+
+def not_drawn(unit: str, drawn: set) -> str:
+    """What a unit's chart draws no line of: captures whose series there all have lower means, and the
+    study's systems whose captures record no series in that unit at all."""
+    hidden = per_unit.filter((pl.col("unit") == unit) & ~pl.col("source_id").is_in(list(drawn))).sort("capture #")
+    said = [
+        f"capture {n}"
+        + (f" ({by_number[n]})" if by_number.get(n) else "")
+        + f": its {k} series in {unit} have lower means"
+        for n, k in zip(hidden["capture #"], hidden["series"])
+    ]
+    counted = per_unit.filter(pl.col("unit") == unit)["capture #"].to_list()
+    return r.caption(
+        f"No lines for {'; '.join(said)}." if said else "",
+        r.no_marks(caps, [by_number.get(n) for n in counted], f"their captures record no series in {unit}"),
+    )
+
+
 for unit, g in pts.join(numbers, on="source_id", how="left").group_by("unit", maintain_order=True):
     d = g.to_pandas()
     # series of the same name in two captures are two lines: their names say which capture (never one merged line)
@@ -121,9 +149,12 @@ for unit, g in pts.join(numbers, on="source_id", how="left").group_by("unit", ma
         ),
         f"Line chart over time of the {min(TOP, of_unit)} series in {unit} with the highest mean "
         f"({d['series'].nunique()} lines, one per series: host, object, instance and counter).",
-        left_out=f"{of_unit - TOP} of {of_unit} series in {unit} not drawn (lower means); all are in the table below."
-        if of_unit > TOP
-        else "",
+        left_out=r.caption(
+            f"{of_unit - TOP} of {of_unit} series in {unit} not drawn (lower means); all are in the table below."
+            if of_unit > TOP
+            else "",
+            not_drawn(unit, {int(x) for x in d["source_id"]}),
+        ),
     )
 rest = r.query(
     con,

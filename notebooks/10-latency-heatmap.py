@@ -68,6 +68,13 @@ source = {
     "keys": {"file": "file", "direction": "direction", "time_s": "time_s", "lower_ms": "lower_ms"},
     "values": {"io_count": "io_count", "upper_ms": "upper_ms", "time_start_s": "time_start_s"},
 }
+# the study's systems the chart draws nothing of: no histogram log, or no cell a log axis can place
+logged = systems.filter(systems["system"].is_in(d["system"].dropna().unique().tolist()))
+left_out = r.caption(
+    "; ".join(c for c in cut if c) + ("; every cell is in the table below." if any(cut) else ""),
+    r.no_marks(systems, d["system"], "their files hold no fio latency histogram log (write_hist_log)"),
+    r.no_marks(logged, shown["system"], "none of their cells has a place on the log axis (all are in the table below)"),
+)
 if k > 1:  # columns of k intervals: their sums are not rows of the view
     source = {**source, "aggregate": True, "values": {"upper_ms": "upper_ms"}, "keys": {"lower_ms": "lower_ms"}}
 if len(shown):
@@ -95,7 +102,7 @@ if len(shown):
         f"the I/Os completed in that interval and octave ({int(shown['io_count'].sum()):,} I/Os in "
         f"{len(shown):,} cells).",
         source=source,
-        left_out="; ".join(c for c in cut if c) + ("; every cell is in the table below." if any(cut) else ""),
+        left_out=left_out,
     )
 per_log = r.query(
     con,

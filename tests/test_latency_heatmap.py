@@ -209,3 +209,43 @@ def test_cells_a_log_axis_cannot_hold_are_left_out_with_a_caption(tmp_path):
         assert chart.caption.startswith("2 cells not drawn: below 1 unit")
     finally:
         con.close()
+
+
+def test_the_heatmap_names_the_systems_it_draws_nothing_of(tmp_path):
+    """Beside the real PKB logs (system "fio box"): a real Iometer results file (no histogram log) and a
+    hand-made log whose only cells sit in fio's bin 0 (no place on a log axis), each under its own
+    system. The chart draws the PKB logs alone, and its caption names both others, escaped."""
+    import shutil
+
+    from ingest import batch, db
+    from ingest.reports import oracle, render
+    from tests.conftest import corpus
+
+    d = tmp_path / "data" / "mixed"
+    for sub, system in (("fio", "fio box"), ("iometer", "O'Brien <b>"), ("edge", "edge box")):
+        (d / sub).mkdir(parents=True)
+        (d / sub / "iolab.toml").write_text(f'system = "{system}"\n')
+    for log in sorted(STUDY.glob("*_clat_hist.*.log")):
+        shutil.copy(log, d / "fio" / log.name)
+    shutil.copy(corpus("iometer/adisireesha__results.csv"), d / "iometer" / "results.csv")
+    counts = ["0"] * 1856
+    counts[0] = "9"
+    (d / "edge" / "handmade-bin0_clat_hist.1.log").write_text(", ".join(["1000", "1", "4096"] + counts) + "\n")
+    (d / "iolab.toml").write_text('study = "mixed"\n')
+    dbf = tmp_path / "m.duckdb"
+    con = db.open_db(dbf)
+    batch.ingest_paths(con, [d])
+    con.close()
+    assert render.render(dbf, tmp_path / "out", ["mixed"]) == 0
+    page = tmp_path / "out" / "mixed" / "10-latency-heatmap.html"
+    con = db.connect(dbf, read_only=True)
+    try:
+        assert oracle.check_page(page, con) == []
+        (chart,), _ = oracle.charts(page.read_text())
+        assert {r["system"] for r in chart.rows()} == {"fio box"}
+        said = chart.meta["left_out"]
+        assert "No marks for O'Brien <b>: their files hold no fio latency histogram log" in said
+        assert "No marks for edge box: none of their cells has a place on the log axis" in said
+        assert "O'Brien <b>" not in page.read_text()  # escaped in the page
+    finally:
+        con.close()

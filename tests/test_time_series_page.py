@@ -52,3 +52,38 @@ def test_same_named_series_of_two_captures_are_two_lines_and_say_which(tmp_path)
     assert {lines[f"{adapter} · capture {n}"]["file"] for n in (1, 2)} == {"esxtop.csv", "esxtop-derived-x1.1.csv"}
     assert B not in raw and "&lt;i&gt;" in raw  # the system name stays text
     assert "capture #" in raw  # the tables say which capture each row is from
+
+
+def test_a_chart_names_the_captures_and_systems_it_draws_no_line_of(tmp_path):
+    """A unit's chart draws the top series by mean of every capture of the study together: a capture
+    whose series all have lower means (here: the real capture with every value written 0.05x, a hand-made
+    change, under a hostile name) has no line, and the chart's caption says so; a system whose captures
+    record no series in a unit (a perfmon log: no esxtop latency counters) is named on that unit's chart."""
+    study = tmp_path / "data" / "farm"
+    src = corpus("esxtop/rachsharp__small-esxtop-data.csv")
+    for sub, system in (("a", "Host A"), ("b", B), ("c", "Windows C")):
+        (study / sub).mkdir(parents=True)
+        (study / sub / "iolab.toml").write_text(f"system = '{system}'\n")
+    (study / "a" / "esxtop.csv").write_bytes(src.read_bytes())
+    rows = list(csv.reader(io.StringIO(src.read_text(), newline="")))
+    for row in rows[1:]:
+        row[1:] = [f"{float(v) * 0.05:.2f}" if re.fullmatch(r"-?[0-9.]+", v) else v for v in row[1:]]
+    out = io.StringIO()
+    csv.writer(out, quoting=csv.QUOTE_ALL, lineterminator="\r\n").writerows(rows)
+    (study / "b" / "esxtop-derived-x0.05.csv").write_text(out.getvalue(), newline="")
+    (study / "c" / "perfmon.csv").write_bytes(corpus("perfmon/jg185342__DataCollector01.csv").read_bytes())
+    (study / "iolab.toml").write_text('study = "farm"\n')
+    dbf = tmp_path / "t.duckdb"
+    con = db.open_db(dbf)
+    batch.ingest_paths(con, [study])
+    units = dict(con.execute("SELECT unit, count(*) FROM series_summary WHERE study = 'farm' GROUP BY ALL").fetchall())
+    con.close()
+    raw = rendered_page(dbf, tmp_path / "out", "farm", "06-time-series.html")
+    charts, _ = oracle.charts(raw)
+    iops = next(c for c in charts if c.title.startswith("IO/s"))
+    assert {p["file"] for p in iops.rows()} == {"esxtop.csv"}  # the 0.05x capture has no line here
+    said = iops.meta["left_out"]
+    assert "No lines for capture 2 (" + B + "): its" in said and "series in IO/s have lower means" in said
+    ms = next(c for c in charts if c.title.startswith("ms"))
+    assert "No marks for Windows C: their captures record no series in ms." in ms.meta["left_out"]
+    assert "ms" in units and B not in raw and "&lt;i&gt;" in raw
