@@ -22,6 +22,16 @@ from tests.conftest import corpus, rendered_page
 B = 'Host B | "beta" <i>'
 
 
+def scaled(capture, factor: float) -> str:
+    """The capture with every value written ``factor`` times (a hand-made change), as esxtop writes it."""
+    rows = list(csv.reader(io.StringIO(capture.read_text(), newline="")))
+    for row in rows[1:]:
+        row[1:] = [f"{float(v) * factor:.2f}" if re.fullmatch(r"-?[0-9.]+", v) else v for v in row[1:]]
+    out = io.StringIO()
+    csv.writer(out, quoting=csv.QUOTE_ALL, lineterminator="\r\n").writerows(rows)
+    return out.getvalue()
+
+
 def test_same_named_series_of_two_captures_are_two_lines_and_say_which(tmp_path):
     study = tmp_path / "data" / "farm"
     src = corpus("esxtop/rachsharp__small-esxtop-data.csv")
@@ -30,12 +40,7 @@ def test_same_named_series_of_two_captures_are_two_lines_and_say_which(tmp_path)
     (study / "a" / "iolab.toml").write_text('system = "Host A"\n')
     (study / "b" / "iolab.toml").write_text(f"system = '{B}'\n")
     (study / "a" / "esxtop.csv").write_bytes(src.read_bytes())
-    rows = list(csv.reader(io.StringIO(src.read_text(), newline="")))
-    for row in rows[1:]:
-        row[1:] = [f"{float(v) * 1.1:.2f}" if re.fullmatch(r"-?[0-9.]+", v) else v for v in row[1:]]
-    out = io.StringIO()
-    csv.writer(out, quoting=csv.QUOTE_ALL, lineterminator="\r\n").writerows(rows)
-    (study / "b" / "esxtop-derived-x1.1.csv").write_text(out.getvalue(), newline="")
+    (study / "b" / "esxtop-derived-x1.1.csv").write_text(scaled(src, 1.1), newline="")
     (study / "iolab.toml").write_text('study = "farm"\n')
     dbf = tmp_path / "t.duckdb"
     con = db.open_db(dbf)
@@ -65,12 +70,7 @@ def test_a_chart_names_the_captures_and_systems_it_draws_no_line_of(tmp_path):
         (study / sub).mkdir(parents=True)
         (study / sub / "iolab.toml").write_text(f"system = '{system}'\n")
     (study / "a" / "esxtop.csv").write_bytes(src.read_bytes())
-    rows = list(csv.reader(io.StringIO(src.read_text(), newline="")))
-    for row in rows[1:]:
-        row[1:] = [f"{float(v) * 0.05:.2f}" if re.fullmatch(r"-?[0-9.]+", v) else v for v in row[1:]]
-    out = io.StringIO()
-    csv.writer(out, quoting=csv.QUOTE_ALL, lineterminator="\r\n").writerows(rows)
-    (study / "b" / "esxtop-derived-x0.05.csv").write_text(out.getvalue(), newline="")
+    (study / "b" / "esxtop-derived-x0.05.csv").write_text(scaled(src, 0.05), newline="")
     (study / "c" / "perfmon.csv").write_bytes(corpus("perfmon/jg185342__DataCollector01.csv").read_bytes())
     (study / "iolab.toml").write_text('study = "farm"\n')
     dbf = tmp_path / "t.duckdb"
