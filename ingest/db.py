@@ -9,7 +9,6 @@ from .store.points import (
     store_dir,
     store_id,
     store_problems,
-    write_points,
 )
 from .store.schema import check_version, create_views, from_template, migrate, open_db
 from .store.writer import ArrowStream, Writer, frame_rows, with_constants, write_result
@@ -34,6 +33,5 @@ __all__ = [
     "store_problems",
     "transaction",
     "with_constants",
-    "write_points",
     "write_result",
 ]

@@ -107,14 +107,6 @@ def _sample_times(samples: Any) -> Any:
     return frame.select(pl.col("sample_no").cast(pl.Int32), pl.col("ts").cast(pl.Datetime("us")))
 
 
-def write_points(
-    con: DuckDBPyConnection, source_id: int, first_series_id: int, points: Any, samples: Any = None
-) -> int:
-    """Stream (series_key, sample_no[, ts], value) into <store>/<source_id>.parquet; register it
-    (``StreamingPoints``, waited for at once)."""
-    return StreamingPoints.into_store(con, source_id, first_series_id, points, samples).done(con, source_id)
-
-
 class StreamingPoints:
     """A file's points streaming into a Parquet file in a thread of their own, while the caller
     stores the rest of the file: Polars' pass holds no lock Python needs, and the header's names,

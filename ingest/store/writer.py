@@ -373,14 +373,7 @@ def _together(parts: list) -> list:
     return out
 
 
-def write_result(
-    con: DuckDBPyConnection, source_id: int, result: ParseResult, writer: Writer | None = None
-) -> dict[str, int]:
-    """Store one parsed file's rows under ``source_id`` (the caller holds the transaction); with a
-    ``writer``, queue them there (a batch of files: the caller flushes it before committing)."""
-    if writer is not None:
-        return writer.write(source_id, result)
-    w = Writer(con)
-    counts = w.write(source_id, result)
-    w.flush()
-    return counts
+def write_result(con: DuckDBPyConnection, source_id: int, result: ParseResult, writer: Writer) -> dict[str, int]:
+    """Queue one parsed file's rows under ``source_id`` in ``writer`` (the caller holds the transaction
+    and flushes the writer before committing); the one place a file's rows go in, which tests wrap."""
+    return writer.write(source_id, result)
