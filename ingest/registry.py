@@ -10,7 +10,8 @@ import functools
 import importlib
 import pkgutil
 import re
-from collections.abc import Callable
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -125,39 +126,40 @@ def sniff(data: bytes, name: str) -> list[ModuleType]:
 def parse(mod: ModuleType, data: bytes, name: str) -> Any:
     """``mod.parse`` of the file (of the file inside, for a .gz: see archives), with a number too
     large for any column refused at its line rather than left to crash the parser."""
-    try:
+    with _refusing_huge(data):
         result = archives.parse(mod, data, name)
         result.samples.flush()  # packing the samples is where Arrow meets an integer it cannot hold
         bounds.check_runs(result, data)
         bounds.check_tables(result, data)
         return result
-    except (OverflowError, ValueError) as e:  # pyarrow's ArrowInvalid is a ValueError
-        if (why := bounds.too_large(e, data)) is None:
-            raise
-        raise ParseError(*why) from None
 
 
 def parse_path(mod: ModuleType, path: Path, name: str) -> Any:
     """``mod.parse_path`` (a capture read as it goes), with the same refusal of huge numbers. The
     parse may leave work until its points stream (ParseResult.pending): it is checked alike, then."""
-    result = _refusing_huge(lambda: mod.parse_path(path, name, finish=False))
+    with _refusing_huge(b""):
+        result = mod.parse_path(path, name, finish=False)
     rest = result.pending
 
     def checked(result: Any) -> None:
-        if rest is not None:
-            rest(result)
-        result.samples.flush()
-        bounds.check_runs(result, b"")
+        with _refusing_huge(b""):
+            if rest is not None:
+                rest(result)
+            result.samples.flush()
+            bounds.check_runs(result, b"")
 
-    result.pending = lambda result: _refusing_huge(lambda: checked(result))
+    result.pending = checked
     return result
 
 
-def _refusing_huge(step: Callable[[], Any]) -> Any:
+@contextmanager
+def _refusing_huge(data: bytes) -> Iterator[None]:
+    """A number too large for its column (OverflowError, or pyarrow's ArrowInvalid: a ValueError) as
+    a ParseError at its line in ``data``; any other error as it is."""
     try:
-        return step()
+        yield
     except (OverflowError, ValueError) as e:
-        if (why := bounds.too_large(e, b"")) is None:
+        if (why := bounds.too_large(e, data)) is None:
             raise
         raise ParseError(*why) from None
 
