@@ -185,12 +185,15 @@ def split_name(name: str, key: int) -> Series | None:
     return Series(key, name, host, obj, inst, counter, metric, unit, inst_name, inst_id, sub)
 
 
-def _columns(cells: list[str]) -> tuple[list[dict], str | None, int | None, list[str]]:
-    """(skipped columns, time zone, bias, each column's kind: ts, value, glued or skip)."""
+def _columns(cells: list[str]) -> tuple[list[dict], str | None, int | None, list[str], list[str | None]]:
+    """(skipped columns, time zone, bias, each column's kind: ts, value, glued or skip, and each
+    column's counter name: None for the time stamp and a skipped column)."""
     zone = _ZONE.match(cells[0])
     tz_name = zone.group("zone") if zone else cells[0][len("(PDH-CSV 4.0)") :].strip().removeprefix("(") or None
     bias = int(zone.group("bias")) if zone else None
-    skipped, kinds = [], ["ts"]
+    skipped: list[dict] = []
+    kinds: list[str] = ["ts"]  # the time stamp's column: no counter
+    names: list[str | None] = [None]
     for i, cell in enumerate(cells[1:], start=1):
         glued = '-"' in cell and _GLUED.match(cell)
         name = glued.group("name") if glued else cell
@@ -205,17 +208,18 @@ def _columns(cells: list[str]) -> tuple[list[dict], str | None, int | None, list
                 }
             )
             kinds.append("skip")
+            names.append(None)
         else:
             kinds.append("glued" if glued else "value")
-    return skipped, tz_name, bias, kinds
+            names.append(name)
+    return skipped, tz_name, bias, kinds, names
 
 
-def _series(cells: list[str], kinds: list[str], line_no: int) -> list[Series]:
+def _series(names: list[str | None], line_no: int) -> list[Series]:
     """A series per counter column, its key the column number; ParseError at a name that is no counter's."""
     series = []
-    for i, kind in enumerate(kinds):
-        if kind in ("value", "glued"):
-            name = _GLUED.match(cells[i]).group("name") if kind == "glued" else cells[i]
+    for i, name in enumerate(names):
+        if name is not None:
             if (found := split_name(name, i)) is None:
                 raise ParseError(f"column {i + 1}: {name[:80]!r} is not \\\\host\\Object(instance)\\Counter", line_no)
             series.append(found)
@@ -335,8 +339,7 @@ class _Capture:
         self.source = source
         head = bytes(source[:HEADER_LIMIT]) if isinstance(source, (bytes, bytearray)) else _head(source)
         header, self.hline, self.eol, self.data_start = _header_and_layout(head)
-        self.cells = _cells(header, self.hline + 1)
-        self.skipped, self.tz_name, self.bias, self.kinds = _columns(self.cells)
+        self.skipped, self.tz_name, self.bias, self.kinds, self.names = _columns(_cells(header, self.hline + 1))
         if "value" not in self.kinds and "glued" not in self.kinds:
             raise ParseError("the header names no counters", self.hline + 1)
         self.tool = "esxtop" if self.tz_name == "UTC" and self.bias == 0 else "perfmon"
@@ -370,7 +373,7 @@ class _Capture:
 
     def describe(self, res: ParseResult) -> None:
         """The rest of the parse: the counters' names, every sample's time, the run and the capture."""
-        series = _series(self.cells, self.kinds, self.hline + 1)
+        series = _series(self.names, self.hline + 1)
         smp = self.samples()
         hosts = sorted({s.host for s in series if s.host})
         res.runs.append(
