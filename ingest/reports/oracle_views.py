@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 from ingest.reports.oracle import Chart, _same, clean, drawn
+from ingest.reports.tables import says_no_marks_for
 
 NO_SYSTEM = "(no system label)"
 
@@ -46,16 +47,11 @@ def check_systems(con, chart: Chart, src: dict, marks: list[str]) -> list[str]:
     said = clean(chart.meta.get("left_out") or "")
     for system in sorted(expected, key=str):
         if not any(_same(r.get(field), system) for r in rows):
-            if not _named(said, clean(system)):
+            if not says_no_marks_for(said, clean(system)):
                 out.append(f"system {clean(system)!r} has rows in {src['view']} but none in the chart")
         elif not any(f": {clean(system)}"[:40] in clean(m) for m in marks):
             out.append(f"system {clean(system)!r} has no mark in the picture")
     return out
-
-
-def _named(caption: str, system: str) -> bool:
-    """The caption says the chart draws nothing of ``system`` (page.no_marks: "No marks for A, B: why.")."""
-    return any(system in part.split(": ")[0] for part in caption.split("No marks for ")[1:])
 
 
 def check_values(con, chart: Chart, src: dict) -> list[str]:

@@ -15,7 +15,16 @@ import duckdb
 import polars as pl
 from IPython.display import HTML, display
 
-from ingest.reports.tables import CSS, SHOWN_ROWS, VALIDATION_SLOT, esc, note_html, table_html, validation_html
+from ingest.reports.tables import (
+    CSS,
+    SHOWN_ROWS,
+    VALIDATION_SLOT,
+    esc,
+    no_marks_text,
+    note_html,
+    table_html,
+    validation_html,
+)
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -155,7 +164,7 @@ def no_marks(systems: pl.DataFrame, drawn, why: str, besides=()) -> str:
     all, ``besides`` those it never draws, such as the baseline of a comparison): a chart never
     leaves a system out without a word."""
     absent = sorted(set(systems["system"].drop_nulls().to_list()) - {str(s) for s in drawn} - set(besides))
-    return f"No marks for {', '.join(absent)}: {why}." if absent else ""
+    return no_marks_text(absent, why)
 
 
 def caption(*parts: str) -> str:

@@ -134,6 +134,16 @@ def visible(v):
     return v  # the class of the script holding a chart's Vega-Lite spec and data
 
 
+def no_marks_text(absent: list[str], why: str) -> str:
+    """What a chart's caption says of the systems it draws nothing of (page.no_marks)."""
+    return f"No marks for {', '.join(absent)}: {why}." if absent else ""
+
+
+def says_no_marks_for(caption: str, name: str) -> bool:
+    """Whether ``caption`` holds a ``no_marks_text`` naming ``name`` among its systems."""
+    return re.search(rf"No marks for (?:[^:]*?, )?{re.escape(name)}(?:, [^:]*)?: ", caption) is not None
+
+
 def file_name(text: str, limit: int = 60) -> str:
     """A file name made of ``text``: letters, digits, '-' and '_' only (no path, no dot file), or "chart"."""
     kept = "".join(c if c.isascii() and (c.isalnum() or c in "-_") else "-" for c in text.lower())
