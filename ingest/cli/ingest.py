@@ -92,7 +92,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     try:
         con = db.open_db(args.db)
     except db.DatabaseProblem as e:
-        if ahead:
+        if ahead is not None:
             ahead.drop()
         if args.json:
             print(json.dumps({"db": args.db, "error": str(e)}))
@@ -100,6 +100,8 @@ def cmd_ingest(args: argparse.Namespace) -> int:
             say(("Cannot ingest:", "red"), f" {shown(e)}")
         return EXIT_ENVIRONMENT
     if absent := _absent(con, paths):
+        if ahead is not None:
+            ahead.drop()
         con.close()
         return _not_found(absent)
     terminal = is_terminal()
