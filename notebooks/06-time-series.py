@@ -79,8 +79,17 @@ r.table(numbered(cpu), "CPU: utilisation per physical CPU, ready time per VM gro
 # %%
 # One panel per unit, on the real time axis; the TOP series by mean load are drawn, the rest summarised
 TOP = 8
-CHARTED = ["cpu_util_pct", "cpu_used_pct", "cpu_ready_pct", "queue_length", "iops", "read_iops", "write_iops"]
-CHARTED += ["davg_ms", "gavg_ms"]
+CHARTED = [  # the metrics charted, one panel per unit
+    "cpu_util_pct",
+    "cpu_used_pct",
+    "cpu_ready_pct",
+    "queue_length",
+    "iops",
+    "read_iops",
+    "write_iops",
+    "davg_ms",
+    "gavg_ms",
+]
 pts = r.query(
     con,
     r"""WITH s AS (SELECT ss.series_id, ss.source_id, ss.unit, ss.metric, ss.avg, regexp_extract(ss.source_path, '([^/\\]+)$', 1) AS file,
