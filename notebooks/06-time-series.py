@@ -104,12 +104,18 @@ pts = r.query(
     [study, CHARTED, TOP],
 )
 # each capture's series per unit, and its system: a chart names the captures and systems it draws no line of
-per_unit = r.query(
+rest = r.query(
     con,
-    """SELECT source_id, unit, count(*) AS series FROM series_summary
-       WHERE study = ? AND unit IS NOT NULL AND list_contains(?, metric) GROUP BY ALL""",
-    [study, CHARTED],
-).join(numbers, on="source_id")
+    """SELECT source_id, unit, host, object, instance, counter, samples, avg, p95, max, first_ts, last_ts, metric
+                       FROM series_summary WHERE study = ? ORDER BY unit, avg DESC NULLS LAST, host, object, instance, counter, series_id""",
+    [study],
+)
+per_unit = (
+    rest.filter(pl.col("unit").is_not_null() & pl.col("metric").is_in(CHARTED))
+    .group_by("source_id", "unit")
+    .agg(pl.len().alias("series"))
+    .join(numbers, on="source_id")
+)
 by_number = dict(zip(caps["#"], caps["system"]))
 
 
@@ -165,13 +171,7 @@ for unit, g in pts.join(numbers, on="source_id", how="left").group_by("unit", ma
             not_drawn(unit, {int(x) for x in d["source_id"]}),
         ),
     )
-rest = r.query(
-    con,
-    """SELECT source_id, unit, host, object, instance, counter, samples, avg, p95, max, first_ts, last_ts
-                       FROM series_summary WHERE study = ? ORDER BY unit, avg DESC NULLS LAST, host, object, instance, counter, series_id""",
-    [study],
-)
-r.table(numbered(rest), "Every series, summarised (avg / p95 / max)")
+r.table(numbered(rest.drop("metric")), "Every series, summarised (avg / p95 / max)")
 
 # %%
 r.provenance(con, study)
