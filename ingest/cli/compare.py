@@ -24,6 +24,8 @@ COMPARE_COLUMNS = [
     "direction",
     "baseline_system",
     "system",
+    "baseline_measurement",
+    "measurement",
     "workload_label",
     "block_size_bytes",
     "read_pct",
@@ -51,6 +53,13 @@ def register(sub: Any) -> None:
     params.db(p)
     params.study(p, required=True, help="the study whose systems are compared")
     p.add_argument("--baseline", help="compare with this system instead of the study's baseline")
+    p.add_argument(
+        "--measurement",
+        action="append",
+        metavar="SYSTEM=LABEL",
+        help="compare this measurement of SYSTEM (a firmware label or a day, as `iolab info` and the page list "
+        "them) instead of its newest; repeat for more systems, the baseline included",
+    )
     p.add_argument("--metric", action="append", help="only these metrics (default: iops, mbps, avg_latency_ms)")
     p.add_argument("--format", choices=["table", "csv", "json"], default="table", help="output format")
     p.add_argument("--all", action="store_true", help="the table lists every matched point after the summary")
@@ -66,9 +75,13 @@ def register(sub: Any) -> None:
     p.set_defaults(func=cmd_compare)
 
 
-def comparison_rows(con: Any, study: str, baseline: str | None, metrics: list[str] | None) -> Any:
-    """The comparison of ``study``; with ``baseline``, against that system (same matching rules)."""
+def comparison_rows(
+    con: Any, study: str, baseline: str | None, metrics: list[str] | None, chosen: dict[str, str] | None = None
+) -> Any:
+    """The comparison of ``study``; with ``baseline``, against that system (same matching rules); each
+    system's current measurement, or the one ``chosen`` names for it (system -> measurement)."""
     metrics = metrics or DEFAULT_METRICS
+    chosen = chosen or {}
     if baseline:
         # the views read the baseline from study_baseline: shadow it for this connection only
         lit = lambda v: "'" + v.replace("'", "''") + "'"  # noqa: E731  (DDL takes no parameters)
@@ -76,12 +89,64 @@ def comparison_rows(con: Any, study: str, baseline: str | None, metrics: list[st
                         SELECT study, {lit(baseline)}::VARCHAR AS baseline_system,
                                'command line: --baseline' AS baseline_source, count(DISTINCT system) AS systems
                         FROM measurements WHERE study = {lit(study)} GROUP BY study""")
-    cols = ", ".join(COMPARE_COLUMNS)
+    cols = ", ".join(f"c.{c}" for c in COMPARE_COLUMNS)
     return con.sql(
-        f"""SELECT {cols} FROM comparison WHERE study = $1 AND metric IN (SELECT unnest($2::VARCHAR[]))
-                       ORDER BY system, metric, block_size_bytes, read_pct, random_pct, load, workload_label""",
-        params=[study, metrics],
+        f"""WITH chosen AS (SELECT unnest($3::VARCHAR[]) AS system, unnest($4::VARCHAR[]) AS measurement)
+            SELECT {cols} FROM comparison_measurements c
+            LEFT JOIN chosen b ON b.system = c.baseline_system LEFT JOIN chosen s ON s.system = c.system
+            WHERE c.study = $1 AND c.metric IN (SELECT unnest($2::VARCHAR[]))
+              AND CASE WHEN b.system IS NULL THEN c.baseline_current ELSE c.baseline_measurement = b.measurement END
+              AND CASE WHEN s.system IS NULL THEN c.current ELSE c.measurement = s.measurement END
+            ORDER BY ALL""",
+        params=[study, metrics, list(chosen), list(chosen.values())],
     ).pl()
+
+
+def chosen_measurements(con: Any, study: str, said: list[str] | None) -> dict[str, str] | str:
+    """``--measurement SYSTEM=LABEL`` as system -> measurement, or why it names none of the study's."""
+    rows = con.execute(
+        "SELECT system, list(measurement ORDER BY measurement_no NULLS LAST, measurement) FROM system_measurements "
+        "WHERE study = ? GROUP BY system",
+        [study],
+    ).fetchall()
+    known = {system: labels for system, labels in rows}
+    out: dict[str, str] = {}
+    for item in said or []:
+        system, sep, label = item.rpartition("=")
+        if not sep or system not in known:
+            return f"--measurement {item}: write SYSTEM=LABEL with one of the study's systems: " + ", ".join(
+                sorted(known)
+            )
+        if label not in known[system]:
+            return f"--measurement {item}: {system} has the measurements " + ", ".join(known[system])
+        out[system] = label
+    return out
+
+
+MEASURED_BY = {"firmware": "its firmware label", "run date": "the day of its runs", "none": "its runs state no time"}
+
+
+def measurement_lines(con: Any, study: str, chosen: dict[str, str]) -> list[str]:
+    """Per system, the measurement compared and how it was picked (newest, or --measurement), and the
+    systems that have none to compare (several measurements, none in order)."""
+    rows = con.execute(
+        """SELECT system, measurement, measured_by, measurements, is_current, current_note
+           FROM system_measurements WHERE study = ? ORDER BY system, measurement_no NULLS LAST, measurement""",
+        [study],
+    ).fetchall()
+    lines, noted = [], set()
+    for system, label, by, count, current, note in rows:
+        if chosen.get(system) == label:
+            lines.append(f"{system}: {label} ({MEASURED_BY[by]}; chosen with --measurement, of {count})")
+        elif system not in chosen and current:
+            older = (
+                f"; the newest of {count}: the others are in `iolab compare --against previous`" if count > 1 else ""
+            )
+            lines.append(f"{system}: {label} ({MEASURED_BY[by]}{older})")
+        elif system not in chosen and note and system not in noted:
+            noted.add(system)
+            lines.append(f"{system}: not compared: {note}")
+    return lines
 
 
 @requires.database()
@@ -108,7 +173,11 @@ def cmd_compare(args: argparse.Namespace, con: Any) -> int:
         return requires.EXIT_REJECTED
     if args.sla:
         return cmd_sla(args, con)
-    df = comparison_rows(con, args.study, args.baseline, args.metric)
+    chosen = chosen_measurements(con, args.study, args.measurement)
+    if isinstance(chosen, str):
+        err.print(f"[red]{markup(chosen)}[/]")
+        return requires.EXIT_USAGE
+    df = comparison_rows(con, args.study, args.baseline, args.metric, chosen)
     if args.format == "csv":
         from ..csvsafe import write_csv
 
@@ -122,7 +191,8 @@ def cmd_compare(args: argparse.Namespace, con: Any) -> int:
             [args.study],
         ).fetchall()
         unmatched = unmatched_counts(con, args.study, args.metric or DEFAULT_METRICS)
-        _print(df, args.study, heading[0] if heading else (None, None, None, None), unmatched, args.all)
+        measured = measurement_lines(con, args.study, chosen)
+        _print(df, args.study, heading[0] if heading else (None, None, None, None), unmatched, args.all, measured)
     return requires.EXIT_OK
 
 
@@ -226,8 +296,16 @@ def correction_text(factor: float | None, direction: str) -> str:
     return f"{'x' if direction == 'higher' else '/'}{factor:g}"
 
 
-def _print(df: Any, study: str, heading: tuple[Any, ...], unmatched: dict[tuple[str, str], int], rows: bool) -> None:
-    """The heading (baseline, correction), the per-system summary, and with ``rows`` every point."""
+def _print(
+    df: Any,
+    study: str,
+    heading: tuple[Any, ...],
+    unmatched: dict[tuple[str, str], int],
+    rows: bool,
+    measured: list[str] = [],  # noqa: B006  (read only)
+) -> None:
+    """The heading (baseline, correction, the measurements compared), the per-system summary, and with
+    ``rows`` every point."""
     from rich.table import Table
 
     out = console()
@@ -239,6 +317,10 @@ def _print(df: Any, study: str, heading: tuple[Any, ...], unmatched: dict[tuple[
             "higher is better and divided by it where lower is better before % better is computed; "
             "the ratio is the measured value / the measured baseline."
         )
+    if measured:
+        out.print("Measurements compared (a system measured again is never pooled with its earlier runs):")
+        for line in measured:
+            out.print(f"  {markup(line)}")
     s = summary(df, unmatched)
     t = Table(title="per system (ratio = value / baseline)", show_edge=False)
     heads = (
@@ -278,7 +360,7 @@ def _print(df: Any, study: str, heading: tuple[Any, ...], unmatched: dict[tuple[
     )
 
 
-VERDICTS = ("better", "worse", "within noise", "single run")
+VERDICTS = ("better", "worse", "within noise", "equal", "single run")
 
 
 def verdict_counts(verdicts: list[str]) -> str:

@@ -1,4 +1,5 @@
-"""`iolab export VIEW`: write any view or table of the database as CSV, Parquet or JSON.
+"""`iolab export VIEW`: write any view or table of the database as CSV, Parquet or JSON, its rows
+sorted by every column in the view's order (ORDER BY ALL): the same data exports the same bytes.
 
 The rows stream from DuckDB in batches (memory stays bounded whatever the view's size) into a
 temporary file beside ``--out``, renamed into place when complete: an interrupted export leaves no
@@ -65,7 +66,9 @@ def query(con: Any, view: str, study: str | None, fmt: str) -> tuple[str, list[A
             if kind == "JSON" and fmt == "csv"
             else ident(name)
         )
+    # ORDER BY ALL: the same rows give the same bytes, whatever order the ingests stored them in
     sql = f"SELECT {', '.join(cols)} FROM {ident(view)}" + (" WHERE study = ?" if study is not None else "")
+    sql += " ORDER BY ALL"
     if fmt == "json":  # one JSON object per row, made by DuckDB: JSON columns stay JSON, not text
         sql = f"SELECT to_json(t)::VARCHAR AS row FROM ({sql}) t"
     return sql, [] if study is None else [study]

@@ -1,4 +1,6 @@
--- The public contract: one row per number, with its provenance and its labels.
+-- The public contract: one row per number, with its provenance and its labels, and the system's
+-- measurement it belongs to (measurement, measured_by, measurement_no, current_measurement:
+-- 008_measurements_of_systems.sql).
 -- Numbers come from samples (written by the parsers in canonical units) plus the ORION latency
 -- matrix points whose unit could be resolved (005_orion_latency_points.sql).
 -- Missing is missing: a latency of a direction with no I/O (the run's read or write IOPS, I/O count
@@ -69,9 +71,16 @@ SELECT
     f.tags,
     f.source_id,
     f.content_id,
-    s.line_no
+    s.line_no,
+    fm.measurement,
+    fm.measured_by,
+    fm.measurement_no,
+    fm.is_current                            AS current_measurement
 FROM numbers s
 JOIN runs r USING (run_id)
 -- one row per place the file was found (the same content in two studies counts in both)
 JOIN source_files f ON f.content_id = r.source_id AND (s.place_id IS NULL OR s.place_id = f.source_id)
+-- the system's measurement this file belongs to (008_measurements_of_systems.sql)
+LEFT JOIN file_measurements fm ON fm.source_id = f.source_id AND fm.study = f.study
+      AND fm.system = coalesce(r.system, f.system)
 WHERE f.status = 'ok';

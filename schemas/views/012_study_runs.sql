@@ -16,6 +16,12 @@ SELECT
     r.ended_at,
     f.path                                   AS source_path,
     f.source_id,
-    f.content_id
+    f.content_id,
+    fm.measurement,
+    fm.measured_by,
+    fm.measurement_no,
+    fm.is_current                            AS current_measurement
 FROM runs r
-JOIN source_files f ON f.content_id = r.source_id AND f.status = 'ok';
+JOIN source_files f ON f.content_id = r.source_id AND f.status = 'ok'
+LEFT JOIN file_measurements fm ON fm.source_id = f.source_id AND fm.study = f.study
+      AND fm.system = coalesce(r.system, f.system);

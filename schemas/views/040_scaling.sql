@@ -8,9 +8,12 @@
 --   drives           runs that state their drive count (published tables), per RAID level, config,
 --                    workload and block size
 --   tiles            runs labelled with tiles (sidecars), per system and workload
--- Which value of a repeated load is the best, and which metrics get a linearity, comes from the
--- vocabulary (metric_vocabulary): the lowest where lower is better, else the highest; linearity
--- for throughputs only.
+-- A point's value is the mean of its repeats (mean_of, 002_statistics.sql: the comparison's and the
+-- trends' definition), with n, sd and the mean's 95 % t interval (ci95_low, ci95_high; NULL for one
+-- run), never the best repeat. Every point is one measurement of its system (008_measurements_of_systems.sql):
+-- scaling_points carries the measurement; scaling, saturation and the hockey stick hold each system's
+-- current one (older measurements are the trends'). Which metrics get a linearity comes from the
+-- vocabulary (metric_vocabulary): throughputs only.
 -- linearity = value / (first value x load / first load): 1.0 is perfect scaling.
 -- knee: the first point whose linearity falls below 0.8 (the curve delivers < 80 % of linear).
 -- load_curves: which curve a run's split of its load (queue_depth x workers, as the runs state them)
@@ -53,10 +56,16 @@ SELECT study, system, config_label, raid_level, block_size_bytes, read_pct, rand
 FROM b WHERE by_split AND same_qd > 1;
 
 CREATE OR REPLACE VIEW scaling_points AS
-WITH oio AS (  -- run totals that record their outstanding I/Os, with the split of that load
+WITH mm AS MATERIALIZED (  -- read once: the branches below each take their part
+    SELECT study, system, tool, workload, config_label, raid_level, block_size_bytes, read_pct, random_pct, queue_depth,
+           workers, outstanding_ios, metric, value, unit, run_id, measurement, current_measurement, scope, target,
+           small_oio, large_oio, run_group, drives_stated, tiles
+    FROM measurements
+), oio AS (  -- run totals that record their outstanding I/Os, with the split of that load
     SELECT m.study, m.system, m.tool, m.workload, m.config_label, m.raid_level, m.block_size_bytes, m.read_pct,
-           m.random_pct, m.queue_depth, m.workers, m.outstanding_ios, m.metric, m.value, m.unit, m.run_id
-    FROM measurements m
+           m.random_pct, m.queue_depth, m.workers, m.outstanding_ios, m.metric, m.value, m.unit, m.run_id,
+           m.measurement, m.current_measurement
+    FROM mm m
     WHERE m.scope = 'all' AND m.outstanding_ios IS NOT NULL
       AND m.metric IN ('iops', 'mbps', 'avg_latency_ms')
     UNION ALL
@@ -64,23 +73,25 @@ WITH oio AS (  -- run totals that record their outstanding I/Os, with the split 
     -- mean of its read and write averages, sum(iops_d x latency_d) / sum(iops_d)
     SELECT l.study, l.system, l.tool, l.workload, l.config_label, l.raid_level, l.block_size_bytes, l.read_pct,
            l.random_pct, l.queue_depth, l.workers, l.outstanding_ios,
-           'avg_latency_ms', sum(i.value * l.value) / nullif(sum(i.value), 0), 'ms', l.run_id
-    FROM measurements l
-    JOIN measurements i ON i.run_id = l.run_id AND i.study IS NOT DISTINCT FROM l.study AND i.scope = 'all'
+           'avg_latency_ms', sum(i.value * l.value) / nullif(sum(i.value), 0), 'ms', l.run_id,
+           l.measurement, l.current_measurement
+    FROM mm l
+    JOIN mm i ON i.run_id = l.run_id AND i.study IS NOT DISTINCT FROM l.study AND i.scope = 'all'
      AND i.target IS NULL AND i.metric = CASE l.metric WHEN 'avg_read_latency_ms' THEN 'read_iops' ELSE 'write_iops' END
     WHERE l.scope = 'all' AND l.target IS NULL AND l.outstanding_ios IS NOT NULL
       AND l.metric IN ('avg_read_latency_ms', 'avg_write_latency_ms') AND l.value IS NOT NULL
-      AND NOT EXISTS (SELECT 1 FROM measurements a WHERE a.run_id = l.run_id AND a.scope = 'all' AND a.target IS NULL
+      AND NOT EXISTS (SELECT 1 FROM mm a WHERE a.run_id = l.run_id AND a.scope = 'all' AND a.target IS NULL
                       AND a.metric = 'avg_latency_ms')
     GROUP BY l.study, l.system, l.tool, l.workload, l.config_label, l.raid_level, l.block_size_bytes, l.read_pct,
-             l.random_pct, l.queue_depth, l.workers, l.outstanding_ios, l.run_id
+             l.random_pct, l.queue_depth, l.workers, l.outstanding_ios, l.run_id, l.measurement, l.current_measurement
 )
 -- each on its split's curve (load_curves): the curve, where there is one, ends the workload's label
 SELECT o.study, o.system, o.tool,
        workload_label(o.block_size_bytes, o.read_pct, o.random_pct, NULL, o.workload) || coalesce(', ' || c.curve, '')
            AS workload,
        o.config_label, o.raid_level, o.block_size_bytes,
-       'outstanding_ios' AS axis, o.outstanding_ios::DOUBLE AS load, o.metric, o.value, o.unit, o.run_id
+       'outstanding_ios' AS axis, o.outstanding_ios::DOUBLE AS load, o.metric, o.value, o.unit, o.run_id,
+       o.measurement, o.current_measurement
 FROM oio o JOIN load_curves c ON c.study IS NOT DISTINCT FROM o.study AND c.system IS NOT DISTINCT FROM o.system
  AND c.config_label IS NOT DISTINCT FROM o.config_label AND c.raid_level IS NOT DISTINCT FROM o.raid_level
  AND c.block_size_bytes IS NOT DISTINCT FROM o.block_size_bytes AND c.read_pct IS NOT DISTINCT FROM o.read_pct
@@ -89,36 +100,41 @@ FROM oio o JOIN load_curves c ON c.study IS NOT DISTINCT FROM o.study AND c.syst
  AND c.workload_key IS NOT DISTINCT FROM workload_key(o.read_pct, o.random_pct, o.workload)
 UNION ALL
 SELECT m.study, m.system, m.tool, coalesce(m.run_group, m.workload), m.config_label, m.raid_level, m.block_size_bytes,
-       'small_oio', m.small_oio, m.metric, m.value, m.unit, m.run_id
-FROM measurements m
+       'small_oio', m.small_oio, m.metric, m.value, m.unit, m.run_id, m.measurement,
+       m.current_measurement
+FROM mm m
 WHERE m.scope = 'point' AND m.large_oio = 0 AND m.small_oio > 0
 UNION ALL
 SELECT m.study, m.system, m.tool, coalesce(m.run_group, m.workload), m.config_label, m.raid_level, m.block_size_bytes,
-       'large_oio', m.large_oio, m.metric, m.value, m.unit, m.run_id
-FROM measurements m
+       'large_oio', m.large_oio, m.metric, m.value, m.unit, m.run_id, m.measurement,
+       m.current_measurement
+FROM mm m
 WHERE m.scope = 'point' AND m.small_oio = 0 AND m.large_oio > 0
 UNION ALL
 SELECT m.study, m.system, m.tool, m.workload, m.config_label, m.raid_level, m.block_size_bytes,
-       'drives', m.drives_stated, m.metric, m.value, m.unit, m.run_id
-FROM measurements m
+       'drives', m.drives_stated, m.metric, m.value, m.unit, m.run_id, m.measurement,
+       m.current_measurement
+FROM mm m
 WHERE m.drives_stated IS NOT NULL AND m.metric IN ('iops', 'mbps')
 UNION ALL
 -- tiles: the run's own headline numbers (metric_vocabulary.headline; a run that also states its
 -- drives is a drive curve)
 SELECT m.study, m.system, m.tool, m.workload, m.config_label, m.raid_level, m.block_size_bytes,
-       'tiles', m.tiles, m.metric, m.value, m.unit, m.run_id
-FROM measurements m JOIN metric_vocabulary v ON v.metric = m.metric AND v.headline
+       'tiles', m.tiles, m.metric, m.value, m.unit, m.run_id, m.measurement,
+       m.current_measurement
+FROM mm m JOIN metric_vocabulary v ON v.metric = m.metric AND v.headline
 WHERE m.tiles IS NOT NULL AND m.drives_stated IS NULL AND m.scope IN ('all', 'test');
 
 CREATE OR REPLACE VIEW scaling AS
 WITH pts AS (
-    -- one value per curve point (a cycling Iometer file can repeat a load: keep the best)
-    SELECT p.study, p.system, p.tool, p.workload, p.config_label, p.raid_level, p.block_size_bytes, p.axis, p.metric,
-           p.unit, p.load, CASE WHEN any_value(v.lower_is_better) THEN min(p.value) ELSE max(p.value) END AS value,
+    -- one value per curve point: the mean of its repeats (a cycling Iometer file can repeat a load)
+    SELECT p.study, p.system, p.measurement, p.tool, p.workload, p.config_label, p.raid_level, p.block_size_bytes,
+           p.axis, p.metric, p.unit, p.load, mean_of(p.value) AS value, count(*) AS n, sd_of(p.value) AS sd,
            any_value(v.role) = 'throughput' AS throughput
     FROM scaling_points p LEFT JOIN metric_vocabulary v ON v.metric = p.metric
-    GROUP BY p.study, p.system, p.tool, p.workload, p.config_label, p.raid_level, p.block_size_bytes, p.axis, p.metric,
-             p.unit, p.load
+    WHERE p.current_measurement
+    GROUP BY p.study, p.system, p.measurement, p.tool, p.workload, p.config_label, p.raid_level, p.block_size_bytes,
+             p.axis, p.metric, p.unit, p.load
 ), w AS (
     SELECT *,
            first_value(load) OVER c AS first_load, first_value(value) OVER c AS first_value,
@@ -128,6 +144,7 @@ WITH pts AS (
                  ORDER BY load ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)
 ), l AS (
     SELECT * EXCLUDE (throughput),
+           value - t975(n - 1) * sd / sqrt(n) AS ci95_low, value + t975(n - 1) * sd / sqrt(n) AS ci95_high,
            CASE WHEN throughput AND first_value > 0 THEN value / (first_value * load / first_load) END AS linearity
     FROM w
 )

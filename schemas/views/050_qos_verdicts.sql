@@ -48,8 +48,8 @@ FROM crit c
 JOIN run_labels p ON p.study = c.study
 JOIN vals v ON v.run_id = p.run_id AND v.metric = c.metric;
 
--- Saturation: along each outstanding-I/O or tiles curve, the largest load whose run passes every
--- criterion that applies to it.
+-- Saturation: along each outstanding-I/O or tiles curve of each system's current measurement, the largest
+-- load whose run passes every criterion that applies to it.
 CREATE OR REPLACE VIEW saturation AS
 WITH run_ok AS (
     SELECT run_id, bool_and(passed) AS all_passed, string_agg(criterion, ', ' ORDER BY criterion) AS criteria
@@ -60,5 +60,5 @@ SELECT sp.study, sp.system, sp.tool, sp.workload, sp.axis,
        max(sp.load) AS max_load_tested,
        any_value(ok.criteria) AS criteria
 FROM scaling_points sp JOIN run_ok ok USING (run_id)
-WHERE sp.axis IN ('outstanding_ios', 'tiles', 'drives')
+WHERE sp.axis IN ('outstanding_ios', 'tiles', 'drives') AND sp.current_measurement
 GROUP BY ALL;

@@ -2,8 +2,15 @@
 --
 -- Baseline: study_baseline (the sidecar's baseline = "<system>", else the alphabetically first
 -- system of the study; baseline_source says which).
--- Points (comparison_points): run-level numbers (no target) averaged per system, configuration,
--- RAID level, stated drive count and match key. Match key, independent of the tool:
+-- Measurements: a system measured twice (two firmware releases, two days: 008_measurements_of_systems.sql)
+-- is two measurements, never pooled as repeats. comparison_points holds every measurement's points;
+-- comparison_measurements compares every measurement of a system with every measurement of the
+-- baseline; comparison (and comparison_unmatched) is each system's current measurement (the newest)
+-- against the baseline's current one: the default `iolab compare` and the page. baseline_measurement and
+-- measurement say which were compared; `iolab compare --measurement SYSTEM=LABEL` reads the others.
+-- Points (comparison_points): run-level numbers (no target) averaged per system, measurement,
+-- configuration, RAID level, stated drive count and match key: value = mean_of (the mean, summed in
+-- the order of the values: 002_statistics.sql), runs = n, sd = sd_of. Match key, independent of the tool:
 --   block_size_bytes, read_pct, random_pct, load (total outstanding I/Os: runs.outstanding_ios or
 --   the sample's own), small_oio / large_oio (matrix points), scope, metric; a run without a
 --   read/random mix (published tables) matches on its workload as written (workload_key).
@@ -24,20 +31,21 @@
 -- x 100 (lower): positive means the system beats the baseline. ratio = value / baseline_value.
 CREATE OR REPLACE VIEW comparison_points AS
 WITH g AS (
-    SELECT study, system, config_label, raid_level, drives_stated AS drives,
+    SELECT study, system, measurement, current_measurement, config_label, raid_level, drives_stated AS drives,
            workload_key(read_pct, random_pct, workload) AS workload_key,
            block_size_bytes, read_pct, random_pct, outstanding_ios AS load, queue_depth, workers, small_oio,
            large_oio, scope, metric, unit,
-           any_value(workload_label) AS workload_label, avg(value) AS value, count(*) AS runs,
-           list(DISTINCT tool ORDER BY tool) AS tools, stddev_samp(value) AS sd
+           min(workload_label) AS workload_label, mean_of(value) AS value, count(*) AS runs,
+           list(DISTINCT tool ORDER BY tool) AS tools, sd_of(value) AS sd
     FROM measurements
     WHERE target IS NULL AND value IS NOT NULL AND system IS NOT NULL AND study IS NOT NULL
-    GROUP BY study, system, config_label, raid_level, drives_stated, workload_key, block_size_bytes, read_pct,
-             random_pct, outstanding_ios, queue_depth, workers, small_oio, large_oio, scope, metric, unit
+    GROUP BY study, system, measurement, current_measurement, config_label, raid_level, drives_stated, workload_key,
+             block_size_bytes, read_pct, random_pct, outstanding_ios, queue_depth, workers, small_oio, large_oio,
+             scope, metric, unit
 )
-SELECT study, system, config_label, raid_level, drives, workload_key, block_size_bytes, read_pct, random_pct, load,
-       queue_depth, workers, small_oio, large_oio, scope, metric, unit,
-       CASE WHEN count(*) OVER (PARTITION BY study, system, config_label, raid_level, drives, workload_key,
+SELECT study, system, measurement, current_measurement, config_label, raid_level, drives, workload_key,
+       block_size_bytes, read_pct, random_pct, load, queue_depth, workers, small_oio, large_oio, scope, metric, unit,
+       CASE WHEN count(*) OVER (PARTITION BY study, system, measurement, config_label, raid_level, drives, workload_key,
                                              block_size_bytes, read_pct, random_pct, load, small_oio, large_oio,
                                              scope, metric, unit) > 1
             THEN workload_label || ' (QD ' || split_text(queue_depth, workers) || ' workers)'
@@ -47,7 +55,8 @@ FROM g;
 
 CREATE OR REPLACE VIEW comparison_candidates AS
 SELECT o.study, o.metric, o.unit, b.baseline_system, b.baseline_source, s.system,
-       o.workload_label, o.workload_key, o.block_size_bytes, o.read_pct, o.random_pct, o.load, o.small_oio,
+       o.measurement AS baseline_measurement, s.measurement, o.current_measurement AS baseline_current,
+       s.current_measurement AS current, o.workload_label, o.workload_key, o.block_size_bytes, o.read_pct, o.random_pct, o.load, o.small_oio,
        o.large_oio, o.scope,
        o.config_label AS baseline_config, s.config_label AS config, o.raid_level AS baseline_raid_level,
        s.raid_level, o.drives AS baseline_drives, s.drives, o.value AS baseline_value, s.value,
@@ -63,7 +72,7 @@ SELECT o.study, o.metric, o.unit, b.baseline_system, b.baseline_source, s.system
                ELSE '; split: ' || split_text(s.queue_depth, s.workers) || ' for ' || split_text(o.queue_depth, o.workers) END
            AS match_rule,
        row_number() OVER (
-           PARTITION BY o.study, s.system, o.config_label, o.raid_level, o.drives, o.workload_key, o.block_size_bytes,
+           PARTITION BY o.study, s.system, o.measurement, s.measurement, o.config_label, o.raid_level, o.drives, o.workload_key, o.block_size_bytes,
                         o.read_pct, o.random_pct, o.load, o.queue_depth, o.workers, o.small_oio, o.large_oio, o.scope,
                         o.metric, o.unit
            ORDER BY o.raid_level IS NOT DISTINCT FROM s.raid_level DESC,
@@ -91,13 +100,14 @@ JOIN comparison_points s
 -- standard deviations (NULL for one run). ci95_low_pct / ci95_high_pct: a 95 % Welch t interval
 -- on the difference of the means (corrected baseline against the system), with
 -- Welch-Satterthwaite degrees of freedom rounded down (conservative) and t(0.975, df) from a
--- table (macros welch_df and t975, 074_noise.sql), divided by the same denominator as pct_better
+-- table (macros welch_df and t975, 002_statistics.sql), divided by the same denominator as pct_better
 -- (the corrected baseline where higher is better, the system's value where lower is), so the
 -- interval is centred on pct_better.
--- verdict: 'single run' when either side has one run (no difference is claimed), 'better' or
--- 'worse' when the whole interval is above or below 0, else 'within noise'; NULL without a
--- direction.
-CREATE OR REPLACE VIEW comparison AS
+-- verdict: 'single run' when either side has one run (no difference is claimed); 'equal' when every
+-- run on both sides has the same value (the difference is exactly 0: the means are summed in the order
+-- of their values); 'better' or 'worse' when the whole interval is above or below 0, else 'within
+-- noise'; NULL without a direction.
+CREATE OR REPLACE VIEW comparison_measurements AS
 WITH p AS (
     SELECT c.* EXCLUDE (pick),
            CASE v.lower_is_better WHEN true THEN 'lower' WHEN false THEN 'higher' END AS direction,
@@ -124,40 +134,51 @@ WITH p AS (
            CASE direction WHEN 'higher' THEN value - b_mean WHEN 'lower' THEN b_mean - value END AS diff
     FROM w
 ), tq AS (
-    SELECT *, t975(df) AS t975  -- 074_noise.sql
+    SELECT *, t975(df) AS t975  -- 002_statistics.sql
     FROM t
 ), r AS (
     SELECT * EXCLUDE (b_mean, b_sd, denom, vb, vs, se, df, diff, t975),
            value / nullif(baseline_value, 0) AS ratio,
-           CASE direction WHEN 'higher' THEN (value / nullif(baseline_value * correction, 0) - 1) * 100
-                          WHEN 'lower' THEN (baseline_value / correction / nullif(value, 0) - 1) * 100 END AS pct_better,
-           CASE direction WHEN 'higher' THEN (value / nullif(baseline_value, 0) - 1) * 100
-                          WHEN 'lower' THEN (baseline_value / nullif(value, 0) - 1) * 100 END AS pct_better_uncorrected,
+           -- the same value on both sides is 0 % better, even where both are 0 (no errors on either)
+           CASE WHEN direction IS NOT NULL AND value = baseline_value AND correction = 1 THEN 0.0
+                WHEN direction = 'higher' THEN (value / nullif(baseline_value * correction, 0) - 1) * 100
+                WHEN direction = 'lower' THEN (baseline_value / correction / nullif(value, 0) - 1) * 100 END AS pct_better,
+           CASE WHEN direction IS NOT NULL AND value = baseline_value THEN 0.0
+                WHEN direction = 'higher' THEN (value / nullif(baseline_value, 0) - 1) * 100
+                WHEN direction = 'lower' THEN (baseline_value / nullif(value, 0) - 1) * 100 END AS pct_better_uncorrected,
            baseline_runs AS n_baseline, runs AS n,
-           (diff - t975 * se) / nullif(denom, 0) * 100 AS ci95_low_pct,
-           (diff + t975 * se) / nullif(denom, 0) * 100 AS ci95_high_pct
+           CASE WHEN diff = 0 AND se = 0 THEN 0.0 ELSE (diff - t975 * se) / nullif(denom, 0) * 100 END AS ci95_low_pct,
+           CASE WHEN diff = 0 AND se = 0 THEN 0.0 ELSE (diff + t975 * se) / nullif(denom, 0) * 100 END AS ci95_high_pct
     FROM tq
 )
 SELECT *,
        CASE WHEN direction IS NULL THEN NULL
             WHEN n_baseline < 2 OR n < 2 THEN 'single run'
+            WHEN value = baseline_value AND correction = 1 AND sd = 0 AND sd_baseline = 0 THEN 'equal'
             WHEN ci95_low_pct > 0 THEN 'better'
             WHEN ci95_high_pct < 0 THEN 'worse'
             ELSE 'within noise' END AS verdict
 FROM r;
 
--- Points the comparison could not use, each with the reason in words: never dropped silently.
+-- Each system's current measurement against the baseline's current one (008_measurements_of_systems.sql).
+CREATE OR REPLACE VIEW comparison AS
+SELECT * EXCLUDE (baseline_current, current) FROM comparison_measurements WHERE baseline_current AND current;
+
+-- Points the comparison could not use, each with the reason in words: never dropped silently (the
+-- current measurements: the comparison's own).
 CREATE OR REPLACE VIEW comparison_unmatched AS
 WITH b AS (SELECT * FROM study_baseline WHERE systems > 1),
+cp AS (SELECT * FROM comparison_points WHERE current_measurement),
+cc AS (SELECT * FROM comparison_candidates WHERE baseline_current AND current),
 others AS (
-    SELECT DISTINCT p.study, p.system FROM comparison_points p JOIN b USING (study) WHERE p.system <> b.baseline_system
+    SELECT DISTINCT p.study, p.system FROM cp p JOIN b USING (study) WHERE p.system <> b.baseline_system
 ), base_missing AS (
     -- a baseline point that some other system has no point for
     SELECT o.*, x.system AS other_system, 'baseline' AS side,
            x.system || ' has no point at this workload, load, scope and metric' AS reason
-    FROM comparison_points o JOIN b ON b.study = o.study AND o.system = b.baseline_system
+    FROM cp o JOIN b ON b.study = o.study AND o.system = b.baseline_system
     JOIN others x ON x.study = o.study
-    WHERE NOT EXISTS (SELECT 1 FROM comparison_candidates c
+    WHERE NOT EXISTS (SELECT 1 FROM cc c
                       WHERE c.study = o.study AND c.system = x.system AND c.metric = o.metric AND c.scope = o.scope
                         AND c.baseline_config IS NOT DISTINCT FROM o.config_label
                         AND c.baseline_raid_level IS NOT DISTINCT FROM o.raid_level
@@ -172,7 +193,7 @@ others AS (
 ), sys_missing AS (
     -- a system point never compared: no baseline point, or another configuration was paired
     SELECT s.*, b.baseline_system AS other_system, 'system' AS side,
-           CASE WHEN EXISTS (SELECT 1 FROM comparison_candidates c
+           CASE WHEN EXISTS (SELECT 1 FROM cc c
                              WHERE c.study = s.study AND c.system = s.system AND c.metric = s.metric AND c.scope = s.scope
                                AND c.config IS NOT DISTINCT FROM s.config_label AND c.raid_level IS NOT DISTINCT FROM s.raid_level
                                AND c.drives IS NOT DISTINCT FROM s.drives AND c.workload_key IS NOT DISTINCT FROM s.workload_key
@@ -184,7 +205,7 @@ others AS (
                                AND c.workers IS NOT DISTINCT FROM s.workers)
                 THEN 'another configuration, drive count or split of the load of ' || s.system || ' was compared at this point'
                 ELSE 'the baseline (' || b.baseline_system || ') has no point at this workload, load, scope and metric' END AS reason
-    FROM comparison_points s JOIN b ON b.study = s.study AND s.system <> b.baseline_system
+    FROM cp s JOIN b ON b.study = s.study AND s.system <> b.baseline_system
     WHERE NOT EXISTS (SELECT 1 FROM comparison c
                       WHERE c.study = s.study AND c.system = s.system AND c.metric = s.metric AND c.scope = s.scope
                         AND c.config IS NOT DISTINCT FROM s.config_label AND c.raid_level IS NOT DISTINCT FROM s.raid_level
@@ -195,10 +216,11 @@ others AS (
                         AND c.large_oio IS NOT DISTINCT FROM s.large_oio
                         AND c.queue_depth IS NOT DISTINCT FROM s.queue_depth AND c.workers IS NOT DISTINCT FROM s.workers)
 )
-SELECT study, side, system, other_system, workload_label, workload_key, block_size_bytes, read_pct, random_pct, load,
-       small_oio, large_oio, scope, metric, unit, config_label AS config, raid_level, drives, value, runs, reason
+SELECT study, side, system, measurement, other_system, workload_label, workload_key, block_size_bytes, read_pct,
+       random_pct, load, small_oio, large_oio, scope, metric, unit, config_label AS config, raid_level, drives, value,
+       runs, reason
 FROM base_missing
 UNION ALL
-SELECT study, side, system, other_system, workload_label, workload_key, block_size_bytes, read_pct, random_pct, load,
-       small_oio, large_oio, scope, metric, unit, config_label, raid_level, drives, value, runs, reason
+SELECT study, side, system, measurement, other_system, workload_label, workload_key, block_size_bytes, read_pct,
+       random_pct, load, small_oio, large_oio, scope, metric, unit, config_label, raid_level, drives, value, runs, reason
 FROM sys_missing;

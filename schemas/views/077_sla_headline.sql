@@ -30,7 +30,8 @@ FROM p WHERE number IS NOT NULL;
 -- sla_headline: one row per system and curve (configuration, RAID level, drives, workload, scope; and
 -- load_curves' curve where the study ran a workload's loads split two ways: the label says which),
 -- points ordered by load (total outstanding I/Os) with the bound's latency and the iops at the
--- same point (comparison_points: repeats averaged, one row per point and unit). The headline is the last point that holds
+-- same point (comparison_points: each system's current measurement, the mean of its repeats, one row per
+-- point and unit). The headline is the last point that holds
 -- before the first that does not, moved along the straight line between the two to where the
 -- latency meets the bound (interpolated = true), for load and IOPS alike; where no point fails,
 -- the last point (interpolated = false, holds_everywhere); where the first point already fails,
@@ -54,14 +55,15 @@ WITH matched AS (
  AND c.random_pct IS NOT DISTINCT FROM l.random_pct AND c.workload_key IS NOT DISTINCT FROM l.workload_key
  AND c.queue_depth IS NOT DISTINCT FROM l.queue_depth AND c.workers IS NOT DISTINCT FROM l.workers
     LEFT JOIN comparison_points i
-      ON i.study = l.study AND i.system = l.system AND i.metric = 'iops' AND i.scope = l.scope
+      ON i.study = l.study AND i.system = l.system AND i.measurement = l.measurement AND i.metric = 'iops'
+     AND i.scope = l.scope
      AND i.config_label IS NOT DISTINCT FROM l.config_label AND i.raid_level IS NOT DISTINCT FROM l.raid_level
      AND i.drives IS NOT DISTINCT FROM l.drives AND i.workload_key IS NOT DISTINCT FROM l.workload_key
      AND i.block_size_bytes IS NOT DISTINCT FROM l.block_size_bytes AND i.read_pct IS NOT DISTINCT FROM l.read_pct
      AND i.random_pct IS NOT DISTINCT FROM l.random_pct AND i.load IS NOT DISTINCT FROM l.load
      AND i.small_oio IS NOT DISTINCT FROM l.small_oio AND i.large_oio IS NOT DISTINCT FROM l.large_oio
      AND i.queue_depth IS NOT DISTINCT FROM l.queue_depth AND i.workers IS NOT DISTINCT FROM l.workers
-    WHERE l.load IS NOT NULL AND l.small_oio IS NULL AND l.large_oio IS NULL
+    WHERE l.load IS NOT NULL AND l.small_oio IS NULL AND l.large_oio IS NULL AND l.current_measurement
 ), pts AS (  -- the bound's metric over all I/Os; where a curve has none (fio: per direction), each direction's
     SELECT study, system, config_label, raid_level, drives, workload_key, block_size_bytes, read_pct, random_pct,
            scope, workload_label, curve, load, sla, metric, bound_ms, sla_source, latency_ms, iops, holds

@@ -1,49 +1,27 @@
 -- Trends over time: the same system measured again (new firmware, a new month).
 --
--- A *measurement* is, per study and system, the runs of one firmware (sidecar `firmware = "..."`,
--- measured_by 'firmware'), or, for runs whose files carry no firmware label, the runs of one
--- calendar day as their own start times give it (runs.started_at, measured_by 'run date').
+-- A *measurement* is 008_measurements_of_systems.sql's (the one rule every view and page follows): per
+-- study and system, the files of one firmware (sidecar `firmware = "..."`, measured_by 'firmware'), or,
+-- for files with no firmware label, a session of runs (measured_by 'run date': a file starting more than
+-- 12 hours after the last run of every earlier file begins a new one, named by its first day).
 -- Order (trend_measurements.measurement_no, 1 = oldest): the study's declared
 -- `firmware_order = ["old", ..., "new"]` first, in its order; the rest by their first run's start.
--- A measurement with neither (a firmware not in the order, runs without a start time) is
+-- A measurement with neither (a firmware not in the order, runs without any time) is
 -- 'unordered': it has no measurement_no and is in no trend; it is listed, never dropped silently.
-CREATE OR REPLACE VIEW firmware_order AS
-SELECT study, firmware, min(array_position(fw, firmware)) AS position
-FROM (SELECT study, fw, unnest(fw) AS firmware
-      FROM (SELECT study, from_json((labels->'firmware_order'), '["VARCHAR"]') AS fw
-            FROM source_files WHERE status = 'ok' AND json_type((labels->'firmware_order')) = 'ARRAY'))
-GROUP BY study, firmware;
-
 CREATE OR REPLACE VIEW trend_runs AS
-SELECT m.*, f.labels->>'firmware' AS firmware,
-       coalesce(f.labels->>'firmware', CAST(CAST(m.started_at AS DATE) AS VARCHAR)) AS measurement,
-       CASE WHEN (f.labels->>'firmware') IS NOT NULL THEN 'firmware' ELSE 'run date' END AS measured_by
+SELECT m.*, f.labels->>'firmware' AS firmware
 FROM measurements m JOIN source_files f ON f.source_id = m.source_id
 WHERE m.target IS NULL AND m.value IS NOT NULL AND m.system IS NOT NULL AND m.study IS NOT NULL;
 
 CREATE OR REPLACE VIEW trend_measurements AS
-WITH m AS (
-    SELECT r.study, r.system, r.measurement, r.measured_by, min(r.started_at) AS first_run,
-           max(r.started_at) AS last_run, count(DISTINCT r.run_id) AS runs, count(DISTINCT r.source_id) AS files,
-           min(o.position) AS position
-    FROM trend_runs r
-    LEFT JOIN firmware_order o ON o.study = r.study AND o.firmware = r.measurement AND r.measured_by = 'firmware'
-    WHERE r.measurement IS NOT NULL
-    GROUP BY r.study, r.system, r.measurement, r.measured_by
-), o AS (
-    SELECT *,
-           CASE WHEN position IS NOT NULL THEN 'firmware_order'
-                WHEN first_run IS NOT NULL THEN 'first run start'
-                ELSE 'unordered' END AS ordered_by
-    FROM m
+WITH r AS (
+    SELECT study, system, measurement, count(DISTINCT run_id) AS runs FROM trend_runs GROUP BY study, system, measurement
 )
-SELECT study, system, measurement, measured_by, first_run, last_run, runs, files, ordered_by,
-       CASE WHEN ordered_by <> 'unordered' THEN
-            row_number() OVER (PARTITION BY study, system, ordered_by = 'unordered'
-                               ORDER BY position NULLS LAST, first_run, measurement) END AS measurement_no,
-       CAST(sum(CASE WHEN ordered_by <> 'unordered' THEN 1 ELSE 0 END) OVER (PARTITION BY study, system) AS BIGINT)
+SELECT s.study, s.system, s.measurement, s.measured_by, s.first_run, s.last_run, coalesce(r.runs, 0) AS runs, s.files,
+       s.ordered_by, s.measurement_no,
+       CAST(sum(CASE WHEN s.ordered_by <> 'unordered' THEN 1 ELSE 0 END) OVER (PARTITION BY s.study, s.system) AS BIGINT)
            AS measurements
-FROM o;
+FROM system_measurements s LEFT JOIN r USING (study, system, measurement);
 
 -- One row per measurement and matched point (the comparison's match key and split: configuration, RAID
 -- level, stated drives, workload, block size, read %, random %, load and its split (queue depth x
@@ -55,7 +33,7 @@ FROM o;
 -- Against the previous measurement that has the same point (previous_*): pct_change, positive
 -- where the new one is better ((value / previous - 1) x 100 where higher is better, (previous /
 -- value - 1) x 100 where lower is), and its 95 % Welch interval (ci95_low_pct, ci95_high_pct),
--- computed as the comparison's with the previous measurement as the baseline (074_noise.sql).
+-- computed as the comparison's with the previous measurement as the baseline (002_statistics.sql).
 -- verdict: 'better' / 'worse' when the whole interval is above / below 0, else 'within noise';
 -- 'single run' when either side has one run; NULL for the first measurement or a metric without a
 -- direction. regression: true when the verdict is 'worse' (lower IOPS or MB/s, higher latency,
@@ -66,8 +44,8 @@ WITH p AS (
     SELECT r.study, r.system, r.measurement, r.measured_by, r.config_label, r.raid_level, r.drives_stated AS drives,
            workload_key(r.read_pct, r.random_pct, r.workload) AS workload_key,
            r.block_size_bytes, r.read_pct, r.random_pct, r.outstanding_ios AS load, r.queue_depth, r.workers,
-           r.small_oio, r.large_oio, r.scope, r.metric, r.unit, any_value(r.workload_label) AS base_label,
-           avg(r.value) AS value, count(*) AS n, stddev_samp(r.value) AS sd
+           r.small_oio, r.large_oio, r.scope, r.metric, r.unit, min(r.workload_label) AS base_label,
+           mean_of(r.value) AS value, count(*) AS n, sd_of(r.value) AS sd
     FROM trend_runs r
     GROUP BY r.study, r.system, r.measurement, r.measured_by, r.config_label, r.raid_level, r.drives_stated,
              workload_key, r.block_size_bytes, r.read_pct, r.random_pct, r.outstanding_ios, r.queue_depth,

@@ -1,12 +1,21 @@
--- Statistics of repeated runs, shared by the views that compare two sets of runs (comparison,
--- trends): one definition of the interval, whichever view asks.
+-- Statistics of repeated runs, one definition whichever view asks (scaling, comparison, trends).
 --
+-- mean_of(x), sd_of(x)      the mean and sample standard deviation of a point's repeats, summed in
+--                           the order of their values, not of the rows: the same runs give the same
+--                           bits whatever order the ingests stored them in (a database built step
+--                           by step and a fresh one export the same bytes, and equal repeats on
+--                           both sides of a comparison differ by exactly 0)
+--                           (Spark: its own avg and stddev_samp; the lake's check allows 1e-9)
 -- welch_df(va, na, vb, nb)  Welch-Satterthwaite degrees of freedom of a difference of two means,
 --                           va and vb each side's squared standard error (sd * sd / n), na and nb
 --                           its runs; rounded down (conservative). NULL where neither side varies
 --                           or a side has one run.
 -- t975(df)                  t(0.975, df) from a table (Student's t, two-sided 95 %); 0 where df IS
 --                           NULL (identical repeats: the interval is the point).
+CREATE OR REPLACE MACRO mean_of(x) AS avg(x ORDER BY x);
+
+CREATE OR REPLACE MACRO sd_of(x) AS stddev_samp(x ORDER BY x);
+
 CREATE OR REPLACE MACRO welch_df(va, na, vb, nb) AS
     CAST(floor((va + vb) * (va + vb)
                / nullif(va * va / nullif(na - 1, 0) + vb * vb / nullif(nb - 1, 0), 0)) AS INTEGER);
