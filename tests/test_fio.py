@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ingest import registry
-from ingest.formats import _fio, fio_json, fio_log, fio_terse
+from ingest.formats import _fio, fio_json, fio_log, fio_terse, fio_text
 from ingest.model import ParseError
 from tests.conftest import CORPUS, corpus, ingest, q
 
@@ -379,7 +379,7 @@ def test_log_name_decides_and_bad_rows():
 
 
 def test_sniff_claims_each_corpus_file_once():
-    own = {"fio-json": "fio-json", "fio-terse": "fio-terse", "fio-log": "fio-log"}
+    own = {"fio-json": "fio-json", "fio-terse": "fio-terse", "fio-log": "fio-log", "fio-text": "fio-text"}
     for p in sorted(CORPUS.rglob("*")):
         if not p.is_file() or p.name == "MANIFEST.tsv":
             continue
@@ -419,3 +419,55 @@ def test_demo_study_queue_depth_sweep(con):
     )
     assert len(pct) == 8
     assert pct[5] == ("read", "latency", 99.9, 3.162112)
+
+
+# ---- client/server runs (fio --client=h1 --client=h2): per-host runs and fio's All clients sum -------
+
+
+CLIENTS = {
+    "fio-json": J + "tool-written__debian-fio333__client2.json",
+    "fio-text": "fio-text/tool-written__debian-fio333__client2.txt",
+}
+
+
+@pytest.mark.parametrize("fmt", sorted(CLIENTS))
+def test_client_runs_carry_their_host_and_the_sum_is_its_own_run(fmt):
+    res = parse(fio_json if fmt == "fio-json" else fio_text, CLIENTS[fmt])
+    jobs = res.tables["fio_jobs"]
+    assert [(r["jobname"], r["all_clients"]) for r in jobs] == [("crd", False), ("crd", False), ("All clients", True)]
+    if fmt == "fio-json":  # the text names the server by its own hostname only (both are `vm` here)
+        assert [(r["hostname"], r["port"]) for r in jobs] == [
+            ("127.0.0.1", 8772),
+            ("127.0.0.1", 8771),
+            ("127.0.0.1", 8771),
+        ]
+    ios = [values(res, r.key)[("read_ios", None)] for r in res.runs]
+    assert ios[2] == ios[0] + ios[1]  # fio's own sum, as written
+    by_run = {r.key: {s.scope for s in res.samples if s.run_key == r.key and s.target is None} for r in res.runs}
+    assert [by_run[r.key] for r in res.runs] == [{"all"}, {"all"}, {"test"}]
+    total = res.runs[2]
+    assert (total.workload, total.block_size_bytes, total.read_pct, total.outstanding_ios) == (
+        "All clients",
+        None,
+        None,
+        None,
+    )
+
+
+def test_the_all_clients_sum_is_never_averaged_with_the_host_runs(con, tmp_path):
+    """comparison_points averages a system's runs at one point; the sum (scope test) is a point of
+    its own, the two host runs (scope all) another, each with its own run count."""
+    d = tmp_path / "study" / "sys"
+    d.mkdir(parents=True)
+    (tmp_path / "study" / "iolab.toml").write_text('study = "clients"\n')
+    (d / "iolab.toml").write_text('system = "two hosts"\n')
+    src = corpus(CLIENTS["fio-json"])
+    (d / src.name).write_bytes(src.read_bytes())
+    ingest(con, tmp_path / "study")
+    rows = q(
+        con, "SELECT scope, workload_label, runs, value FROM comparison_points WHERE metric = 'read_ios' ORDER BY scope"
+    )
+    res = parse(fio_json, CLIENTS["fio-json"])
+    host = [values(res, r.key)[("read_ios", None)] for r in res.runs]
+    assert [(s, n) for s, _, n, _ in rows] == [("all", 2), ("test", 1)]
+    assert rows[0][3] == (host[0] + host[1]) / 2 and rows[1][3] == host[2]
