@@ -471,3 +471,19 @@ def test_the_all_clients_sum_is_never_averaged_with_the_host_runs(con, tmp_path)
     host = [values(res, r.key)[("read_ios", None)] for r in res.runs]
     assert [(s, n) for s, _, n, _ in rows] == [("all", 2), ("test", 1)]
     assert rows[0][3] == (host[0] + host[1]) / 2 and rows[1][3] == host[2]
+
+
+def test_real_client_json_global_options_array():
+    """fio 3.43 (styliteag/fio-analyzer): `global options` is an array of per-server objects; each
+    host's job takes its own server's (rw=randread, bs=4k) beside its job options (numjobs=1)."""
+    res = parse(fio_json, J + "styliteag__fio-analyzer__fio343_client_2clients.json")
+    assert [r.key for r in res.runs] == ["1:1:test@127.0.0.1:18802", "1:2:test@127.0.0.1:18801", "1:3:All clients"]
+    assert [sig(r) for r in res.runs] == [(4096, 100.0, 100.0, 1, 1, 1)] * 2 + [(None,) * 6]
+    iops = [values(res, r.key)[("read_iops", None)] for r in res.runs]
+    assert iops == [1110589.0, 1113931.0, 2224520.0]  # "iops" : 1110589.000000 ... and the sum, as written
+    assert values(res, res.runs[2].key)[("avg_read_latency_ms", None)] == 815.106630 / 1e6
+    assert ("cpu_user_pct", None) not in values(res, res.runs[2].key)  # a sum over hosts: in fio_job_values only
+    opts = res.tables["fio_options"]
+    rows = opts if isinstance(opts, list) else opts.to_table().to_pylist()
+    hosts = {(r["section"], r["key"], r["value"]) for r in rows}
+    assert ("global", "port", "18802") in hosts and ("global", "port", "18801") in hosts
