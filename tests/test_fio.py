@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from ingest import registry
 from ingest.formats import _fio, fio_json, fio_log, fio_terse, fio_text
 from ingest.model import ParseError
-from tests.conftest import CORPUS, corpus, ingest, q
+from tests.conftest import CORPUS, FIXTURES, corpus, ingest, q
 
 J = "fio-json/"
 T = "fio-terse/"
@@ -487,3 +487,66 @@ def test_real_client_json_global_options_array():
     rows = opts if isinstance(opts, list) else opts.to_table().to_pylist()
     hosts = {(r["section"], r["key"], r["value"]) for r in rows}
     assert ("global", "port", "18802") in hosts and ("global", "port", "18801") in hosts
+
+
+# ---- fio normal (text) output ------------------------------------------------------------------------
+
+
+def test_text_fio20_spaces_before_commas_and_the_fsync_block():
+    """A hand-made file in the shapes fio 2.0 printed (`iops=746 ,`, `min=0 ,`, `max=2125.2K`, a bare
+    `2.0.8` version line, no date in the header) and fio 3.x's fsync block (not a direction)."""
+    p = FIXTURES / "fio-text" / "handmade-fio20-and-fsync.txt"
+    res = fio_text.parse(p.read_bytes(), p.name)
+    old, new = res.runs
+    assert (old.tool_version, old.ended_at, old.block_size_bytes, old.read_pct, old.queue_depth) == (
+        "2.0.8",
+        None,
+        None,
+        None,
+        64,
+    )  # bs=512-64K is a range; randrw's mix is not printed
+    v = values(res, old.key)
+    assert v[("read_iops", None)] == 746 and v[("write_iops", None)] == 190
+    assert v[("read_mbps", None)] == 2273.7 * 1024 / 1e6  # 2.x KB = 1024
+    assert v[("bytes_read", None)] == 327521 * 1024
+    assert v[("max_read_clat_ms", None)] == pytest.approx(2125.2e3 / 1e3)  # 2125.2K usec
+    assert v[("p99_99_read_latency_ms", None)] == 2073  # clat percentiles (msec)
+    assert (v[("read_ios", None)], v[("write_ios", None)]) == (107500, 27400)
+    assert v[("runtime_s", None)] == 144.052
+    w = values(res, new.key)
+    assert w[("write_iops", None)] == 4801 and w[("write_ios", None)] == 5632
+    assert w[("p99_99_write_latency_ms", None)] == 58112 / 1e6  # the clat block, not the sync one after it
+    assert ("p99_99_sync_latency_ms", None) not in w
+    syncs = {
+        r["path"]: r["value"] for r in res.tables["fio_job_values"] if r["job_no"] == 2 and r["path"].startswith("sync")
+    }
+    assert syncs == {
+        "sync.min": "161 usec",
+        "sync.max": "345 usec",
+        "sync.avg": "192.48 usec",
+        "sync.stddev": "20.09 usec",
+    }
+
+
+@pytest.mark.parametrize(
+    "token, old, expected",
+    [
+        ("29.7k", False, 29700),
+        ("6421", False, 6421),
+        ("25.1MiB/s", False, 25.1 * 2**20),
+        ("26.3MB/s", False, 26.3e6),
+        ("64.0KiB", False, 64 * 1024),
+        ("1023.3KB/s", True, 1023.3 * 1024),
+        ("4096.0MB", True, 4096 * 2**20),
+        ("83.8Mi", False, 83.8 * 2**20),  # the All clients report's BW, printed without a unit
+        ("8Mibit/s", False, 2**20),
+        ("3401.2k", False, 3401200),
+    ],
+)
+def test_text_quantities(token, old, expected):
+    assert fio_text.quantity(token, 1, old) == pytest.approx(expected, rel=1e-12)
+
+
+def test_text_refuses_a_file_without_a_job_report():
+    with pytest.raises(ParseError, match="no fio job report"):
+        fio_text.parse(b"fio-3.33\nStarting 1 process\n", "x.txt")

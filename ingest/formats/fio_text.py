@@ -55,11 +55,11 @@ _DIR3 = re.compile(
 )
 _DIR2 = re.compile(
     rf"^\s+(?P<dir>read|write|trim|mixed)\s*: io=(?P<io>{_NUM}(?:[KMGTPE]i?|k)?B), bw=(?P<bw>{_NUM}(?:[KMGTPE]i?|k)?B/s),"
-    rf" iops=(?P<iops>{_NUM}[kMGTPE]?), runt=\s*(?P<run>\d+)msec"
+    rf" iops=(?P<iops>{_NUM}[kKMGTPE]?)\s*, runt=\s*(?P<run>\d+)msec"
 )
 _LAT = re.compile(
-    rf"^\s+(?P<stat>slat|clat|lat) \((?P<unit>nsec|usec|msec)\): min=\s*(?P<min>{_NUM}[kMGTPE]?), max=\s*(?P<max>{_NUM}[kMGTPE]?),"
-    rf" avg=\s*(?P<avg>{_NUM}), stdev=\s*(?P<stddev>{_NUM})\s*$"
+    rf"^\s+(?P<stat>slat|clat|lat|sync) \((?P<unit>nsec|usec|msec)\): min=\s*(?P<min>{_NUM}[kKMGTPE]?)\s*,"
+    rf" max=\s*(?P<max>{_NUM}[kKMGTPE]?)\s*, avg=\s*(?P<avg>{_NUM})\s*, stdev=\s*(?P<stddev>{_NUM})\s*$"
 )
 _PCT_HEAD = re.compile(r"^\s+(?P<stat>slat|clat|lat) percentiles \((?P<unit>nsec|usec|msec)\):\s*$")
 _PCT = re.compile(rf"(?P<p>{_NUM})th=\[\s*(?P<v>\d+)\]")
@@ -68,7 +68,7 @@ _ISSUED3 = re.compile(r"^\s+issued rwts: total=(?P<r>\d+),(?P<w>\d+),(?P<t>\d+)"
 _ISSUED2 = re.compile(r"^\s+issued\s*:\s*total=r=(?P<r>\d+)/w=(?P<w>\d+)(?:/d=(?P<t>\d+))?")
 _ERRORS = re.compile(r"^\s+errors\s+: total=(?P<n>\d+)")
 _GROUP = re.compile(r"^Run status group (\d+)")
-_VERSION = re.compile(r"^(?:<[^<>]*> )?(fio-\d\S*)\s*$")
+_VERSION = re.compile(r"^(?:<[^<>]*> )?((?:fio-)?\d+\.\d+\S*)\s*$")  # fio 2.0.x printed `2.0.8`
 _PROBE = re.compile(r"^hostname=(?P<host>[^,]*), be=\d+, .*\bfio=(?P<fio>\S+?),")
 
 _SI = {"": 1, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15, "E": 1e18}
@@ -195,7 +195,7 @@ def _line(raw: str, ln: int, st: _State, jobs: list[_Job], starts: dict, message
         return
     if _GROUP.match(text):
         st.job, st.after_group = None, True
-    elif (m := _VERSION.match(text)) and st.version is None:
+    elif (m := _VERSION.match(text)) and st.version is None and not jobs:
         st.version = m.group(1)
     elif m := _PROBE.match(text):
         st.clients = True
@@ -228,6 +228,9 @@ def _job_line(text: str, ln: int, st: _State) -> bool:
         )
         for k in ("iops", "bw", "io", "run"):
             job.values.append((f"{ddir}.{k}", m.group(k), ln))
+        return True
+    if (m := _LAT.match(text)) and m.group("stat") == "sync":  # fsync/fdatasync: no canonical metric
+        job.values += [(f"sync.{k}", f"{m.group(k)} {m.group('unit')}", ln) for k in ("min", "max", "avg", "stddev")]
         return True
     if (m := _LAT.match(text)) and st.ddir:
         scale = _TO_MS[m.group("unit")]
