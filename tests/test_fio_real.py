@@ -79,6 +79,8 @@ def runs(tmp_path_factory) -> dict[str, Path]:
     grouped = "group_reporting\nper_job_logs=0\nlog_avg_msec=100\nwrite_bw_log=gr\n[g]\nrw=randread\nbs=4k\nnumjobs=2\n"
     _fio(tmp, "grouped", grouped, "--output-format=normal,json")
     out["grouped"] = tmp / "grouped.out"
+    _fio(tmp, "mixed", "unified_rw_reporting=1\n[m]\nrw=randrw\nbs=4k\n", "--output-format=normal,json")
+    out["mixed"] = tmp / "mixed.out"
     _fio(tmp, "plus", "[p]\nrw=randrw\nbs=4k\nruntime=1500ms\n", "--output-format=json+", "--status-interval=1")
     out["plus"] = tmp / "plus.out"
     _fio(tmp, "terse", "[t]\nrw=randread\nbs=4k\n", "--output-format=terse,json")
@@ -163,21 +165,27 @@ def _tokens(res) -> dict[tuple[int, str], str]:
 _BYTES = {"bytes_read": "read", "bytes_written": "write", "bytes_trimmed": "trim"}
 
 
+_METRIC = re.compile(
+    r"^(?:(?P<stat>min|max|avg|stddev)_)?(?:(?P<dir>read|write|trim)_)?(?P<what>iops|mbps|ios|latency|clat|slat)(?:_ms)?$"
+)
+
+
 def tolerance(metric: str, job_no: int, tokens: dict[tuple[int, str], str]) -> float:
-    """How far the text's value of ``metric`` may be from the JSON's: its printed precision."""
-    parts = metric.split("_")
+    """How far the text's value of ``metric`` may be from the JSON's: its printed precision. A
+    metric without a direction is the `mixed` one (unified_rw_reporting)."""
     if metric.startswith("cpu"):
         return 0.005  # %3.2f
-    if metric.endswith("_ios"):
-        return 0.0  # issued rwts: exact
     if metric in _BYTES:
         return ulp(tokens[(job_no, f"{_BYTES[metric]}.io")])
-    if parts[1] == "iops":
-        return ulp(tokens[(job_no, f"{parts[0]}.iops")])
-    if parts[1] == "mbps":
-        return ulp(tokens[(job_no, f"{parts[0]}.bw")]) / 1e6
-    stat = {"latency": "lat"}.get(parts[2], parts[2])
-    return ulp(tokens[(job_no, f"{parts[1]}.{stat}.{parts[0]}")]) * (1 + 1e-9)
+    m = _METRIC.match(metric)
+    assert m, metric
+    d, what = m.group("dir") or "mixed", m.group("what")
+    if what == "ios":
+        return 0.0  # issued rwts: exact
+    if what in ("iops", "mbps"):
+        return ulp(tokens[(job_no, f"{d}.{'iops' if what == 'iops' else 'bw'}")]) / (1e6 if what == "mbps" else 1)
+    stat = {"latency": "lat"}.get(what, what)
+    return ulp(tokens[(job_no, f"{d}.{stat}.{m.group('stat')}")]) * (1 + 1e-9)
 
 
 def agree(text: bytes, js: bytes) -> int:
@@ -188,7 +196,8 @@ def agree(text: bytes, js: bytes) -> int:
     compared = 0
     for n, run in enumerate(t.runs):
         for metric, value in tv[n].items():
-            if metric in ("iops", "mbps", "runtime_s") or re.match(r"p\d", metric):
+            total = metric in ("iops", "mbps") and (n + 1, "mixed.iops") not in tokens
+            if total or metric == "runtime_s" or re.match(r"p\d", metric):
                 continue  # totals are sums of the directions; runtime and percentiles: own tests
             tol = tolerance(metric, n + 1, tokens)
             assert abs(value - jv[n][metric]) <= tol + 1e-12, (run.key, metric, value, jv[n][metric], tol)
@@ -238,6 +247,15 @@ def test_text_agrees_under_group_reporting(runs):
     assert agree(text.encode(), js.encode()) > 20
 
 
+def test_text_agrees_under_unified_rw_reporting(runs):
+    """unified_rw_reporting=1: one `mixed` direction in both, its numbers without a direction part."""
+    text, js = _split(runs["mixed"].read_text())
+    assert "  mixed: IOPS=" in text
+    t = fio_text.parse(text.encode(), "t")
+    assert {"iops", "ios", "avg_latency_ms"} <= {s.metric for s in t.samples}
+    assert agree(text.encode(), js.encode()) > 10
+
+
 def test_runtime_and_signature_from_the_text(runs):
     text, js = _split(runs["both"].read_text())
     t, j = fio_text.parse(text.encode(), "t"), fio_json.parse(js.encode(), "j")
@@ -258,7 +276,7 @@ def test_every_output_loads_through_ingest(runs, con):
     d = runs["dir"]
     # psync has no submission latency: fio writes its slat logs empty (not a file of a format)
     logs = [p for p in sorted(d.glob("*.log")) if p.stat().st_size]
-    files = [runs[k] for k in ("both", "grouped", "plus", "terse", "text")] + logs
+    files = [runs[k] for k in ("both", "grouped", "mixed", "plus", "terse", "text")] + logs
     report = ingest(con, *files)
     rows = q(con, "SELECT path, status, format, error FROM source_files ORDER BY path")
     assert [r for r in rows if r[1] != "ok"] == []

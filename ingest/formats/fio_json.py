@@ -15,6 +15,16 @@ Percentile values and json+ `bins` keys are in the unit of their statistic (usec
 
 One run per job entry (key: document, job index and jobname); under group_reporting the entry is
 the group's aggregate, so workers = numjobs; otherwise each entry is one job (workers = 1).
+Client/server runs (`fio --client=h1 job --client=h2 job`, fio 2.1.4+ client.c): `client_stats`
+instead of `jobs`, `hostname` and `port` in every entry (and in disk_util), a blank line before the
+document; `global options` one object (fio before 3.39: with two clients every option appears
+twice, fio merged them) or an array of per-server objects (3.39+, matched to a job by hostname and
+port). Each host's entry is a run keyed `doc:job:name@host:port`. When the servers report more than
+one entry in all, fio adds `All clients`, the sum of them all (client.c sum_thread_stats): its run
+has no workload signature (the clients' jobs may differ) and its samples take scope `test`, so no
+view averages it with the per-host runs (scope `all`); its CPU (a sum over machines) stays in
+fio_job_values. fio_jobs.all_clients says which entry is which.
+
 `timestamp` is when fio wrote the report (the end of the run): it becomes ended_at. `error` is an
 errno: the run's status says it (and the `fio:` lines before the document go in its description);
 `total_err` (continue_on_error) is the error count. Disk utilisation is per document: target
@@ -297,7 +307,7 @@ def _entries(doc: Any, line: int) -> tuple[list, bool]:
 
 def _globals(doc: dict, job: dict, clients: bool) -> dict:
     """The global options that apply to ``job``: the document's object, or (client/server runs with
-    several clients, fio 3.34+) the array entry with the job's hostname and port."""
+    several clients, fio 3.39+) the array entry with the job's hostname and port."""
     glob = doc.get("global options")
     if isinstance(glob, dict):
         return glob

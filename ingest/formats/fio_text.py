@@ -64,7 +64,7 @@ _LAT = re.compile(
 _PCT_HEAD = re.compile(r"^\s+(?P<stat>slat|clat|lat) percentiles \((?P<unit>nsec|usec|msec)\):\s*$")
 _PCT = re.compile(rf"(?P<p>{_NUM})th=\[\s*(?P<v>\d+)\]")
 _CPU = re.compile(rf"^\s+cpu\s+: usr=(?P<usr>{_NUM})%, sys=(?P<sys>{_NUM})%, ctx=(?P<ctx>\d+)")
-_ISSUED3 = re.compile(r"^\s+issued rwts: total=(?P<r>\d+),(?P<w>\d+),(?P<t>\d+)")
+_ISSUED3 = re.compile(r"^\s+issued rwts?: total=(?P<r>\d+),(?P<w>\d+),(?P<t>\d+)")
 _ISSUED2 = re.compile(r"^\s+issued\s*:\s*total=r=(?P<r>\d+)/w=(?P<w>\d+)(?:/d=(?P<t>\d+))?")
 _ERRORS = re.compile(r"^\s+errors\s+: total=(?P<n>\d+)")
 _GROUP = re.compile(r"^Run status group (\d+)")
@@ -318,7 +318,8 @@ def _emit(res: ParseResult, rows: dict, job: _Job, starts: dict, version: str | 
         )
     scope = "test" if total else "all"
     for name, d in job.dirs.items():
-        d.ios = job.issued.get(name)
+        # unified_rw_reporting: the `mixed` count is the issued counts' sum (as fio's own JSON total_ios)
+        d.ios = sum(job.issued.values()) if name == "mixed" and job.issued else job.issued.get(name)
         _fio.add_direction(res, key, d, job.dir_lines[name], scope)
     _fio.add_totals(res, key, list(job.dirs.values()), scope)
     runtimes = [d.runtime_ms for d in job.dirs.values() if d.runtime_ms is not None]
