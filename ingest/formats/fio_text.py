@@ -123,7 +123,7 @@ class _Job:
     issued: dict[str, float] = field(default_factory=dict)
     cpu: tuple[float, float] | None = None
     errors: float | None = None
-    dir_lines: dict[str, int] = field(default_factory=dict)
+    lines: dict[str, int] = field(default_factory=dict)  # where each number came from: dir:read, lat:read:clat, ...
 
 
 def parse(data: bytes, name: str) -> ParseResult:
@@ -218,7 +218,7 @@ def _job_line(text: str, ln: int, st: _State) -> bool:
     if m:
         ddir = m.group("dir")
         st.ddir = ddir
-        job.dir_lines[ddir] = ln
+        job.lines[f"dir:{ddir}"] = ln
         job.dirs[ddir] = Direction(
             ddir,
             iops=quantity(m.group("iops"), ln),
@@ -236,6 +236,7 @@ def _job_line(text: str, ln: int, st: _State) -> bool:
         scale = _TO_MS[m.group("unit")]
         stats = {k: quantity(m.group(k), ln) * scale for k in ("min", "max", "avg", "stddev")}
         job.dirs[st.ddir].lat[m.group("stat")] = dict(stats)
+        job.lines[f"lat:{st.ddir}:{m.group('stat')}"] = ln
         for k in ("min", "max", "avg", "stddev"):
             job.values.append((f"{st.ddir}.{m.group('stat')}.{k}", f"{m.group(k)} {m.group('unit')}", ln))
         return True
@@ -244,6 +245,7 @@ def _job_line(text: str, ln: int, st: _State) -> bool:
         return True
     if m := _CPU.match(text):
         job.cpu = (float(m.group("usr")), float(m.group("sys")))
+        job.lines["cpu"] = ln
         job.values += [
             ("cpu.usr", m.group("usr"), ln),
             ("cpu.sys", m.group("sys"), ln),
@@ -252,10 +254,12 @@ def _job_line(text: str, ln: int, st: _State) -> bool:
         return True
     if m := (_ISSUED3.match(text) or _ISSUED2.match(text)):
         job.issued = {d: float(m.group(g)) for d, g in (("read", "r"), ("write", "w"), ("trim", "t")) if m.group(g)}
+        job.lines["issued"] = ln
         job.values += [(f"issued.{d}", f"{v:.0f}", ln) for d, v in job.issued.items()]
         return True
     if m := _ERRORS.match(text):
         job.errors = float(m.group("n"))
+        job.lines["errors"] = ln
         job.values.append(("errors.total", m.group("n"), ln))
         return True
     return False
@@ -312,22 +316,46 @@ def _emit(res: ParseResult, rows: dict, job: _Job, starts: dict, version: str | 
     )
     rows["fio_job_values"] += [{**ids, "path": p, "value": v, "value_num": None} for p, v, _ in job.values]
     for ddir, stat, p, v, unit, ln in job.pct:
-        job.dirs[ddir].percentiles.setdefault(stat, {})[p] = v * _TO_MS[unit]
         rows["fio_percentiles"].append(
             {**ids, "ddir": ddir, "stat": stat, "percentile": p, "value": v, "unit": unit[:2], "line_no": ln}
         )
     scope = "test" if total else "all"
-    for name, d in job.dirs.items():
-        # unified_rw_reporting: the `mixed` count is the issued counts' sum (as fio's own JSON total_ios)
-        d.ios = sum(job.issued.values()) if name == "mixed" and job.issued else job.issued.get(name)
-        _fio.add_direction(res, key, d, job.dir_lines[name], scope)
-    _fio.add_totals(res, key, list(job.dirs.values()), scope)
-    runtimes = [d.runtime_ms for d in job.dirs.values() if d.runtime_ms is not None]
-    res.add(key, scope, "runtime_s", max(runtimes) / 1000 if runtimes else None, "s", line_no=job.line)
-    res.add(key, scope, "errors", job.errors, "count", line_no=job.line)
+    for d in job.dirs.values():
+        _direction(res, key, job, d, scope)
+    _fio.add_totals(res, key, list(job.dirs.values()), scope)  # derived: no line holds them
+    longest = max(job.dirs.values(), key=lambda d: d.runtime_ms or 0, default=None)
+    if longest is not None and longest.runtime_ms is not None:
+        res.add(key, scope, "runtime_s", longest.runtime_ms / 1000, "s", line_no=job.lines[f"dir:{longest.name}"])
+    res.add(key, scope, "errors", job.errors, "count", line_no=job.lines.get("errors"))
     if job.cpu and not total:
-        res.add(key, "all", "cpu_user_pct", job.cpu[0], "%", line_no=job.line)
-        res.add(key, "all", "cpu_privileged_pct", job.cpu[1], "%", line_no=job.line)
+        res.add(key, "all", "cpu_user_pct", job.cpu[0], "%", line_no=job.lines["cpu"])
+        res.add(key, "all", "cpu_privileged_pct", job.cpu[1], "%", line_no=job.lines["cpu"])
+
+
+def _direction(res: ParseResult, key: str, job: _Job, d: Direction, scope: str) -> None:
+    """One direction's samples, each with the line it was read from (as _fio.add_direction names
+    them). fio prints a direction only when it did I/O, so its latencies are all real."""
+    pre, ln = ("" if d.name == "mixed" else f"{d.name}_"), job.lines[f"dir:{d.name}"]
+    res.add(key, scope, f"{pre}iops", d.iops, "IO/s", line_no=ln)
+    res.add(key, scope, f"{pre}mbps", None if d.bw_bytes_per_s is None else d.bw_bytes_per_s / 1e6, "MB/s", line_no=ln)
+    if d.name in _BYTES:
+        res.add(key, scope, _BYTES[d.name], d.io_bytes, "bytes", line_no=ln)
+    if d.name == "mixed":  # unified_rw_reporting: the issued counts' sum (fio's own JSON total_ios)
+        res.add(key, scope, "ios", sum(job.issued.values()) if job.issued else None, "count")
+    else:
+        res.add(key, scope, f"{pre}ios", job.issued.get(d.name), "count", line_no=job.lines.get("issued"))
+    for stat, values in d.lat.items():
+        for prefix, v in values.items():
+            res.add(key, scope, _fio.metric(prefix, d.name, stat), v, "ms", line_no=job.lines[f"lat:{d.name}:{stat}"])
+    pcts = [x for x in job.pct if x[0] == d.name]
+    primary = "lat" if any(x[1] == "lat" for x in pcts) else "clat"  # as fio_json: lat_percentiles=1 takes the name
+    for _, stat, p, v, unit, pln in pcts:
+        if p in _fio.NAMED_PERCENTILES:
+            name = _fio.metric(_fio.NAMED_PERCENTILES[p], d.name, "lat" if stat == primary else stat)
+            res.add(key, scope, name, v * _TO_MS[unit], "ms", line_no=pln)
+
+
+_BYTES = {"read": "bytes_read", "write": "bytes_written", "trim": "bytes_trimmed"}
 
 
 def _date(text: str | None) -> datetime | None:
