@@ -4,6 +4,7 @@ the unit conversions, fio's size parsing, sniffing, and property tests."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -550,3 +551,34 @@ def test_text_quantities(token, old, expected):
 def test_text_refuses_a_file_without_a_job_report():
     with pytest.raises(ParseError, match="no fio job report"):
         fio_text.parse(b"fio-3.33\nStarting 1 process\n", "x.txt")
+
+
+def num2str(num: int, maxlen: int, pow2: bool, unit: str) -> str:
+    """fio's lib/num2str.c (fio 3.33), base 1: divide by 1000/1024 until at most ``maxlen`` digits,
+    truncating, then add decimals from the last remainder (rounded) while the length allows."""
+    prefixes = ["", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"] if pow2 else ["", "k", "M", "G", "T", "P", "E"]
+    thousand = 1024 if pow2 else 1000
+    post, modulo = 0, None
+    while post < len(prefixes) and len(str(num)) > maxlen:
+        modulo, num, post = num % thousand, num // thousand, post + 1
+    if modulo is None:
+        return f"{num}{prefixes[post]}{unit}"
+    room = maxlen - len(str(num))
+    if room <= 1:
+        return f"{num + (modulo >= thousand // 2)}{prefixes[post]}{unit}"
+    frac = f"{modulo / thousand:.{room - 1}f}"
+    num += frac[0] == "1"
+    return f"{num}.{frac[2:]}{prefixes[post]}{unit}"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 10**15), st.booleans(), st.sampled_from(["", "B/s", "B"]))
+def test_text_values_are_within_one_printed_unit(num, pow2, unit):
+    """What the text parser reads from a value fio printed with num2str (4 characters, as IOPS, BW
+    and io are) is within one unit of its last printed digit of the exact value (docs/formats/fio.md)."""
+    text = num2str(num, 4, pow2, unit)
+    read = fio_text.quantity(text, 1)
+    m = re.match(r"^\d+(?:\.(\d+))?([KMGTPE]i|[kMGTPE])?", text)
+    power = "KMGTPE".index(m.group(2)[0].upper()) + 1 if m.group(2) else 0
+    step = 10.0 ** -len(m.group(1) or "") * (1024 if pow2 else 1000) ** power
+    assert abs(read - num) <= step * (1 + 1e-9), (num, text, read)
