@@ -81,6 +81,8 @@ def runs(tmp_path_factory) -> dict[str, Path]:
     out["grouped"] = tmp / "grouped.out"
     _fio(tmp, "mixed", "unified_rw_reporting=1\n[m]\nrw=randrw\nbs=4k\n", "--output-format=normal,json")
     out["mixed"] = tmp / "mixed.out"
+    _fio(tmp, "perio", "[io]\nrw=randread\nbs=4k\nwrite_lat_log=pio\nwrite_iops_log=pio\n", "--output-format=json")
+    out["perio"] = tmp / "perio.out"
     _fio(tmp, "plus", "[p]\nrw=randrw\nbs=4k\nruntime=1500ms\n", "--output-format=json+", "--status-interval=1")
     out["plus"] = tmp / "plus.out"
     _fio(tmp, "terse", "[t]\nrw=randread\nbs=4k\n", "--output-format=terse,json")
@@ -276,7 +278,7 @@ def test_every_output_loads_through_ingest(runs, con):
     d = runs["dir"]
     # psync has no submission latency: fio writes its slat logs empty (not a file of a format)
     logs = [p for p in sorted(d.glob("*.log")) if p.stat().st_size]
-    files = [runs[k] for k in ("both", "grouped", "mixed", "plus", "terse", "text")] + logs
+    files = [runs[k] for k in ("both", "grouped", "mixed", "perio", "plus", "terse", "text")] + logs
     report = ingest(con, *files)
     rows = q(con, "SELECT path, status, format, error FROM source_files ORDER BY path")
     assert [r for r in rows if r[1] != "ok"] == []
@@ -302,6 +304,22 @@ def test_logs_per_job_and_merged(runs):
     for p in [*d.glob("lg_bw.1.log"), *d.glob("gr_bw.log"), *d.glob("lg_clat_hist.1.log")]:
         res = fio_log.parse(p.read_bytes(), p.name)
         assert res.series or res.samples or res.tables, p.name
+
+
+def test_per_io_logs_agree_with_json_of_the_same_run(runs):
+    """Without log_avg_msec fio logs every I/O: the latency logs hold exactly the JSON's I/O count,
+    and their mean is the JSON's mean (ns, as written; the files carry no unit)."""
+    d = runs["dir"]
+    job = fio_json.parse(runs["perio"].read_bytes(), "perio")
+    jv = _by_path(job)
+    ios = jv[(1, "read.total_ios")]
+    for kind, stat in (("lat", "lat_ns"), ("clat", "clat_ns")):
+        log = fio_log.parse((d / f"pio_{kind}.1.log").read_bytes(), f"pio_{kind}.1.log")
+        values = log.points["value"].to_list()
+        assert len(values) == ios > 0
+        assert sum(values) / len(values) == pytest.approx(jv[(1, f"read.{stat}.mean")], rel=1e-9)
+    iops = fio_log.parse((d / "pio_iops.1.log").read_bytes(), "pio_iops.1.log").points["value"].to_list()
+    assert len(iops) == ios and set(iops) == {1.0}  # one row per I/O, each counting one
 
 
 def test_terse_agrees_with_json_of_the_same_run(runs):
