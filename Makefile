@@ -66,8 +66,9 @@ lint: setup ## ruff check, ruff format --check, mypy (ingest/, validation/): con
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-test: setup lint ## lint, then the test suite (slow tests included; installs Debian's Java 17 when missing: Spark's JVM for tests/test_lake.py)
+test: setup lint ## lint, then the test suite (slow tests included; installs Debian's Java 17 and fio when missing: Spark's JVM for tests/test_lake.py, the real fio for tests/test_fio_real.py)
 	command -v java >/dev/null || (apt-get update -q && apt-get install -y -q openjdk-17-jre-headless)
+	command -v fio >/dev/null || (apt-get update -q && apt-get install -y -q fio)
 	$(BIN)/pytest
 
 golden: setup ## rewrite tests/golden/ (what each real corpus file yields); review the diff before committing

@@ -53,14 +53,14 @@ ENTRIES: tuple[Entry, ...] = (
     Entry(
         D + "ios",
         "count",
-        ROWS + " volume",
+        ROWS + " volume test",
         "Iometer Read/Write I/Os, DiskSpd I/Os, fio `total_ios` (`ios` for unified_rw_reporting `mixed`), vscsiStats latency histogram count per virtual disk, elbencho `IOs total`; array statistics Total Requests Serviced / Read / Write Requests (per volume; cumulative since the controller's last reset)",
         kind="count",
     ),
     Entry(
         "bytes_{read,written,trimmed}",
         "bytes",
-        ROWS,
+        ROWS + " test",
         "Iometer, DiskSpd; fio io_bytes (KiB x 1024 in 2.x)",
         kind="count",
     ),
@@ -74,7 +74,7 @@ ENTRIES: tuple[Entry, ...] = (
     Entry(
         "{avg,max,min,stddev}_" + D + "{clat,slat}_ms",
         "ms",
-        "all",
+        "all test",
         "fio completion / submission latency (2.x usec / 1000, 3.x ns / 10^6)",
         kind="latency lower",
     ),
@@ -83,7 +83,7 @@ ENTRIES: tuple[Entry, ...] = (
         + D
         + "{latency,clat}_ms",
         "ms",
-        "all",
+        "all test",
         "DiskSpd latency percentiles (text `%-ile` rows 25th .. 9-nines, XML buckets); fio percentiles: of completion latency (fio's default), of total latency when the job set lat_percentiles (then clat ones are `p99_read_clat_ms`...); every fio percentile is in `fio_percentiles`; elbencho result text `IO lat % us` (`1%<=`, `50%<=`, ... us / 1000)",
         kind="latency lower",
     ),
@@ -91,7 +91,7 @@ ENTRIES: tuple[Entry, ...] = (
     Entry(
         "runtime_s",
         "s",
-        "all",
+        "all test",
         "fio job_runtime (ms / 1000; 2.x: the longest direction's runtime)",
         kind="duration",
     ),
@@ -105,7 +105,7 @@ ENTRIES: tuple[Entry, ...] = (
     Entry(
         "{,read_,write_,packet_}errors",
         "count",
-        ROWS,
+        ROWS + " test",
         "Iometer; fio `total_err` (fio's `error` is an errno: it goes in the run status)",
         kind="error_count lower",
     ),

@@ -4,15 +4,16 @@ the unit conversions, fio's size parsing, sniffing, and property tests."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ingest import registry
-from ingest.formats import _fio, fio_json, fio_log, fio_terse
+from ingest.formats import _fio, fio_json, fio_log, fio_terse, fio_text
 from ingest.model import ParseError
-from tests.conftest import CORPUS, corpus, ingest, q
+from tests.conftest import CORPUS, FIXTURES, corpus, ingest, q
 
 J = "fio-json/"
 T = "fio-terse/"
@@ -379,7 +380,7 @@ def test_log_name_decides_and_bad_rows():
 
 
 def test_sniff_claims_each_corpus_file_once():
-    own = {"fio-json": "fio-json", "fio-terse": "fio-terse", "fio-log": "fio-log"}
+    own = {"fio-json": "fio-json", "fio-terse": "fio-terse", "fio-log": "fio-log", "fio-text": "fio-text"}
     for p in sorted(CORPUS.rglob("*")):
         if not p.is_file() or p.name == "MANIFEST.tsv":
             continue
@@ -419,3 +420,165 @@ def test_demo_study_queue_depth_sweep(con):
     )
     assert len(pct) == 8
     assert pct[5] == ("read", "latency", 99.9, 3.162112)
+
+
+# ---- client/server runs (fio --client=h1 --client=h2): per-host runs and fio's All clients sum -------
+
+
+CLIENTS = {
+    "fio-json": J + "tool-written__debian-fio333__client2.json",
+    "fio-text": "fio-text/tool-written__debian-fio333__client2.txt",
+}
+
+
+@pytest.mark.parametrize("fmt", sorted(CLIENTS))
+def test_client_runs_carry_their_host_and_the_sum_is_its_own_run(fmt):
+    res = parse(fio_json if fmt == "fio-json" else fio_text, CLIENTS[fmt])
+    jobs = res.tables["fio_jobs"]
+    assert [(r["jobname"], r["all_clients"]) for r in jobs] == [("crd", False), ("crd", False), ("All clients", True)]
+    if fmt == "fio-json":  # the text names the server by its own hostname only (both are `vm` here)
+        assert [(r["hostname"], r["port"]) for r in jobs] == [
+            ("127.0.0.1", 8772),
+            ("127.0.0.1", 8771),
+            ("127.0.0.1", 8771),
+        ]
+    ios = [values(res, r.key)[("read_ios", None)] for r in res.runs]
+    assert ios[2] == ios[0] + ios[1]  # fio's own sum, as written
+    by_run = {r.key: {s.scope for s in res.samples if s.run_key == r.key and s.target is None} for r in res.runs}
+    assert [by_run[r.key] for r in res.runs] == [{"all"}, {"all"}, {"test"}]
+    total = res.runs[2]
+    assert (total.workload, total.block_size_bytes, total.read_pct, total.outstanding_ios) == (
+        "All clients",
+        None,
+        None,
+        None,
+    )
+
+
+def test_the_all_clients_sum_is_never_averaged_with_the_host_runs(con, tmp_path):
+    """comparison_points averages a system's runs at one point; the sum (scope test) is a point of
+    its own, the two host runs (scope all) another, each with its own run count."""
+    d = tmp_path / "study" / "sys"
+    d.mkdir(parents=True)
+    (tmp_path / "study" / "iolab.toml").write_text('study = "clients"\n')
+    (d / "iolab.toml").write_text('system = "two hosts"\n')
+    src = corpus(CLIENTS["fio-json"])
+    (d / src.name).write_bytes(src.read_bytes())
+    ingest(con, tmp_path / "study")
+    rows = q(
+        con, "SELECT scope, workload_label, runs, value FROM comparison_points WHERE metric = 'read_ios' ORDER BY scope"
+    )
+    res = parse(fio_json, CLIENTS["fio-json"])
+    host = [values(res, r.key)[("read_ios", None)] for r in res.runs]
+    assert [(s, n) for s, _, n, _ in rows] == [("all", 2), ("test", 1)]
+    assert rows[0][3] == (host[0] + host[1]) / 2 and rows[1][3] == host[2]
+
+
+def test_real_client_json_global_options_array():
+    """fio 3.43 (styliteag/fio-analyzer): `global options` is an array of per-server objects; each
+    host's job takes its own server's (rw=randread, bs=4k) beside its job options (numjobs=1)."""
+    res = parse(fio_json, J + "styliteag__fio-analyzer__fio343_client_2clients.json")
+    assert [r.key for r in res.runs] == ["1:1:test@127.0.0.1:18802", "1:2:test@127.0.0.1:18801", "1:3:All clients"]
+    assert [sig(r) for r in res.runs] == [(4096, 100.0, 100.0, 1, 1, 1)] * 2 + [(None,) * 6]
+    iops = [values(res, r.key)[("read_iops", None)] for r in res.runs]
+    assert iops == [1110589.0, 1113931.0, 2224520.0]  # "iops" : 1110589.000000 ... and the sum, as written
+    assert values(res, res.runs[2].key)[("avg_read_latency_ms", None)] == 815.106630 / 1e6
+    assert ("cpu_user_pct", None) not in values(res, res.runs[2].key)  # a sum over hosts: in fio_job_values only
+    opts = res.tables["fio_options"]
+    rows = opts if isinstance(opts, list) else opts.to_table().to_pylist()
+    hosts = {(r["section"], r["key"], r["value"]) for r in rows}
+    assert ("global", "port", "18802") in hosts and ("global", "port", "18801") in hosts
+
+
+# ---- fio normal (text) output ------------------------------------------------------------------------
+
+
+def test_text_fio20_spaces_before_commas_and_the_fsync_block():
+    """A hand-made file in the shapes fio 2.0 printed (`iops=746 ,`, `min=0 ,`, `max=2125.2K`, a bare
+    `2.0.8` version line, no date in the header) and fio 3.x's fsync block (not a direction)."""
+    p = FIXTURES / "fio-text" / "handmade-fio20-and-fsync.txt"
+    res = fio_text.parse(p.read_bytes(), p.name)
+    old, new = res.runs
+    assert (old.tool_version, old.ended_at, old.block_size_bytes, old.read_pct, old.queue_depth) == (
+        "2.0.8",
+        None,
+        None,
+        None,
+        64,
+    )  # bs=512-64K is a range; randrw's mix is not printed
+    v = values(res, old.key)
+    assert v[("read_iops", None)] == 746 and v[("write_iops", None)] == 190
+    assert v[("read_mbps", None)] == 2273.7 * 1024 / 1e6  # 2.x KB = 1024
+    assert v[("bytes_read", None)] == 327521 * 1024
+    assert v[("max_read_clat_ms", None)] == pytest.approx(2125.2e3 / 1e3)  # 2125.2K usec
+    assert v[("p99_99_read_latency_ms", None)] == 2073  # clat percentiles (msec)
+    assert (v[("read_ios", None)], v[("write_ios", None)]) == (107500, 27400)
+    assert v[("runtime_s", None)] == 144.052
+    w = values(res, new.key)
+    assert w[("write_iops", None)] == 4801 and w[("write_ios", None)] == 5632
+    assert w[("p99_99_write_latency_ms", None)] == 58112 / 1e6  # the clat block, not the sync one after it
+    assert ("p99_99_sync_latency_ms", None) not in w
+    syncs = {
+        r["path"]: r["value"] for r in res.tables["fio_job_values"] if r["job_no"] == 2 and r["path"].startswith("sync")
+    }
+    assert syncs == {
+        "sync.min": "161 usec",
+        "sync.max": "345 usec",
+        "sync.avg": "192.48 usec",
+        "sync.stddev": "20.09 usec",
+    }
+
+
+@pytest.mark.parametrize(
+    "token, old, expected",
+    [
+        ("29.7k", False, 29700),
+        ("6421", False, 6421),
+        ("25.1MiB/s", False, 25.1 * 2**20),
+        ("26.3MB/s", False, 26.3e6),
+        ("64.0KiB", False, 64 * 1024),
+        ("1023.3KB/s", True, 1023.3 * 1024),
+        ("4096.0MB", True, 4096 * 2**20),
+        ("83.8Mi", False, 83.8 * 2**20),  # the All clients report's BW, printed without a unit
+        ("8Mibit/s", False, 2**20),
+        ("3401.2k", False, 3401200),
+    ],
+)
+def test_text_quantities(token, old, expected):
+    assert fio_text.quantity(token, 1, old) == pytest.approx(expected, rel=1e-12)
+
+
+def test_text_refuses_a_file_without_a_job_report():
+    with pytest.raises(ParseError, match="no fio job report"):
+        fio_text.parse(b"fio-3.33\nStarting 1 process\n", "x.txt")
+
+
+def num2str(num: int, maxlen: int, pow2: bool, unit: str) -> str:
+    """fio's lib/num2str.c (fio 3.33), base 1: divide by 1000/1024 until at most ``maxlen`` digits,
+    truncating, then add decimals from the last remainder (rounded) while the length allows."""
+    prefixes = ["", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"] if pow2 else ["", "k", "M", "G", "T", "P", "E"]
+    thousand = 1024 if pow2 else 1000
+    post, modulo = 0, None
+    while post < len(prefixes) and len(str(num)) > maxlen:
+        modulo, num, post = num % thousand, num // thousand, post + 1
+    if modulo is None:
+        return f"{num}{prefixes[post]}{unit}"
+    room = maxlen - len(str(num))
+    if room <= 1:
+        return f"{num + (modulo >= thousand // 2)}{prefixes[post]}{unit}"
+    frac = f"{modulo / thousand:.{room - 1}f}"
+    num += frac[0] == "1"
+    return f"{num}.{frac[2:]}{prefixes[post]}{unit}"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 10**15), st.booleans(), st.sampled_from(["", "B/s", "B"]))
+def test_text_values_are_within_one_printed_unit(num, pow2, unit):
+    """What the text parser reads from a value fio printed with num2str (4 characters, as IOPS, BW
+    and io are) is within one unit of its last printed digit of the exact value (docs/formats/fio.md)."""
+    text = num2str(num, 4, pow2, unit)
+    read = fio_text.quantity(text, 1)
+    m = re.match(r"^\d+(?:\.(\d+))?([KMGTPE]i|[kMGTPE])?", text)
+    power = "KMGTPE".index(m.group(2)[0].upper()) + 1 if m.group(2) else 0
+    step = 10.0 ** -len(m.group(1) or "") * (1024 if pow2 else 1000) ** power
+    assert abs(read - num) <= step * (1 + 1e-9), (num, text, read)

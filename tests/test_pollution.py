@@ -21,7 +21,7 @@ def test_pollution_harness_short_run():
     assert violations == []
     assert all(c.get("crash", 0) == 0 for c in stats.values())
     real = {k: v for k, v in stats.items() if k != "(not a supported format)"}
-    assert len(real) == 20  # 7 first formats + fio json/terse/log + diskspd text/xml + vdbench summary/flatfile
+    assert len(real) == 21  # 7 first formats + fio json/terse/log/text + diskspd text/xml + vdbench summary/flatfile
     # + array perf + elbencho csv/text + iozone text + jetstress log + orion console
     assert all(c.get("rejected", 0) > 0 for c in real.values())  # the mutations do bite
     assert sum(c.get("ingested", 0) for c in real.values()) > 20

@@ -127,24 +127,26 @@ def metric(prefix: str | None, direction: str, stat: str) -> str:
     return "_".join(p for p in parts if p) + "_ms"
 
 
-def add_direction(res: ParseResult, key: str, d: Direction, line_no: int | None) -> None:
+def add_direction(res: ParseResult, key: str, d: Direction, line_no: int | None, scope: str = "all") -> None:
     """Samples of one direction. Throughput of read and write always (0 is a true value), trim only
-    when it did any; latency only when the direction did I/O (fio's zeros there mean 'no data')."""
+    when it did any; latency only when the direction did I/O (fio's zeros there mean 'no data').
+    ``scope`` is `all` for a job (or a group_reporting group), `test` for a client/server run's
+    `All clients` sum (see fio_json)."""
     if d.name == "trim" and not d.active:
         return
     pre = "" if d.name == "mixed" else f"{d.name}_"
-    res.add(key, "all", f"{pre}iops", d.iops, "IO/s", line_no=line_no)
+    res.add(key, scope, f"{pre}iops", d.iops, "IO/s", line_no=line_no)
     res.add(
-        key, "all", f"{pre}mbps", None if d.bw_bytes_per_s is None else d.bw_bytes_per_s / 1e6, "MB/s", line_no=line_no
+        key, scope, f"{pre}mbps", None if d.bw_bytes_per_s is None else d.bw_bytes_per_s / 1e6, "MB/s", line_no=line_no
     )
-    res.add(key, "all", f"{pre}ios", d.ios, "count", line_no=line_no)
+    res.add(key, scope, f"{pre}ios", d.ios, "count", line_no=line_no)
     if d.name in _BYTES:
-        res.add(key, "all", _BYTES[d.name], d.io_bytes, "bytes", line_no=line_no)
+        res.add(key, scope, _BYTES[d.name], d.io_bytes, "bytes", line_no=line_no)
     if not d.active:
         return
     for stat, values in d.lat.items():
         for prefix, v in values.items():
-            res.add(key, "all", metric(prefix, d.name, stat), v, "ms", line_no=line_no)
+            res.add(key, scope, metric(prefix, d.name, stat), v, "ms", line_no=line_no)
     # fio's default percentiles are of completion latency and are what fio users quote as latency
     # percentiles; with lat_percentiles=1 fio gives total-latency ones: those then take the name.
     primary = "lat" if d.percentiles.get("lat") else "clat"
@@ -153,7 +155,7 @@ def add_direction(res: ParseResult, key: str, d: Direction, line_no: int | None)
             if p in NAMED_PERCENTILES:
                 res.add(
                     key,
-                    "all",
+                    scope,
                     metric(NAMED_PERCENTILES[p], d.name, "lat" if stat == primary else stat),
                     v,
                     "ms",
@@ -161,7 +163,7 @@ def add_direction(res: ParseResult, key: str, d: Direction, line_no: int | None)
                 )
 
 
-def add_totals(res: ParseResult, key: str, dirs: list[Direction]) -> None:
+def add_totals(res: ParseResult, key: str, dirs: list[Direction], scope: str = "all") -> None:
     """Run totals (`iops`, `mbps`): the sum of the directions fio reports separately (derived, so no
     line of the file holds them: line_no is left empty)."""
     if any(d.name == "mixed" for d in dirs):
@@ -169,7 +171,7 @@ def add_totals(res: ParseResult, key: str, dirs: list[Direction]) -> None:
     for m, attr, unit, scale in (("iops", "iops", "IO/s", 1.0), ("mbps", "bw_bytes_per_s", "MB/s", 1e-6)):
         vals = [getattr(d, attr) for d in dirs if getattr(d, attr) is not None]
         if vals:
-            res.add(key, "all", m, sum(vals) * scale, unit)
+            res.add(key, scope, m, sum(vals) * scale, unit)
 
 
 def plat_idx_to_val(idx: int, bits: int = 6) -> int:

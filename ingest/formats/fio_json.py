@@ -15,6 +15,16 @@ Percentile values and json+ `bins` keys are in the unit of their statistic (usec
 
 One run per job entry (key: document, job index and jobname); under group_reporting the entry is
 the group's aggregate, so workers = numjobs; otherwise each entry is one job (workers = 1).
+Client/server runs (`fio --client=h1 job --client=h2 job`, fio 2.1.4+ client.c): `client_stats`
+instead of `jobs`, `hostname` and `port` in every entry (and in disk_util), a blank line before the
+document; `global options` one object (fio before 3.39: with two clients every option appears
+twice, fio merged them) or an array of per-server objects (3.39+, matched to a job by hostname and
+port). Each host's entry is a run keyed `doc:job:name@host:port`. When the servers report more than
+one entry in all, fio adds `All clients`, the sum of them all (client.c sum_thread_stats): its run
+has no workload signature (the clients' jobs may differ) and its samples take scope `test`, so no
+view averages it with the per-host runs (scope `all`); its CPU (a sum over machines) stays in
+fio_job_values. fio_jobs.all_clients says which entry is which.
+
 `timestamp` is when fio wrote the report (the end of the run): it becomes ended_at. `error` is an
 errno: the run's status says it (and the `fio:` lines before the document go in its description);
 `total_err` (continue_on_error) is the error count. Disk utilisation is per document: target
@@ -35,7 +45,7 @@ from ._fio import Direction
 from ._rows import Rows
 
 FORMAT = "fio-json"
-VERSION = "1"
+VERSION = "2"
 _TERSE = re.compile(r"^\d;fio-", re.M)
 
 
@@ -283,60 +293,120 @@ def _short(name: Any) -> str:
 KEY_NAME = 200
 
 
+ALL_CLIENTS = "All clients"  # client.c: the name of fio's sum over every client's job entries
+
+
+def _entries(doc: Any, line: int) -> tuple[list, bool]:
+    """The job entries of a document and whether it is a client/server one (`client_stats`)."""
+    if isinstance(doc, dict) and isinstance(doc.get("jobs"), list):
+        return doc["jobs"], False
+    if isinstance(doc, dict) and isinstance(doc.get("client_stats"), list):
+        return doc["client_stats"], True
+    raise ParseError("this JSON document is not fio output (it has neither a 'jobs' nor a 'client_stats' list)", line)
+
+
+def _globals(doc: dict, job: dict, clients: bool) -> dict:
+    """The global options that apply to ``job``: the document's object, or (client/server runs with
+    several clients, fio 3.39+) the array entry with the job's hostname and port."""
+    glob = doc.get("global options")
+    if isinstance(glob, dict):
+        return glob
+    if clients and isinstance(glob, list):
+        host = (job.get("hostname"), job.get("port"))
+        return next((g for g in glob if isinstance(g, dict) and (g.get("hostname"), g.get("port")) == host), {})
+    return {}
+
+
 def _document(
     res: ParseResult, rows: dict[str, Any], doc_no: int, line: int, doc: Any, span: _Span, before: list[str]
 ) -> None:
-    if not isinstance(doc, dict) or not isinstance(doc.get("jobs"), list):
-        raise ParseError("this JSON document is not fio output (it has no 'jobs' list)", line)
-    glob = doc.get("global options") if isinstance(doc.get("global options"), dict) else {}
-    rows["fio_options"] += _texts(_option_rows("global", glob, {"doc_no": doc_no, "job_no": None}), "key", line)
-    job_lines = _job_lines(span, line, len(doc["jobs"]))
+    entries, clients = _entries(doc, line)
+    glob = doc.get("global options")
+    for g in glob if isinstance(glob, list) else [glob] if isinstance(glob, dict) else []:
+        ids = {"doc_no": doc_no, "job_no": None}
+        rows["fio_options"] += _texts(_option_rows("global", g, ids), "key", line)
+    job_lines = _job_lines(span, line, len(entries))
     signal = next((m.group(1) for t in before if (m := re.search(r"terminating on signal (\d+)", t))), None)
-    for job_no, (job, ln) in enumerate(zip(doc["jobs"], job_lines), start=1):
+    for job_no, (job, ln) in enumerate(zip(entries, job_lines), start=1):
         if not isinstance(job, dict):
             raise ParseError(f"job {job_no} of this document is not a JSON object", line)
-        ids = {"doc_no": doc_no, "job_no": job_no}
-        jopts = job.get("job options") if isinstance(job.get("job options"), dict) else {}
-        rows["fio_options"] += _texts(_option_rows("job", jopts, ids), "key", ln)
-        opts = {**{k: str(v) for k, v in glob.items()}, **{k: str(v) for k, v in jopts.items()}}
-        run = _run(doc_no, job_no, job, doc, opts, "job options" in job or bool(glob), ln)
-        err = job.get("error")
-        run.status = f"error {err}" if err else ("aborted" if signal else "complete")
-        if err or signal:
-            run.description = " | ".join(before) or None
-        res.runs.append(run)
-        rows["fio_jobs"].append(
-            {
-                **ids,
-                "run_key": run.key,
-                "jobname": job.get("jobname"),
-                "groupid": job.get("groupid"),
-                "error": err,
-                "fio_version": doc.get("fio version"),
-                "line_no": ln,
-            }
-        )
-        rows["fio_job_values"] += _texts(_value_rows(job, ids), "path", ln)
-        dirs = [
-            _direction(d, job[d], rows, {**ids, "line_no": ln})
-            for d in (*_fio.DIRECTIONS, "mixed")
-            if isinstance(job.get(d), dict)
-        ]
-        for d in dirs:  # a JSON number's own line is not tracked: samples carry no line_no (fio_jobs has the job's)
-            _fio.add_direction(res, run.key, d, None)
-        _fio.add_totals(res, run.key, dirs)
-        _job_samples(res, run.key, job, dirs, None)
-    _disk_util(res, rows, doc_no, doc, line, res.runs[-1].key if len(doc["jobs"]) == 1 else None)
+        _entry(res, rows, (doc_no, job_no, ln), job, doc, clients, signal, before)
+    _disk_util(res, rows, doc_no, doc, line, res.runs[-1].key if len(entries) == 1 else None)
 
 
-def _job_samples(res: ParseResult, key: str, job: dict, dirs: list[Direction], ln: int | None) -> None:
+def _entry(
+    res: ParseResult,
+    rows: dict[str, Any],
+    at: tuple[int, int, int],
+    job: dict,
+    doc: dict,
+    clients: bool,
+    signal: str | None,
+    before: list[str],
+) -> None:
+    """One job entry: a run, its tool rows and samples. In a client/server document the entry named
+    `All clients` is fio's sum of every other entry: its run has no workload signature (the clients'
+    jobs may differ) and its samples take scope `test`, so no view averages it with the per-host runs."""
+    doc_no, job_no, ln = at
+    ids = {"doc_no": doc_no, "job_no": job_no}
+    total = clients and job.get("jobname") == ALL_CLIENTS
+    glob = {} if total else _globals(doc, job, clients)
+    jopts = job.get("job options") if isinstance(job.get("job options"), dict) else {}
+    rows["fio_options"] += _texts(_option_rows("job", jopts, ids), "key", ln)
+    opts = {**{k: str(v) for k, v in glob.items() if k not in ("hostname", "port")}}
+    opts.update({k: str(v) for k, v in jopts.items()})
+    run = _run(doc_no, job_no, job, doc, opts, "job options" in job or bool(glob), ln)
+    host = _host(job) if clients else None
+    if host is not None and not total:
+        run.key += f"@{host}"
+    if total:
+        run.description = "fio's sum of every job entry of every client (client/server run: the `All clients` entry)"
+    err = job.get("error")
+    run.status = f"error {err}" if err else ("aborted" if signal else "complete")
+    if err or signal:
+        run.description = " | ".join(filter(None, [run.description, *before])) or None
+    res.runs.append(run)
+    rows["fio_jobs"].append(
+        {
+            **ids,
+            "run_key": run.key,
+            "jobname": job.get("jobname"),
+            "groupid": job.get("groupid"),
+            "error": err,
+            "fio_version": doc.get("fio version"),
+            "line_no": ln,
+            "hostname": job.get("hostname") if clients else None,
+            "port": job.get("port") if clients else None,
+            "all_clients": total if clients else None,
+        }
+    )
+    rows["fio_job_values"] += _texts(_value_rows(job, ids), "path", ln)
+    dirs = [
+        _direction(d, job[d], rows, {**ids, "line_no": ln})
+        for d in (*_fio.DIRECTIONS, "mixed")
+        if isinstance(job.get(d), dict)
+    ]
+    scope = "test" if total else "all"
+    for d in dirs:  # a JSON number's own line is not tracked: samples carry no line_no (fio_jobs has the job's)
+        _fio.add_direction(res, run.key, d, None, scope)
+    _fio.add_totals(res, run.key, dirs, scope)
+    _job_samples(res, run.key, job, dirs, None, scope)
+
+
+def _host(job: dict) -> str:
+    """`hostname:port` of a client/server entry, as the run key shows it."""
+    return f"{job.get('hostname')}:{job.get('port')}"
+
+
+def _job_samples(res: ParseResult, key: str, job: dict, dirs: list[Direction], ln: int | None, scope: str) -> None:
     runtime = _num(job.get("job_runtime"))
     if runtime is None:  # before fio 3.x: the longest direction, as fio's own 'run=' line
         runtime = max((d.runtime_ms for d in dirs if d.runtime_ms is not None), default=None)
-    res.add(key, "all", "runtime_s", None if runtime is None else runtime / 1000, "s", line_no=ln)
-    res.add(key, "all", "errors", _num(job.get("total_err")), "count", line_no=ln)
-    res.add(key, "all", "cpu_user_pct", _num(job.get("usr_cpu")), "%", line_no=ln)
-    res.add(key, "all", "cpu_privileged_pct", _num(job.get("sys_cpu")), "%", line_no=ln)
+    res.add(key, scope, "runtime_s", None if runtime is None else runtime / 1000, "s", line_no=ln)
+    res.add(key, scope, "errors", _num(job.get("total_err")), "count", line_no=ln)
+    if scope == "all":  # CPU of a sum over hosts is not one machine's: it stays in fio_job_values
+        res.add(key, scope, "cpu_user_pct", _num(job.get("usr_cpu")), "%", line_no=ln)
+        res.add(key, scope, "cpu_privileged_pct", _num(job.get("sys_cpu")), "%", line_no=ln)
 
 
 DISK_FIELDS = (
@@ -365,7 +435,13 @@ def _disk_util(res: ParseResult, rows: dict[str, Any], doc_no: int, doc: dict, l
             continue
         du = {("aggr_write_merges" if k == "aggr_write_merge" else k): v for k, v in du.items()}  # fio's spelling
         rows["fio_disk_util"].append(
-            {"doc_no": doc_no, "name": du.get("name"), "line_no": line, **{f: _num(du.get(f)) for f in DISK_FIELDS}}
+            {
+                "doc_no": doc_no,
+                "name": du.get("name"),
+                "line_no": line,
+                **{f: _num(du.get(f)) for f in DISK_FIELDS},
+                **({"hostname": du.get("hostname"), "port": du.get("port")} if "hostname" in du else {}),
+            }
         )
         if key is not None:
             res.add(key, "target", "disk_util_pct", _num(du.get("util")), "%", target=du.get("name"))

@@ -49,10 +49,12 @@ FIXED = 5 + 2 * len(DIR_FIELDS) + len(TAIL_FIELDS)  # 121
 DISK_FIELDS = ("read_ios", "write_ios", "read_merges", "write_merges", "read_ticks", "write_ticks", "in_queue", "util")
 
 
-SNIFF_RULE = "a line starts with a fio terse version field ('3;fio-...')"
+SNIFF_RULE = "a line starts with a fio terse version field ('3;fio-...'), and no fio JSON beside it"
 
 
 def sniff(head: str, name: str) -> bool:
+    if '"fio version"' in head:
+        return False  # `--output-format=terse,json`: the JSON (the same numbers, more of them) reads it
     return any(_LINE.match(x) for x in split_lines(head.lstrip("\ufeff"))[:50])
 
 
