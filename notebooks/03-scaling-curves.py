@@ -31,6 +31,9 @@ r.note(
     "Each curve holds the system, workload and configuration fixed and varies one load (view scaling). "
     "Where the study ran a workload's loads both as deeper queues and as more workers, each curve holds one "
     "of them fixed and its workload says which: '1 worker' (the queue depth grows), 'QD 16' (the workers grow). "
+    "Each point is the mean of the runs at that load (n: repeats, and a cycling Iometer file's repeated loads), "
+    "never the best of them; where n > 1 a bar spans the mean's 95 % interval (t, n - 1 degrees of freedom). "
+    "Each system's current measurement (the newest: see the measurements above where there are several). "
     "Linearity = value / (first value x load / first load); the knee (a black diamond) is the first point "
     "below 80 % of linear. Load axes are log2: each step doubles the load."
 )
@@ -42,7 +45,7 @@ pts = r.query(
                              trim(coalesce(config_label, '') || ' ' || coalesce(raid_level, '')
                                   || CASE WHEN sizes > 1 THEN ' ' || size_label(block_size_bytes) ELSE '' END)
                                   AS configuration,
-                             load, value, linearity, is_knee
+                             load, value, n, ci95_low, ci95_high, linearity, is_knee
                       FROM (SELECT *, count(DISTINCT block_size_bytes) OVER (PARTITION BY axis, metric, system,
                                            workload, config_label, raid_level) AS sizes  -- one curve per size
                             FROM scaling WHERE study = ?)
@@ -83,7 +86,12 @@ for (axis, metric, unit), g in pts.group_by(["axis", "metric", "unit"], maintain
         y=alt.Y("value:Q", title=f"{metric} ({unit})"),
         color=alt.Color("system:N", scale=colors, legend=alt.Legend(orient="bottom", columns=1)),
         detail=alt.Detail("configuration:N"),
-        tooltip=r.tooltips("system", "workload", "configuration", "load", "value", "linearity"),
+        tooltip=r.tooltips("system", "workload", "configuration", "load", "value", "n", "linearity"),
+    )
+    spread = (
+        base.transform_filter("datum.n > 1")
+        .mark_errorbar(ticks=True)
+        .encode(y=alt.Y("ci95_low:Q", title=f"{metric} ({unit})"), y2="ci95_high:Q")
     )
     knees = (
         base.transform_filter("datum.is_knee")
@@ -91,13 +99,16 @@ for (axis, metric, unit), g in pts.group_by(["axis", "metric", "unit"], maintain
         .encode(color=alt.value("black"))  # black whatever the system: the knee, not a system
     )
     r.show(
-        (base.mark_line(point=True) + knees)
+        (base.mark_line(point=True) + spread + knees)
         .properties(width=300, height=200)
         .facet(facet=alt.Facet("workload:N", title=None, header=alt.Header(labelLimit=0)), columns=2)
         .resolve_scale(y="independent")
-        .properties(title=f"{metric} ({unit}) vs {AXES.get(axis, axis)}: one line per system"),
+        .properties(
+            title=f"{metric} ({unit}) vs {AXES.get(axis, axis)}: one line per system, each point the mean of its runs"
+        ),
         f"Line charts, one panel per workload and configuration ({len(keep)} panels): {metric} ({unit}) of each of the "
-        f"{d['system'].nunique()} systems as {AXES.get(axis, axis)} grows; black diamonds mark the knees.",
+        f"{d['system'].nunique()} systems as {AXES.get(axis, axis)} grows, each point the mean of its runs with its "
+        "95 % interval where repeated; black diamonds mark the knees.",
         source={
             "view": "scaling",
             "study": study,

@@ -32,11 +32,24 @@ r.note(
     "random % and load (outstanding I/Os), scope and metric, whatever tool measured them; a run with no "
     "read/random mix matches on its workload as written. % better is positive when the system beats the "
     "baseline: higher IO/s and MB/s, lower latency. A correction factor applies only where the study's "
-    "iolab.toml declares one; it is applied to the baseline. Repeated runs of a point are averaged; n and n "
+    "iolab.toml declares one; it is applied to the baseline. A point's value is the mean of its repeated runs "
+    "(of one measurement: the table below names them); n and n "
     "(baseline) count them, and the 95 % interval of the % better (Welch's t) decides the verdict: better or "
     "worse only when the whole interval is on that side of 0, within noise when it spans 0, single run when "
-    "either side has one run (no difference is claimed)."
+    "either side has one run (no difference is claimed), equal when every run on both sides has the same value."
 )
+measured = r.query(
+    con,
+    """SELECT DISTINCT system, measurement, baseline_system AS baseline, baseline_measurement AS "baseline measurement"
+       FROM comparison WHERE study = ? ORDER BY system""",
+    [study],
+)
+if measured.height:
+    r.table(
+        measured,
+        "Measurements compared: each system's current one (its newest) against the baseline's; a system "
+        "measured again is never averaged with its earlier runs (`iolab compare --measurement` compares others)",
+    )
 corr = r.query(con, "SELECT correction, correction_source FROM study_corrections WHERE study = ?", [study])
 if corr.height:
     r.note(f"Declared correction: x {corr['correction'][0]:g} ({corr['correction_source'][0]}).")

@@ -153,7 +153,31 @@ def systems_block(con, study: str) -> pl.DataFrame:
     b = query(con, "SELECT baseline_system, baseline_source, systems FROM study_baseline WHERE study = ?", [study])
     if b.height and b["systems"][0] > 1:
         note(f"Baseline for comparisons: {b['baseline_system'][0]} ({b['baseline_source'][0]}).")
+    measurements_block(con, study)
     return df
+
+
+def measurements_block(con, study: str) -> None:
+    """Where a system of the study was measured more than once (firmware releases, sessions on other
+    days), the rule the pages follow and each measurement: nothing where every system has one."""
+    m = query(
+        con,
+        """SELECT system, measurement, measured_by AS "measured by", files, first_run AS "first run",
+                  ordered_by AS "ordered by", measurement_no AS "#", is_current AS current, current_note AS note
+           FROM system_measurements WHERE study = ? AND measurements > 1
+           ORDER BY system, measurement_no NULLS LAST, measurement""",
+        [study],
+    )
+    if not m.height:
+        return
+    note(
+        "Measured more than once: a system's runs of another firmware (its sidecar's firmware label) or of a "
+        "session more than 12 hours from the others are another measurement, never averaged with these as "
+        "repeats. Every page but the trends shows each system's current measurement: the newest by the "
+        "study's firmware_order, else by first run (view system_measurements); the trends page compares "
+        "each with the one before."
+    )
+    table(m, f"Measurements of the systems measured more than once ({m['system'].n_unique()} systems)")
 
 
 PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"]
