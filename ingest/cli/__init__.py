@@ -44,6 +44,7 @@ COMMANDS: list[str] = [
     "compare",
     "export",
     "lake",
+    "doctor",
 ]
 
 
@@ -64,13 +65,40 @@ class _Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
 
+def version_text() -> str:
+    """iolab's version, the newest schema migration it writes, and the engines' versions (read from
+    their installed metadata: nothing is imported)."""
+    from importlib import metadata
+
+    from ..config import SCHEMAS
+
+    def of(dist: str) -> str:
+        try:
+            return metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            return "not installed"
+
+    schema = max((int(f.name[1:4]) for f in SCHEMAS.glob("V[0-9][0-9][0-9]__*.sql")), default=0)
+    engines = ", ".join(f"{d} {of(d)}" for d in ("duckdb", "polars", "pyarrow", "altair"))
+    return f"iolab {__version__} (schema V{schema:03d}; {engines}; Python {sys.version.split()[0]})"
+
+
+class _Version(argparse.Action):
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: Any) -> None:
+        print(version_text())
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="iolab",
         description="Storage benchmark results database: ingest raw result files, validate, report.",
         epilog="`iolab COMMAND --help` explains a command.",
     )
-    p.add_argument("--version", action="version", version=f"iolab {__version__}")
+    p.add_argument("--version", action=_Version, help="iolab's version, its schema's and its engines', and exit")
     sub = p.add_subparsers(dest="cmd", metavar="COMMAND", parser_class=_Parser)
     for name in COMMANDS:
         importlib.import_module(f"{__name__}.{name}").register(sub)

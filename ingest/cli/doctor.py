@@ -1,0 +1,105 @@
+"""`iolab doctor`: what this machine has for each part of iolab, and the command that fixes what it lacks.
+
+Nothing is imported to find a package (its installed metadata is read), nothing is downloaded, and no
+database is opened: the answer is the same on a machine without one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from . import requires
+
+
+@dataclass(frozen=True)
+class Check:
+    part: str  # what needs it
+    item: str
+    found: str | None  # its version or path, None when missing
+    required: bool  # without it the command line itself cannot work
+    fix: str  # the command that brings it
+
+
+def _package(name: str) -> str | None:
+    from importlib import metadata
+
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def _program(name: str) -> str | None:
+    return shutil.which(name) or (shutil.which("chromium-browser") if name == "chromium" else None)
+
+
+APT = "apt-get update && apt-get install -y"
+
+
+# (part, Python distribution): the command line cannot run without the first group
+PACKAGES = [
+    *(("command line", d) for d in ("duckdb", "polars", "pyarrow", "rich", "pydantic", "sqlglot")),
+    *(("reports", d) for d in ("altair", "vl-convert-python", "nbconvert", "papermill", "jinja2")),
+    ("validation", "great-expectations"),
+    ("notebooks in the lab", "jupyterlab"),
+    ("Spark lake (lake views --engine spark)", "pyspark"),
+]
+# (part, program, its Debian package)
+PROGRAMS = [
+    ("print edition (report --format pdf)", "chromium", "chromium"),
+    ("Spark lake (lake views --engine spark)", "java", "openjdk-17-jre-headless"),
+    ("tests (real fio runs)", "fio", "fio"),
+]
+
+
+def checks() -> list[Check]:
+    """Every part iolab uses, found or not."""
+    pip = f"{sys.executable} -m pip install"
+    out = [Check("command line", f"Python {sys.version.split()[0]}", sys.executable, True, "")]
+    out += [Check(part, d, _package(d), part == "command line", f"{pip} {d}") for part, d in PACKAGES]
+    out += [Check(part, prog, _program(prog), False, f"{APT} {deb}") for part, prog, deb in PROGRAMS]
+    return out
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("doctor", help="what this machine has for each part of iolab, and how to add what it lacks")
+    p.add_argument("--format", choices=["table", "json"], default="table", help="output format")
+    p.set_defaults(func=cmd_doctor)
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    found = checks()
+    missing_required = any(c.found is None and c.required for c in found)
+    if args.format == "json":
+        sys.stdout.write(json.dumps([asdict(c) for c in found], indent=1) + "\n")
+    else:
+        _print(found)
+    return requires.EXIT_ENVIRONMENT if missing_required else requires.EXIT_OK
+
+
+def _print(found: list[Check]) -> None:
+    from rich.table import Table
+
+    from ..terminal import console, markup
+
+    t = Table(title="iolab doctor", show_edge=False)
+    for head in ("part", "needs", "found", "to add it"):
+        t.add_column(head)
+    for c in found:
+        where = markup(c.found) if c.found else ("[red]missing[/]" if c.required else "[yellow]missing[/]")
+        t.add_row(markup(c.part), markup(c.item), where, markup(c.fix) if c.found is None else "")
+    out = console()
+    out.print(t)
+    lacking = [c for c in found if c.found is None]
+    if not lacking:
+        out.print("Everything iolab uses is here.")
+    else:
+        out.print(
+            f"{len(lacking)} missing: each row says what needs it and the command that adds it "
+            "(`make setup` installs every Python package; `make test` installs fio and Java, `make reports-pdf` Chromium)."
+        )

@@ -1,0 +1,56 @@
+"""The command line as its ecosystem expects (issue 42): --version names the engines and the schema;
+`iolab doctor` says what is installed and what is missing, with the command that adds it."""
+
+from __future__ import annotations
+
+import json
+import re
+from importlib import metadata
+
+import pytest
+
+from ingest import cli
+from ingest.cli import doctor
+
+
+def test_version_names_the_schema_and_the_engines(capsys):
+    with pytest.raises(SystemExit) as e:
+        cli.main(["--version"])
+    assert e.value.code == 0
+    out = capsys.readouterr().out.strip()
+    newest = max(int(m.group(1)) for m in re.finditer(r"V(\d{3})__", " ".join(p.name for p in cli_schemas())))
+    assert out.startswith(f"iolab 0.1.0 (schema V{newest:03d}; duckdb {metadata.version('duckdb')}, ")
+    assert f"polars {metadata.version('polars')}" in out and "Python 3." in out
+
+
+def cli_schemas():
+    from ingest.config import SCHEMAS
+
+    return sorted(SCHEMAS.glob("V*__*.sql"))
+
+
+def test_doctor_says_what_is_missing_and_how_to_add_it(capsys, monkeypatch):
+    monkeypatch.setattr(doctor, "_program", lambda name: None if name == "fio" else f"/usr/bin/{name}")
+    real = doctor._package
+    monkeypatch.setattr(doctor, "_package", lambda d: None if d == "jupyterlab" else real(d))
+    assert cli.main(["doctor", "--format", "json"]) == 0  # only optional parts missing
+    rows = {r["item"]: r for r in json.loads(capsys.readouterr().out)}
+    assert rows["fio"]["found"] is None and rows["fio"]["fix"] == "apt-get update && apt-get install -y fio"
+    assert rows["jupyterlab"]["found"] is None and rows["jupyterlab"]["fix"].endswith("-m pip install jupyterlab")
+    assert rows["duckdb"] == {
+        "part": "command line",
+        "item": "duckdb",
+        "found": metadata.version("duckdb"),
+        "required": True,
+        "fix": rows["duckdb"]["fix"],
+    }
+    assert cli.main(["doctor"]) == 0
+    out = capsys.readouterr().out
+    assert "2 missing" in out and "apt-get install -y fio" in out
+
+
+def test_doctor_fails_when_the_command_line_cannot_run(capsys, monkeypatch):
+    real = doctor._package
+    monkeypatch.setattr(doctor, "_package", lambda d: None if d == "polars" else real(d))
+    assert cli.main(["doctor"]) == cli.EXIT_ENVIRONMENT
+    assert "polars" in capsys.readouterr().out
