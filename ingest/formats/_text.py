@@ -11,15 +11,16 @@ from collections.abc import Collection
 from datetime import UTC, datetime
 
 from ..model import ParseError, decode_text
-from ..text import number
+from ..text import number, undouble_backslashes
 
 _SIZE = re.compile(r"^(\d+)\s*(KiB|MiB|GiB|K|M|G|B)?$", re.I)
 _FACTOR = {"": 1, "b": 1, "k": 1024, "kib": 1024, "m": 1 << 20, "mib": 1 << 20, "g": 1 << 30, "gib": 1 << 30}
 
 
 def decode(data: bytes) -> str:
-    """A tool's text output as text (model.decode_text; a BOM left by a re-save is dropped too)."""
-    return decode_text(data).lstrip("\ufeff")
+    """A tool's text output as text (model.decode_text; a BOM left by a re-save is dropped too, and
+    backslashes a JSON-escaped log doubled are single again: text.undouble_backslashes)."""
+    return undouble_backslashes(decode_text(data).lstrip("\ufeff"))
 
 
 def whole(text: str | None, what: str, line: int | None, *, missing: Collection[str] = ("",)) -> int | None:

@@ -13,7 +13,8 @@ Both layouts' `MB/s` / `MiB/s` are 2^20 bytes per second (ResultParser.cpp divid
 A console capture can hold several runs with prose and `PS C:\\...>` prompt lines between them:
 every `Command Line:` line starts a run (or, where a harness captured the output without it, every
 `Input parameters:` line). A run whose `Total IO` table or latency table is cut
-short is an error (the file was truncated), never a partial load.
+short is an error (the file was truncated), never a partial load; a last latency row that only lost
+its line end (a copy, an editor) is whole when its last cell has its three decimals.
 
 Workload signature: block size, read % = 100 - write %, random 100 / sequential 0, queue depth
 = outstanding I/Os per thread per target (-o), workers = thread x target pairs as DiskSpd applies
@@ -390,10 +391,18 @@ def _file_cell(cell: str) -> tuple[str | None, str | None]:
     return (m.group(1), m.group(2)) if m else (cell or None, None)
 
 
+def _whole_last_row(line: str) -> bool:
+    """Whether a last line without its line end is a whole latency row (a copy that lost only the
+    final line end): DiskSpd prints its total latency last, always as ``%10.3lf`` (ResultParser.cpp),
+    so a row cut short lacks a cell or ends in fewer than three decimals."""
+    cells = [c.strip() for c in line.split("|")]
+    return len(cells) == 4 and cells[0] in PERCENTILES and bool(re.fullmatch(r"\d+\.\d{3}", cells[-1]))
+
+
 def parse(data: bytes, name: str) -> ParseResult:
     text = _text.decode(data)
     lines = split_lines(text)
-    if lines and "|" in lines[-1] and not text.endswith(("\n", "\r")):
+    if lines and "|" in lines[-1] and not text.endswith(("\n", "\r")) and not _whole_last_row(lines[-1]):
         raise ParseError("the file ends inside a table row, with no line end: it is cut short", len(lines))
     spans = split_runs(lines)
     if not spans:
