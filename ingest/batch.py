@@ -166,7 +166,8 @@ def _write(
         raise
     if streams(mod) and stamp(f.path) != f.stamp:
         raise ParseError("the file changed while it was being read; ingest it again")
-    return Outcome(f.shown, Status.INGESTED, mod.FORMAT, reason=unfinished(result), counts=counts)
+    said = "; ".join(filter(None, [*getattr(result, "notes", []), unfinished(result)])) or None
+    return Outcome(f.shown, Status.INGESTED, mod.FORMAT, reason=said, counts=counts)
 
 
 def unfinished(result: Any) -> str | None:
@@ -178,9 +179,9 @@ def unfinished(result: Any) -> str | None:
     names = ", ".join(f"{r.key} ({r.workload})" if r.workload else r.key for r in cut[:5])
     more = f" and {len(cut) - 5} more" if len(cut) > 5 else ""
     return (
-        f"{len(cut)} of its {len(result.runs)} runs did not finish ({names}{more}): the file has their "
-        "intervals but no summary line, so they are loaded as interval time series with status "
-        "'unterminated' and no averages"
+        f"{len(cut)} of its {len(result.runs)} runs did not finish ({names}{more}): the file has no summary "
+        "line for them, so they are stored with status 'unterminated' and no averages (their interval "
+        "lines, where the file has them, as time series)"
     )
 
 

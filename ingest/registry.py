@@ -74,10 +74,10 @@ def head_text(data: bytes) -> str:
     head = data[:HEAD_BYTES]
     text = codecs.getincrementaldecoder(head_encoding(head))("replace").decode(head)  # a cut last char waits
     text = _LINE_END.sub("\n", text.lstrip("\ufeff")).expandtabs()
-    return text[_BLANK_START.match(text).end() :]  # a file that begins with blank lines is sniffed from its first text
+    return _BLANK_START.sub("", text, count=1)  # a file that begins with blank lines is sniffed from its first text
 
 
-_BLANK_START = re.compile(r"(?:[ \t]*\n)*")
+_BLANK_START = re.compile(r"\A(?:[ \t]*\n)+")
 
 
 _LINE_END = re.compile(r"\r\n|\r")

@@ -229,7 +229,7 @@ def test_real_unfinished_fsd_run_keeps_its_intervals():
 def test_unfinished_run_is_said_at_ingest(con):
     rep = ingest(con, UNFINISHED)
     assert [o.status for o in rep.outcomes] == ["ingested"]
-    assert "1 of its 1 runs did not finish (run1 (rd1))" in rep.warnings[0]
+    assert "1 of its 1 runs did not finish (run1 (rd1)): the file has no summary line" in rep.warnings[0]
     assert q(con, "SELECT status FROM runs") == [("unterminated",)]
     assert q(con, "SELECT count(*) FROM series_points")[0][0] == 24 * 12  # 24 intervals x 12 numeric columns
 

@@ -95,6 +95,7 @@ class _Run:
         self.test_time = None
         self.started_at = None
         self.totals_seen: set[str] = set()
+        self.last_row = first  # index of the last table row read (where DiskSpd's output ends)
 
     def parse(self) -> None:
         i = self.first
@@ -252,6 +253,7 @@ class _Run:
             if len(cells) != len(header):
                 raise ParseError(f"'{kind.title()} IO' row has {len(cells)} cells, the header {len(header)}", ln)
             rows.append(self.io_row(kind, dict(zip(header, cells)), total, ln))
+            self.last_row = i
             i += 1
             if total:
                 self.totals_seen.add(kind)
@@ -326,6 +328,7 @@ class _Run:
             }
             rows.append(row)
             stem = PERCENTILES[cells[0]]
+            self.last_row = i
             for direction in ("read", "write", "total"):
                 self.res.add(
                     self.key,
@@ -408,6 +411,7 @@ def parse(data: bytes, name: str) -> ParseResult:
     if not spans:
         raise ParseError("no 'Command Line:' or 'Input parameters:' line: not DiskSpd text output")
     res = ParseResult()
+    r = None
     for no, (first, end) in enumerate(spans, start=1):
         r = _Run(res, lines, first, end, no)
         threads_before = len(res.tables.get("diskspd_threads", []))  # earlier runs' rows
@@ -416,6 +420,10 @@ def parse(data: bytes, name: str) -> ParseResult:
         res.tables.setdefault("diskspd_params", []).extend(r.params)
         res.add(r.key, "all", "test_time_s", r.test_time, "s", line_no=_find(lines, first, end, "actual test time:"))
         _per_target(res, r.key, r.test_time, threads_before)
+    if r is not None:  # a console capture: text before the first run and after the last table is not DiskSpd's
+        read = [i + 1 for i in range(spans[0][0], r.last_row + 1) if lines[i].strip()]
+        if note := _text.wrapped_note("DiskSpd", read, lines):
+            res.notes.append(note)
     return res
 
 
