@@ -5,7 +5,9 @@ Layouts seen (tests/corpus/diskspd-text):
   operations: 32`, `proc count:` and a `CPU | Usage | User | Kernel | Idle` table, thread tables
   headed `MB/s` with no `IopsStdDev` column, the latency table without a heading line.
 * 2.2.x: starts with a blank line, TAB-indented parameters, sizes as `4KiB`, `System information:`
-  with `start time:`, a `Core | CPU | ...` table, `MiB/s` and `IopsStdDev` columns,
+  with `start time:`, a `[Socket | Node | Group | Core | Class |] CPU | ...` table (the columns
+  the machine has; 2.0.17a-2.1 print `Group | CPU | ...` on a machine with several processor
+  groups: a processor's target is then `group/cpu`, as DiskSpd writes affinity), `MiB/s` and `IopsStdDev` columns,
   `Total latency distribution:` above the percentile table, `N/A` where a direction has no I/O.
 Both layouts' `MB/s` / `MiB/s` are 2^20 bytes per second (ResultParser.cpp divides bytes by
 1024 * 1024); stored as MB/s (10^6) x 1.048576.
@@ -52,6 +54,9 @@ PERCENTILES = {
     "max": "max",
 }
 DIRECTION = {"total": "", "read": "read_", "write": "write_"}
+# the CPU table's header: before `CPU`, as the machine has them, Socket, Node (2.2), Group (2.0.17a+:
+# more than one processor group), Core (2.2: SMT) and Class (2.2: P/E cores); CPU numbers are group-relative
+_CPU_HEADER = re.compile(r"^(?:(?:Socket|Node|Group|Core|Class)\s*\|\s*)*CPU\s*\|\s*Usage\s*\|")
 NOT_AVAILABLE = ("", "N/A")  # DiskSpd 2.2 prints N/A where a direction had no I/O
 
 
@@ -117,7 +122,7 @@ class _Run:
                 self.test_time = _num(s.split(":", 1)[1].rstrip("s"), "actual test time", ln)
             elif section == "results" and s.startswith("thread count:"):
                 self.thread_count = _whole(s.split(":", 1)[1], "thread count", ln)
-            elif s.startswith("CPU |") or re.match(r"^Core\s*\|\s*CPU", s):
+            elif _CPU_HEADER.match(s):
                 i = self.cpu_table(i)
                 continue
             elif s in ("Total IO", "Read IO", "Write IO"):
@@ -219,7 +224,8 @@ class _Run:
                 "line_no": ln,
             }
             rows.append(row)
-            scope, target = ("all", None) if avg else ("processor", str(row["cpu"]))
+            group = "" if avg or "group" not in d else f"{_whole(d['group'], 'group', ln)}/"
+            scope, target = ("all", None) if avg else ("processor", f"{group}{row['cpu']}")
             for col, metric in (
                 ("usage_pct", "cpu_util_pct"),
                 ("user_pct", "cpu_user_pct"),
