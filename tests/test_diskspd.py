@@ -216,3 +216,14 @@ def test_cpu_table_with_the_columns_a_big_machine_has():
     cpu = {s.target: s.value for s in res.samples if s.metric == "cpu_util_pct" and s.scope == "processor"}
     assert cpu == {"0/0": 1.56, "0/1": 1.56, "1/0": 0.94, "1/1": 0.47}
     assert [s.value for s in res.samples if s.metric == "cpu_util_pct" and s.scope == "all"] == [1.13]
+
+
+def test_interrupted_before_measuring_says_so():
+    """ResultParser.cpp prints this line instead of a time span's results when DiskSpd was stopped early."""
+    text = corpus(NEW).read_text()
+    cut = text[: text.index("actual test time")] + (
+        "The test was interrupted before the measurements began. No results are displayed.\n"
+    )
+    with pytest.raises(ParseError, match="interrupted before the measurements began") as e:
+        diskspd_text.parse(cut.encode(), "x.txt")
+    assert e.value.line == cut.count("\n")

@@ -77,7 +77,7 @@ def test_operations_per_second_are_iops():
 
 def test_bad_files_say_why():
     data = corpus(OLD).read_bytes()
-    with pytest.raises(ParseError, match="does not say the unit"):
+    with pytest.raises(ParseError, match="states no unit iolab reads"):
         iozone_text.parse(data.replace(b"Output is in kBytes/sec", b""), "a.out")
     with pytest.raises(ParseError, match="no IOzone result lines"):
         iozone_text.parse(data.split(b"         1048576     512")[0], "a.out")
@@ -238,3 +238,14 @@ def test_log_around_the_report_is_skipped_and_said():
         "read the IOzone report at lines 3-192 of 194; skipped 2 lines before it, 1 line after it "
         "(not IOzone's output: a script's log, a prompt, progress lines)"
     ]
+
+
+def test_unit_lines_as_iozone_c_writes_them():
+    """iozone.c: `\\tOPS Mode. Output is in operations per second.` (-O) and `\\tMicroseconds/op Mode.
+    Output is in microseconds per operation.` (-N, not read: refused with that reason)."""
+    data = corpus(OLD).read_bytes()
+    ops = data.replace(b"Output is in kBytes/sec", b"OPS Mode. Output is in operations per second.")
+    assert values(iozone_text.parse(ops, "a.out"), "1048576/512/write") == {"iops": 5169375, "write_iops": 5169375}
+    per_op = data.replace(b"Output is in kBytes/sec", b"Microseconds/op Mode. Output is in microseconds per operation.")
+    with pytest.raises(ParseError, match="-N 'microseconds per operation' is not read yet"):
+        iozone_text.parse(per_op, "a.out")

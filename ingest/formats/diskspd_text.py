@@ -21,6 +21,7 @@ its line end (a copy, an editor) is whole when its last cell has its three decim
 Workload signature: block size, read % = 100 - write %, random 100 / sequential 0, queue depth
 = outstanding I/Os per thread per target (-o), workers = thread x target pairs as DiskSpd applies
 them (-t N: N per target; -F N: N threads each on every target), outstanding I/Os = the product.
+Variants by version, and the test covering each: docs/formats/diskspd.md.
 """
 
 from __future__ import annotations
@@ -132,6 +133,13 @@ class _Run:
                 i = self.percentiles(i)
                 continue
             i += 1
+        stopped = _find(self.lines, self.first, self.end, "The test was interrupted before the measurements began")
+        if stopped and not self.totals_seen:
+            raise ParseError(
+                f"run {self.key} (from line {self.first + 1}): DiskSpd says the test was interrupted before "
+                "the measurements began, so it printed no results",
+                stopped,
+            )
         for kind in ("total", "read", "write"):
             if kind not in self.totals_seen:
                 raise ParseError(

@@ -31,6 +31,7 @@ Entries,Entries/s,Active,CPU,Service,` with a trailing comma on every line; one 
 and rank (`Total`, or a thread/host rank with --livecsvex). Stored as time series (one series per
 rank, mix type and column; time = `<phase> <RuntimeMS> ms`, no wall clock), MiB/s as MB/s; the
 non-empty text cells (Label, Service) go to `elbencho_values` (file_kind 'live').
+Variants by version, and the test covering each: docs/formats/elbencho.md.
 """
 
 from __future__ import annotations

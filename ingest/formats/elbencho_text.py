@@ -26,6 +26,7 @@ The text does not repeat the parameters, so the signature comes from COMMAND LIN
 workers = threads x hosts, outstanding I/Os = iodepth x workers; with --hostsfile the host count
 is not in the file and workers/outstanding I/Os are left empty; a table without COMMAND LINE
 (console capture, --resfile of an older or cleanup invocation) gives only the read % of its phases.
+Variants by version, and the test covering each: docs/formats/elbencho.md.
 """
 
 from __future__ import annotations

@@ -20,6 +20,7 @@ Throughput only: metrics `mbps` and `read_mbps`/`write_mbps` (kBytes/sec x 1024 
 latency in this table. A file whose banner states neither unit is rejected: the numbers would be
 ambiguous. Every cell and banner line is kept in `iozone_values`. Throughput mode (`-t`) has no
 such table and is not read.
+Variants by version, and the test covering each: docs/formats/iozone.md.
 """
 
 from __future__ import annotations
@@ -146,7 +147,11 @@ def parse(data: bytes, name: str) -> ParseResult:
         if not s or not s[0].isdigit():
             continue
         if unit is None:
-            raise ParseError("the banner does not say the unit (no 'Output is in kBytes/sec' line)", ln)
+            raise ParseError(
+                "the banner states no unit iolab reads ('Output is in kBytes/sec' or, with -O, 'operations "
+                "per second'); -N 'microseconds per operation' is not read yet",
+                ln,
+            )
         _table_line(res, rows, _cells(line, cols, ln), unit, started, ln, seen)
         last = ln
     if not res.runs:

@@ -18,6 +18,7 @@ Signature: block size = xfersize= (else the avg line's bytes/xfer size), read % 
 the observed read pct only when it is 0 or 100, which cannot differ from the request), random %
 = seekpct= (random = 100, sequential/seq = 0); vdbench threads each keep one I/O in flight:
 workers = threads=, queue depth 1, outstanding I/Os = threads.
+Variants by version, and the test covering each: docs/formats/vdbench.md.
 """
 
 from __future__ import annotations
