@@ -324,3 +324,17 @@ def test_text_inside_a_phase_block_is_still_an_error():
     text = corpus(TEXT).read_text().replace("          IOPS             :", "some log line\n          IOPS :", 1)
     with pytest.raises(ParseError, match="expected a result line"):
         elbencho_text.parse(text.encode(), "x.out")
+
+
+def test_live_status_lines_between_phases_are_skipped():
+    """On a terminal elbencho rewrites `Phase: ... Elapsed: ...s` with CRs while a phase runs
+    (Statistics.cpp); captured with the table, those lines fall between the phases' blocks."""
+    live = "Phase: WRITE  CPU:  12%  Active: 8  Elapsed: 5s\rPhase: WRITE  CPU:  13%  Active: 8  Elapsed: 10s\r\n"
+    text = corpus(TEXT).read_text()
+    wrapped = live + text.replace("---\n\nWRITE", "---\n" + live + "\nWRITE", 1)
+    res = elbencho_text.parse(wrapped.encode(), "console.txt")
+    want = elbencho_text.parse(corpus(TEXT).read_bytes(), TEXT)
+    assert sorted((s.run_key, s.metric, s.value) for s in res.samples) == sorted(
+        (s.run_key, s.metric, s.value) for s in want.samples
+    )
+    assert "skipped 2 lines before it, 2 lines between its tables" in res.notes[0]
