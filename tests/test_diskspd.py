@@ -227,3 +227,14 @@ def test_interrupted_before_measuring_says_so():
     with pytest.raises(ParseError, match="interrupted before the measurements began") as e:
         diskspd_text.parse(cut.encode(), "x.txt")
     assert e.value.line == cut.count("\n")
+
+
+@pytest.mark.parametrize("rel", [OLD, NEW])
+def test_bom_and_no_final_line_end_is_a_whole_file(rel):
+    """Issue 41: a DiskSpd capture with a BOM whose last row lost its line end was refused as cut."""
+    data = corpus(rel).read_bytes()
+    damaged = b"\xef\xbb\xbf" + data.rstrip(b"\r\n")
+    want = sorted(map(repr, diskspd_text.parse(data, rel).samples))
+    assert sorted(map(repr, diskspd_text.parse(damaged, rel).samples)) == want
+    with pytest.raises(ParseError, match="cut short"):  # a last row cut inside its number still is
+        diskspd_text.parse(damaged[:-1], rel)
