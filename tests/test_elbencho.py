@@ -303,7 +303,7 @@ def test_no_metric_twice_per_run(rel):
     assert len(keys) == len(set(keys))
 
 
-WRAPPED = "elbencho-text/amaczuga__elbencho-docker__1.8-0_console_in_readme.md"
+WRAPPED = "elbencho-text/amaczuga__elbencho-docker__1.8-0_console_in_readme.txt"
 
 
 def test_console_output_wrapped_in_a_readme():
