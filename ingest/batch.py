@@ -166,7 +166,23 @@ def _write(
         raise
     if streams(mod) and stamp(f.path) != f.stamp:
         raise ParseError("the file changed while it was being read; ingest it again")
-    return Outcome(f.shown, Status.INGESTED, mod.FORMAT, counts=counts)
+    said = "; ".join(filter(None, [*getattr(result, "notes", []), unfinished(result)])) or None
+    return Outcome(f.shown, Status.INGESTED, mod.FORMAT, reason=said, counts=counts)
+
+
+def unfinished(result: Any) -> str | None:
+    """What an ingested file's runs that stopped early are (status 'unterminated': intervals but no
+    summary line), said with the file's outcome; None when every run finished."""
+    cut = [r for r in result.runs if r.status == "unterminated"]
+    if not cut:
+        return None
+    names = ", ".join(f"{r.key} ({r.workload})" if r.workload else r.key for r in cut[:5])
+    more = f" and {len(cut) - 5} more" if len(cut) > 5 else ""
+    return (
+        f"{len(cut)} of its {len(result.runs)} runs did not finish ({names}{more}): the file has no summary "
+        "line for them, so they are stored with status 'unterminated' and no averages (their interval "
+        "lines, where the file has them, as time series)"
+    )
 
 
 def _await_content(con: DuckDBPyConnection, f: Incoming) -> None:
@@ -357,6 +373,8 @@ class _Run:
     def tell(self, outcome: Outcome | None = None) -> None:
         for o in self.batch.drain() + ([outcome] if outcome else []):
             self.report.outcomes.append(o)
+            if o.status == Status.INGESTED and o.reason:
+                self.report.warnings.append(f"{o.path}: {o.reason}")
             if self.on_file:
                 self.on_file(o)
 

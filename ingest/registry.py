@@ -68,11 +68,16 @@ def modules() -> tuple[ModuleType, ...]:
 
 def head_text(data: bytes) -> str:
     """The first 64 KiB as a person sees them: decoded once (see ``head_encoding``), without a
-    byte-order mark, every line end a LF and every tab expanded to spaces, so that neither a BOM,
-    an encoding, CRLF nor tabs decide whether a file is recognised. Never fails on odd bytes."""
+    byte-order mark, every line end a LF, every tab expanded to spaces and the blank lines before
+    the first text dropped, so that neither a BOM, an encoding, CRLF, tabs nor a blank first line
+    decide whether a file is recognised. Never fails on odd bytes."""
     head = data[:HEAD_BYTES]
     text = codecs.getincrementaldecoder(head_encoding(head))("replace").decode(head)  # a cut last char waits
-    return _LINE_END.sub("\n", text.lstrip("\ufeff")).expandtabs()
+    text = _LINE_END.sub("\n", text.lstrip("\ufeff")).expandtabs()
+    return _BLANK_START.sub("", text, count=1)  # a file that begins with blank lines is sniffed from its first text
+
+
+_BLANK_START = re.compile(r"\A(?:[ \t]*\n)+")
 
 
 _LINE_END = re.compile(r"\r\n|\r")

@@ -66,6 +66,27 @@ def _strict(data: bytes, start: int, encoding: str, why: str) -> str:
 
 
 _LINE_END = re.compile(r"\r\n|\r|\n")
+_BACKSLASHES = re.compile(r"\\+")
+
+
+def undouble_backslashes(text: str) -> str:
+    r"""A tool's text as it wrote it when a log that JSON-escaped it doubled every backslash
+    (``C:\\data\\x.dat`` for ``C:\data\x.dat``). The rule: every run of backslashes in the text
+    has an even length, and one is 4 long or more or a pair stands inside a path (``dir\\file``);
+    then each pair is one backslash. Text with any single backslash (a Windows path as written,
+    a UNC ``\\host\share``) is returned as it is. Only for formats that are not JSON themselves."""
+    runs = [len(m.group()) for m in _BACKSLASHES.finditer(text)]
+    if not runs or any(n % 2 for n in runs) or not _doubled_path(text, runs):
+        return text
+    return _BACKSLASHES.sub(lambda m: "\\" * (len(m.group()) // 2), text)
+
+
+_PAIR_IN_PATH = re.compile(r"[\w.$:]\\\\[\w.$]")
+
+
+def _doubled_path(text: str, runs: list[int]) -> bool:
+    r"""A doubled separator inside a path (``dir\\file``), not only a UNC host prefix."""
+    return any(n >= 4 for n in runs) or bool(_PAIR_IN_PATH.search(text))
 
 
 def split_lines(text: str) -> list[str]:

@@ -296,6 +296,8 @@ def _sections(con, outcome: batch.Outcome) -> dict:
     for r in src:  # the list of supported formats grows with every parser: not part of what the file yields
         r["error"] = r["error"] and re.sub(r"\(supported: [^)]*\)", "(supported: see ingest/formats)", r["error"])
     head = {"outcome": outcome.status, "counts": {k: n for k, n in outcome.counts.items() if n}}
+    if outcome.status == "ingested" and outcome.reason:  # what the ingest says of a file it loaded
+        head["said"] = outcome.reason
     if not src:  # unreadable: nothing was recorded
         return {"file": head | {"reason": outcome.reason}}
     sid = src[0].pop("source_id")

@@ -196,3 +196,45 @@ def test_property_line_ends_padding_and_truncation(eol, pad, bom, cut):
     kept = {(s.run_key, s.scope, s.target, s.metric, s.value) for s in part.samples}
     assert kept <= want and all(r.status == "complete" for r in part.runs)
     assert {s.run_key for s in part.samples} == {r.key for r in part.runs}
+
+
+def test_cpu_table_with_the_columns_a_big_machine_has():
+    """2.2 prints Socket/Node/Group/Core/Class before CPU as the machine has them (ResultParser.cpp
+    _PrintCpuUtilization); 2.0.17a-2.1 print `Group | CPU` with several processor groups. Built from
+    NEW's table (same numbers), with two groups: CPU numbers repeat per group."""
+    text = corpus(NEW).read_text()
+    old_table = text[text.index("Core | CPU") : text.index("avg.|")]
+    new_table = (
+        "Socket | Group | Core | Class | CPU |  Usage |  User  | Kernel |  Idle\n"
+        + "-" * 70
+        + "\n      0|      0|    0|     1P|    0|   1.56%|   0.31%|   1.25%|  98.44%\n"
+        "      0|      0|    0|     1P|    1|   1.56%|   0.62%|   0.93%|  98.44%\n"
+        "      0|      1|    1|     0 |    0|   0.94%|   0.31%|   0.62%|  99.06%\n"
+        "      0|      1|    1|     0 |    1|   0.47%|   0.00%|   0.47%|  99.53%\n" + "-" * 70 + "\n" + " " * 34
+    )
+    res = diskspd_text.parse(text.replace(old_table, new_table).encode(), "big.txt")
+    cpu = {s.target: s.value for s in res.samples if s.metric == "cpu_util_pct" and s.scope == "processor"}
+    assert cpu == {"0/0": 1.56, "0/1": 1.56, "1/0": 0.94, "1/1": 0.47}
+    assert [s.value for s in res.samples if s.metric == "cpu_util_pct" and s.scope == "all"] == [1.13]
+
+
+def test_interrupted_before_measuring_says_so():
+    """ResultParser.cpp prints this line instead of a time span's results when DiskSpd was stopped early."""
+    text = corpus(NEW).read_text()
+    cut = text[: text.index("actual test time")] + (
+        "The test was interrupted before the measurements began. No results are displayed.\n"
+    )
+    with pytest.raises(ParseError, match="interrupted before the measurements began") as e:
+        diskspd_text.parse(cut.encode(), "x.txt")
+    assert e.value.line == cut.count("\n")
+
+
+@pytest.mark.parametrize("rel", [OLD, NEW])
+def test_bom_and_no_final_line_end_is_a_whole_file(rel):
+    """Issue 41: a DiskSpd capture with a BOM whose last row lost its line end was refused as cut."""
+    data = corpus(rel).read_bytes()
+    damaged = b"\xef\xbb\xbf" + data.rstrip(b"\r\n")
+    want = sorted(map(repr, diskspd_text.parse(data, rel).samples))
+    assert sorted(map(repr, diskspd_text.parse(damaged, rel).samples)) == want
+    with pytest.raises(ParseError, match="cut short"):  # a last row cut inside its number still is
+        diskspd_text.parse(damaged[:-1], rel)

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from ingest import registry
 from ingest.formats import elbencho_csv, elbencho_text
-from ingest.model import MB_PER_MIB, ParseError
+from ingest.model import MB_PER_MIB, MIB, ParseError
 from tests.conftest import CORPUS, FIXTURES, corpus, ingest, q
 
 CSV = "elbencho-csv/glennklockwood__elbencho-test__2.1-0_cgpu_08threads.csv"
@@ -301,3 +301,40 @@ def test_no_metric_twice_per_run(rel):
     res = parse(rel)
     keys = [(s.run_key, s.scope, s.target, s.metric) for s in res.samples]
     assert len(keys) == len(set(keys))
+
+
+WRAPPED = "elbencho-text/amaczuga__elbencho-docker__1.8-0_console_in_readme.txt"
+
+
+def test_console_output_wrapped_in_a_readme():
+    """elbencho 1.8 console output after a prompt and --help text, before a code fence: the table is
+    read (lines 35-42), the rest skipped and said."""
+    res = registry.parse(elbencho_text, corpus(WRAPPED).read_bytes(), WRAPPED)
+    v = {s.metric: (s.value, s.line_no) for s in res.samples}
+    assert v["read_iops"] == (8219.0, 38) and v["runtime_s"] == (6.001, 37)
+    assert v["read_mbps"] == (pytest.approx(32 * MB_PER_MIB), 39)
+    assert v["bytes_read"] == (192 * MIB, 40) and v["max_read_latency_ms"] == (1.583, 41)
+    assert res.notes == [
+        "read the elbencho report at lines 35-42 of 43; skipped 22 lines before it, 1 line after it "
+        "(not elbencho's output: a script's log, a prompt, progress lines)"
+    ]
+
+
+def test_text_inside_a_phase_block_is_still_an_error():
+    text = corpus(TEXT).read_text().replace("          IOPS             :", "some log line\n          IOPS :", 1)
+    with pytest.raises(ParseError, match="expected a result line"):
+        elbencho_text.parse(text.encode(), "x.out")
+
+
+def test_live_status_lines_between_phases_are_skipped():
+    """On a terminal elbencho rewrites `Phase: ... Elapsed: ...s` with CRs while a phase runs
+    (Statistics.cpp); captured with the table, those lines fall between the phases' blocks."""
+    live = "Phase: WRITE  CPU:  12%  Active: 8  Elapsed: 5s\rPhase: WRITE  CPU:  13%  Active: 8  Elapsed: 10s\r\n"
+    text = corpus(TEXT).read_text()
+    wrapped = live + text.replace("---\n\nWRITE", "---\n" + live + "\nWRITE", 1)
+    res = elbencho_text.parse(wrapped.encode(), "console.txt")
+    want = elbencho_text.parse(corpus(TEXT).read_bytes(), TEXT)
+    assert sorted((s.run_key, s.metric, s.value) for s in res.samples) == sorted(
+        (s.run_key, s.metric, s.value) for s in want.samples
+    )
+    assert "skipped 2 lines before it, 2 lines between its tables" in res.notes[0]

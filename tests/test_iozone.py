@@ -77,7 +77,7 @@ def test_operations_per_second_are_iops():
 
 def test_bad_files_say_why():
     data = corpus(OLD).read_bytes()
-    with pytest.raises(ParseError, match="does not say the unit"):
+    with pytest.raises(ParseError, match="states no unit iolab reads"):
         iozone_text.parse(data.replace(b"Output is in kBytes/sec", b""), "a.out")
     with pytest.raises(ParseError, match="no IOzone result lines"):
         iozone_text.parse(data.split(b"         1048576     512")[0], "a.out")
@@ -214,3 +214,38 @@ def test_packed_runs_out_of_range_are_refused_at_their_line():
     with pytest.raises(ParseError, match="run 9/4/read: queue_depth is 1099511627776") as e:
         bounds.check_runs(ParseResult(runs=runs), b"a\nqd 1099511627776\n")
     assert e.value.line == 2
+
+
+U327 = "iozone-text/Rovanion__iozone-results-comparator__3.327_auto_U_ext2_1.iozone"
+
+
+def test_3327_auto_mode_with_remounts():
+    """3.327 spells the header `KB  reclen` and the unit `Kbytes/sec`; -U adds no line of its own."""
+    res = parse(U327)
+    assert res.tool_version == "3.327" and len(res.runs) == 163 * 13 and res.notes == []
+    # line 26: `4  4  285299  511411 ...`; line 188: `4194304  16384  717889 ... 95904`
+    assert values(res, "4/4/write")["mbps"] == pytest.approx(285299 * 1024 / 1e6)
+    assert values(res, "4/4/rewrite")["write_mbps"] == pytest.approx(511411 * 1024 / 1e6)
+    assert values(res, "4194304/16384/freread")["read_mbps"] == pytest.approx(95904 * 1024 / 1e6)
+    assert "32768/4/write" not in {r.key for r in res.runs}  # from 32 MB files up auto mode starts at 64 kB records
+
+
+def test_log_around_the_report_is_skipped_and_said():
+    data = b"+ ./run_iozone.sh ext2\n[10:00] starting\n" + corpus(U327).read_bytes() + b"\nuser@host:~$ \n"
+    res = iozone_text.parse(data, "x.log")
+    assert {s.value for s in res.samples} == {s.value for s in parse(U327).samples}
+    assert res.notes == [
+        "read the IOzone report at lines 3-192 of 194; skipped 2 lines before it, 1 line after it "
+        "(not IOzone's output: a script's log, a prompt, progress lines)"
+    ]
+
+
+def test_unit_lines_as_iozone_c_writes_them():
+    """iozone.c: `\\tOPS Mode. Output is in operations per second.` (-O) and `\\tMicroseconds/op Mode.
+    Output is in microseconds per operation.` (-N, not read: refused with that reason)."""
+    data = corpus(OLD).read_bytes()
+    ops = data.replace(b"Output is in kBytes/sec", b"OPS Mode. Output is in operations per second.")
+    assert values(iozone_text.parse(ops, "a.out"), "1048576/512/write") == {"iops": 5169375, "write_iops": 5169375}
+    per_op = data.replace(b"Output is in kBytes/sec", b"Microseconds/op Mode. Output is in microseconds per operation.")
+    with pytest.raises(ParseError, match="-N 'microseconds per operation' is not read yet"):
+        iozone_text.parse(per_op, "a.out")

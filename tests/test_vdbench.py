@@ -196,3 +196,45 @@ def test_property_line_ends_and_truncation(eol, rel, cut):
         return
     assert {(s.run_key, s.metric, s.value) for s in part.samples} <= want
     assert all(r.status == "complete" or not any(s.run_key == r.key for s in part.samples) for r in part.runs)
+
+
+FIX = CORPUS.parent / "fixtures" / "vdbench-summary"
+# handmade from SUM_SD: its first 100 lines (a copy taken while rd1 ran: 24 intervals, no avg_ line)
+UNFINISHED = FIX / "handmade-unfinished_only_rd_50401_sd.summary.html"
+# handmade from SUM_SD: each 'Apr 08, 2016' header date as a zh_CN JVM prints it ('4月 08, 2016')
+ZH = FIX / "handmade-zh_CN_50401_sd_3rd.summary.html"
+
+
+def test_unfinished_run_loads_its_intervals_as_series_not_averages():
+    res = vdbench_summary.parse(UNFINISHED.read_bytes(), UNFINISHED.name)
+    assert [(r.workload, r.status) for r in res.runs] == [("rd1", "unterminated")]
+    assert list(res.samples) == []  # no avg_ line: no averages are made up
+    iops = next(s for s in res.series if s.counter == "i/o rate")
+    assert (iops.object, iops.metric, iops.unit) == ("vdbench RD", "iops", "IO/s")
+    pts = res.points.filter(res.points["series_key"] == iops.key)["value"].to_list()
+    assert len(pts) == 24 and pts[0] == 30.0 and pts[-1] == 49.0  # intervals 1..24 as printed (lines 77-100)
+    mbps = next(s for s in res.series if s.counter == "mb/sec 1024**2")
+    assert res.points.filter(res.points["series_key"] == mbps.key)["value"][-1] == pytest.approx(0.19 * MB_PER_MIB)
+    assert [r["ts_text"] for r in res.tables["series_samples"]][-1] == "13:49:24.106"
+
+
+def test_real_unfinished_fsd_run_keeps_its_intervals():
+    res = parse(SUM_FSD)  # rd1 ran 287 intervals and the file has no avg_ line for it
+    rd1 = {s.counter: s for s in res.series}
+    assert {s.instance_id for s in res.series} == {"run2"}  # the finished run's numbers are its avg line
+    pts = res.points.filter(res.points["series_key"] == rd1["reqstdops rate"].key)["value"].to_list()
+    assert len(pts) == 287 and pts[-1] == 99.2
+
+
+def test_unfinished_run_is_said_at_ingest(con):
+    rep = ingest(con, UNFINISHED)
+    assert [o.status for o in rep.outcomes] == ["ingested"]
+    assert "1 of its 1 runs did not finish (run1 (rd1)): the file has no summary line" in rep.warnings[0]
+    assert q(con, "SELECT status FROM runs") == [("unterminated",)]
+    assert q(con, "SELECT count(*) FROM series_points")[0][0] == 24 * 12  # 24 intervals x 12 numeric columns
+
+
+def test_localized_header_date_reads_the_same():
+    zh = vdbench_summary.parse(ZH.read_bytes(), ZH.name)
+    assert sorted(map(repr, zh.samples)) == sorted(map(repr, parse(SUM_SD).samples))
+    assert values(zh, "run3")["iops"] == 310.05

@@ -11,15 +11,16 @@ from collections.abc import Collection
 from datetime import UTC, datetime
 
 from ..model import ParseError, decode_text
-from ..text import number
+from ..text import number, undouble_backslashes
 
 _SIZE = re.compile(r"^(\d+)\s*(KiB|MiB|GiB|K|M|G|B)?$", re.I)
 _FACTOR = {"": 1, "b": 1, "k": 1024, "kib": 1024, "m": 1 << 20, "mib": 1 << 20, "g": 1 << 30, "gib": 1 << 30}
 
 
 def decode(data: bytes) -> str:
-    """A tool's text output as text (model.decode_text; a BOM left by a re-save is dropped too)."""
-    return decode_text(data).lstrip("\ufeff")
+    """A tool's text output as text (model.decode_text; a BOM left by a re-save is dropped too, and
+    backslashes a JSON-escaped log doubled are single again: text.undouble_backslashes)."""
+    return undouble_backslashes(decode_text(data).lstrip("\ufeff"))
 
 
 def whole(text: str | None, what: str, line: int | None, *, missing: Collection[str] = ("",)) -> int | None:
@@ -86,3 +87,28 @@ class LineIndex:
     def start(self, line: int) -> int:
         """The offset where 1-based ``line`` starts."""
         return self.starts[line - 1]
+
+
+def wrapped_note(tool: str, read: list[int], lines: list[str]) -> str | None:
+    """What to say when a tool's report was read out of a longer text (a sweep script's log, a
+    shell prompt, progress lines): ``read`` are the 1-based lines that were the report's. None
+    when every line that is not blank was read."""
+    if not read:
+        return None
+    taken = set(read)
+    skipped = [i + 1 for i, line in enumerate(lines) if line.strip() and i + 1 not in taken]
+    if not skipped:
+        return None
+    before = sum(1 for n in skipped if n < read[0])
+    after = sum(1 for n in skipped if n > read[-1])
+    inside = len(skipped) - before - after
+    where = f"lines {read[0]}-{read[-1]}" if read[-1] > read[0] else f"line {read[0]}"
+    parts = [
+        f"{n} line{'s' * (n > 1)} {what}"
+        for n, what in ((before, "before it"), (inside, "between its tables"), (after, "after it"))
+        if n
+    ]
+    return (
+        f"read the {tool} report at {where} of {len(lines)}; skipped {', '.join(parts)} "
+        f"(not {tool}'s output: a script's log, a prompt, progress lines)"
+    )

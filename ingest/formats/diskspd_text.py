@@ -5,7 +5,9 @@ Layouts seen (tests/corpus/diskspd-text):
   operations: 32`, `proc count:` and a `CPU | Usage | User | Kernel | Idle` table, thread tables
   headed `MB/s` with no `IopsStdDev` column, the latency table without a heading line.
 * 2.2.x: starts with a blank line, TAB-indented parameters, sizes as `4KiB`, `System information:`
-  with `start time:`, a `Core | CPU | ...` table, `MiB/s` and `IopsStdDev` columns,
+  with `start time:`, a `[Socket | Node | Group | Core | Class |] CPU | ...` table (the columns
+  the machine has; 2.0.17a-2.1 print `Group | CPU | ...` on a machine with several processor
+  groups: a processor's target is then `group/cpu`, as DiskSpd writes affinity), `MiB/s` and `IopsStdDev` columns,
   `Total latency distribution:` above the percentile table, `N/A` where a direction has no I/O.
 Both layouts' `MB/s` / `MiB/s` are 2^20 bytes per second (ResultParser.cpp divides bytes by
 1024 * 1024); stored as MB/s (10^6) x 1.048576.
@@ -13,11 +15,13 @@ Both layouts' `MB/s` / `MiB/s` are 2^20 bytes per second (ResultParser.cpp divid
 A console capture can hold several runs with prose and `PS C:\\...>` prompt lines between them:
 every `Command Line:` line starts a run (or, where a harness captured the output without it, every
 `Input parameters:` line). A run whose `Total IO` table or latency table is cut
-short is an error (the file was truncated), never a partial load.
+short is an error (the file was truncated), never a partial load; a last latency row that only lost
+its line end (a copy, an editor) is whole when its last cell has its three decimals.
 
 Workload signature: block size, read % = 100 - write %, random 100 / sequential 0, queue depth
 = outstanding I/Os per thread per target (-o), workers = thread x target pairs as DiskSpd applies
 them (-t N: N per target; -F N: N threads each on every target), outstanding I/Os = the product.
+Variants by version, and the test covering each: docs/formats/diskspd.md.
 """
 
 from __future__ import annotations
@@ -51,6 +55,9 @@ PERCENTILES = {
     "max": "max",
 }
 DIRECTION = {"total": "", "read": "read_", "write": "write_"}
+# the CPU table's header: before `CPU`, as the machine has them, Socket, Node (2.2), Group (2.0.17a+:
+# more than one processor group), Core (2.2: SMT) and Class (2.2: P/E cores); CPU numbers are group-relative
+_CPU_HEADER = re.compile(r"^(?:(?:Socket|Node|Group|Core|Class)\s*\|\s*)*CPU\s*\|\s*Usage\s*\|")
 NOT_AVAILABLE = ("", "N/A")  # DiskSpd 2.2 prints N/A where a direction had no I/O
 
 
@@ -94,6 +101,7 @@ class _Run:
         self.test_time = None
         self.started_at = None
         self.totals_seen: set[str] = set()
+        self.last_row = first  # index of the last table row read (where DiskSpd's output ends)
 
     def parse(self) -> None:
         i = self.first
@@ -115,7 +123,7 @@ class _Run:
                 self.test_time = _num(s.split(":", 1)[1].rstrip("s"), "actual test time", ln)
             elif section == "results" and s.startswith("thread count:"):
                 self.thread_count = _whole(s.split(":", 1)[1], "thread count", ln)
-            elif s.startswith("CPU |") or re.match(r"^Core\s*\|\s*CPU", s):
+            elif _CPU_HEADER.match(s):
                 i = self.cpu_table(i)
                 continue
             elif s in ("Total IO", "Read IO", "Write IO"):
@@ -125,6 +133,13 @@ class _Run:
                 i = self.percentiles(i)
                 continue
             i += 1
+        stopped = _find(self.lines, self.first, self.end, "The test was interrupted before the measurements began")
+        if stopped and not self.totals_seen:
+            raise ParseError(
+                f"run {self.key} (from line {self.first + 1}): DiskSpd says the test was interrupted before "
+                "the measurements began, so it printed no results",
+                stopped,
+            )
         for kind in ("total", "read", "write"):
             if kind not in self.totals_seen:
                 raise ParseError(
@@ -217,7 +232,8 @@ class _Run:
                 "line_no": ln,
             }
             rows.append(row)
-            scope, target = ("all", None) if avg else ("processor", str(row["cpu"]))
+            group = "" if avg or "group" not in d else f"{_whole(d['group'], 'group', ln)}/"
+            scope, target = ("all", None) if avg else ("processor", f"{group}{row['cpu']}")
             for col, metric in (
                 ("usage_pct", "cpu_util_pct"),
                 ("user_pct", "cpu_user_pct"),
@@ -251,6 +267,7 @@ class _Run:
             if len(cells) != len(header):
                 raise ParseError(f"'{kind.title()} IO' row has {len(cells)} cells, the header {len(header)}", ln)
             rows.append(self.io_row(kind, dict(zip(header, cells)), total, ln))
+            self.last_row = i
             i += 1
             if total:
                 self.totals_seen.add(kind)
@@ -325,6 +342,7 @@ class _Run:
             }
             rows.append(row)
             stem = PERCENTILES[cells[0]]
+            self.last_row = i
             for direction in ("read", "write", "total"):
                 self.res.add(
                     self.key,
@@ -390,15 +408,24 @@ def _file_cell(cell: str) -> tuple[str | None, str | None]:
     return (m.group(1), m.group(2)) if m else (cell or None, None)
 
 
+def _whole_last_row(line: str) -> bool:
+    """Whether a last line without its line end is a whole latency row (a copy that lost only the
+    final line end): DiskSpd prints its total latency last, always as ``%10.3lf`` (ResultParser.cpp),
+    so a row cut short lacks a cell or ends in fewer than three decimals."""
+    cells = [c.strip() for c in line.split("|")]
+    return len(cells) == 4 and cells[0] in PERCENTILES and bool(re.fullmatch(r"\d+\.\d{3}", cells[-1]))
+
+
 def parse(data: bytes, name: str) -> ParseResult:
     text = _text.decode(data)
     lines = split_lines(text)
-    if lines and "|" in lines[-1] and not text.endswith(("\n", "\r")):
+    if lines and "|" in lines[-1] and not text.endswith(("\n", "\r")) and not _whole_last_row(lines[-1]):
         raise ParseError("the file ends inside a table row, with no line end: it is cut short", len(lines))
     spans = split_runs(lines)
     if not spans:
         raise ParseError("no 'Command Line:' or 'Input parameters:' line: not DiskSpd text output")
     res = ParseResult()
+    r = None
     for no, (first, end) in enumerate(spans, start=1):
         r = _Run(res, lines, first, end, no)
         threads_before = len(res.tables.get("diskspd_threads", []))  # earlier runs' rows
@@ -407,6 +434,10 @@ def parse(data: bytes, name: str) -> ParseResult:
         res.tables.setdefault("diskspd_params", []).extend(r.params)
         res.add(r.key, "all", "test_time_s", r.test_time, "s", line_no=_find(lines, first, end, "actual test time:"))
         _per_target(res, r.key, r.test_time, threads_before)
+    if r is not None:  # a console capture: text before the first run and after the last table is not DiskSpd's
+        read = [i + 1 for i in range(spans[0][0], r.last_row + 1) if lines[i].strip()]
+        if note := _text.wrapped_note("DiskSpd", read, lines):
+            res.notes.append(note)
     return res
 
 

@@ -13,6 +13,7 @@ Workload signature from the profile's targets: block size, read % = 100 - WriteR
 100 when RandomAccess (or a `<Random>` alignment) else 0 (`RandomRatio` when present), queue
 depth = RequestCount (outstanding I/Os per thread per target), workers = thread x target pairs
 (ThreadsPerFile summed over targets, or the time span's ThreadCount x targets when -F is used).
+Variants by version, and the test covering each: docs/formats/diskspd.md.
 """
 
 from __future__ import annotations

@@ -31,6 +31,7 @@ Entries,Entries/s,Active,CPU,Service,` with a trailing comma on every line; one 
 and rank (`Total`, or a thread/host rank with --livecsvex). Stored as time series (one series per
 rank, mix type and column; time = `<phase> <RuntimeMS> ms`, no wall clock), MiB/s as MB/s; the
 non-empty text cells (Label, Service) go to `elbencho_values` (file_kind 'live').
+Variants by version, and the test covering each: docs/formats/elbencho.md.
 """
 
 from __future__ import annotations
@@ -85,12 +86,15 @@ def sniff(head: str, name: str) -> bool:
 
 def parse(data: bytes, name: str) -> ParseResult:
     lines = split_lines(decode_text(data).lstrip("\ufeff"))
-    if not lines:
+    first = next((i for i, line in enumerate(lines) if line.strip()), None)  # blank lines before it are no damage
+    if first is None:
         raise ParseError("empty file")
-    if lines[0].startswith(_LIVE_START):
-        return _live(lines)
-    if not lines[0].startswith(_RESULT_START):
-        raise ParseError("the first line is not an elbencho CSV header (ISO date,label,... or Label,Phase,...)", 1)
+    if lines[first].startswith(_LIVE_START):
+        return _live(lines, first)
+    if not lines[first].startswith(_RESULT_START):
+        raise ParseError(
+            "the first line is not an elbencho CSV header (ISO date,label,... or Label,Phase,...)", first + 1
+        )
     return _result(lines)
 
 
@@ -252,17 +256,17 @@ _LIVE = {
 }
 
 
-def _live(lines: list[str]) -> ParseResult:
-    header = lines[0].split(",")
+def _live(lines: list[str], first: int = 0) -> ParseResult:
+    header = lines[first].split(",")
     if header[-1] == "":
         header.pop()  # elbencho ends every line with a comma
     for col in ("Phase", "RuntimeMS", "Rank"):
         if col not in header:
-            raise ParseError(f"the live CSV header has no {col!r} column", 1)
+            raise ParseError(f"the live CSV header has no {col!r} column", first + 1)
     res = ParseResult()
     series: dict[tuple[str, str, str], Series] = {}
     keys, nos, vals, samples, rows = [], [], [], [], []
-    for ln, line in enumerate(lines[1:], start=2):
+    for ln, line in enumerate(lines[first + 1 :], start=first + 2):
         if not line.strip():
             continue
         cells = line.split(",")

@@ -26,6 +26,7 @@ The text does not repeat the parameters, so the signature comes from COMMAND LIN
 workers = threads x hosts, outstanding I/Os = iodepth x workers; with --hostsfile the host count
 is not in the file and workers/outstanding I/Os are left empty; a table without COMMAND LINE
 (console capture, --resfile of an older or cleanup invocation) gives only the read % of its phases.
+Variants by version, and the test covering each: docs/formats/elbencho.md.
 """
 
 from __future__ import annotations
@@ -39,9 +40,9 @@ from ..model import (
     ParseError,
     ParseResult,
     Run,
-    decode_text,
     split_lines,
 )
+from . import _text
 from ._rows import Rows
 from .elbencho_csv import IO_PHASES, TOOL, iso_date
 
@@ -51,6 +52,7 @@ _HEADER = re.compile(r"^OPERATION\s+RESULT TYPE\s+FIRST DONE\s+LAST DONE\s*$")
 _ROW = re.compile(r"^(?P<phase>\S*)\s+(?P<type>\S.*?)\s*:\s(?P<rest>.*)$")
 _HUMAN = re.compile(r"^(?:(\d+)h)?(?:(\d+)m(?!s))?(?:(\d+(?:\.\d+)?)(us|ms|s))?$")
 _SIZE = re.compile(r"^(\d+(?:\.\d+)?)([kmgtp]?)i?b?$", re.IGNORECASE)
+_PHASE = re.compile(r"^[A-Z][A-Z0-9_-]*$")  # WRITE, RWMIX70, LISTOBJ_P, MIX-T (PHASENAME_* in Common.h)
 _BRACKET = re.compile(r"^\[\s*(.*?)\s*\]$")
 _DIR = {"write": "write_", "wr": "write_", "read": "read_", "rd": "read_", "total": ""}
 
@@ -131,9 +133,15 @@ class _Parser:
         self.run: Run | None = None
         self.entry_type: str | None = None
         self.seen_table = False
+        self.inside = False  # within a table's phase block, where every line must be elbencho's
+        self.read: list[int] = []  # the lines that were elbencho's (not blank)
 
     def parse(self, lines: list[str]) -> ParseResult:
         for ln, line in enumerate(lines, start=1):
+            if not self.inside and not self.ours(line):
+                continue  # a script's log, a prompt: outside elbencho's tables (said in the notes)
+            if line.strip():
+                self.read.append(ln)
             if line.startswith("ISO DATE:"):
                 self.start_block(ln)
                 self.when = iso_date(line.split(":", 1)[1], ln)
@@ -143,11 +151,11 @@ class _Parser:
                 self.sig = command_signature(cmd)
                 self.cell(None, "COMMAND LINE", None, cmd, ln)
             elif _HEADER.match(line):
-                self.seen_table = True
+                self.seen_table = self.inside = True
             elif line.startswith("=") or not line.strip():
                 continue
             elif line.strip() == "---":
-                self.run = None
+                self.run, self.inside = None, False
             elif line.startswith("WARNING:"):
                 self.cell(self.run, "WARNING", None, line, ln)
             else:
@@ -155,7 +163,23 @@ class _Parser:
         if not self.res.runs:
             raise ParseError("no phase results: the elbencho result table has no rows")
         self.res.tables["elbencho_values"] = self.rows.table()
+        if note := _text.wrapped_note("elbencho", self.read, lines):
+            self.res.notes.append(note)
         return self.res
+
+    def ours(self, line: str) -> bool:
+        """Whether a line outside a phase block is elbencho's: an invocation's ISO DATE or COMMAND
+        LINE, the table header and its rule, a WARNING, or the first line of the next phase (a
+        phase name as Common.h spells them, then its first line 'Elapsed ...', once a table began)."""
+        if line.startswith(("ISO DATE:", "COMMAND LINE:", "WARNING:")) or _HEADER.match(line):
+            return True
+        if self.seen_table and (line.startswith("=") or line.strip() == "---"):
+            return True
+        m = _ROW.match(line)
+        if self.seen_table and m and _PHASE.match(m.group("phase")) and m.group("type").startswith("Elapsed"):
+            self.inside = True
+            return True
+        return False
 
     def start_block(self, ln: int) -> None:
         self.block += 1
@@ -312,4 +336,4 @@ def _plain(t: str) -> float | None:
 
 
 def parse(data: bytes, name: str) -> ParseResult:
-    return _Parser().parse(split_lines(decode_text(data)))
+    return _Parser().parse(split_lines(_text.decode(data)))

@@ -335,6 +335,16 @@ def _typed(kind: str, text: str, what: str, line: int):
     return v
 
 
+_END_STAMP = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d:\d{3}")
+
+
+def _whole_last_line(line: str) -> bool:
+    """Whether a last line without its line end is whole (a copy that lost only the final line
+    end): a marker line, 'Aborted test', or the end-of-test time stamp with its three-digit
+    milliseconds (Iometer writes 2010-07-26 10:32:06:571; one cut short lacks digits)."""
+    return line.startswith("'") or line == "Aborted test" or bool(_END_STAMP.fullmatch(line.strip()))
+
+
 class _Parser:
     CHUNK = 2_000  # iometer_results rows per Arrow batch (~5 KB a row as a dict; a session waits for the next)
 
@@ -366,9 +376,11 @@ class _Parser:
 
     def parse(self) -> ParseResult:
         lines = self.lines
-        if not lines or not lines[0].startswith("'Test Type"):
-            raise ParseError("an Iometer results file starts with 'Test Type,Test Description", 1)
-        if not self.ends_with_newline and not lines[-1].startswith("'") and lines[-1] != "Aborted test":
+        while self.i < len(lines) and not lines[self.i].strip():
+            self.i += 1  # blank lines before the first are no damage (a copy, an editor)
+        if self.i >= len(lines) or not lines[self.i].startswith("'Test Type"):
+            raise ParseError("an Iometer results file starts with 'Test Type,Test Description", self.i + 1)
+        if not self.ends_with_newline and not _whole_last_line(lines[-1]):
             raise ParseError(
                 "the file ends in the middle of a data row (truncated?); Iometer ends every line", len(lines)
             )

@@ -1,10 +1,11 @@
 """IOzone text output of auto mode (`iozone -a`, `-A`, or `-s/-r` single points): the results table.
 
-Seen: IOzone 3.434 and 3.465 (`Version $Revision: 3.465 $`). A TAB-indented banner (`Run began:`,
-`Auto Mode`, `O_DIRECT feature enabled`, `Command line used:`, `Output is in kBytes/sec`), then a
+Seen: IOzone 3.327 (`-U` remounts between tests: no line of its own), 3.434 and 3.465 (`Version
+$Revision: 3.465 $`). A TAB-indented banner (`Run began:`, `Auto Mode`, `O_DIRECT feature enabled`,
+`Command line used:`, `Output is in kBytes/sec`, 3.327: `Kbytes/sec`), then a
 two-line header whose top words (`random`, `bkwd`, `record`, `stride`) sit over the test they
 qualify (`random read`, `record rewrite`), then one line per file size and record size:
-`kB reclen write rewrite read reread random read ... fread freread`, right-aligned under the
+`kB reclen write rewrite read reread random read ... fread freread` (3.327: `KB reclen`), right-aligned under the
 header. The file ends with `iozone test complete.`; a file cut short keeps the lines it has.
 
 Each cell is one run: key `<file kB>/<reclen kB>/<test>`, test_type the test name, block size =
@@ -19,6 +20,7 @@ Throughput only: metrics `mbps` and `read_mbps`/`write_mbps` (kBytes/sec x 1024 
 latency in this table. A file whose banner states neither unit is rejected: the numbers would be
 ambiguous. Every cell and banner line is kept in `iozone_values`. Throughput mode (`-t`) has no
 such table and is not read.
+Variants by version, and the test covering each: docs/formats/iozone.md.
 """
 
 from __future__ import annotations
@@ -26,14 +28,15 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from ..model import ParseError, ParseResult, Run, Runs, decode_text, split_lines
+from ..model import ParseError, ParseResult, Run, Runs, split_lines
+from . import _text
 from ._rows import Rows
 
 FORMAT = "iozone-text"
 VERSION = "1"
 TOOL = "iozone"
 _BANNER = "Iozone: Performance Test of File I/O"
-_HEADER2 = re.compile(r"^\s*kB\s+reclen\s+\S")
+_HEADER2 = re.compile(r"^\s*[kK]B\s+reclen\s+\S")  # 3.327 and older print `KB`, newer `kB`
 # test -> (read %, random %)
 TESTS = {
     "write": (0.0, 0.0),
@@ -51,9 +54,10 @@ TESTS = {
     "freread": (100.0, 0.0),
 }
 UNITS = {
-    "Output is in kBytes/sec": ("mbps", "MB/s", 1024 / 1e6),
-    "Output is in operations per second": ("iops", "IO/s", 1.0),
+    "kbytes/sec": ("mbps", "MB/s", 1024 / 1e6),  # `kBytes/sec` (3.4xx), `Kbytes/sec` (3.327 and older)
+    "operations per second": ("iops", "IO/s", 1.0),  # -O: `OPS Mode. Output is in operations per second.`
 }
+_UNIT = re.compile(r"Output is in (kbytes/sec|operations per second)\.?$", re.I)
 
 
 # iozone_values (schemas/V056__iozone.sql), as Rows packs it
@@ -108,18 +112,25 @@ def _cells(line: str, cols: list[tuple[int, str]], ln: int) -> dict[str, float]:
 
 
 def parse(data: bytes, name: str) -> ParseResult:
-    lines = split_lines(decode_text(data))
+    lines = split_lines(_text.decode(data))
     res = ParseResult(runs=Runs())  # a run per cell: packed a chunk at a time
     rows = Rows(VALUES)  # packed past a chunk (formats/_rows.py)
     seen: set[tuple[int, int]] = set()  # (file kB, reclen kB) of the result lines
     cols: list[tuple[int, str]] | None = None
     unit = None
     started = None
-    for ln, line in enumerate(lines, start=1):
+    last = done = 0  # the last result line; the line of `iozone test complete.`
+    first = next((i for i, line in enumerate(lines) if _BANNER in line), 0)  # a script's log may come before
+    for ln, line in enumerate(lines[first:], start=first + 1):
         s = line.strip()
+        if done:
+            continue  # after `iozone test complete.`: a script's log, a prompt (said in the notes)
+        if s == "iozone test complete.":
+            done = ln
+            continue
         if cols is None:
             if _HEADER2.match(line) and ln > 1:
-                cols = columns(lines[ln - 2], line)
+                cols = [(at, "kB" if n == "KB" else n) for at, n in columns(lines[ln - 2], line)]
                 if [c[1] for c in cols[:2]] != ["kB", "reclen"] or any(c[1] not in TESTS for c in cols[2:]):
                     raise ParseError(f"unknown IOzone column in the header: {[c[1] for c in cols]}", ln)
                 continue
@@ -128,18 +139,27 @@ def parse(data: bytes, name: str) -> ParseResult:
             m = re.search(r"Version \$Revision: ([\d.]+) \$", s)
             if m:
                 res.tool_version = m.group(1)
-            unit = UNITS.get(s, unit)
+            if m := _UNIT.search(s):
+                unit = UNITS[m.group(1).lower()]
             if s.startswith("Run began:"):
                 started = _when(s.removeprefix("Run began:").strip(), ln)
             continue
-        if not s or s == "iozone test complete." or not s[0].isdigit():
+        if not s or not s[0].isdigit():
             continue
         if unit is None:
-            raise ParseError("the banner does not say the unit (no 'Output is in kBytes/sec' line)", ln)
+            raise ParseError(
+                "the banner states no unit iolab reads ('Output is in kBytes/sec' or, with -O, 'operations "
+                "per second'); -N 'microseconds per operation' is not read yet",
+                ln,
+            )
         _table_line(res, rows, _cells(line, cols, ln), unit, started, ln, seen)
+        last = ln
     if not res.runs:
         raise ParseError("no IOzone result lines (kB reclen write ...) in the file")
     res.tables["iozone_values"] = rows.table()
+    read = [n for n in range(first + 1, (done or last) + 1) if lines[n - 1].strip()]
+    if note := _text.wrapped_note("IOzone", read, lines):
+        res.notes.append(note)
     return res
 
 

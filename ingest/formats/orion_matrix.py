@@ -47,18 +47,19 @@ def test_key(name: str) -> tuple[str, str, str | None, str]:
 def parse(data: bytes, name: str) -> ParseResult:
     group, test, date, kind = test_key(name)
     lines = split_lines(decode_text(data))
-    header = lines[0].split(",")
+    top = next((i for i, line in enumerate(lines) if line.strip()), 0)  # blank lines before it are no damage
+    header = lines[top].split(",") if lines else [""]
     if header[0].strip() != "Large/Small":
-        raise ParseError("an ORION matrix starts with 'Large/Small,'", 1)
-    small = [parse_int(c, "small outstanding I/Os", 1) for c in header[1:]]
+        raise ParseError("an ORION matrix starts with 'Large/Small,'", top + 1)
+    small = [parse_int(c, "small outstanding I/Os", top + 1) for c in header[1:]]
     if None in small or len(set(small)) != len(small):
-        raise ParseError("header must list distinct small outstanding-I/O counts", 1)
+        raise ParseError("header must list distinct small outstanding-I/O counts", top + 1)
     res = ParseResult()
     res.runs.append(
         Run(key=group, tool="Orion", workload=test, test_type=f"matrix:{kind}", status="complete", group=group)
     )
     points, seen = Rows(), set()  # orion_matrix rows, packed past a chunk (formats/_rows.py)
-    for i, line in enumerate(lines[1:], start=2):
+    for i, line in enumerate(lines[top + 1 :], start=top + 2):
         if not line.strip():
             continue
         cells = line.split(",")

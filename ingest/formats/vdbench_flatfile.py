@@ -14,6 +14,7 @@ RD", one series per run and numeric column, ts from `timestamp` when present, ts
 the `avg_N-M` line gives the run's scope 'all' samples (same mapping as summary.html, MB/sec
 x 1.048576 into MB/s) and its values go to `vdbench_values`. SD signature from the avg (else
 first) line's requested columns: xfersize, rdpct, seekpct, threads (workers; queue depth 1).
+Variants by version, and the test covering each: docs/formats/vdbench.md.
 """
 
 from __future__ import annotations

@@ -7,21 +7,25 @@ Column names are the two header lines joined by position ("i/o rate", "ReqstdOps
 Each `Starting RD=...` line starts a run; its `name=value` settings and `For loops:` values
 (threads=, xfersize=, rdpct=, seekpct=) are kept and give the signature. Per-interval lines
 (`time  N  values`) and the `avg_N-M` line per RD go to `vdbench_values`; the avg line gives the
-run's scope 'all' samples. An RD with no avg line (run killed) is a run with status
-'unterminated' and no samples. vdbench MB/sec is 2^20 bytes per second (the header says
+run's scope 'all' samples. An RD with no avg line (the run was killed, or the file copied while it
+ran) is a run with status 'unterminated' whose interval lines are its numbers: time series (object
+"vdbench RD", one per run and column, as the flatfile's), never averages made up from them.
+The date before the header (`Nov 08, 2025`) is printed in the JVM's locale (`5月 10, 2023`,
+`mai 10, 2023`): any month word is a header. vdbench MB/sec is 2^20 bytes per second (the header says
 `1024**2`; the flatfile's comment block says `MB=1024*1024`): stored as MB/s x 1.048576.
 
 Signature: block size = xfersize= (else the avg line's bytes/xfer size), read % = rdpct= (else
 the observed read pct only when it is 0 or 100, which cannot differ from the request), random %
 = seekpct= (random = 100, sequential/seq = 0); vdbench threads each keep one I/O in flight:
 workers = threads=, queue depth 1, outstanding I/Os = threads.
+Variants by version, and the test covering each: docs/formats/vdbench.md.
 """
 
 from __future__ import annotations
 
 import re
 
-from ..model import MB_PER_MIB, ParseError, ParseResult, Run, split_lines
+from ..model import MB_PER_MIB, ParseError, ParseResult, Run, Series, split_lines
 from ._rows import Rows
 from ._text import decode, number, size_bytes
 
@@ -57,7 +61,7 @@ METRICS = {
     "cpu% total": ("cpu_util_pct", "%", 1),
     "cpu% sys": ("cpu_privileged_pct", "%", 1),
 }
-_HEADER = re.compile(r"^[A-Z][a-z]{2} \d\d, \d{4} ")
+_HEADER = re.compile(r"^\S{1,12} \d\d?, \d{4} ")  # Java's "MMM dd, yyyy" in any locale
 _TIME = re.compile(r"^\d\d:\d\d:\d\d\.\d{3}$")
 _INTERVAL = re.compile(r"^(\d+|avg_\d+-\d+)$")
 _RD = re.compile(r"Starting RD=([^;<\s]+)(.*?)(?:</b>|$)")
@@ -116,6 +120,7 @@ class _Parser:
         self.settings: dict[str, str] = {}
         self.has_avg: set[str] = set()
         self.date: str | None = None
+        self.intervals_of: dict[str, list[tuple[str, dict[str, float | None]]]] = {}  # run -> (tod, values)
 
     def parse(self) -> ParseResult:
         for i, line in enumerate(self.lines):
@@ -136,7 +141,45 @@ class _Parser:
         if not self.intervals:
             raise ParseError("no interval or avg_ lines: the run was stopped before its first interval")
         self.res.tables["vdbench_values"] = self.rows.table()
+        self.unfinished_series()
         return self.res
+
+    def unfinished_series(self) -> None:
+        """The interval lines of the runs without an avg_ line, as time series (their only numbers)."""
+        series: dict[tuple[str, str], Series] = {}
+        keys: list[int] = []
+        nos: list[int] = []
+        vals: list[float | None] = []
+        samples: list[dict] = []
+        for r in self.res.runs:
+            if r.key in self.has_avg:
+                continue
+            for tod, values in self.intervals_of.get(r.key, []):
+                no = len(samples)
+                samples.append({"sample_no": no, "ts": None, "ts_text": tod})
+                for col, v in values.items():
+                    if v is None:
+                        continue
+                    metric, unit, factor = METRICS.get(col, (None, None, 1))
+                    if (r.key, col) not in series:
+                        name = f"{r.key} {r.workload}"
+                        series[(r.key, col)] = Series(
+                            len(series),
+                            f"{name}\\{col}",
+                            None,
+                            "vdbench RD",
+                            name,
+                            col,
+                            metric,
+                            unit,
+                            r.workload,
+                            r.key,
+                        )
+                    keys.append(series[(r.key, col)].key)
+                    nos.append(no)
+                    vals.append(v * factor)  # MB/sec (2^20) -> MB/s
+        if samples:
+            self.res.set_series(list(series.values()), keys, nos, vals, samples)
 
     def start_run(self, name: str, rest: str, line: str, ln: int) -> None:
         self.finish_run()
@@ -195,12 +238,15 @@ class _Parser:
             self.rows.append(self.value_row(tok[1], tok[0], col, v, None if v is not None else t, ln))
         if tok[1].startswith("avg_"):
             self.avg(values, ln)
+        else:
+            self.intervals_of.setdefault(self.run.key, []).append((tok[0], values))
 
     def avg(self, values: dict[str, float | None], ln: int) -> None:
         r = self.run
         if r.key in self.has_avg:
             raise ParseError(f"a second avg_ line for RD {r.workload}", ln)
         self.has_avg.add(r.key)
+        self.intervals_of.pop(r.key, None)  # a finished run's numbers are its avg line
         add_samples(self.res, r.key, "all", values, METRICS, ln)
         size = values.get("bytes i/o", values.get("xfer size"))
         if r.block_size_bytes is None and size and size % 512 == 0:
