@@ -54,3 +54,16 @@ def test_doctor_fails_when_the_command_line_cannot_run(capsys, monkeypatch):
     monkeypatch.setattr(doctor, "_package", lambda d: None if d == "polars" else real(d))
     assert cli.main(["doctor"]) == cli.EXIT_ENVIRONMENT
     assert "polars" in capsys.readouterr().out
+
+
+def test_compare_of_a_study_without_system_labels_says_which_sidecar_to_write(tmp_path, capsys):
+    """It printed 'each system against None (None)' and an empty table, exit 0."""
+    from tests.conftest import ROOT
+
+    dbf = tmp_path / "x.duckdb"
+    assert cli.main(["ingest", "-q", str(ROOT / "data" / "samples" / "esxtop-perfmon-samples"), "--db", str(dbf)]) == 0
+    capsys.readouterr()
+    assert cli.main(["compare", "--db", str(dbf), "--study", "esxtop-perfmon-samples"]) == cli.EXIT_USAGE
+    err = " ".join(capsys.readouterr().err.split())
+    assert "Nothing to compare in esxtop-perfmon-samples: none of its files is labelled with a system." in err
+    assert 'data/esxtop-perfmon-samples/<folder>/iolab.toml with system = "Array A"' in err

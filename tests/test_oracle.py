@@ -207,7 +207,10 @@ def test_a_chart_drawn_without_show_is_caught():
 
 def test_every_notebook_declares_its_page_and_is_rendered(four, tmp_path):
     """A meta-test: each notebook of notebooks/ is planned for some study of a database holding the
-    constructed study, the esxtop samples and the criteria (or it would never be rendered)."""
+    constructed study, the esxtop samples, the criteria and a system measured on two firmware
+    releases (the trends page) (or it would never be rendered)."""
+    from tests.test_statistical_model import two_firmwares
+
     dbf, _, _ = four
     every = render.notebooks()
     assert set(every) == {p.stem for p in (ROOT / "notebooks").glob("*.py")}
@@ -224,7 +227,8 @@ def test_every_notebook_declares_its_page_and_is_rendered(four, tmp_path):
                 "quarch-intel-nvme-2023",
                 "fio-pkb-clat-hist-2017",
             )
-        ],
+        ]
+        + [two_firmwares(tmp_path / "fw")],
     )
     con.close()
     planned = {nb for _, nb in render.plan(d)}

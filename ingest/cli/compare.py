@@ -173,6 +173,9 @@ def cmd_compare(args: argparse.Namespace, con: Any) -> int:
         return requires.EXIT_REJECTED
     if args.sla:
         return cmd_sla(args, con)
+    if len(named := sorted(s for s in systems if s)) < 2:
+        err.print(f"[red]Nothing to compare in {markup(args.study)}:[/] {markup(no_systems_text(args.study, named))}")
+        return requires.EXIT_USAGE
     chosen = chosen_measurements(con, args.study, args.measurement)
     if isinstance(chosen, str):
         err.print(f"[red]{markup(chosen)}[/]")
@@ -194,6 +197,16 @@ def cmd_compare(args: argparse.Namespace, con: Any) -> int:
         measured = measurement_lines(con, args.study, chosen)
         _print(df, args.study, heading[0] if heading else (None, None, None, None), unmatched, args.all, measured)
     return requires.EXIT_OK
+
+
+def no_systems_text(study: str, named: list[str]) -> str:
+    """Why a study has nothing to compare, and the sidecar that gives it systems."""
+    have = f"its only labelled system is {named[0]}" if named else "none of its files is labelled with a system"
+    return (
+        f"{have}. A comparison needs two: write an iolab.toml beside each system's files, e.g. "
+        f'data/{study}/<folder>/iolab.toml with system = "Array A" (and baseline = "Array A" in '
+        f"data/{study}/iolab.toml), then ingest the folder again."
+    )
 
 
 def cmd_sla(args: argparse.Namespace, con: Any) -> int:
