@@ -6,8 +6,10 @@ with pypdf. The appendix's queries and the line ranges are checked without a bro
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
+import stat
 import unicodedata
 
 import pypdf
@@ -66,6 +68,15 @@ def test_cover_names_every_system_and_the_baseline(edition):
     assert plain(f"the baseline for comparisons is {SYSTEMS['acme']}") in cover
     assert "<script>" in pages[0]  # a hostile name is printed as text, never run
     assert "\\x1b[31m" in pages[0]  # a control character written as its escape, not drawn as a box
+
+
+@needs_chromium
+def test_the_edition_has_the_mode_of_any_new_file_under_the_umask(edition):
+    """Not 0600 whatever the umask (a temporary file renamed keeps its mode): 0644 under umask 022."""
+    folder, _, _ = edition
+    mask = os.umask(0o022)
+    os.umask(mask)
+    assert stat.S_IMODE((folder / f"{folder.name}.pdf").stat().st_mode) == 0o666 & ~mask
 
 
 @needs_chromium

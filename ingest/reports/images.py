@@ -11,29 +11,16 @@ title or study name cannot name a path outside DIR, a hidden file or another cha
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
 from ingest.store.points import STORE_MARK
+from ingest.written import write_bytes
 
 from .oracle import charts
 from .render import inside, slug
 from .tables import file_name
 
 PNG_SCALE = 2.0
-
-
-def write_bytes(path: Path, data: bytes) -> None:
-    """``path`` whole or not at all (a temporary file beside it, then a rename over it, never through it)."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def page_images(page: Path, folder: Path) -> list[Path]:

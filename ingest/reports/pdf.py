@@ -23,6 +23,8 @@ from typing import Any
 import duckdb
 import jinja2
 
+from ingest.written import replacing
+
 from . import check
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -302,10 +304,8 @@ def join(ed: Edition, toc: Part, tmp: Path, target: Path) -> int:
         for page, folio in zip(writer.pages, pypdf.PdfReader(folios).pages):
             page.merge_page(folio)
     writer.add_metadata({"/Title": f"{ed.study}: iolab report", "/Creator": "iolab report --format pdf"})
-    part_file = target.with_name(f".{target.name}.tmp")
-    with part_file.open("wb") as f:
+    with replacing(target, binary=True) as f:  # whole or not at all
         writer.write(f)
-    part_file.replace(target)  # whole or not at all
     return total
 
 
