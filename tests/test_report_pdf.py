@@ -208,9 +208,9 @@ def test_the_index_links_the_print_edition_until_its_pages_change(edition, study
     out = tmp_path / "out"
     shutil.copytree(folder.parent, out)
     assert render.render(study_db, out) == 0  # nothing changed: the pages are kept, and their edition
-    assert pdf.edition_path(out, STUDY).is_file() and link in (out / "index.html").read_text()
+    assert pdf.edition_path(out, render.slug(STUDY)).is_file() and link in (out / "index.html").read_text()
     assert render.render(study_db, out, force=True) == 0  # pages rendered again, without an edition
-    assert not pdf.edition_path(out, STUDY).exists() and ".pdf" not in (out / "index.html").read_text()
+    assert not pdf.edition_path(out, render.slug(STUDY)).exists() and ".pdf" not in (out / "index.html").read_text()
 
 
 def test_line_ranges_read_as_a_person_writes_them():
@@ -284,7 +284,7 @@ def test_a_study_with_a_failed_page_gets_no_edition_and_the_render_says_so(study
     monkeypatch.setattr(render, "execute_page", execute)
     heard = []
     code = render.render(study_db, tmp_path / "out", pdf=True, on_page=lambda s, nb, what: heard.append((nb, what)))
-    assert code == 1 and not pdf.edition_path(tmp_path / "out", STUDY).exists()
+    assert code == 1 and not pdf.edition_path(tmp_path / "out", render.slug(STUDY)).exists()
     assert ("print edition", "failed: not printed: a page of this study failed to render") in heard
     assert (tmp_path / "out" / render.slug(STUDY) / "01-overview.html").is_file()  # the other pages are written
     assert "print edition: not printed" in " ".join(capsys.readouterr().out.split())

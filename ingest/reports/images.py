@@ -16,8 +16,9 @@ from pathlib import Path
 from ingest.store.points import STORE_MARK
 from ingest.written import write_bytes
 
+from .folders import RECORD, recorded, slug
 from .oracle import charts
-from .render import inside, slug
+from .render import inside
 from .tables import file_name
 
 PNG_SCALE = 2.0
@@ -42,10 +43,11 @@ def write_images(out: Path, images: Path, studies: list[str] | None = None) -> l
     """Every chart of the pages under ``out`` (those of ``studies``, or every study rendered there) as
     files under ``images``; the files written. ``images`` is marked as iolab's output (an ingest of a
     folder holding it never reads it)."""
+    held = {s: f for f, s in recorded(out).items()}  # one folder per study (ingest.reports.folders)
     if studies:
-        folders = [out / slug(s) for s in studies]
+        folders = [out / held.get(s, slug(s)) for s in studies]
     else:
-        folders = sorted(p.parent for p in out.glob("*/.iolab-render.json"))
+        folders = sorted(p.parent for p in out.glob(f"*/{RECORD}"))
     images.mkdir(parents=True, exist_ok=True)
     (images / STORE_MARK).touch()
     written: list[Path] = []

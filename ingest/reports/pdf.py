@@ -325,6 +325,7 @@ def print_editions(
     snap: Path,
     source: Path,
     out: Path,
+    where: dict[str, str],
     pages: list[tuple[str, str, Path]],
     studies: list[str] | None,
     titles: dict[str, str],
@@ -333,7 +334,7 @@ def print_editions(
 ) -> list[tuple[str, str, Exception]]:
     """The print edition of every study of ``pages`` ((study, notebook, HTML page) in the HTML
     edition's order; those of ``studies`` if given, and only the pages that exist) into
-    <out>/<study>/<study>.pdf; the editions that failed, with why.
+    <out>/<folder>/<folder>.pdf (``where``: each study's folder); the editions that failed, with why.
 
     A study with a page in ``failed`` gets no edition: it would lack that page."""
     from pypdf.errors import PyPdfError
@@ -346,7 +347,7 @@ def print_editions(
     pages = [p for p in pages if p[2].is_file() and (not studies or p[0] in studies)]
     broken = {s for s, _, _ in failed}
     for study in dict.fromkeys(s for s, _, _ in pages):
-        target = edition_path(out, study)
+        target = edition_path(out, where[study])
         what = "rendered"
         try:
             if study in broken:
@@ -362,20 +363,20 @@ def print_editions(
     return problems
 
 
-def edition_path(out: Path, study: str) -> Path:
-    """Where the print edition of ``study`` goes: <out>/<study slug>/<study slug>.pdf."""
-    from .render import inside, slug
+def edition_path(out: Path, folder: str) -> Path:
+    """Where the print edition of the study in ``folder`` (ingest.reports.folders) goes: <out>/<folder>/<folder>.pdf."""
+    from .render import inside
 
-    return inside(out, out / slug(study) / f"{slug(study)}.pdf")
+    return inside(out, out / folder / f"{folder}.pdf")
 
 
-def unprint(out: Path, studies: set[str]) -> None:
+def unprint(out: Path, where: dict[str, str], studies: set[str]) -> None:
     """Remove the print edition of each of ``studies``, whose pages were just rendered again without
     one: it shows the pages as they were, and the index would link it."""
     from ingest.terminal import console, markup
 
     for study in sorted(studies):
-        old = edition_path(out, study)
+        old = edition_path(out, where[study])
         if old.is_file():
             old.unlink()
             console().print(
