@@ -95,9 +95,12 @@ def cmd_compare(args: argparse.Namespace, con: Any) -> int:
         s for (s,) in con.execute("SELECT DISTINCT system FROM measurements WHERE study = ?", [args.study]).fetchall()
     }
     if args.baseline and args.baseline not in systems:
+        from ..names import did_you_mean
+
+        known = sorted(s for s in systems if s)
         err.print(
-            f"[red]No system '{markup(args.baseline)}'[/] in study {markup(args.study)}; systems: "
-            + markup(", ".join(sorted(s for s in systems if s)))
+            f"[red]No system '{markup(args.baseline)}'[/] in study {markup(args.study)}"
+            + markup(did_you_mean(args.baseline, known) + "; systems: " + ", ".join(known))
         )
         return requires.EXIT_USAGE
     from .. import declared

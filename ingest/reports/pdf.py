@@ -303,7 +303,7 @@ def join(ed: Edition, toc: Part, tmp: Path, target: Path) -> int:
     if chromium_print(print_template("folios.html.j2", tmp, study=ed.study, total=total), folios) == total:
         for page, folio in zip(writer.pages, pypdf.PdfReader(folios).pages):
             page.merge_page(folio)
-    writer.add_metadata({"/Title": f"{ed.study}: iolab report", "/Creator": "iolab report --format pdf"})
+    writer.add_metadata({"/Title": f"{visible(ed.study)}: iolab report", "/Creator": "iolab report --format pdf"})
     with replacing(target, binary=True) as f:  # whole or not at all
         writer.write(f)
     return total

@@ -49,7 +49,7 @@ from .folders import RECORD, assign, read_record, slug
 from .interactive import embed
 from .pdf import edition_path, print_editions, unprint
 from .plan import Notebook, atomic_write, fingerprints, notebooks, plan, studies_of, view_names
-from .tables import VALIDATION_SLOT
+from .tables import VALIDATION_SLOT, esc
 
 
 class IPCKernelManager(AsyncKernelManager):
@@ -284,7 +284,7 @@ def index(out: Path, db: Path, done: list[tuple[str, str, Path]], source: Path, 
 <style>body{{font:14px/1.5 system-ui,sans-serif;margin:2em;color:#222}} table{{border-collapse:collapse}}
 th,td{{padding:6px 10px;border-bottom:1px solid #ddd;text-align:left;vertical-align:top}} th{{background:#f0f2f5}}
 td.num{{text-align:right}} a{{color:#0b57d0}}</style></head><body>
-<h1>iolab reports</h1><p>{len(rows)} studies from <code>{html.escape(str(source))}</code>,
+<h1>iolab reports</h1><p>{len(rows)} studies from <code>{esc(source)}</code>,
 rendered {dt.datetime.now().strftime("%Y-%m-%d %H:%M")} from one snapshot of it. Every page opens offline.</p>
 <table><tr><th>study</th><th>systems under test</th><th>files</th><th>reports</th></tr>{"".join(rows)}</table>
 </body></html>"""
