@@ -311,7 +311,7 @@ def test_time_series_points_name_their_capture_file_in_each_study(tmp_path):
     for study, name in (("first", "cap <a>.csv"), ("second", "cap-b.csv")):
         charts, _ = oracle.charts((tmp_path / "out" / study / "06-time-series.html").read_text())
         rows = [row for c in charts for row in c.rows()]
-        assert rows and {row["file"] for row in rows} == {name}
+        assert rows and {row["file"] for row in rows} == {f"data/{study}/{name}"}  # its path as ingested
         for row in rows[:50]:
             assert points[(pd.Timestamp(row["ts"]).strftime("%Y-%m-%d %H:%M:%S"), row["value"])] == row["sample_no"]
 
