@@ -14,7 +14,6 @@ from __future__ import annotations
 import datetime as dt
 import re
 import subprocess
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,7 +24,7 @@ import jinja2
 
 from ingest.written import replacing
 
-from . import check
+from . import check, scratch
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 # The appendix lists at most this many runs (a lab's study can hold hundreds of thousands); it says how
@@ -311,7 +310,7 @@ def join(ed: Edition, toc: Part, tmp: Path, target: Path) -> int:
 
 def edition(db: Path, ed: Edition, target: Path) -> int:
     """Write the print edition of one study to ``target`` from the snapshot ``db``; its pages."""
-    with tempfile.TemporaryDirectory(prefix="iolab-pdf-") as name:
+    with scratch.folder("pdf") as name:
         tmp = Path(name)
         con = duckdb.connect(str(db), read_only=True)
         try:
@@ -358,6 +357,13 @@ def print_editions(
         except expected as e:
             problems.append((study, "print edition", e))
             what = f"failed: {e}"
+            if target.is_file():  # the old edition shows the data as it was: never linked as current
+                target.unlink()
+                what += "; the old print edition was removed (it showed the data as it was before)"
+                console().print(
+                    f"print edition of {markup(study)} removed: it could not be printed again, and the old one "
+                    "shows the data as it was (the index no longer links it)"
+                )
         if on_page:
             on_page(study, "print edition", what)
     return problems

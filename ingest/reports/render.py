@@ -45,6 +45,7 @@ from ingest.progress import bar as progress_bar
 from ingest.store.points import STORE_MARK
 from ingest.terminal import console, markup, shown
 
+from . import scratch
 from .folders import RECORD, assign, read_record, slug
 from .interactive import embed
 from .pdf import edition_path, print_editions, unprint
@@ -391,7 +392,8 @@ def render(
         )
         return 2
     pages = notebooks(notebooks_dir)
-    with tempfile.TemporaryDirectory(prefix="iolab-report-") as tmp:
+    scratch.sweep()  # what a render killed with SIGKILL left
+    with scratch.folder("report") as tmp:
         snap = snapshot(db, Path(tmp))
         if unknown_studies(studies, studies_of(snap)):
             return 2
