@@ -288,3 +288,22 @@ def test_a_study_with_a_failed_page_gets_no_edition_and_the_render_says_so(study
     assert ("print edition", "failed: not printed: a page of this study failed to render") in heard
     assert (tmp_path / "out" / render.slug(STUDY) / "01-overview.html").is_file()  # the other pages are written
     assert "print edition: not printed" in " ".join(capsys.readouterr().out.split())
+
+
+@needs_chromium
+def test_text_sizes_are_read_back_as_printed(edition):
+    """The read-back measures text as a reader sees it on paper (96 CSS px to the inch)."""
+    folder, _, _ = edition
+    sizes = pdf.text_sizes(folder / f"{folder.name}.pdf")
+    cover = [s for p, s, _ in sizes if p == 1]
+    assert any(abs(s - 22.5) < 0.05 for s in cover)  # the cover's title, 30 px
+    assert any(abs(s - 9) < 0.05 for s in cover)  # its text, 12 px
+    assert any(abs(s - 6.75) < 0.05 for p, s, t in sizes if t.startswith("page ") and " of " in t)  # folios, 9 px
+    assert not any(t.startswith("end of") for _, _, t in sizes)  # the invisible marks are not text for a reader
+
+
+@needs_chromium
+@pytest.mark.xfail(strict=True, reason="the charts are the screen's, shrunk onto A4: not yet laid out at print size")
+def test_no_printed_text_is_under_6_5_pt(edition):
+    folder, _, _ = edition
+    assert pdf.small_text(folder / f"{folder.name}.pdf") == []

@@ -393,6 +393,7 @@ def unprint(out: Path, where: dict[str, str], studies: set[str]) -> None:
 # the print stylesheet's marks, each on a line of its own (a page's text may cite "Figure 3" of a paper)
 _FIGURE = re.compile(r"^Figure (\d+)$", re.M)
 _FIGURE_END = re.compile(r"^end of (?:ﬁ|fi)gure (\d+)$", re.M)
+_MARK = re.compile(r"end of (?:ﬁ|fi)gure(?: \d+)?")
 
 
 def defects(path: Path) -> list[str]:
@@ -410,3 +411,48 @@ def defects(path: Path) -> list[str]:
         found += [f"page {n}: figure {f} does not end on this page" for f in starts if f not in ends]
         found += [f"page {n}: figure {f} ends here, begun on an earlier page" for f in ends if f not in starts]
     return found
+
+
+SMALLEST_PT = 6.5  # the smallest text a printed page may carry (chart labels are meant for >= 7 pt)
+
+
+def text_sizes(path: Path) -> list[tuple[int, float, str]]:
+    """Every run of text of a printed PDF as (page, size in points as printed, text): the font size
+    times the vertical scale of the text and current transformation matrices, so a chart's 11 px label
+    shrunk with its picture onto the page reads at the size a reader sees. The invisible "end of
+    figure n" marks (1 px, for ``defects``) are left out."""
+    import pypdf
+
+    found: list[tuple[int, float, str]] = []
+    for n, page in enumerate(pypdf.PdfReader(path).pages, 1):
+
+        def visit(text: str, cm: list, tm: list, font: object, size: float, n: int = n) -> None:
+            if not text.strip():
+                return
+            # the vertical scale of text space on the page: the second row of tm x cm
+            c, d = tm[2] * cm[0] + tm[3] * cm[2], tm[2] * cm[1] + tm[3] * cm[3]
+            found.append((n, round(size * (c * c + d * d) ** 0.5, 2), text.strip()))
+
+        page.extract_text(visitor_text=visit)
+    kept, mark = [], False
+    for f in found:  # a mark may come as two runs: "end of figure", then its number at the same size
+        if _MARK.fullmatch(f[2]) or (mark and f[2].isdigit()):
+            mark = True
+            continue
+        kept.append(f)
+        mark = False
+    return kept
+
+
+def small_text(path: Path, least: float = SMALLEST_PT) -> list[str]:
+    """The runs of text of a printed edition smaller than ``least`` points, one line per page:
+    "page 12: 31 runs under 6.5 pt (3.1-4.0 pt), e.g. 'IO/s'"."""
+    by_page: dict[int, list[tuple[float, str]]] = {}
+    for page, size, text in text_sizes(path):
+        if 0 < size < least:
+            by_page.setdefault(page, []).append((size, text))
+    return [
+        f"page {p}: {len(runs)} runs of text under {least:g} pt ({min(r[0] for r in runs):g}-"
+        f"{max(r[0] for r in runs):g} pt), e.g. {runs[0][1][:40]!r}"
+        for p, runs in sorted(by_page.items())
+    ]
