@@ -11,12 +11,12 @@ ingested apart; the QoS page says which declared criteria no file defines.)
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from pathlib import Path
 
 from duckdb import DuckDBPyConnection
 
+from .names import did_you_mean, visible
 from .sidecar import NAME as SIDECAR
 from .sidecar import line_of
 
@@ -32,11 +32,10 @@ class Problem:
 
     def reason(self) -> str:
         what = {"baseline": "system", "generation_order": "generation", "firmware_order": "firmware"}[self.key]
-        close = difflib.get_close_matches(self.value, self.known, n=1, cutoff=0.6)
-        hint = f"; did you mean '{close[0]}'?" if close else ""
-        listed = ", ".join(f"'{k}'" for k in self.known[:12]) or "none"
+        hint = did_you_mean(self.value, self.known)
+        listed = ", ".join(f"'{visible(k)}'" for k in self.known[:12]) or "none"
         return (
-            f"{self.key} names '{self.value}', which is no {what} of study '{self.study}'{hint} "
+            f"{self.key} names '{visible(self.value)}', which is no {what} of study '{visible(self.study)}'{hint} "
             f"(its {what}s: {listed}). Nothing is compared against it until the sidecar is fixed."
         )
 

@@ -77,11 +77,10 @@ def _explain(path: Path, text: str, err: Any) -> str:
     where = f"{path}" + (f", line {line}" if line else "")
     if err["type"] == "extra_forbidden":
         allowed = _keys(loc)
-        import difflib  # here: a folder without a sidecar never needs it (nor tomllib)
+        from .names import did_you_mean, visible
 
-        close = difflib.get_close_matches(key, [k for k in allowed if k != key], n=1, cutoff=0.6)
-        hint = f"; did you mean '{close[0]}'?" if close else f"; the keys here are: {', '.join(allowed)}"
-        return f"{where}: unknown key '{'.'.join(loc)}'{hint}"
+        hint = did_you_mean(key, [k for k in allowed if k != key]) or f"; the keys here are: {', '.join(allowed)}"
+        return f"{where}: unknown key '{visible('.'.join(loc))}'{hint}"
     if err["type"] == "missing":
         return (
             f"{where}: '{'.'.join(loc)}' is required (every [[targets]] entry names its target as the tool writes it)"

@@ -2,7 +2,9 @@
 
 Names and reasons come from outside (file names, study and system names, a parse error quoting its
 file). A control character in one (ESC, CR, BEL, a newline) would act on the reader's terminal or
-split a log line, so ``shown`` writes it as an escape (``\\x1b``); rich passes ESC through as it is.
+split a log line, and a bidi control or an invisible character would make the name read as another, so
+``shown`` writes each as an escape (``\\x1b``, ``\\u202e``: the rule of ingest.names); rich passes ESC
+through as it is.
 rich is imported only when something is drawn: an ingest's plain log does without it (its import
 was 2 % of ingesting a 100 MB capture).
 """
@@ -10,19 +12,18 @@ was 2 % of ingesting a 100 MB capture).
 from __future__ import annotations
 
 import functools
-import re
 import sys
 from typing import TYPE_CHECKING
+
+from .names import visible
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
-
 
 def shown(text: object) -> str:
-    """``text`` with every control character written as a ``\\xNN`` escape."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(text))
+    """``text`` with every control, bidi and invisible character written as an escape (ingest.names)."""
+    return visible(str(text))
 
 
 def markup(text: object) -> str:

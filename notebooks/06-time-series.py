@@ -92,7 +92,7 @@ CHARTED = [  # the metrics charted, one panel per unit
 ]
 pts = r.query(
     con,
-    r"""WITH s AS (SELECT ss.series_id, ss.source_id, ss.unit, ss.metric, ss.avg, regexp_extract(ss.source_path, '([^/\\]+)$', 1) AS file,
+    r"""WITH s AS (SELECT ss.series_id, ss.source_id, ss.unit, ss.metric, ss.avg, ss.source_path AS file,
                                        ss.host || ' ' || ss.object || coalesce(' (' || ss.instance || ')', '') || ' ' || ss.counter AS series,
                                        row_number() OVER (PARTITION BY ss.unit ORDER BY ss.avg DESC NULLS LAST, ss.series_id) AS rank,
                                        count(*) OVER (PARTITION BY ss.unit) AS of_unit

@@ -5,6 +5,7 @@ number format per column, and every point only on request (--all)."""
 from __future__ import annotations
 
 import math
+import re
 import shutil
 
 import polars as pl
@@ -36,13 +37,19 @@ def view(dbf, sql: str, params=()):
         con.close()
 
 
+def columns(line: str) -> list[str]:
+    """The cells of a plain table's line (off a terminal: columns aligned by two spaces or more)."""
+    return re.split(r"\s{2,}", line.strip())
+
+
 def lines(text: str) -> list[str]:
     return [" ".join(line.split()) for line in text.splitlines()]
 
 
 def test_summary_first_with_counts_geometric_mean_and_correction(dbf, capsys):
     assert cli.main(["compare", "--db", str(dbf), "--study", STUDY]) == 0
-    out = lines(capsys.readouterr().out)
+    raw = capsys.readouterr().out.splitlines()
+    out = lines("\n".join(raw))
     ((matched, unmatched, gm, lo, hi),) = view(
         dbf,
         """SELECT count(*), (SELECT count(*) FROM comparison_unmatched WHERE study = $1 AND metric = 'iops'),
@@ -51,13 +58,12 @@ def test_summary_first_with_counts_geometric_mean_and_correction(dbf, capsys):
         [STUDY],
     )
     assert (matched, unmatched) == (2, 126)
-    row = next(line for line in out if line.startswith(f"{DS4300} │ iops"))
-    cells = [c.strip() for c in row.split("│")]
+    cells = columns(next(line for line in raw if line.startswith(DS4300) and "  iops (" in line))
     assert cells[2:8] == ["2", "126", f"{gm:.2f}", f"{lo:.2f}", f"{hi:.2f}", "x1.1"]
     pcts = [p for (p,) in view(dbf, "SELECT pct_better FROM comparison WHERE study = ? AND metric = 'iops'", [STUDY])]
     pct = (math.exp(sum(math.log(1 + p / 100) for p in pcts) / len(pcts)) - 1) * 100
     assert cells[8] == f"{pct:+,.2f} %"
-    assert next(c for c in out if c.startswith(f"{DS4300} │ avg_latency_ms")).split("│")[7].strip() == "/1.1"
+    assert columns(next(c for c in raw if c.startswith(DS4300) and "  avg_latency_ms" in c))[7] == "/1.1"
     assert any("Declared correction 1.1 (drive_generation_correction" in line for line in out)
     assert not any(line.strip() == "matched points" for line in out)  # no per-point rows by default
     assert out[-1].endswith("`--all` lists every matched point.")
@@ -68,7 +74,7 @@ def test_all_lists_every_point_with_the_corrected_baseline(dbf, capsys):
     out = capsys.readouterr().out
     assert "matched points" in out and "e+" not in out
     # latency 20 ms against a baseline of 20 ms, corrected to 20 / 1.1 = 18.2: -9.09 % is explained
-    assert any(" 20.0 │ 18.2 │ 20.0 │ 1.00 │ -9.09 %" in line for line in lines(out))
+    assert any(columns(line)[3:8] == ["20.0", "18.2", "20.0", "1.00", "-9.09 %"] for line in out.splitlines())
 
 
 def test_one_number_format_per_column():
@@ -96,3 +102,39 @@ def test_summary_values():
         ("b", 1, 0, pytest.approx(0.5), 0.5, 0.5),
     ]
     assert s["pct_better_geomean"].to_list() == [pytest.approx(300.0), pytest.approx(-50.0)]
+
+
+def test_off_a_terminal_every_row_is_one_line_with_whole_names(dbf, capsys):
+    """A log or a pipe gets plain columns, aligned, never wrapped or cut (rich's table wrapped each
+    point onto three lines and cut the metric name at the console's width)."""
+    assert cli.main(["compare", "--db", str(dbf), "--study", STUDY, "--all"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    ((points,),) = view(
+        dbf, "SELECT count(*) FROM comparison WHERE study = ? AND metric IN ('iops', 'mbps', 'avg_latency_ms')", [STUDY]
+    )
+    head = out.index("matched points") + 1
+    rows = out[head + 2 : head + 2 + points]
+    assert all(r.startswith(DS4300) for r in rows) and not out[head + 2 + points].startswith(DS4300)
+    assert max(len(r) for r in rows) > 160  # wider than the console rich assumes off a terminal
+    assert set(out[head + 1]) == {"-", " "}  # the rule under the heads
+    # every column starts where its head does: aligned
+    starts = [m.start() for m in re.finditer(r"\S+(?: \S+)*", out[head])]
+    heads = re.findall(r"\S+(?: \S+)*", out[head])
+    at = dict(zip(heads, starts, strict=True))
+    assert all(r[at["workload"] - 2 : at["workload"]] == "  " and r[at["workload"]] != " " for r in rows)
+    assert any(" avg_latency_ms (ms, lower is better) " in line for line in out)  # the summary's metric whole
+
+
+def test_tsv_is_one_line_per_point_with_every_column(dbf, capsys):
+    assert cli.main(["compare", "--db", str(dbf), "--study", STUDY, "--format", "tsv"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    ((points,),) = view(
+        dbf, "SELECT count(*) FROM comparison WHERE study = ? AND metric IN ('iops', 'mbps', 'avg_latency_ms')", [STUDY]
+    )
+    assert out[0].split("\t") == compare.COMPARE_COLUMNS and len(out) == points + 1
+    assert all(len(line.split("\t")) == len(compare.COMPARE_COLUMNS) for line in out)
+
+
+def test_a_tsv_cell_cannot_split_a_row_or_run_as_a_formula():
+    df = pl.DataFrame({"system": ["a\tb\nc", "=1+1", "x\u202ey"], "value": [1.0, None, 2.5]})
+    assert compare.as_text(df, "tsv") == "system\tvalue\na\\x09b\\x0ac\t1.0\n'=1+1\t\nx\\u202ey\t2.5\n"

@@ -252,12 +252,18 @@ def test_images_are_valid_svg_and_png_holding_the_systems_of_their_chart(tmp_pat
     assert (tmp_path / "img" / ".iolab-output").is_file()  # never ingested as data
 
 
-def test_the_svg_file_is_the_picture_the_page_shows(tmp_path):
+def test_the_svg_file_is_the_picture_the_page_shows_with_what_its_page_said_around_it(tmp_path):
+    import vl_convert
+
+    from ingest.reports import oracle
+
     out = rendered_like(tmp_path, "plain")
     svg = images.write_images(out, tmp_path / "img", ["plain"])[0]
     text = (out / "plain" / "01-overview.html").read_text()
     first = re.search(r"data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)", text)
-    assert first and svg.read_bytes() == base64.b64decode(first.group(1))
+    chart = oracle.charts(text)[0][0]
+    assert first and base64.b64decode(first.group(1)).decode() == vl_convert.vegalite_to_svg(chart.spec)
+    assert svg.read_text() == vl_convert.vegalite_to_svg(images.titled(chart, "plain", None))
 
 
 def test_images_refuse_a_study_folder_linked_outside(tmp_path):
@@ -311,7 +317,7 @@ def test_time_series_points_name_their_capture_file_in_each_study(tmp_path):
     for study, name in (("first", "cap <a>.csv"), ("second", "cap-b.csv")):
         charts, _ = oracle.charts((tmp_path / "out" / study / "06-time-series.html").read_text())
         rows = [row for c in charts for row in c.rows()]
-        assert rows and {row["file"] for row in rows} == {name}
+        assert rows and {row["file"] for row in rows} == {f"data/{study}/{name}"}  # its path as ingested
         for row in rows[:50]:
             assert points[(pd.Timestamp(row["ts"]).strftime("%Y-%m-%d %H:%M:%S"), row["value"])] == row["sample_no"]
 

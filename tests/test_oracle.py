@@ -383,7 +383,8 @@ def test_tooltips_name_the_file_and_line_each_bar_was_read_from(four):
     assert tips[-2:] == ["file", "line"]
     real = corpus("iometer/sqlserverio__iometeroutput.csv")
     lines = real.read_text().splitlines()
-    acme = [row for row in chart.rows() if row["file"] == real.name]
+    # the file by its path as ingested (six files of one system may share a base name)
+    acme = [row for row in chart.rows() if row["file"].endswith(f"/{real.name}") and "/" in row["file"]]
     assert len(acme) >= 5
     for row in acme:
         cells = next(csv.reader([lines[int(row["line"]) - 1]]))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shutil
 
+import duckdb
 import pytest
 
 from ingest import cli
@@ -75,16 +76,43 @@ def test_images_writes_every_chart_of_the_pages_as_svg_and_png(tmp_path, capsys)
     out, images = tmp_path / "reports", tmp_path / "images"
     assert cli.main(["report", "--db", str(dbf), "--out", str(out), "--study", CHARTED, "--images", str(images)]) == 0
     charts = [c for p in sorted((out / CHARTED).glob("*.html")) for c in oracle.charts(p.read_text())[0]]
+    con = duckdb.connect(str(dbf), read_only=True)
+    ((baseline, systems),) = con.execute(
+        "SELECT baseline_system, systems FROM study_baseline WHERE study = ?", [CHARTED]
+    ).fetchall()
+    if systems < 2:  # one system: nothing is compared with a baseline, and the title says so
+        baseline = "none (the study compares no systems)"
+    con.close()
     svgs, pngs = sorted(images.glob(f"{CHARTED}/*.svg")), sorted(images.glob(f"{CHARTED}/*.png"))
     assert len(charts) >= 2 and len(svgs) == len(pngs) == len(charts)
     assert f"{len(charts)} charts as SVG and PNG -> {images}" in capsys.readouterr().out
     for svg, chart in zip(svgs, sorted(charts, key=lambda c: c.where)):
-        texts = {t.text for t in ET.parse(svg).getroot().iter() if t.tag.endswith("text")}
+        texts = {t.text for t in ET.parse(svg).getroot().iter() if t.tag.endswith(("text", "tspan"))}
         systems = {r["system"] for r in chart.rows() if "system" in r}
         assert systems and systems <= texts  # the systems it draws are named in the picture
+        # the file names what its page said around it: the study, the baseline, the metric
+        assert {f"Study: {CHARTED}", f"Baseline: {baseline}"} <= texts, texts
+        metric = [t for t in texts if t and t.startswith("Metric: ")]
+        assert metric and metric[0] != "Metric: (none: the chart draws no quantity)", texts
         assert svg.with_suffix(".png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     # a folder that cannot be made: said, exit 1, the pages rendered all the same
     blocked = tmp_path / "a-file"
     blocked.write_text("")
     assert cli.main(["report", "--db", str(dbf), "--out", str(out), "--study", CHARTED, "--images", str(blocked)]) == 1
     assert "Cannot write the chart images" in " ".join(capsys.readouterr().err.split())
+
+
+def test_an_image_title_names_the_study_its_baseline_and_the_metric():
+    from ingest.reports import images, oracle
+
+    meta = {"usermeta": {"iolab": {"source": {"view": "comparison", "where": {"metric": "iops"}}}}}
+    chart = oracle.Chart("p: chart 1", {"title": "% better", "mark": "bar", **meta}, "", "", "")
+    assert images.titled(chart, "S \u202eevil", "Acme X1")["title"] == {
+        "text": "% better",
+        "subtitle": ["Study: S \\u202eevil", "Baseline: Acme X1", "Metric: iops"],
+    }
+    axes = {"x": {"field": "load", "type": "quantitative", "title": "load (outstanding I/Os)"}}
+    chart = oracle.Chart(
+        "p: chart 2", {"mark": "line", "encoding": {**axes, "y": {"field": "mbps", "type": "quantitative"}}}, "", "", ""
+    )
+    assert images.metric_of(chart) == "mbps / load (outstanding I/Os)"

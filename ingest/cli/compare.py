@@ -11,7 +11,7 @@ import json
 import math
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeAlias
 
 from ..terminal import console, markup, shown
 from . import params, requires
@@ -61,7 +61,13 @@ def register(sub: Any) -> None:
         "them) instead of its newest; repeat for more systems, the baseline included",
     )
     p.add_argument("--metric", action="append", help="only these metrics (default: iops, mbps, avg_latency_ms)")
-    p.add_argument("--format", choices=["table", "csv", "json"], default="table", help="output format")
+    p.add_argument(
+        "--format",
+        choices=["table", "csv", "tsv", "json"],
+        default="table",
+        help="output format: table (off a terminal, plain aligned columns that never wrap), or every row as "
+        "csv, tsv (tab-separated, one line per row) or json",
+    )
     p.add_argument("--all", action="store_true", help="the table lists every matched point after the summary")
     p.add_argument(
         "--sla",
@@ -160,9 +166,12 @@ def cmd_compare(args: argparse.Namespace, con: Any) -> int:
         s for (s,) in con.execute("SELECT DISTINCT system FROM measurements WHERE study = ?", [args.study]).fetchall()
     }
     if args.baseline and args.baseline not in systems:
+        from ..names import did_you_mean
+
+        known = sorted(s for s in systems if s)
         err.print(
-            f"[red]No system '{markup(args.baseline)}'[/] in study {markup(args.study)}; systems: "
-            + markup(", ".join(sorted(s for s in systems if s)))
+            f"[red]No system '{markup(args.baseline)}'[/] in study {markup(args.study)}"
+            + markup(did_you_mean(args.baseline, known) + "; systems: " + ", ".join(known))
         )
         return requires.EXIT_USAGE
     from .. import declared
@@ -181,12 +190,8 @@ def cmd_compare(args: argparse.Namespace, con: Any) -> int:
         err.print(f"[red]{markup(chosen)}[/]")
         return requires.EXIT_USAGE
     df = comparison_rows(con, args.study, args.baseline, args.metric, chosen)
-    if args.format == "csv":
-        from ..csvsafe import write_csv
-
-        sys.stdout.write(write_csv(df))
-    elif args.format == "json":
-        sys.stdout.write(json.dumps(df.to_dicts(), default=str, indent=1) + "\n")
+    if args.format != "table":
+        sys.stdout.write(as_text(df, args.format))
     else:
         heading = con.execute(
             """SELECT b.baseline_system, b.baseline_source, c.correction, c.correction_source
@@ -221,12 +226,8 @@ def cmd_sla(args: argparse.Namespace, con: Any) -> int:
         return requires.EXIT_USAGE
     sla.shadow_bound(con, args.study, args.sla)
     df = sla.sla_rows(con, args.study)
-    if args.format == "csv":
-        from ..csvsafe import write_csv
-
-        sys.stdout.write(write_csv(df))
-    elif args.format == "json":
-        sys.stdout.write(json.dumps(df.to_dicts(), default=str, indent=1) + "\n")
+    if args.format != "table":
+        sys.stdout.write(as_text(df, args.format))
     else:
         sla.print_sla(df, args.study, args.sla)
     return requires.EXIT_OK
@@ -241,18 +242,29 @@ def cmd_against(args: argparse.Namespace, con: Any) -> int:
         )
         return requires.EXIT_USAGE
     df = trend.newest_rows(con, args.study, args.metric or DEFAULT_METRICS)
-    if args.format == "csv":
-        from ..csvsafe import write_csv
-
-        sys.stdout.write(write_csv(df))
-    elif args.format == "json":
-        sys.stdout.write(json.dumps(df.to_dicts(), default=str, indent=1) + "\n")
+    if args.format != "table":
+        sys.stdout.write(as_text(df, args.format))
     else:
         metrics = args.metric or DEFAULT_METRICS
         trend.print_trend(
             df, trend.measurements(con, args.study), args.study, args.all, trend.unpaired(con, args.study, metrics)
         )
     return requires.EXIT_OK
+
+
+def as_text(df: Any, fmt: str) -> str:
+    """Every row of ``df`` as csv, tsv or json text. CSV and TSV are safe to open in a spreadsheet
+    (ingest.csvsafe); a TSV cell's tabs, newlines and hidden characters are written as escapes
+    (ingest.names), so each row is one line of as many fields as the header."""
+    if fmt == "json":
+        return json.dumps(df.to_dicts(), default=str, indent=1) + "\n"
+    from ..csvsafe import frame, write_csv
+
+    if fmt == "csv":
+        return write_csv(df)
+    rows = frame(df).rows()
+    cell = lambda v: "" if v is None else shown(v)  # noqa: E731
+    return "".join("\t".join(cell(v) for v in r) + "\n" for r in [tuple(df.columns), *rows])
 
 
 def unmatched_counts(con: Any, study: str, metrics: list[str]) -> dict[tuple[str, str], int]:
@@ -309,6 +321,42 @@ def correction_text(factor: float | None, direction: str) -> str:
     return f"{'x' if direction == 'higher' else '/'}{factor:g}"
 
 
+Cell: TypeAlias = str | tuple[str, str]  # a table cell: its text (names already shown), or (text, rich style)
+
+
+def table(title: str, heads: list[str], rows: list[list[Cell]], left: set[str]) -> None:
+    """A table: on a terminal rich's, with colours; off it (a log, a pipe, a file) plain columns
+    aligned by spaces, one line per row however long, every name and metric whole (columns ``left``
+    aligned left, the others right)."""
+    from ..terminal import is_terminal
+
+    if is_terminal():
+        from rich.table import Table
+        from rich.text import Text
+
+        t = Table(title=title, show_edge=False)
+        for c in heads:
+            t.add_column(c, justify="left" if c in left else "right")
+        for r in rows:
+            t.add_row(*(Text(c) if isinstance(c, str) else Text(*c) for c in r))
+        console().print(t)
+        return
+    from rich.cells import cell_len
+
+    texts = [heads] + [[c if isinstance(c, str) else c[0] for c in r] for r in rows]
+    widths = [max(cell_len(r[i]) for r in texts) for i in range(len(heads))]
+
+    def line(cells: list[str]) -> str:
+        pad = [" " * (w - cell_len(c)) for c, w in zip(cells, widths, strict=True)]
+        return "  ".join(c + p if h in left else p + c for c, p, h in zip(cells, pad, heads, strict=True)).rstrip()
+
+    print(title)
+    print(line(texts[0]))
+    print("  ".join("-" * w for w in widths))
+    for text in texts[1:]:
+        print(line(text))
+
+
 def _print(
     df: Any,
     study: str,
@@ -319,57 +367,46 @@ def _print(
 ) -> None:
     """The heading (baseline, correction, the measurements compared), the per-system summary, and with
     ``rows`` every point."""
-    from rich.table import Table
-
     out = console()
     baseline, source, factor, factor_source = heading
-    out.print(f"[bold]{markup(study)}[/]: each system against {markup(baseline)} ({markup(source)}).")
+    out.print(f"[bold]{markup(study)}[/]: each system against {markup(baseline)} ({markup(source)}).", soft_wrap=True)
     if factor is not None and factor != 1:
         out.print(
             f"Declared correction {factor:g} ({markup(factor_source)}): the baseline is multiplied by it where "
             "higher is better and divided by it where lower is better before % better is computed; "
-            "the ratio is the measured value / the measured baseline."
+            "the ratio is the measured value / the measured baseline.",
+            soft_wrap=True,
         )
     if measured:
         out.print("Measurements compared (a system measured again is never pooled with its earlier runs):")
         for line in measured:
-            out.print(f"  {markup(line)}")
+            out.print(f"  {markup(line)}", soft_wrap=True)
     s = summary(df, unmatched)
-    t = Table(title="per system (ratio = value / baseline)", show_edge=False)
-    heads = (
-        "system",
-        "metric",
-        "matched",
-        "unmatched",
-        "ratio geo. mean",
-        "min",
-        "max",
-        "correction",
-        "% better",
-        "verdicts",
-    )
-    for c in heads:
-        t.add_column(c, justify="left" if c in ("system", "metric", "correction", "verdicts") else "right")
+    heads = ["system", "metric", "matched", "unmatched", "ratio geo. mean", "min", "max", "correction", "% better"]
+    heads += ["verdicts"]
     ratio = column_format([*s["ratio_geomean"], *s["ratio_min"], *s["ratio_max"]])
-    for r in s.iter_rows(named=True):
-        t.add_row(
-            markup(r["system"]),
-            markup(f"{r['metric']} ({r['unit']}, {r['direction']} is better)"),
+    cells: list[list[Cell]] = [
+        [
+            shown(r["system"]),
+            shown(f"{r['metric']} ({r['unit']}, {r['direction']} is better)"),
             f"{r['matched']:,}",
             f"{r['unmatched']:,}",
             ratio(r["ratio_geomean"]),
             ratio(r["ratio_min"]),
             ratio(r["ratio_max"]),
             ", ".join(correction_text(c, r["direction"]) for c in r["corrections"]),
-            _pct(r["pct_better_geomean"], overall_verdict(r["verdicts"])),
+            pct_cell(r["pct_better_geomean"], overall_verdict(r["verdicts"])),
             verdict_counts(r["verdicts"]),
-        )
-    out.print(t)
+        ]
+        for r in s.iter_rows(named=True)
+    ]
+    table("per system (ratio = value / baseline)", heads, cells, {"system", "metric", "correction", "verdicts"})
     if rows:
         _print_rows(df)
     out.print(
         f"{df.height:,} matched points, {sum(unmatched.values()):,} without a match (view comparison_unmatched). "
-        + ("" if rows else "`--all` lists every matched point.")
+        + ("" if rows else "`--all` lists every matched point."),
+        soft_wrap=True,
     )
 
 
@@ -386,12 +423,17 @@ def overall_verdict(verdicts: list[str]) -> str | None:
     return verdicts[0] if verdicts and len(set(verdicts)) == 1 and verdicts[0] in ("better", "worse") else None
 
 
-def _pct(v: float | None, verdict: str | None) -> str:
-    """A signed %, green or red only where the verdict (outside the noise) says better or worse."""
+def pct_cell(v: float | None, verdict: str | None) -> tuple[str, str]:
+    """A signed % and its style: green or red only where the verdict (outside the noise) says better or worse."""
     if v is None:
-        return ""
-    text = f"{v:+,.2f} %"
-    return f"[green]{text}[/]" if verdict == "better" else f"[red]{text}[/]" if verdict == "worse" else text
+        return "", ""
+    return f"{v:+,.2f} %", "green" if verdict == "better" else "red" if verdict == "worse" else ""
+
+
+def _pct(v: float | None, verdict: str | None) -> str:
+    """``pct_cell`` as rich markup."""
+    text, style = pct_cell(v, verdict)
+    return f"[{style}]{text}[/]" if style else text
 
 
 def _interval(lo: float | None, hi: float | None) -> str:
@@ -400,32 +442,29 @@ def _interval(lo: float | None, hi: float | None) -> str:
 
 def _print_rows(df: Any) -> None:
     """Every matched point; each number column in one format."""
-    from rich.table import Table
-
-    t = Table(title="matched points", show_edge=False)
     heads = ["system", "workload", "metric", "baseline", "corrected", "value", "ratio", "% better", "95 % CI"]
     heads += ["runs", "verdict", "match"]
-    for c in heads:
-        t.add_column(c, justify="left" if c in ("system", "workload", "metric", "verdict", "match") else "right")
     corrected = [
         None if b is None else b * c if d == "higher" else b / c
         for b, c, d in zip(df["baseline_value"], df["correction"], df["direction"], strict=True)
     ]
     plain = column_format([*df["baseline_value"], *df["value"], *corrected])
     ratio = column_format(list(df["ratio"]))
-    for r, cb in zip(df.iter_rows(named=True), corrected, strict=True):
-        t.add_row(
-            markup(r["system"]),
-            markup(r["workload_label"]),
-            markup(f"{r['metric']} ({r['unit']})"),
+    cells: list[list[Cell]] = [
+        [
+            shown(r["system"]),
+            shown(r["workload_label"]),
+            shown(f"{r['metric']} ({r['unit']})"),
             plain(r["baseline_value"]),
             plain(cb) if r["correction"] not in (None, 1) else "",
             plain(r["value"]),
             ratio(r["ratio"]),
-            _pct(r["pct_better"], r["verdict"]),
+            pct_cell(r["pct_better"], r["verdict"]),
             _interval(r["ci95_low_pct"], r["ci95_high_pct"]),
             f"{r['n_baseline']}/{r['n']}",
             r["verdict"] or "",
-            markup(r["match_rule"]),
-        )
-    console().print(t)
+            shown(r["match_rule"]),
+        ]
+        for r, cb in zip(df.iter_rows(named=True), corrected, strict=True)
+    ]
+    table("matched points", heads, cells, {"system", "workload", "metric", "verdict", "match"})

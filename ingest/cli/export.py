@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import sys
-import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
 from ..terminal import console, markup
+from ..written import replacing
 from . import params, requires
 
 BATCH_ROWS = 50_000
@@ -105,15 +104,8 @@ def _target(out: str | None, *, binary: bool) -> Iterator[IO[Any]]:
     if not out:
         yield sys.stdout
         return
-    dest = Path(out)
-    fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".part", dir=dest.parent)
-    try:
-        with os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            yield f
-        os.replace(tmp, dest)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with replacing(Path(out), binary=binary, suffix=".part") as f:
+        yield f
 
 
 def _csv(reader: Any, out: IO[str]) -> int:

@@ -38,7 +38,7 @@ def register(sub: Any) -> None:
 
 @requires.database(connect=False)
 def cmd_report(args: argparse.Namespace) -> int:
-    from ..reports import render
+    from ..reports import render, scratch
     from ..terminal import is_terminal, say, shown
 
     if args.study and (code := _known_studies(args)) is not None:
@@ -56,20 +56,25 @@ def cmd_report(args: argparse.Namespace) -> int:
                 + (f": {shown(what[8:])}" if ":" in what else "")
             )
 
-    code = render.render(Path(args.db), Path(args.out), args.study, args.force, on_page=page, pdf=args.format == "pdf")
+    with scratch.stopped_by_sigterm():  # its temporary folders are removed on SIGTERM too
+        code = render.render(
+            Path(args.db), Path(args.out), args.study, args.force, on_page=page, pdf=args.format == "pdf"
+        )
     if args.images and code != 2:
-        code = max(code, _images(Path(args.out), Path(args.images), args.study))
+        code = max(code, _images(Path(args.out), Path(args.images), args.study, Path(args.db)))
     return code
 
 
-def _images(out: Path, images: Path, studies: list[str] | None) -> int:
+def _images(out: Path, images: Path, studies: list[str] | None, db: Path) -> int:
     """Every chart of the pages as SVG and PNG files under ``images``: 0, or 1 if they cannot be written."""
+    import duckdb
+
     from ..reports.images import write_images
     from ..terminal import say, shown
 
     try:
-        written = write_images(out, images, studies)
-    except (OSError, ValueError) as e:
+        written = write_images(out, images, studies, db)
+    except (OSError, ValueError, duckdb.Error) as e:
         console(stderr=True).print(f"[red]Cannot write the chart images into {markup(shown(images))}:[/] {markup(e)}")
         return 1
     say(f"{len(written) // 2} charts as SVG and PNG -> {shown(images)}")

@@ -73,7 +73,10 @@ def known_study(con: Any, study: str, db_path: str) -> int | None:
     every = studies(con)
     if study in every:
         return None
+    from ..names import did_you_mean
+
     console(stderr=True).print(
-        f"[red]No study '{markup(study)}'[/] in {markup(db_path)}; studies: " + markup(", ".join(every) or "none")
+        f"[red]No study '{markup(study)}'[/] in {markup(db_path)}"
+        + markup(did_you_mean(study, every) + "; studies: " + (", ".join(every) or "none"))
     )
     return EXIT_USAGE

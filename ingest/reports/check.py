@@ -4,8 +4,8 @@
 
 For each page: the DOM Chromium rendered (charts are inline SVG: every chart must be there with
 its marks), and a PNG screenshot next to the page (reports/<study>/<name>.png) for a person to
-look at. Chromium runs with a proxy that goes nowhere, so a page that needed the network would
-show it. Every chart also goes through the chart oracle (ingest.reports.oracle; against the views with --db),
+look at. Chromium runs with every host name resolved to nothing and no proxy (FLAGS), so a page
+that needed the network would show it, and the browser's own requests never leave it. Every chart also goes through the chart oracle (ingest.reports.oracle; against the views with --db),
 and a probe run in the page says whether a chart lies past the window or a clipping box. Each print
 edition there (<study>.pdf, iolab report --format pdf) is read back: every chart must end on the page
 it starts on. Exit code 1 if any page has no content, a chart without marks, a chart cut off, a
@@ -34,8 +34,20 @@ FLAGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
-    "--proxy-server=127.0.0.1:9",
-    "--proxy-bypass-list=<-loopback>",
+    # No request leaves: no proxy to fall back on, every host name resolved to nothing (a page that
+    # needed the network shows it), and the browser's own requests (network time, component updates,
+    # pings, field trials) switched off at their source. A proxy alone was not enough: the time and
+    # update requests went to it all the same (tests/test_print_offline.py listens for them).
+    "--no-proxy-server",
+    "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE localhost",
+    "--no-pings",
+    "--disable-domain-reliability",
+    "--disable-client-side-phishing-detection",
+    "--disable-default-apps",
+    "--disable-extensions",
+    "--disable-field-trial-config",
+    "--disable-features=NetworkTimeServiceQuerying,OptimizationHints,MediaRouter,DialMediaRouteProvider,Translate,"
+    "AutofillServerCommunication,CertificateTransparencyComponentUpdater",
     "--hide-scrollbars",
 ]
 

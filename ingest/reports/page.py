@@ -260,12 +260,13 @@ def tooltips(*fields: str) -> list[alt.Tooltip]:
     return [alt.Tooltip(f) for f in fields]
 
 
-# the name of a file from its stored path (either slash), for a tooltip
-_FILE_NAME = r"regexp_extract(source_path, '([^/\\\\]+)$', 1)"
+# a file as a tooltip names it: its path as stored, under the folder holding its data root (six files
+# of one system may share a base name, e.g. results.csv in one folder per run)
+_FILE_NAME = "source_path"
 
 
 def headline_sources(con, study: str) -> pl.DataFrame:
-    """Per run of ``study``: the file (its name) and the line its headline IO/s was read from, the
+    """Per run of ``study``: the file (its path under the data root) and the line its headline IO/s was read from, the
     number per_drive_iops draws for the run (the highest headline IO/s of scope all or test). A chart
     drawing one run per mark joins this on run_id and names both in its tooltip (``SOURCE_TOOLTIPS``)."""
     return query(

@@ -14,7 +14,6 @@ from __future__ import annotations
 import datetime as dt
 import re
 import subprocess
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +22,9 @@ from typing import Any
 import duckdb
 import jinja2
 
-from . import check
+from ingest.written import replacing
+
+from . import check, scratch
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 # The appendix lists at most this many runs (a lab's study can hold hundreds of thousands); it says how
@@ -301,17 +302,15 @@ def join(ed: Edition, toc: Part, tmp: Path, target: Path) -> int:
     if chromium_print(print_template("folios.html.j2", tmp, study=ed.study, total=total), folios) == total:
         for page, folio in zip(writer.pages, pypdf.PdfReader(folios).pages):
             page.merge_page(folio)
-    writer.add_metadata({"/Title": f"{ed.study}: iolab report", "/Creator": "iolab report --format pdf"})
-    part_file = target.with_name(f".{target.name}.tmp")
-    with part_file.open("wb") as f:
+    writer.add_metadata({"/Title": f"{visible(ed.study)}: iolab report", "/Creator": "iolab report --format pdf"})
+    with replacing(target, binary=True) as f:  # whole or not at all
         writer.write(f)
-    part_file.replace(target)  # whole or not at all
     return total
 
 
 def edition(db: Path, ed: Edition, target: Path) -> int:
     """Write the print edition of one study to ``target`` from the snapshot ``db``; its pages."""
-    with tempfile.TemporaryDirectory(prefix="iolab-pdf-") as name:
+    with scratch.folder("pdf") as name:
         tmp = Path(name)
         con = duckdb.connect(str(db), read_only=True)
         try:
@@ -325,6 +324,7 @@ def print_editions(
     snap: Path,
     source: Path,
     out: Path,
+    where: dict[str, str],
     pages: list[tuple[str, str, Path]],
     studies: list[str] | None,
     titles: dict[str, str],
@@ -333,7 +333,7 @@ def print_editions(
 ) -> list[tuple[str, str, Exception]]:
     """The print edition of every study of ``pages`` ((study, notebook, HTML page) in the HTML
     edition's order; those of ``studies`` if given, and only the pages that exist) into
-    <out>/<study>/<study>.pdf; the editions that failed, with why.
+    <out>/<folder>/<folder>.pdf (``where``: each study's folder); the editions that failed, with why.
 
     A study with a page in ``failed`` gets no edition: it would lack that page."""
     from pypdf.errors import PyPdfError
@@ -346,7 +346,7 @@ def print_editions(
     pages = [p for p in pages if p[2].is_file() and (not studies or p[0] in studies)]
     broken = {s for s, _, _ in failed}
     for study in dict.fromkeys(s for s, _, _ in pages):
-        target = edition_path(out, study)
+        target = edition_path(out, where[study])
         what = "rendered"
         try:
             if study in broken:
@@ -357,25 +357,32 @@ def print_editions(
         except expected as e:
             problems.append((study, "print edition", e))
             what = f"failed: {e}"
+            if target.is_file():  # the old edition shows the data as it was: never linked as current
+                target.unlink()
+                what += "; the old print edition was removed (it showed the data as it was before)"
+                console().print(
+                    f"print edition of {markup(study)} removed: it could not be printed again, and the old one "
+                    "shows the data as it was (the index no longer links it)"
+                )
         if on_page:
             on_page(study, "print edition", what)
     return problems
 
 
-def edition_path(out: Path, study: str) -> Path:
-    """Where the print edition of ``study`` goes: <out>/<study slug>/<study slug>.pdf."""
-    from .render import inside, slug
+def edition_path(out: Path, folder: str) -> Path:
+    """Where the print edition of the study in ``folder`` (ingest.reports.folders) goes: <out>/<folder>/<folder>.pdf."""
+    from .render import inside
 
-    return inside(out, out / slug(study) / f"{slug(study)}.pdf")
+    return inside(out, out / folder / f"{folder}.pdf")
 
 
-def unprint(out: Path, studies: set[str]) -> None:
+def unprint(out: Path, where: dict[str, str], studies: set[str]) -> None:
     """Remove the print edition of each of ``studies``, whose pages were just rendered again without
     one: it shows the pages as they were, and the index would link it."""
     from ingest.terminal import console, markup
 
     for study in sorted(studies):
-        old = edition_path(out, study)
+        old = edition_path(out, where[study])
         if old.is_file():
             old.unlink()
             console().print(
@@ -386,6 +393,7 @@ def unprint(out: Path, studies: set[str]) -> None:
 # the print stylesheet's marks, each on a line of its own (a page's text may cite "Figure 3" of a paper)
 _FIGURE = re.compile(r"^Figure (\d+)$", re.M)
 _FIGURE_END = re.compile(r"^end of (?:ﬁ|fi)gure (\d+)$", re.M)
+_MARK = re.compile(r"end of (?:ﬁ|fi)gure(?: \d+)?")
 
 
 def defects(path: Path) -> list[str]:
@@ -403,3 +411,48 @@ def defects(path: Path) -> list[str]:
         found += [f"page {n}: figure {f} does not end on this page" for f in starts if f not in ends]
         found += [f"page {n}: figure {f} ends here, begun on an earlier page" for f in ends if f not in starts]
     return found
+
+
+SMALLEST_PT = 6.5  # the smallest text a printed page may carry (chart labels are meant for >= 7 pt)
+
+
+def text_sizes(path: Path) -> list[tuple[int, float, str]]:
+    """Every run of text of a printed PDF as (page, size in points as printed, text): the font size
+    times the vertical scale of the text and current transformation matrices, so a chart's 11 px label
+    shrunk with its picture onto the page reads at the size a reader sees. The invisible "end of
+    figure n" marks (1 px, for ``defects``) are left out."""
+    import pypdf
+
+    found: list[tuple[int, float, str]] = []
+    for n, page in enumerate(pypdf.PdfReader(path).pages, 1):
+
+        def visit(text: str, cm: list, tm: list, font: object, size: float, n: int = n) -> None:
+            if not text.strip():
+                return
+            # the vertical scale of text space on the page: the second row of tm x cm
+            c, d = tm[2] * cm[0] + tm[3] * cm[2], tm[2] * cm[1] + tm[3] * cm[3]
+            found.append((n, round(size * (c * c + d * d) ** 0.5, 2), text.strip()))
+
+        page.extract_text(visitor_text=visit)
+    kept, mark = [], False
+    for f in found:  # a mark may come as two runs: "end of figure", then its number at the same size
+        if _MARK.fullmatch(f[2]) or (mark and f[2].isdigit()):
+            mark = True
+            continue
+        kept.append(f)
+        mark = False
+    return kept
+
+
+def small_text(path: Path, least: float = SMALLEST_PT) -> list[str]:
+    """The runs of text of a printed edition smaller than ``least`` points, one line per page:
+    "page 12: 31 runs under 6.5 pt (3.1-4.0 pt), e.g. 'IO/s'"."""
+    by_page: dict[int, list[tuple[float, str]]] = {}
+    for page, size, text in text_sizes(path):
+        if 0 < size < least:
+            by_page.setdefault(page, []).append((size, text))
+    return [
+        f"page {p}: {len(runs)} runs of text under {least:g} pt ({min(r[0] for r in runs):g}-"
+        f"{max(r[0] for r in runs):g} pt), e.g. {runs[0][1][:40]!r}"
+        for p, runs in sorted(by_page.items())
+    ]

@@ -4,9 +4,7 @@ studies each applies to, and a page's fingerprint over everything it can read.""
 from __future__ import annotations
 
 import hashlib
-import os
 import re
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,6 +13,7 @@ import jupytext
 
 from ingest.config import NOTEBOOKS as NOTEBOOK_DIR
 from ingest.config import VIEWS
+from ingest.written import write_text
 
 
 @dataclass(frozen=True)
@@ -111,16 +110,9 @@ def fingerprints(db: Path, jobs: list[tuple[str, str]], pages: dict[str, Noteboo
 
 
 def atomic_write(path: Path, text: str) -> None:
-    """Write ``path`` whole or not at all: a temporary file beside it, then a rename. A render killed
-    half-way leaves the old page (or none), never a cut one."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Write ``path`` whole or not at all (ingest.written): a temporary file beside it, then a rename.
+    A render killed half-way leaves the old page (or none), never a cut one."""
+    write_text(path, text)
 
 
 def studies_of(db: Path) -> list[str]:

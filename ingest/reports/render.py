@@ -8,7 +8,8 @@ same data; each study's validation runs on that snapshot. Then, for every study,
 that has something to show for it is parameterised as papermill does (db_path, study), executed in
 one kernel shared by the whole render (its namespace reset before each page), and
 converted by nbconvert without code cells; the result is stripped of every network reference
-(CDN scripts, fonts), so it opens offline. Folder names are safe slugs kept inside --out;
+(CDN scripts, fonts), so it opens offline. Folder names are safe slugs kept inside --out,
+one per study (ingest.reports.folders);
 <out>/index.html links them all.
 """
 
@@ -16,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import hashlib
 import html
 import json
 import os
@@ -45,10 +45,12 @@ from ingest.progress import bar as progress_bar
 from ingest.store.points import STORE_MARK
 from ingest.terminal import console, markup, shown
 
+from . import scratch
+from .folders import RECORD, assign, read_record, slug
 from .interactive import embed
 from .pdf import edition_path, print_editions, unprint
 from .plan import Notebook, atomic_write, fingerprints, notebooks, plan, studies_of, view_names
-from .tables import VALIDATION_SLOT
+from .tables import VALIDATION_SLOT, esc
 
 
 class IPCKernelManager(AsyncKernelManager):
@@ -79,14 +81,6 @@ def offline(page: str) -> str:
     page = _REMOTE.sub("", page)
     # nbconvert's lab template lazy-loads mermaid from a CDN: drop any script that would fetch
     return _SCRIPT.sub(lambda m: "" if FETCHES.search(m.group(0)) else m.group(0), page)
-
-
-def slug(study: str) -> str:
-    """A folder name for a study: itself when already plain, else a slug plus a short hash."""
-    if re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,80}", study) and ".." not in study:
-        return study
-    base = re.sub(r"[^a-z0-9]+", "-", study.lower()).strip("-")[:60] or "study"
-    return f"{base}-{hashlib.sha256(study.encode()).hexdigest()[:8]}"
 
 
 def inside(out: Path, path: Path) -> Path:
@@ -169,16 +163,15 @@ def materialize(con: duckdb.DuckDBPyConnection) -> None:
             con.execute(f'ALTER TABLE "iolab_materialized" RENAME TO "{name}"')
 
 
-def stored_prints(out: Path, study: str) -> dict[str, str]:
-    f = out / slug(study) / ".iolab-render.json"
-    try:
-        return json.loads(f.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
+def stored_prints(folder: Path) -> dict[str, str]:
+    """The fingerprint of each page last rendered into ``folder`` (its render record)."""
+    return dict(read_record(folder)["pages"])
 
 
-def store_prints(out: Path, study: str, prints: dict[str, str]) -> None:
-    atomic_write(inside(out, out / slug(study) / ".iolab-render.json"), json.dumps(prints, sort_keys=True))
+def store_prints(out: Path, folder: str, study: str, prints: dict[str, str]) -> None:
+    """The render record of ``folder``: which study it holds (ingest.reports.folders) and its pages' fingerprints."""
+    record = {"study": study, "pages": prints}
+    atomic_write(inside(out, out / folder / RECORD), json.dumps(record, sort_keys=True))
 
 
 def parameterize(nb: nbformat.NotebookNode, params: dict[str, str]) -> nbformat.NotebookNode:
@@ -257,9 +250,10 @@ def execute_page(db: Path, study: str, nb: Notebook, pages: Pages) -> str:
     return embed(offline(body))  # the live charts' scripts: added after offline(), they fetch nothing
 
 
-def write_page(out: Path, study: str, nb: str, body: str, validation: str) -> Path:
-    """Write a page into <out>/<study slug>/, with the study's validation in its footer (atomically)."""
-    folder = inside(out, out / slug(study))
+def write_page(out: Path, name: str, nb: str, body: str, validation: str) -> Path:
+    """Write a page into <out>/<name>/ (its study's folder), with the study's validation in its footer
+    (atomically)."""
+    folder = inside(out, out / name)
     folder.mkdir(parents=True, exist_ok=True)
     target = inside(out, folder / f"{nb}.html")
     atomic_write(target, body.replace(VALIDATION_SLOT, validation))
@@ -285,14 +279,13 @@ def index(out: Path, db: Path, done: list[tuple[str, str, Path]], source: Path, 
         )
         systems, files = meta.get(study, ("", 0))
         rows.append(
-            f"<tr><td><b>{html.escape(study)}</b></td><td>{html.escape(systems)}</td>"
-            f"<td class=num>{files}</td><td>{links}</td></tr>"
+            f"<tr><td><b>{esc(study)}</b></td><td>{esc(systems)}</td><td class=num>{files}</td><td>{links}</td></tr>"
         )
     page = f"""<!DOCTYPE html><html><head><meta charset="utf-8"><title>iolab reports</title>
 <style>body{{font:14px/1.5 system-ui,sans-serif;margin:2em;color:#222}} table{{border-collapse:collapse}}
 th,td{{padding:6px 10px;border-bottom:1px solid #ddd;text-align:left;vertical-align:top}} th{{background:#f0f2f5}}
 td.num{{text-align:right}} a{{color:#0b57d0}}</style></head><body>
-<h1>iolab reports</h1><p>{len(rows)} studies from <code>{html.escape(str(source))}</code>,
+<h1>iolab reports</h1><p>{len(rows)} studies from <code>{esc(source)}</code>,
 rendered {dt.datetime.now().strftime("%Y-%m-%d %H:%M")} from one snapshot of it. Every page opens offline.</p>
 <table><tr><th>study</th><th>systems under test</th><th>files</th><th>reports</th></tr>{"".join(rows)}</table>
 </body></html>"""
@@ -399,33 +392,35 @@ def render(
         )
         return 2
     pages = notebooks(notebooks_dir)
-    with tempfile.TemporaryDirectory(prefix="iolab-report-") as tmp:
+    scratch.sweep()  # what a render killed with SIGKILL left
+    with scratch.folder("report") as tmp:
         snap = snapshot(db, Path(tmp))
         if unknown_studies(studies, studies_of(snap)):
             return 2
         out.mkdir(parents=True, exist_ok=True)
         (out / STORE_MARK).touch()  # iolab's output: an ingest of a folder holding it never reads it
         every = plan(snap, pages)
+        where = assign(out, sorted(set(studies_of(snap)) | {s for s, _ in every}))  # one folder per study
         jobs = [j for j in every if not studies or j[0] in studies]
         prints = fingerprints(snap, jobs, pages)
-        old = {s: stored_prints(out, s) for s in {s for s, _ in jobs}}
+        old = {s: stored_prints(out / where[s]) for s in {s for s, _ in jobs}}
         kept = []
         for study, nb in list(jobs):
-            page = out / slug(study) / f"{nb}.html"
+            page = out / where[study] / f"{nb}.html"
             if not force and page.is_file() and old[study].get(nb) == prints[(study, nb)]:
                 jobs.remove((study, nb))
                 kept.append((study, nb, page))
                 if on_page:
                     on_page(study, nb, "unchanged")
-        done, failed = render_jobs(snap, out, jobs, pages, prints, old, on_page)
+        done, failed = render_jobs(snap, out, where, jobs, pages, prints, old, on_page)
         # the index links every page of the database that exists, also those of studies not asked for now
-        linked = [(s, nb, out / slug(s) / f"{nb}.html") for s, nb in every]
+        linked = [(s, nb, out / where[s] / f"{nb}.html") for s, nb in every]
         titles = {n: p.title for n, p in pages.items()} | {"print": "print edition (PDF)"}
         if pdf:
-            failed += print_editions(snap, db, out, linked, studies, titles, failed, on_page)
+            failed += print_editions(snap, db, out, where, linked, studies, titles, failed, on_page)
         else:  # a study whose pages changed keeps no print edition of the old ones
-            unprint(out, {s for s, _, _ in done})
-        linked += [(s, "print", edition_path(out, s)) for s in dict.fromkeys(s for s, _ in every)]
+            unprint(out, where, {s for s, _, _ in done})
+        linked += [(s, "print", edition_path(out, where[s])) for s in dict.fromkeys(s for s, _ in every)]
         idx = index(out, snap, [p for p in linked if p[2].is_file()], db, titles)
     rendered = done + kept
     console().print(
@@ -438,7 +433,7 @@ def render(
     return 1 if failed else 0
 
 
-def render_jobs(snap, out, jobs, pages, prints, old, on_page):
+def render_jobs(snap, out, where, jobs, pages, prints, old, on_page):
     """Execute and write ``jobs`` while the snapshot is validated: (pages written, pages failed)."""
     done: list[tuple[str, str, Path]] = []
     failed: list[tuple[str, str, Exception]] = []
@@ -468,11 +463,11 @@ def render_jobs(snap, out, jobs, pages, prints, old, on_page):
             try:
                 if isinstance(body, Exception):
                     raise body
-                path = write_page(out, study, nb, body, footers[study])
+                path = write_page(out, where[study], nb, body, footers[study])
                 with lock:
                     done.append((study, nb, path))
                     old[study][nb] = prints[(study, nb)]
-                    store_prints(out, study, old[study])
+                    store_prints(out, where[study], study, old[study])
             except Exception as e:
                 with lock:
                     failed.append((study, nb, e))

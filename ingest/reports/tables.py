@@ -14,6 +14,7 @@ import re
 import polars as pl
 
 from .. import csvsafe
+from ..names import visible as visible_text
 
 SHOWN_ROWS = 50  # rows a table shows; the download always holds all of them
 # Where a rendered page's validation goes: the render fills it in once it has validated the study.
@@ -35,7 +36,9 @@ CSS = """<style>
 
 
 def esc(v) -> str:
-    return html.escape("" if v is None else str(v), quote=True)
+    """``v`` as HTML text: markup escaped, and control, bidi and invisible characters written as
+    escapes (ingest.names; a cell's tabs and newlines kept), so a name reads as it is."""
+    return html.escape("" if v is None else visible_text(str(v), keep=KEPT), quote=True)
 
 
 def _fmt(v, col: str, claim: bool = True) -> tuple[str, bool]:
@@ -119,14 +122,15 @@ def validation_html(v: pl.DataFrame) -> str:
 
 
 CHART_SPEC = "iolab-chart-spec"
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+KEPT = "\t\n\r"  # white space a cell or a label may hold as it is
 
 
 def visible(v):
-    """``v`` (and every string inside it) with control characters written as escapes (\\x1b): an SVG
-    cannot hold them (vl-convert aborts the kernel on one), and a name must not vanish from a chart."""
+    """``v`` (and every string inside it) with control, bidi and invisible characters written as
+    escapes (\\x1b, \\u202e; ingest.names): an SVG cannot hold control characters (vl-convert aborts
+    the kernel on one), and a name must neither vanish from a chart nor read as another."""
     if isinstance(v, str):
-        return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", v)
+        return visible_text(v, keep=KEPT)
     if isinstance(v, list):
         return [visible(x) for x in v]
     if isinstance(v, dict):

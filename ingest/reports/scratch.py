@@ -1,0 +1,90 @@
+"""The render's temporary folders: the database snapshot (``iolab-report-*``) and the print edition's
+parts (``iolab-pdf-*``), under the system's temporary folder.
+
+Each is a ``TemporaryDirectory``, removed when the render ends, fails or is stopped: ``stopped_by_sigterm``
+turns SIGTERM (``kill``, a service manager, a CI timeout) into ``SystemExit``, so the ``with`` blocks
+that hold them unwind as they do on Ctrl-C (Python's default for SIGTERM ends the process at once and
+left a full copy of the database behind). SIGKILL cannot be caught: each folder's name carries its
+owner's process id and start time (``iolab-report-<pid>.<start>-…``), and ``sweep``, at the start of
+every render, removes those whose owner is gone (another render still running keeps its folders).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shutil
+import signal
+import tempfile
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+KINDS = ("report", "pdf")
+_NAME = re.compile(r"iolab-(?:report|pdf)-(\d+)\.(\d+)-")
+
+
+def started(pid: int | str = "self") -> str | None:
+    """When process ``pid`` started (clock ticks since boot, field 22 of /proc/<pid>/stat), None if it
+    is gone. Without /proc: "0" while the process id is in use."""
+    if not Path("/proc/self/stat").exists():
+        if pid == "self":
+            return "0"
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            return None
+        except PermissionError:  # in use, by another user
+            pass
+        return "0"
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return stat.rsplit(")", 1)[1].split()[19]  # the fields after the command's name start at field 3
+
+
+def folder(kind: str) -> tempfile.TemporaryDirectory:
+    """A temporary folder of ``kind`` (KINDS) named for this process, removed when its ``with`` ends."""
+    return tempfile.TemporaryDirectory(prefix=f"iolab-{kind}-{os.getpid()}.{started() or 0}-")
+
+
+def sweep(where: Path | None = None) -> list[Path]:
+    """Remove the temporary folders a render killed with SIGKILL left (their owner is gone, and they
+    are this user's); the folders removed."""
+    root = Path(where or tempfile.gettempdir())
+    removed = []
+    for p in sorted(q for kind in KINDS for q in root.glob(f"iolab-{kind}-*")):
+        m = _NAME.match(p.name)
+        if not m or not p.is_dir() or p.is_symlink() or p.stat().st_uid != os.getuid():
+            continue
+        if started(m.group(1)) == m.group(2):
+            continue  # its render is still running
+        shutil.rmtree(p, ignore_errors=True)
+        removed.append(p)
+    return removed
+
+
+@contextlib.contextmanager
+def stopped_by_sigterm() -> Iterator[None]:
+    """Within the block, SIGTERM raises SystemExit(143) in the main thread, so every ``with`` and
+    ``finally`` on the way out runs (temporary folders removed, Chromium and the kernels stopped).
+    Elsewhere than the main thread, or where a handler is already set, nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.getsignal(signal.SIGTERM)
+    if previous not in (signal.SIG_DFL, None):
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # once: the way out is not interrupted again
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
