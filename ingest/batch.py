@@ -278,7 +278,7 @@ def _prepare(
     if f.hashing is None and (place := _known_content(con, f, settle, seen)) is not None:
         return place
     mod = parser_for(f)
-    streamed = streams(mod)
+    streamed = streams(mod) and not f.head.startswith(archives.GZIP)  # a .gz is hashed before it is decompressed
     if (
         f.hashing is not None
         and not streamed

@@ -318,6 +318,7 @@ class ParseResult:
     points: Any = None
     tool_version: str | None = None
     archive: tuple[str, str] | None = None  # (how, member name) when parsed from inside a .gz (ingest/archives.py)
+    inflated: Any = None  # a .gz's decompressed copy that the points stream from, kept while the result lives
     # the parse's remaining work, left until its points stream (a capture's names and sample times):
     # it fills the fields above, and may raise ParseError. The writer calls ``finish`` once they do
     pending: Callable[[ParseResult], None] | None = None
