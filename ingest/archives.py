@@ -2,26 +2,38 @@
 several files (zip, tar, 7z, and any of them compressed) are refused with "unpack it", before any
 parser can claim the text of their first member.
 
+A .gz is decompressed in a stream to a temporary file (``inflate``: in the cache folder, never
+named on Linux, removed when the parse's result is done with), which its parser reads as it would
+the plain file: a capture streams from it, a small file is read whole. Memory is then what the
+plain file takes, whatever the ratio; the .gz's own bytes are hashed as they are decompressed, so
+the file is "changed" only when the .gz changed.
+
 The hooks: ``registry.sniff`` and ``registry.unsupported_hint`` look through ``peek``;
-``parsing.read_and_parse`` hands the bytes to ``parse`` instead of the format module; ``batch._write``
-calls ``record`` after the file's place is recorded (schemas/V070__source_archives.sql).
+``parsing.read_and_parse`` parses through ``inflate``; ``batch._write`` calls ``record`` after the
+file's place is recorded (schemas/V070__source_archives.sql).
 """
 
 from __future__ import annotations
 
 import gzip
+import hashlib
 import io
+import os
+import tempfile
 import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
-from types import ModuleType
-from typing import Any
+from pathlib import Path
+from typing import IO, Any
 
 from .model import ParseError
 
 GZIP = b"\x1f\x8b"
-# the most a .gz may inflate to: it is parsed in memory (a streamed capture is read from disk only
-# when decompressed first), and a small file that inflates past this is a decompression bomb
-MAX_INFLATED = 512 << 20
+# the most a .gz may inflate to (on disk, in the cache folder): past it, a small file that inflates
+# without end (a decompression bomb) would fill the disk. Stated in the README.
+MAX_INFLATED = 4 << 30
+CHUNK = 1 << 20  # decompressed and written a MiB at a time
 PEEK_BYTES = 64 * 1024  # what sniffing sees of the file inside (registry.HEAD_BYTES)
 
 _UNPACK = "unpack it ({how}) and ingest the folder: iolab reads the files inside, one result file each"
@@ -86,37 +98,106 @@ def member_name(data: bytes, name: str) -> str:
     return name
 
 
-def parse(mod: ModuleType, data: bytes, name: str) -> Any:
-    """``mod.parse`` of the file inside a .gz (the result says so in ``archive``), else of ``data``."""
-    if not data.startswith(GZIP):
-        return mod.parse(data, name)
-    member = member_name(data, name)
-    inner = gunzip(data)
+@contextmanager
+def inside(member: str) -> Iterator[None]:
+    """A parser's ParseError about the file inside a .gz, saying so (its lines are the member's)."""
     try:
-        result = mod.parse(inner, member)
+        yield
     except ParseError as e:
         raise ParseError(
             f"in {member!r}, the file inside this gzip file (its lines are counted): {e.reason}", e.line
         ) from None
-    result.archive = ("gzip", member)
-    return result
 
 
-def gunzip(data: bytes) -> bytes:
-    """The whole content of a gzip file (every member), or a ParseError a person can act on."""
+class ScratchFault(OSError):
+    """The decompressed copy could not be written (disk full, read-only cache): the environment's
+    fault, never the file's."""
+
+
+@dataclass
+class Inflated:
+    """The file inside a .gz, decompressed: ``path`` reads it while this object lives; ``close`` (or
+    its collection) removes it. ``sha256`` is the .gz's own, hashed as it was read."""
+
+    file: IO[bytes]
+    path: Path
+    sha256: str
+    size: int
+
+    def close(self) -> None:
+        self.file.close()
+
+
+class _Hashing(io.RawIOBase):
+    """A reader that hashes what passes through it (the .gz, as gzip reads it)."""
+
+    def __init__(self, raw: IO[bytes]) -> None:
+        self.raw, self.sha = raw, hashlib.sha256()
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b: Any) -> int:
+        n = self.raw.readinto(b)  # type: ignore[attr-defined]
+        self.sha.update(memoryview(b)[:n])
+        return n
+
+
+def inflate(fh: IO[bytes], folder: Path) -> Inflated:
+    """Decompress the gzip file open in ``fh`` (every member) into a temporary file in ``folder``,
+    a MiB at a time; a ParseError a person can act on for a damaged file or one past MAX_INFLATED,
+    ScratchFault when the copy cannot be written."""
+    out, path = _scratch(folder)
+    reader = _Hashing(fh)
+    size = 0
     try:
-        with gzip.GzipFile(fileobj=io.BytesIO(data)) as g:
-            inner = g.read(MAX_INFLATED + 1)
+        with gzip.GzipFile(fileobj=reader) as g:
+            while chunk := g.read(CHUNK):
+                size += len(chunk)
+                if size > MAX_INFLATED:
+                    raise ParseError(
+                        f"the file inside this gzip file is over {MAX_INFLATED >> 20} MiB: decompress it "
+                        "(`gunzip -k FILE`) and ingest the file itself (the limit keeps a small .gz that "
+                        "inflates without end from filling the disk)"
+                    )
+                _write(out, chunk)
+        while reader.read(CHUNK):  # what gzip left unread: the hash is the whole file's
+            pass
+        _write(out, b"", flush=True)
+    except (ParseError, ScratchFault):
+        out.close()
+        raise
     except (OSError, EOFError, zlib.error) as e:
+        out.close()
         raise ParseError(
             f"the gzip file is damaged or cut short ({e}): decompress what is left by hand, or copy it again"
         ) from None
-    if len(inner) > MAX_INFLATED:
-        raise ParseError(
-            f"the file inside this gzip file is over {MAX_INFLATED >> 20} MiB: decompress it (`gunzip -k FILE`) "
-            "and ingest the file itself, which iolab reads as it goes"
-        )
-    return inner
+    return Inflated(out, path, reader.sha.hexdigest(), size)
+
+
+def _scratch(folder: Path) -> tuple[IO[bytes], Path]:
+    """A temporary file and a path that opens it: on Linux an unnamed file (nothing is left behind
+    whatever happens to the process), read through /proc/self/fd; elsewhere a named one."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        if os.path.isdir("/proc/self/fd"):
+            fh: IO[bytes] = tempfile.TemporaryFile(dir=folder, prefix="inflated-")  # noqa: SIM115 (Inflated closes it)
+            return fh, Path(f"/proc/self/fd/{fh.fileno()}")
+        named = tempfile.NamedTemporaryFile(dir=folder, prefix="inflated-")  # noqa: SIM115 (Inflated closes it)
+        return named, Path(named.name)
+    except OSError as e:
+        raise ScratchFault(
+            e.errno, f"cannot write the decompressed copy of a .gz in {folder}: {e.strerror or e}"
+        ) from e
+
+
+def _write(out: IO[bytes], chunk: bytes, flush: bool = False) -> None:
+    try:
+        out.write(chunk)
+        if flush:
+            out.flush()
+    except OSError as e:
+        raise ScratchFault(e.errno, f"cannot write the decompressed copy of a .gz: {e.strerror or e}") from e
 
 
 def record(con: Any, source_id: int, result: Any) -> None:

@@ -20,6 +20,7 @@ from .files import Incoming, NotRegular, display_path, hash_file, open_regular, 
 from .model import ParseError
 from .outcome import EnvironmentFault, Outcome, Report, Status, environment_fault, interrupted, stop_if_interrupted
 from .parsing import Bad, Bug, Changed, Parse, Parsed, Workers, parse_job, parser_for, streams
+from .roots import find_moves
 from .sidecar import SidecarError, Sidecars
 from .store import places
 
@@ -294,7 +295,7 @@ def _prepare(
     if f.hashing is None and (place := _known_content(con, f, settle, seen)) is not None:
         return place
     mod = parser_for(f)
-    streamed = streams(mod)
+    streamed = streams(mod) and not f.head.startswith(archives.GZIP)  # a .gz is hashed before it is decompressed
     if (
         f.hashing is not None
         and not streamed
@@ -428,13 +429,19 @@ class _Run:
 
     def leave(self, missing: dict[str, places.Known]) -> None:
         """Places below the ingested paths whose files are gone leave the analysis, with their rows
-        when no other place reads them."""
+        when no other place reads them; a root gone from disk with nothing left is no longer a root."""
         if missing:
             with db.transaction(self.con):
                 places.retire(self.con, [k.source_id for k in missing.values()], "deleted")
         for k in sorted(missing.values(), key=lambda k: k.path):
             self.tell(Outcome(k.path, Status.GONE, reason="no longer on disk: it left the analysis"))
         places.purge_unused(self.con)
+        if gone := places.gone_roots(self.con):
+            with db.transaction(self.con):
+                places.drop_roots(self.con, gone)
+        self.report.notes += [
+            f"{r} is gone from disk and nothing of it is in the analysis: no longer a data root" for r in gone
+        ]
 
     def check_declared(self, studies: set[str]) -> None:
         """A sidecar naming a system, generation or criterion its study does not have (declared.py)."""
@@ -484,13 +491,17 @@ def _plan(
     """The data roots after this ingest, and each file once, with its place."""
     given = [places.canonical(p) for p in paths]
     try:
+        moves, move_notes = find_moves(con, given)  # reads the disk (hashes files moved between disks) first
         with db.transaction(con):
+            for m in moves:
+                places.move_root(con, m.old, m.new, m.places)
             roots = places.settle_roots(con, given)
             places.adopt_legacy(con)
     except Exception as e:
         if fault := environment_fault(e):
             raise EnvironmentFault(fault) from e
         raise
+    roots.notes[:0] = [f"data root moved from {m.old} to {m.new}" for m in moves] + move_notes
     out: dict[str, Incoming] = {}
     for _, path in files:
         where = places.canonical(path)

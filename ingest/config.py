@@ -11,7 +11,10 @@ Environment variables (all optional):
   instead of growing; default 512MB (DuckDB's own default is 80 % of the machine's memory).
   Read-only connections (reports, queries) keep DuckDB's default.
 * ``IOLAB_CACHE_DIR``: where iolab keeps what it can make again (the empty database a new one is
-  copied from); default ``$XDG_CACHE_HOME/iolab``, else ``~/.cache/iolab``. Deleting it is always safe.
+  copied from, a .gz's decompressed copy while it is read); default ``$XDG_CACHE_HOME/iolab``, else
+  ``~/.cache/iolab``. Deleting it is always safe.
+* ``IOLAB_MAX_FILES``: how many files an ``iolab ingest`` may find before it asks for ``--yes``
+  (a folder named by mistake, such as a system folder); default 20,000.
 
 ``schemas/`` (migrations and views) and ``notebooks/`` ship inside the wheel as ``ingest/schemas``
 and ``ingest/notebooks`` (package data, beside this module); in a checkout they are read from the
@@ -33,6 +36,20 @@ def db_memory_limit() -> str:
     """DuckDB's memory_limit for a connection that writes: ``$IOLAB_DB_MEMORY``, else 512MB. Without
     one, DuckDB kept ~3x a 200 MB Iometer file's rows in memory until the commit."""
     return os.environ.get("IOLAB_DB_MEMORY") or "512MB"
+
+
+MAX_FILES_DEFAULT = 20_000
+
+
+def max_files() -> int:
+    """How many files ``iolab ingest`` may find before it asks for ``--yes``: ``$IOLAB_MAX_FILES``,
+    else 20,000. ValueError, saying so, when the variable is not a whole number."""
+    wanted = os.environ.get("IOLAB_MAX_FILES", "").strip().replace("_", "").replace(",", "")
+    if not wanted:
+        return MAX_FILES_DEFAULT
+    if not wanted.isdigit():
+        raise ValueError(f"IOLAB_MAX_FILES is {os.environ['IOLAB_MAX_FILES']!r}: it must be a whole number of files")
+    return int(wanted)
 
 
 def default_db() -> str:

@@ -3,6 +3,7 @@ and the record of one file on its way in (Incoming)."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import os
@@ -35,12 +36,13 @@ def walk(paths: list[Path]) -> Iterator[tuple[Path, Path]]:
     """(given path, file) for every candidate file below the given paths. Not walked: symlinked
     folders (no loops), hidden files and folders, sidecars, iolab's own outputs (a folder holding
     an OUTPUT_MARKS file: the time-series store, a lake, rendered reports) and files named in
-    IGNORED_SUFFIXES, such as the database."""
+    IGNORED_SUFFIXES, such as the database. A folder on a special file system (SPECIAL_FS: /proc,
+    /sys...) is yielded itself, never walked: the ingest skips it with the reason."""
     for given in paths:
         if not given.is_dir() and (given.exists() or given.is_symlink()):  # a file, FIFO, device or link
             yield given.parent, given
             continue
-        if not given.exists():
+        if not given.exists() or special_fs(given):
             yield given, given
             continue
         for folder, dirs, files in os.walk(given, followlinks=False):
@@ -48,6 +50,9 @@ def walk(paths: list[Path]) -> Iterator[tuple[Path, Path]]:
                 dirs[:] = []
                 continue
             dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not _is_store(Path(folder), d))
+            if special := [d for d in dirs if special_fs(Path(folder) / d)]:
+                dirs[:] = [d for d in dirs if d not in special]
+                yield from ((given, Path(folder) / d) for d in special)
             for f in sorted(files):
                 if f.startswith(".") or f == SIDECAR or Path(f).suffix.lower() in IGNORED_SUFFIXES:
                     continue
@@ -57,6 +62,42 @@ def walk(paths: list[Path]) -> Iterator[tuple[Path, Path]]:
 def _is_store(folder: Path, name: str) -> bool:
     """A database's time-series store (<name>.duckdb.points beside <name>.duckdb), marked or not."""
     return name.endswith(".points") and (folder / name.removesuffix(".points")).is_file()
+
+
+# file systems that hold the kernel's or a device's state, not files of results: never read
+# (reading /proc/kmsg consumes the kernel log), whatever path they are mounted at
+SPECIAL_FS = frozenset(
+    {"proc", "sysfs", "devtmpfs", "devpts", "cgroup", "cgroup2", "debugfs", "tracefs", "securityfs", "pstore", "bpf"}
+    | {"configfs", "fusectl", "mqueue", "hugetlbfs", "binfmt_misc", "efivarfs", "selinuxfs", "rpc_pipefs", "nsfs"}
+)
+
+
+@functools.cache
+def special_devices() -> dict[int, str]:
+    """The device number (st_dev) of every mounted special file system, and its type, from
+    /proc/self/mountinfo (none where there is no such file)."""
+    try:
+        lines = Path("/proc/self/mountinfo").read_text(errors="replace").splitlines()
+    except OSError:
+        return {}
+    out = {}
+    for line in lines:  # id parent major:minor root mount-point options [optional...] - type source ...
+        left, sep, right = line.partition(" - ")  # a space inside a mount point is written \040
+        cells, kind = left.split(), (right.split() or [""])[0]
+        if sep and len(cells) > 2 and kind in SPECIAL_FS:
+            major, _, minor = cells[2].partition(":")
+            if major.isdigit() and minor.isdigit():
+                out[os.makedev(int(major), int(minor))] = kind
+    return out
+
+
+def special_fs(path: Path, st: os.stat_result | None = None) -> str | None:
+    """The type of the special file system ``path`` (or what it links to) lies on, else None."""
+    try:
+        st = st or os.stat(path)
+    except OSError:
+        return None
+    return special_devices().get(st.st_dev)
 
 
 def stamp(path: Path) -> places.Stamp:
@@ -87,18 +128,21 @@ def open_regular(path: Path) -> io.BufferedReader:
     open, and the check runs again on the opened descriptor, so a file swapped for a FIFO between
     the stat and the open is still caught.
     """
-    _check_regular(os.stat(path).st_mode)
+    _check_regular(os.stat(path))
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     try:
-        _check_regular(os.fstat(fd).st_mode)
+        _check_regular(os.fstat(fd))
     except NotRegular:
         os.close(fd)
         raise
     return os.fdopen(fd, "rb")
 
 
-def _check_regular(mode: int) -> None:
-    if not stat.S_ISREG(mode):
+def _check_regular(st: os.stat_result) -> None:
+    if kind := special_fs(Path(), st):
+        raise NotRegular(f"on a {kind} file system (the kernel's or a device's state, not results): never read")
+    if not stat.S_ISREG(st.st_mode):
+        mode = st.st_mode
         raise NotRegular(f"{NOT_REGULAR.get(stat.S_IFMT(mode), 'not a regular file')}, not a regular file: never read")
 
 

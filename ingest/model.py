@@ -321,6 +321,7 @@ class ParseResult:
     # what the parser decided for the user that the file does not say itself (a report read out of a
     # longer log, and which lines): said with the file's outcome when it is ingested
     notes: list[str] = field(default_factory=list)
+    inflated: Any = None  # a .gz's decompressed copy that the points stream from, kept while the result lives
     # the parse's remaining work, left until its points stream (a capture's names and sample times):
     # it fills the fields above, and may raise ParseError. The writer calls ``finish`` once they do
     pending: Callable[[ParseResult], None] | None = None

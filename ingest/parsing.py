@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from . import archives, files, registry
+from . import archives, config, files, registry
 from .files import Incoming
 from .model import ParseError
 from .outcome import stop_if_interrupted
@@ -66,13 +66,47 @@ def streams(mod: ModuleType | str) -> bool:
 
 def read_and_parse(f: Incoming, mod: ModuleType) -> Any:
     """The parser's result; ParseError for a bad file, FileChanged if the bytes moved under us."""
-    if streams(mod) and not f.head.startswith(archives.GZIP):
+    if f.head.startswith(archives.GZIP):
+        return _read_gz(f, mod)
+    if streams(mod):
         return registry.parse_path(mod, f.path, f.path.name)
     with files.open_regular(f.path) as fh:
         data = fh.read()
     if hashlib.sha256(data).hexdigest() != f.sha:
         raise FileChanged()
-    return registry.parse(mod, data, f.path.name)  # a .gz is parsed as the file inside it
+    return registry.parse(mod, data, f.path.name)
+
+
+def _read_gz(f: Incoming, mod: ModuleType) -> Any:
+    """The file inside a .gz, parsed as that file would be (archives.inflate): decompressed in a
+    stream to a temporary file, which a capture's parser streams from (the result keeps it until
+    it is done with) and another parser reads whole. Changed only if the .gz's own bytes changed."""
+    member = archives.member_name(f.head, f.path.name)
+    with files.open_regular(f.path) as fh:
+        inflated = archives.inflate(fh, config.cache_dir() / "inflated")
+    try:
+        if inflated.sha256 != f.sha:
+            raise FileChanged()
+        with archives.inside(member):
+            if streams(mod):
+                result = registry.parse_path(mod, inflated.path, member)
+                result.inflated, rest = inflated, result.pending
+                result.pending = lambda r: _inside(member, rest, r)
+            else:
+                inflated.file.seek(0)
+                data = inflated.file.read()
+                inflated.close()
+                result = registry.parse(mod, data, member)
+    except BaseException:
+        inflated.close()
+        raise
+    result.archive = ("gzip", member)
+    return result
+
+
+def _inside(member: str, rest: Any, result: Any) -> None:
+    with archives.inside(member):
+        rest(result)
 
 
 class FileChanged(Exception):
@@ -92,6 +126,8 @@ def parsed(f: Incoming, mod: ModuleType) -> Parse:
         return Parsed(result)
     except FileChanged:
         return Changed()
+    except archives.ScratchFault:  # the disk, not the file: the run stops (batch: environment_fault)
+        raise
     except ParseError as e:
         return Bad(e.reason, e.line)
     except BaseException as e:  # a parser bug (or a library panic) must not take the batch down

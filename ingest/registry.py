@@ -129,10 +129,10 @@ def sniff(data: bytes, name: str) -> list[ModuleType]:
 
 
 def parse(mod: ModuleType, data: bytes, name: str) -> Any:
-    """``mod.parse`` of the file (of the file inside, for a .gz: see archives), with a number too
-    large for any column refused at its line rather than left to crash the parser."""
+    """``mod.parse`` of the file (a .gz is decompressed before: parsing.read_and_parse), with a
+    number too large for any column refused at its line rather than left to crash the parser."""
     with _refusing_huge(data):
-        result = archives.parse(mod, data, name)
+        result = mod.parse(data, name)
         result.samples.flush()  # packing the samples is where Arrow meets an integer it cannot hold
         bounds.check_runs(result, data)
         bounds.check_tables(result, data)

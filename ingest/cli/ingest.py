@@ -8,13 +8,16 @@ failures, `--verbose` every file with its row counts.
 from __future__ import annotations
 
 import argparse
+import collections
 import contextlib
+import itertools
 import json
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..config import max_files
 from ..outcome import Status
 from ..terminal import console, is_terminal, markup, say, shown
 from . import params
@@ -38,6 +41,17 @@ def register(sub: Any) -> None:
         help="hash every file, also those whose size, modification "
         "time and labels are unchanged since they were stored (by default those are skipped unread)",
     )
+    pi.add_argument(
+        "--allow-root",
+        action="store_true",
+        help="accept a system folder, the file system's top or the home folder itself as a data root "
+        "(refused by default: a data root is the folder of your results)",
+    )
+    pi.add_argument(
+        "--yes",
+        action="store_true",
+        help="go on when the folders hold more files than $IOLAB_MAX_FILES (20,000 by default)",
+    )
     out = pi.add_mutually_exclusive_group()
     out.add_argument("-q", "--quiet", action="store_true", help="print only the summary and the failures")
     out.add_argument("-v", "--verbose", action="store_true", help="list every file with its row counts")
@@ -57,6 +71,27 @@ def _not_found(paths: list[Path]) -> int:
             f"[red]Not found:[/] {markup(str(p))} does not exist, and the database holds nothing from there"
         )
     return EXIT_USAGE
+
+
+def _refused(reasons: list[str]) -> int:
+    """Nothing is read or written: each reason said, exit 2 (wrong usage)."""
+    for why in reasons:
+        console(stderr=True).print(f"[red]Not ingested:[/] {markup(why)}")
+    return EXIT_USAGE
+
+
+def too_many(files: list[tuple[Path, Path]], limit: int) -> str:
+    """The walk found more than ``limit`` files: where most of them are, and how to go on."""
+    counts: collections.Counter[str] = collections.Counter()
+    for given, f in files:
+        below = f.relative_to(given).parts if f != given and f.is_relative_to(given) else ()
+        counts[str(given / below[0]) if len(below) > 1 else str(given)] += 1
+    where = ", ".join(f"{n:,} in {path}" for path, n in counts.most_common(3))
+    return (
+        f"these folders hold more than {limit:,} files (of the first {len(files):,}: {where}); nothing was read. "
+        "Name the folder of your results instead, or run again with --yes "
+        "(IOLAB_MAX_FILES sets the limit for a lab that big)"
+    )
 
 
 def _absent(con: Any, paths: list[Path]) -> list[Path]:
@@ -81,11 +116,20 @@ def _line(o: batch.Outcome, verbose: bool) -> str:
 def cmd_ingest(args: argparse.Namespace) -> int:
     from ..ahead import read_ahead
     from ..files import walk
+    from ..roots import refusal
 
     paths = [Path(p) for p in args.paths]
     if not Path(args.db).is_file() and (absent := [p for p in paths if not os.path.lexists(p)]):
         return _not_found(absent)  # nothing can be known from there: no database is made for it
-    files = list(walk(paths))
+    if refused := [why for p in paths if (why := refusal(p, args.allow_root))]:
+        return _refused(refused)
+    try:
+        limit = max_files()
+    except ValueError as e:
+        return _refused([str(e)])
+    files = list(itertools.islice(walk(paths), None if args.yes else limit + 1))
+    if len(files) > limit and not args.yes:
+        return _refused([too_many(files, limit)])
     ahead = read_ahead(files, Path(args.db))  # a new database's first capture streams while it is made
     from .. import batch, db
 

@@ -2,7 +2,8 @@
 
 A database mirrors one or more folders, its *data roots* (table ``data_roots``). The first ingest
 of a folder makes it a root; an ingest of a folder inside a root refreshes that part of it; an
-ingest of a folder holding roots makes it the root in their stead. A file's place is its absolute
+ingest of a folder holding roots makes it the root in their stead; a root gone from disk whose every
+file is under a folder named has moved there (ingest/roots.py). A file's place is its absolute
 path with every folder's links resolved (``canonical``), so the same file reached by another
 spelling, current folder or symlinked parent is the same place. Sidecars apply from the file's root
 down, and the default study is the first folder under that root.
@@ -85,6 +86,8 @@ def settle_roots(con: DuckDBPyConnection, given: Iterable[Path]) -> Roots:
     paths = [Path(p) for (p,) in con.execute("SELECT path FROM data_roots ORDER BY path").fetchall()]
     notes: list[str] = []
     for g in given:
+        if not os.path.lexists(g):  # a path gone from disk is named to take its places out, never a root
+            continue
         folder = g if g.is_dir() else g.parent
         if any(inside(folder, r) for r in paths):
             continue
@@ -103,6 +106,48 @@ def settle_roots(con: DuckDBPyConnection, given: Iterable[Path]) -> Roots:
 
 def roots(con: DuckDBPyConnection) -> list[str]:
     return [p for (p,) in con.execute("SELECT path FROM data_roots ORDER BY path").fetchall()]
+
+
+def places_in_root(con: DuckDBPyConnection, root: str) -> list[tuple[str, Stamp, str]]:
+    """(abs_path, stamp, sha256) of every place in the analysis below the root ``root``."""
+    rows = con.execute(
+        """SELECT abs_path, size_bytes, mtime_ns, ctime_ns, inode, sha256 FROM source_history
+           WHERE left_at IS NULL AND (abs_path = ? OR starts_with(abs_path, ?)) ORDER BY abs_path""",
+        [root, root.rstrip("/") + "/"],
+    ).fetchall()
+    return [(a, (size, mtime, ctime, inode), sha) for a, size, mtime, ctime, inode, sha in rows]
+
+
+def move_root(con: DuckDBPyConnection, old: Path, new: Path, moved: dict[str, tuple[Path, Stamp]]) -> None:
+    """The root ``old`` moved whole to ``new`` (roots.find_moves): its places take their new paths
+    and stamps, the root its new folder (its added_at kept). Inside the caller's transaction."""
+    import pyarrow as pa
+
+    base = new.parent if new.parent != new else new
+    rows = pa.table(  # one UPDATE for every place (one per place scanned the table each time)
+        {
+            "old": list(moved),
+            "path": [text(where.relative_to(base)) for where, _ in moved.values()],
+            "abs_path": [text(where) for where, _ in moved.values()],
+            "mtime_ns": pa.array([stamp[1] for _, stamp in moved.values()], pa.int64()),
+            "ctime_ns": pa.array([stamp[2] for _, stamp in moved.values()], pa.int64()),
+            "inode": pa.array([stamp[3] for _, stamp in moved.values()], pa.int64()),
+        }
+    )
+    con.register("iolab_moved_places", rows)
+    try:
+        con.execute("""
+            UPDATE source_history h SET path = m.path, abs_path = m.abs_path, mtime_ns = m.mtime_ns,
+                   ctime_ns = m.ctime_ns, inode = m.inode
+            FROM iolab_moved_places m WHERE h.abs_path = m.old AND h.left_at IS NULL""")
+    finally:
+        con.unregister("iolab_moved_places")
+    con.execute("UPDATE data_roots SET path = ? WHERE path = ?", [text(new), text(old)])
+
+
+def gone_roots(con: DuckDBPyConnection) -> list[str]:
+    """Roots gone from disk that hold no place in the analysis any more (``drop_roots`` them)."""
+    return [r for r in roots(con) if not os.path.lexists(r) and not places_in_root(con, r)]
 
 
 # ---- places in the analysis ------------------------------------------------------------------------
