@@ -132,9 +132,26 @@ def test_latency_regression_is_higher_latency(con, tmp_path):
     assert rows == [("lower", True, True)]
 
 
+def fio_without_time(folder: Path, sidecar: str, indent: int | None = None) -> None:
+    """The real fio 2.18 file with its report's timestamp (and the time text beside it) taken out
+    (a hand-made change): a run that states no time at all. ``indent``: other bytes, the same run
+    (two copies of one file in a study count once)."""
+    import json
+
+    folder.mkdir(parents=True)
+    (folder / "iolab.toml").write_text(sidecar)
+    doc = json.loads(corpus("fio-json/louwrentius__fio-plot__fio218_randread-01-01.json").read_text())
+    for k in ("timestamp", "timestamp_ms", "time"):
+        doc.pop(k, None)
+    (folder / "randread-no-time.json").write_text(json.dumps(doc, indent=indent))
+
+
 def test_measurements_without_an_order_are_listed_not_trended(con, tmp_path):
-    """Without firmware_order, firmware labels are ordered by their first run's start; a firmware
-    whose runs state no start time (fio JSON) is 'unordered': listed, in no trend."""
+    """Without firmware_order, firmware labels are ordered by their first run's start. A fio JSON run
+    states an end (the report's timestamp, 1492427705 = 2017-04-17 11:15:05 UTC) and a runtime (10016
+    ms): it started at the end minus the runtime. A firmware whose runs state no time at all is
+    'unordered', and runs with neither a time nor a firmware are the measurement 'no time': both
+    listed, in no trend."""
     study = tmp_path / "data" / "lab"
     write_runs(study / "b", factors(1.0, 2, 2), day="2011-01-02", sidecar='system = "S"\nfirmware = "B"\n')
     write_runs(study / "a", factors(1.0, 2, 1), sidecar='system = "S"\nfirmware = "A"\n')
@@ -142,15 +159,22 @@ def test_measurements_without_an_order_are_listed_not_trended(con, tmp_path):
     (study / "c" / "iolab.toml").write_text('system = "S"\nfirmware = "C"\n')
     fio = "fio-json/louwrentius__fio-plot__fio218_randread-01-01.json"
     (study / "c" / "randread.json").write_bytes(corpus(fio).read_bytes())
+    fio_without_time(study / "d", 'system = "S"\nfirmware = "D"\n')
+    fio_without_time(study / "e", 'system = "T"\n', indent=1)
     ingest(con, tmp_path / "data")
     assert q(
-        con, "SELECT measurement, measurement_no, ordered_by, measurements FROM trend_measurements ORDER BY 1"
+        con,
+        """SELECT system, measurement, measured_by, measurement_no, ordered_by, measurements, CAST(first_run AS VARCHAR)
+           FROM trend_measurements ORDER BY 1, 2""",
     ) == [
-        ("A", 1, "first run start", 2),
-        ("B", 2, "first run start", 2),
-        ("C", None, "unordered", 2),
+        ("S", "A", "firmware", 1, "first run start", 3, "2010-07-26 09:28:04.211"),
+        ("S", "B", "firmware", 2, "first run start", 3, "2011-01-02 09:28:04.211"),
+        ("S", "C", "firmware", 3, "first run start", 3, "2017-04-17 11:14:54.984"),
+        ("S", "D", "firmware", None, "unordered", 3, None),
+        ("T", "no time", "no time", None, "unordered", 0, None),
     ]
-    assert q(con, "SELECT DISTINCT measurement FROM trends ORDER BY 1") == [("A",), ("B",)]
+    assert q(con, "SELECT DISTINCT started_from FROM trend_runs WHERE measurement = 'C'") == [("end - runtime",)]
+    assert q(con, "SELECT DISTINCT measurement FROM trends ORDER BY 1") == [("A",), ("B",), ("C",)]
 
 
 def test_firmware_order_names_are_checked(con, tmp_path):
