@@ -109,8 +109,8 @@ def print_trend(df: Any, ms: Any, study: str, rows: bool, alone: dict[tuple[str,
             )
     for r in ms.filter(ms["ordered_by"] == "unordered").iter_rows(named=True):
         out.print(
-            f"{markup(r['system'])}: measurement {markup(r['measurement'])} is in no trend: no run start "
-            "time, and the study's firmware_order does not list it."
+            f"{markup(r['system'])}: measurement {markup(r['measurement'])} is in no trend: its runs state no "
+            "time (neither a start nor an end and a runtime), and the study's firmware_order does not list it."
         )
     paired = set(zip(df["system"], df["metric"], strict=True))
     for (system, metric), n in sorted(alone.items()):
