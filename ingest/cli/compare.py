@@ -127,17 +127,23 @@ def cmd_compare(args: argparse.Namespace, con: Any) -> int:
 
 
 def cmd_sla(args: argparse.Namespace, con: Any) -> int:
-    from ..sidecar_schema import SLA_FORM
+    from ..sla_bound import parse
     from . import sla
 
-    if not SLA_FORM.match(args.sla):
-        console(stderr=True).print(
-            f"[red]--sla {markup(args.sla)} is not a latency bound:[/] write <statistic><=<number><unit>, the "
-            'statistic mean, avg, max or pNN (p99, p99.9), the unit us, ms or s, e.g. "p99<=1ms"'
-        )
+    try:
+        bound = parse(args.sla)  # the reading the sidecars get (ingest/sla_bound.py)
+    except ValueError as e:
+        console(stderr=True).print(f"[red]--sla:[/] {markup(str(e))}")
         return requires.EXIT_USAGE
-    sla.shadow_bound(con, args.study, args.sla)
+    sla.shadow_bound(con, args.study, bound)
     df = sla.sla_rows(con, args.study)
+    if df.height == 0:
+        console(stderr=True).print(
+            f"[red]No curve of study {markup(args.study)} reports {markup(bound.metric)}[/] (over all I/Os or per "
+            f"direction) at a stated load: nothing to hold to {markup(args.sla)}. "
+            + markup(sla.held_latencies(con, args.study))
+        )
+        return requires.EXIT_REJECTED
     if args.format == "csv":
         from ..csvsafe import write_csv
 

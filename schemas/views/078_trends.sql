@@ -11,13 +11,16 @@
 -- 'no time'): listed, never dropped.
 -- Order (trend_measurements.measurement_no, 1 = oldest): the study's declared
 -- `firmware_order = ["old", ..., "new"]` first, in its order; the rest by their first run's start.
+-- Sidecars of one study with different firmware_orders: none is used (study_conflicts, 025_declared.sql;
+-- the ingest names both), so every firmware is ordered by its first run's start.
 -- A measurement with neither (a firmware not in the order, runs without any time) is
 -- 'unordered': it has no measurement_no and is in no trend; it is listed, never dropped silently.
 CREATE OR REPLACE VIEW firmware_order AS
 SELECT study, firmware, min(array_position(fw, firmware)) AS position
 FROM (SELECT study, fw, unnest(fw) AS firmware
       FROM (SELECT study, from_json((labels->'firmware_order'), '["VARCHAR"]') AS fw
-            FROM source_files WHERE status = 'ok' AND json_type((labels->'firmware_order')) = 'ARRAY'))
+            FROM source_files WHERE status = 'ok' AND json_type((labels->'firmware_order')) = 'ARRAY'
+              AND study NOT IN (SELECT study FROM study_conflicts WHERE key = 'firmware_order')))
 GROUP BY study, firmware;
 
 CREATE OR REPLACE VIEW trend_runs AS
