@@ -23,6 +23,7 @@ import itertools
 
 import altair as alt
 
+from ingest.fdr import noise_alone
 from ingest.reports import page as r
 
 con = r.connect(db_path, lake)
@@ -71,22 +72,8 @@ t = r.query(
        ORDER BY list_position(?::VARCHAR[], metric), system, workload, configuration, measurement_no""",
     [study, HEADLINE, HEADLINE],
 )
-family = r.query(
-    con,
-    """SELECT count(p_value) AS tested, count(*) FILTER (verdict IN ('better', 'worse')) AS claimed,
-              count(*) FILTER (verdict_fdr IN ('better', 'worse')) AS kept
-       FROM trends WHERE study = ?""",
-    [study],
-).row(0, named=True)
-if family["tested"]:
-    r.note(
-        f"Many verdicts at once: this study's trends hold {family['tested']:,} verdicts with an interval (every "
-        f"metric and scope). Were nothing changed, noise alone would call about {0.05 * family['tested']:,.1f} "
-        "of them better or worse (5 %: a 95 % interval misses 0 one time in 20); "
-        f"{family['claimed']:,} are. With the false discovery rate held at 5 % (Benjamini-Hochberg over those "
-        f"{family['tested']:,} Welch p-values: columns fdr_q and verdict_fdr below), "
-        f"{family['kept']:,} remain."
-    )
+if said := noise_alone(con, "trends", study):
+    r.note(said)
 
 
 def lead_with_changes(d):

@@ -190,6 +190,12 @@ def test_firmware_order_names_are_checked(con, tmp_path):
     assert "did you mean '1.1'?" in p.reason()
 
 
+def con_of(f: Path):
+    from ingest import db
+
+    return db.connect(f, read_only=True)
+
+
 def test_compare_against_previous(tmp_path, capsys):
     from ingest import cli
 
@@ -204,9 +210,19 @@ def test_compare_against_previous(tmp_path, capsys):
     assert "within noise" in lines["Steady"] and lines["Steady"].rstrip().endswith(" 0")
     assert "worse" in lines["Broken"] and not lines["Broken"].rstrip().endswith(" 0")
     assert "1.0" in lines["Broken"] and "2.0" in lines["Broken"]
+    said = " ".join(out.split())
+    tested, claimed, kept = q(
+        con_of(f),
+        """SELECT count(p_value), count(*) FILTER (p_value IS NOT NULL AND verdict IN ('better', 'worse')),
+                  count(*) FILTER (verdict_fdr IN ('better', 'worse')) FROM trends WHERE study = 'fleet'""",
+    )[0]
+    assert tested > 0 and kept <= claimed
+    assert f"{tested:,} verdicts of this study have an interval" in said
+    assert f"noise alone would call about {0.05 * tested:,.1f} of them better or worse" in said
+    assert f"{claimed:,} are." in said and f"{kept:,} remain." in said
     assert cli.main([*args, "--format", "csv"]) == 0
     csv = capsys.readouterr().out.splitlines()
-    assert csv[0].endswith("pct_change,ci95_low_pct,ci95_high_pct,verdict,regression")
+    assert csv[0].endswith("pct_change,ci95_low_pct,ci95_high_pct,verdict,regression,p_value,fdr_q,verdict_fdr")
     assert {ln.split(",")[1] for ln in csv[1:]} == {"Steady", "Broken", "Dated"}
     assert cli.main([*args, "--baseline", "Steady"]) == 2
     with pytest.raises(SystemExit) as bad:

@@ -172,8 +172,15 @@ def cmd_against(args: argparse.Namespace, con: Any) -> int:
         sys.stdout.write(json.dumps(df.to_dicts(), default=str, indent=1) + "\n")
     else:
         metrics = args.metric or DEFAULT_METRICS
+        from ..fdr import noise_alone
+
         trend.print_trend(
-            df, trend.measurements(con, args.study), args.study, args.all, trend.unpaired(con, args.study, metrics)
+            df,
+            trend.measurements(con, args.study),
+            args.study,
+            args.all,
+            trend.unpaired(con, args.study, metrics),
+            noise_alone(con, "trends", args.study),
         )
     return requires.EXIT_OK
 
