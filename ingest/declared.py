@@ -119,8 +119,8 @@ def conflicts(con: DuckDBPyConnection, studies: set[str] | None = None) -> list[
             [study],
         ).fetchall()
         found = [(value, *_setting(Path(path), key)) for value, path in files]
-        first = found[0] if found else (said[0], None, None)
-        out.append(Conflict(study, key, " / ".join(said), [], first[1], first[2], found))
+        first = found[0] if found else (said, None, None)
+        out.append(Conflict(study, key, said, [], first[1], first[2], found))
     return out
 
 

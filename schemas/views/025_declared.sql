@@ -19,13 +19,13 @@ WITH v AS (
     SELECT f.study, k.key,
            CASE k.key WHEN 'sla' THEN concat_ws(' ', f.labels->'sla_bound'->>'metric', f.labels->'sla_bound'->>'strict',
                                                 f.labels->'sla_bound'->>'bound_ms')
-                      ELSE CAST(f.labels->k.key AS VARCHAR) END AS value,
-           CASE k.key WHEN 'sla' THEN f.labels->>'sla' ELSE CAST(f.labels->k.key AS VARCHAR) END AS said
+                      ELSE CAST(f.labels->('$.' || k.key) AS VARCHAR) END AS value,
+           CASE k.key WHEN 'sla' THEN f.labels->>'sla' ELSE CAST(f.labels->('$.' || k.key) AS VARCHAR) END AS said
     FROM source_files f,
          (VALUES ('baseline'), ('sla'), ('firmware_order'), ('generation_order'), ('corrections')) k(key)
-    WHERE f.status = 'ok' AND f.study IS NOT NULL AND (f.labels->k.key) IS NOT NULL
+    WHERE f.status = 'ok' AND f.study IS NOT NULL AND (f.labels->('$.' || k.key)) IS NOT NULL
 )
-SELECT study, key, count(DISTINCT value) AS "values", list(DISTINCT said ORDER BY said) AS said
+SELECT study, key, count(DISTINCT value) AS "values", string_agg(DISTINCT said, ' / ' ORDER BY said) AS said
 FROM v GROUP BY study, key HAVING count(DISTINCT value) > 1;
 
 CREATE OR REPLACE VIEW study_declarations AS
@@ -58,7 +58,7 @@ WHERE kind = 'correction' AND defined AND comparator = '*'
 GROUP BY study
 UNION ALL
 SELECT study, NULL, 'refused: the sidecars of this study declare different corrections ('
-       || array_to_string(said, ' / ') || '); none is applied until one is declared once'
+       || said || '); none is applied until one is declared once'
 FROM study_conflicts WHERE key = 'corrections';
 
 -- The baseline system of each study: the sidecar's `baseline`, else (documented default) the

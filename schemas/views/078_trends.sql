@@ -29,9 +29,9 @@ WITH rt AS (  -- the run's own runtime, where it states one (one value per run)
     WHERE metric = 'runtime_s' AND scope = 'all' AND target IS NULL AND value IS NOT NULL
     GROUP BY run_id HAVING min(value) = max(value)
 ), m AS (
-    SELECT m.* REPLACE (coalesce(m.started_at,
-                                 m.ended_at - to_microseconds(CAST(round(rt.runtime_s * 1000000) AS BIGINT)))
-                        AS started_at),
+    SELECT m.* EXCLUDE (started_at),
+           coalesce(m.started_at,
+                    make_timestamp(epoch_us(m.ended_at) - CAST(round(rt.runtime_s * 1000000) AS BIGINT))) AS started_at,
            CASE WHEN m.started_at IS NOT NULL THEN 'stated'
                 WHEN m.ended_at IS NOT NULL AND rt.runtime_s IS NOT NULL THEN 'end - runtime' END AS started_from,
            f.labels->>'firmware' AS firmware
