@@ -7,11 +7,15 @@ its firmware labels. A name that matches nothing would compare
 nothing (0 matched points) without a word, so each is reported with the sidecar that says it.
 (Criteria ids are not checked here: their definitions often live in a folder of their own that is
 ingested apart; the QoS page says which declared criteria no file defines.)
+
+A study-wide key (baseline, sla, firmware_order, generation_order, corrections) holds for the whole
+study: two sidecars of one study that set it to different values are a conflict, reported with both
+sidecars and lines (view study_conflicts finds them; the views use neither value until it is fixed).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from duckdb import DuckDBPyConnection
@@ -37,6 +41,24 @@ class Problem:
         return (
             f"{self.key} names '{visible(self.value)}', which is no {what} of study '{visible(self.study)}'{hint} "
             f"(its {what}s: {listed}). Nothing is compared against it until the sidecar is fixed."
+        )
+
+
+@dataclass
+class Conflict(Problem):
+    """A study-wide key set to different values: each value with the sidecar (and line) that sets it."""
+
+    said: list[tuple[str, Path | None, int | None]] = field(default_factory=list)
+
+    def reason(self) -> str:
+        where = "; ".join(
+            f"{side if side else 'a sidecar of the study'}{f', line {line}' if line else ''} says {self.key} = {value}"
+            for value, side, line in self.said
+        )
+        return (
+            f"the sidecars of study '{self.study}' set {self.key} to {len(self.said)} different values: {where}. "
+            f"A study has one {self.key}: set it once, in the study's top iolab.toml (or give the folders "
+            "their own study). Until then no view uses any of them."
         )
 
 
@@ -73,7 +95,49 @@ def problems(con: DuckDBPyConnection, studies: set[str] | None = None) -> list[P
                 out.append(Problem(study, key, value, sorted(known)))
     for p in out:
         p.sidecar, p.line = _where(con, p)
+    out += conflicts(con, studies)
     return sorted(out, key=lambda p: (p.study, p.key, p.value))
+
+
+# what a file's labels say of a key, as the sidecar wrote it (else the label's JSON)
+_SAID = {"sla": "CAST(to_json(labels->>'sla') AS VARCHAR)"}
+
+
+def conflicts(con: DuckDBPyConnection, studies: set[str] | None = None) -> list[Problem]:
+    """Every study-wide key that sidecars of one study set to different values (view study_conflicts)."""
+    out: list[Problem] = []
+    rows = con.execute("SELECT study, key, said FROM study_conflicts ORDER BY study, key").fetchall()
+    for study, key, said in rows:
+        if studies is not None and study not in studies:
+            continue
+        expr = _SAID.get(key, f"CAST(labels->'{key}' AS VARCHAR)")
+        files = con.execute(
+            f"""SELECT {expr} AS said, min(abs_path) FROM source_history
+                WHERE study = ? AND left_at IS NULL AND status = 'ok' AND abs_path IS NOT NULL AND {expr} IS NOT NULL
+                GROUP BY 1 ORDER BY 1""",
+            [study],
+        ).fetchall()
+        found = [(value, *_setting(Path(path), key)) for value, path in files]
+        first = found[0] if found else (said, None, None)
+        out.append(Conflict(study, key, said, [], first[1], first[2], found))
+    return out
+
+
+def _setting(file: Path, key: str) -> tuple[Path | None, int | None]:
+    """The sidecar nearest ``file`` that sets ``key`` (at its top or in a [files] table), and the line."""
+    import tomllib
+
+    for folder in file.parents:
+        side = folder / SIDECAR
+        try:
+            text = side.read_text(encoding="utf-8")
+            data = tomllib.loads(text)
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            continue
+        tables = [data, *(t for t in data.get("files", {}).values() if isinstance(t, dict))]
+        if any(key in t for t in tables):
+            return side, line_of(text, key)
+    return None, None
 
 
 def _where(con: DuckDBPyConnection, p: Problem) -> tuple[Path | None, int | None]:

@@ -207,4 +207,8 @@ class Sidecars:
                         ]
                     else:
                         labels["config_label" if k == "config" else k] = v
+        if isinstance(labels.get("sla"), str):  # the bound as the view reads it, from the one reader (checked on load)
+            from .sla_bound import parse
+
+            labels["sla_bound"] = parse(labels["sla"]).label()
         return labels, targets

@@ -23,6 +23,7 @@ import itertools
 
 import altair as alt
 
+from ingest.fdr import noise_alone
 from ingest.reports import page as r
 
 con = r.connect(db_path, lake)
@@ -30,7 +31,8 @@ r.heading(study, "trends over time")
 systems = r.systems_block(con, study)
 r.note(
     "The same system measured again (view trends). A measurement is the runs of one firmware (the sidecar's "
-    "firmware label) or, without one, of one day (the runs' own start times); they are ordered by the "
+    "firmware label) or, without one, of one day (the runs' own start times, or their end minus their runtime "
+    "where a file states only those: fio JSON); they are ordered by the "
     "study's firmware_order, else by their first run. Each point is the mean of a measurement's runs with its "
     "95 % interval (t, n - 1 degrees of freedom). Against the previous measurement at the same workload, load, "
     "scope and metric, a regression is a change for the worse (lower IO/s or MB/s, higher latency) whose whole "
@@ -48,7 +50,7 @@ r.table(m, "Measurements of each system, oldest first")
 
 # %%
 HEADLINE = ["iops", "mbps", "avg_latency_ms"]
-PANELS = 12  # panels per metric; the table below holds every point
+PANELS = 12  # panels per metric, more where more have a change outside the noise; the table below holds every point
 SHAPES = {
     "first measurement": "circle",
     "single run": "diamond",
@@ -63,28 +65,56 @@ t = r.query(
     """SELECT coalesce(system, '(no system label)') AS system, measurement, measurement_no, metric, unit,
               workload_label AS workload, coalesce(config_label, '') AS configuration, load, value, n,
               value_ci95_low, value_ci95_high, previous_measurement, pct_change, ci95_low_pct, ci95_high_pct, verdict,
+              fdr_q, verdict_fdr,
               CASE WHEN previous_value IS NULL THEN 'first measurement' WHEN regression THEN 'regression'
                    ELSE coalesce(verdict, 'no direction') END AS status
        FROM trends WHERE study = ? AND scope = 'all' AND trended AND metric IN (SELECT unnest(?::VARCHAR[]))
        ORDER BY list_position(?::VARCHAR[], metric), system, workload, configuration, measurement_no""",
     [study, HEADLINE, HEADLINE],
 )
+if said := noise_alone(con, "trends", study):
+    r.note(said)
+
+
+def lead_with_changes(d):
+    """The panels to draw, in order: every panel with a regression (never cut), then those with a change
+    for the better outside the noise, then the rest (the systems taking turns, so each keeps its share),
+    up to PANELS panels in all."""
+    by_status = d.groupby("panel", sort=False)["status"]
+    worse = [p for p, st in by_status if (st == "regression").any()]
+    better = [p for p, st in by_status if (st == "better").any() and p not in worse]
+    rest = [
+        [p for p in dict.fromkeys(g["panel"]) if p not in worse and p not in better]
+        for _, g in d.groupby("system", sort=False)
+    ]
+    turns = [p for turn in itertools.zip_longest(*rest) for p in turn if p is not None]
+    return worse + (better + turns)[: max(0, PANELS - len(worse))]
+
+
 for (metric, unit), g in t.group_by(["metric", "unit"], maintain_order=True):
     d = g.to_pandas()
     d["panel"] = r.short_labels(
         d["workload"] + (" · " + d["configuration"]).where(d["configuration"] != "", "") + " · " + d["system"], 60
     )
     every = list(dict.fromkeys(d["panel"]))
-    # the systems take turns, so each keeps its share of the panels
-    per_system = [list(dict.fromkeys(g["panel"])) for _, g in d.groupby("system", sort=False)]
-    panels = [p for turn in itertools.zip_longest(*per_system) for p in turn if p is not None][:PANELS]
-    d = d[d["panel"].isin(panels)]
-    shown = set(d["status"])
-    cut = (
-        [f"{len(panels)} of {len(every)} panels (every point is in the table below)"]
-        if len(panels) < len(every)
-        else []
+    regressions, improvements = (d["status"] == "regression").sum(), (d["status"] == "better").sum()
+    panels = lead_with_changes(d)
+    trended = set(d["system"])
+    marks = d[d["panel"].isin(panels)]
+    drawn = f"{len(panels)} of {len(every)} panels drawn; " + (
+        f"all {regressions} regressions among them, drawn first"
+        if regressions
+        else f"no regression (a change for the worse outside the noise) in any of the {len(every)}"
     )
+    if improvements:
+        kept = (marks["status"] == "better").sum()
+        drawn += (
+            f"; {'all' if kept == improvements else f'{kept} of'} {improvements} changes for the better outside "
+            "the noise" + (", next" if regressions else ", drawn first")
+        )
+    cut = [drawn + (" (every point is in the table below)" if len(panels) < len(every) else "")]
+    d = marks
+    shown = set(d["status"])
     if (d["n"] < 2).any():
         cut.append(f"no interval bar for the {(d['n'] < 2).sum()} measurement(s) of one run")
     base = alt.Chart(d).encode(
@@ -113,18 +143,24 @@ for (metric, unit), g in t.group_by(["metric", "unit"], maintain_order=True):
                 legend=alt.Legend(orient="bottom"),
             ),
             tooltip=r.tooltips(
-                "system", "workload", "configuration", "measurement", "value", "n", "status", "pct_change"
+                "system", "workload", "configuration", "measurement", "value", "n", "status", "pct_change", "fdr_q"
             ),
         ),
     )
     r.show(
         chart.properties(width=220, height=160)
-        .facet(facet=alt.Facet("panel:N", title=None, header=alt.Header(labelLimit=0)), columns=3)
+        .facet(facet=alt.Facet("panel:N", title=None, sort=panels, header=alt.Header(labelLimit=0)), columns=3)
         .resolve_scale(x="independent", y="independent")
-        .properties(title=f"{metric} ({unit}) per measurement, with the 95 % interval of its runs"),
-        f"Line charts, one panel per system and workload ({len(panels)} panels): the mean {metric} ({unit}) of each "
-        f"measurement, oldest to newest, with a vertical bar for the 95 % interval of its runs; a cross in a red "
-        f"ring marks a regression against the previous measurement.",
+        .properties(
+            # the count is in the chart's own title: an exported image (iolab report --images) carries it too
+            title=alt.TitleParams(
+                f"{metric} ({unit}) per measurement, with the 95 % interval of its runs", subtitle=[drawn + "."]
+            )
+        ),
+        f"Line charts, one panel per system and workload ({len(panels)} panels, those with a regression first, "
+        f"then those with a change for the better): the mean {metric} ({unit}) of each measurement, oldest to "
+        f"newest, with a vertical bar for the 95 % interval of its runs; a cross in a red ring marks a regression "
+        f"against the previous measurement.",
         source={
             "view": "trends",
             "study": study,
@@ -135,7 +171,12 @@ for (metric, unit), g in t.group_by(["metric", "unit"], maintain_order=True):
         },
         left_out=r.caption(
             ("Drawn: " + "; ".join(cut) + ".") if cut else "",
-            r.no_marks(systems, d["system"], f"no {metric} point of theirs was measured more than once"),
+            r.no_marks(
+                systems.filter(systems["system"].is_in(list(trended))),
+                d["system"],
+                f"their panels come after the {len(panels)} drawn (no regression there; the table below has them)",
+            ),
+            r.no_marks(systems, trended, f"no {metric} point of theirs was measured more than once"),
         ),
     )
 
@@ -153,6 +194,8 @@ reg = t.filter(t["previous_measurement"].is_not_null()).select(
     "ci95_low_pct",
     "ci95_high_pct",
     "verdict",
+    "fdr_q",
+    "verdict_fdr",
     "status",
 )
 r.table(
@@ -162,8 +205,9 @@ r.table(
 left = m.filter(m["ordered_by"] == "unordered")
 if left.height:
     r.note(
-        f"{left.height} measurement(s) are in no trend: their runs state no start time and the study's "
-        "firmware_order does not list them (table above)."
+        f"{left.height} measurement(s) are in no trend: their runs state no time (neither a start nor an end "
+        "and a runtime) and the study's firmware_order does not list them; runs with no firmware label and no "
+        "time are the measurement 'no time' (table above)."
     )
 
 # %%

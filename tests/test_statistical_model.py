@@ -143,7 +143,7 @@ def test_firmware_labels_without_order_follow_their_first_run(con, tmp_path):
     assert sorted(rows) == [("1.0", 1, False), ("2.0", 2, True)]
 
 
-def test_undated_measurements_without_order_are_named_not_picked(con, tmp_path):
+def test_measurements_without_order_are_named_not_picked(con, tmp_path):
     study = tmp_path / "undated"
     orion = ROOT / "data" / "samples" / "orion-public-samples" / "databasejournal__11gtest_summary.txt"
     for i, fw in enumerate(("x", "y")):  # ORION summaries state no time; two labels, no firmware_order

@@ -131,10 +131,26 @@ def test_latency_regression_is_higher_latency(con, tmp_path):
     assert rows == [("lower", True, True)]
 
 
+def fio_without_time(folder: Path, sidecar: str, indent: int | None = None) -> None:
+    """The real fio 2.18 file with its report's timestamp (and the time text beside it) taken out
+    (a hand-made change): a run that states no time at all. ``indent``: other bytes, the same run
+    (two copies of one file in a study count once)."""
+    import json
+
+    folder.mkdir(parents=True)
+    (folder / "iolab.toml").write_text(sidecar)
+    doc = json.loads(corpus("fio-json/louwrentius__fio-plot__fio218_randread-01-01.json").read_text())
+    for k in ("timestamp", "timestamp_ms", "time"):
+        doc.pop(k, None)
+    (folder / "randread-no-time.json").write_text(json.dumps(doc, indent=indent))
+
+
 def test_measurements_without_an_order_are_listed_not_trended(con, tmp_path):
-    """Without firmware_order, firmware labels are ordered by their first run's start, else its end (fio
-    JSON states the end of a run); a firmware whose runs state no time at all is 'unordered': listed, in
-    no trend."""
+    """Without firmware_order, firmware labels are ordered by their first run's start. A fio JSON run
+    states an end (the report's timestamp, 1492427705 = 2017-04-17 11:15:05 UTC) and a runtime (10016
+    ms): it started at the end minus the runtime. A firmware whose runs state no time at all is
+    'unordered', and runs with neither a time nor a firmware are the measurement 'no time': both
+    listed, in no trend."""
     study = tmp_path / "data" / "lab"
     write_runs(study / "b", factors(1.0, 2, 2), day="2011-01-02", sidecar='system = "S"\nfirmware = "B"\n')
     write_runs(study / "a", factors(1.0, 2, 1), sidecar='system = "S"\nfirmware = "A"\n')
@@ -142,19 +158,21 @@ def test_measurements_without_an_order_are_listed_not_trended(con, tmp_path):
     (study / "c" / "iolab.toml").write_text('system = "S"\nfirmware = "C"\n')
     fio = "fio-json/louwrentius__fio-plot__fio218_randread-01-01.json"
     (study / "c" / "randread.json").write_bytes(corpus(fio).read_bytes())
-    orion = ROOT / "data" / "samples" / "orion-public-samples" / "databasejournal__11gtest_summary.txt"
-    (study / "d").mkdir()  # an ORION summary states no time
-    (study / "d" / "iolab.toml").write_text('system = "S"\nfirmware = "D"\n')
-    (study / "d" / orion.name).write_bytes(orion.read_bytes())
+    fio_without_time(study / "d", 'system = "S"\nfirmware = "D"\n')
+    fio_without_time(study / "e", 'system = "T"\n', indent=1)
     ingest(con, tmp_path / "data")
     assert q(
-        con, "SELECT measurement, measurement_no, ordered_by, measurements FROM trend_measurements ORDER BY 1"
+        con,
+        """SELECT system, measurement, measured_by, measurement_no, ordered_by, measurements, CAST(first_run AS VARCHAR)
+           FROM trend_measurements ORDER BY 1, 2""",
     ) == [
-        ("A", 1, "first run start", 3),
-        ("B", 2, "first run start", 3),
-        ("C", 3, "first run start", 3),
-        ("D", None, "unordered", 3),
+        ("S", "A", "firmware", 1, "first run start", 3, "2010-07-26 09:28:04.211"),
+        ("S", "B", "firmware", 2, "first run start", 3, "2011-01-02 09:28:04.211"),
+        ("S", "C", "firmware", 3, "first run start", 3, "2017-04-17 11:14:54.984"),
+        ("S", "D", "firmware", None, "unordered", 3, None),
+        ("T", "no time", "no time", None, "unordered", 0, None),
     ]
+    assert q(con, "SELECT DISTINCT started_from FROM trend_runs WHERE measurement = 'C'") == [("end - runtime",)]
     assert q(con, "SELECT DISTINCT measurement FROM trends ORDER BY 1") == [("A",), ("B",), ("C",)]
 
 
@@ -171,6 +189,12 @@ def test_firmware_order_names_are_checked(con, tmp_path):
     assert "did you mean '1.1'?" in p.reason()
 
 
+def con_of(f: Path):
+    from ingest import db
+
+    return db.connect(f, read_only=True)
+
+
 def test_compare_against_previous(tmp_path, capsys):
     from ingest import cli
 
@@ -185,9 +209,19 @@ def test_compare_against_previous(tmp_path, capsys):
     assert "within noise" in lines["Steady"] and lines["Steady"].rstrip().endswith(" 0")
     assert "worse" in lines["Broken"] and not lines["Broken"].rstrip().endswith(" 0")
     assert "1.0" in lines["Broken"] and "2.0" in lines["Broken"]
+    said = " ".join(out.split())
+    tested, claimed, kept = q(
+        con_of(f),
+        """SELECT count(p_value), count(*) FILTER (p_value IS NOT NULL AND verdict IN ('better', 'worse')),
+                  count(*) FILTER (verdict_fdr IN ('better', 'worse')) FROM trends WHERE study = 'fleet'""",
+    )[0]
+    assert tested > 0 and kept <= claimed
+    assert f"{tested:,} verdicts of this study have an interval" in said
+    assert f"noise alone would call about {0.05 * tested:,.1f} of them better or worse" in said
+    assert f"{claimed:,} are." in said and f"{kept:,} remain." in said
     assert cli.main([*args, "--format", "csv"]) == 0
     csv = capsys.readouterr().out.splitlines()
-    assert csv[0].endswith("pct_change,ci95_low_pct,ci95_high_pct,verdict,regression")
+    assert csv[0].endswith("pct_change,ci95_low_pct,ci95_high_pct,verdict,regression,p_value,fdr_q,verdict_fdr")
     assert {ln.split(",")[1] for ln in csv[1:]} == {"Steady", "Broken", "Dated"}
     assert cli.main([*args, "--baseline", "Steady"]) == 2
     with pytest.raises(SystemExit) as bad:
@@ -214,9 +248,15 @@ def test_trend_page_draws_the_view(tmp_path):
     assert [c.meta["source"]["where"]["metric"] for c in found] == ["iops", "mbps", "avg_latency_ms"]
     for c in found:
         rows = c.rows()
-        assert {r["system"] for r in rows} == {"Broken", "Dated", "Steady"}  # Once has no second measurement
-        assert {r["system"] for r in rows if r["status"] == "regression"} == {"Broken"}
-        assert {r["status"] for r in rows if r["system"] == "Steady"} == {"first measurement", "within noise"}
+        # Broken's 64 regressions lead and fill the page's 12 panels past their cap: Dated's changes for the
+        # better and Steady's points (within noise) are in the table, and the caption says so
+        assert {r["system"] for r in rows} == {"Broken"}  # Once has no second measurement
+        assert len({r["panel"] for r in rows if r["status"] == "regression"}) == 64
+        assert " ".join(c.spec["title"]["subtitle"]) == (
+            "64 of 192 panels drawn; all 64 regressions among them, drawn first; 0 of 64 changes for the better "
+            "outside the noise, next."
+        )
+        assert "No marks for Dated, Steady: their panels come after the 64 drawn" in " ".join(c.caption.split())
     con.close()
 
 
@@ -296,3 +336,79 @@ def test_two_splits_of_one_load_are_two_trended_points(con, tmp_path):
         ("4 KiB random read, QD 16 (QD 16 x 1 workers)", 16, 1, 1, 1),
     ]
     assert all(r[5] == pytest.approx(25.0) and r[6] == "single run" for r in rows)
+
+
+def scaled_rows(src: Path, up: float, spec: str, spec_up: float) -> str:
+    """The Iometer file with throughput x up and response times / up, and the rows of the access
+    specification ``spec`` x spec_up more (a hand-made change of the real file: one workload changed)."""
+    from tests.test_comparison import DOWN, UP
+
+    out, header = [], None
+    for row in csv.reader(io.StringIO(src.read_text())):
+        if row and row[0] == "'Target Type":
+            header = row
+        elif header and row and row[0] in ("ALL", "MANAGER", "WORKER", "DISK"):
+            k = up * (spec_up if spec in row else 1.0)
+            for i, name in enumerate(header):
+                if i < len(row) and row[i] not in ("", "-1") and (name in UP or name in DOWN):
+                    row[i] = repr(float(row[i]) * (k if name in UP else 1 / k))
+        elif row and row[0].startswith("'"):
+            header = None if row[0] != "'Target Type" else header
+        out.append(row)
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerows(out)
+    return buf.getvalue()
+
+
+def eight_regressions(root: Path) -> Path:
+    """One system on firmware 1.0 and 2.0, three runs each (5 % noise); on 2.0 every 8 KiB random write
+    point (8 queue depths) runs at 60 % of its IO/s and MB/s: 8 regressions, all in one workload that
+    sorts after the 64 KiB ones."""
+    study = root / "fw8"
+    src = corpus("iometer/sqlserverio__iometeroutput.csv")
+    for fw, seed, k in (("1.0", 50, 1.0), ("2.0", 51, 0.6)):
+        d = study / fw
+        d.mkdir(parents=True)
+        (d / "iolab.toml").write_text(f'firmware = "{fw}"\n')
+        for i, f in enumerate(factors(1.0, 3, seed)):
+            text = scaled_rows(src, f, "8k 0% Read; 100% Random 8k", k)
+            (d / f"scaled-x{f:.6f}-run{i}-8k-random-write-x{k}-{src.name}").write_text(text)
+    (study / "iolab.toml").write_text('study = "fw8"\nsystem = "Array"\nfirmware_order = ["1.0", "2.0"]\n')
+    return study
+
+
+def test_the_trend_page_leads_with_every_regression(tmp_path):
+    """64 trended points per metric, 12 panels drawn: the 8 regressions (8 KiB
+    random write, at QD 1 .. 128) are all drawn, first, and the chart's own title (what an exported
+    image carries) says how many panels of how many and that all regressions are among them."""
+    from ingest import batch, db
+    from ingest.reports import oracle
+    from tests.conftest import rendered_page
+
+    dbf = tmp_path / "t.duckdb"
+    con = db.open_db(dbf)
+    batch.ingest_paths(con, [eight_regressions(tmp_path / "data")])
+    assert q(con, "SELECT count(*) FROM trends WHERE metric = 'iops' AND scope = 'all' AND regression") == [(8,)]
+    con.close()
+    html = rendered_page(dbf, tmp_path / "out", "fw8", "09-trends.html")
+    found, _ = oracle.charts(html, "trends")
+    assert [c.meta["source"]["where"]["metric"] for c in found] == ["iops", "mbps", "avg_latency_ms"]
+    for c in found:
+        rows = c.rows()
+        worse = {r["workload"] for r in rows if r["status"] == "regression"}
+        assert len(worse) == 8 and all(w.startswith("8 KiB random write, QD ") for w in worse)
+        panels = list(dict.fromkeys(r["panel"] for r in rows))
+        assert len(panels) == 12
+        order = c.spec["facet"]["sort"]
+        assert sorted(order) == sorted(panels) and {p.split(" · ")[0] for p in order[:8]} == worse
+        subtitle = " ".join(c.spec["title"]["subtitle"])
+        assert subtitle == "12 of 64 panels drawn; all 8 regressions among them, drawn first."
+        assert "12 of 64 panels drawn; all 8 regressions" in c.caption
+    from ingest.reports import images
+
+    page = next((tmp_path / "out").glob("*/09-trends.html"))
+    (tmp_path / "images").mkdir()
+    svgs = [f for f in images.page_images(page, tmp_path / "images") if f.suffix == ".svg"]
+    assert len(svgs) == 3
+    for f in svgs:  # the exported image says it in its own subtitle
+        assert "12 of 64 panels drawn; all 8 regressions among them, drawn first." in f.read_text()

@@ -129,7 +129,7 @@ def chosen_measurements(con: Any, study: str, said: list[str] | None) -> dict[st
     return out
 
 
-MEASURED_BY = {"firmware": "its firmware label", "run date": "the day of its runs", "none": "its runs state no time"}
+MEASURED_BY = {"firmware": "its firmware label", "run date": "the day of its runs", "no time": "its runs state no time"}
 
 
 def measurement_lines(con: Any, study: str, chosen: dict[str, str]) -> list[str]:
@@ -215,17 +215,23 @@ def no_systems_text(study: str, named: list[str]) -> str:
 
 
 def cmd_sla(args: argparse.Namespace, con: Any) -> int:
-    from ..sidecar_schema import SLA_FORM
+    from ..sla_bound import parse
     from . import sla
 
-    if not SLA_FORM.match(args.sla):
-        console(stderr=True).print(
-            f"[red]--sla {markup(args.sla)} is not a latency bound:[/] write <statistic><=<number><unit>, the "
-            'statistic mean, avg, max or pNN (p99, p99.9), the unit us, ms or s, e.g. "p99<=1ms"'
-        )
+    try:
+        bound = parse(args.sla)  # the reading the sidecars get (ingest/sla_bound.py)
+    except ValueError as e:
+        console(stderr=True).print(f"[red]--sla:[/] {markup(str(e))}")
         return requires.EXIT_USAGE
-    sla.shadow_bound(con, args.study, args.sla)
+    sla.shadow_bound(con, args.study, bound)
     df = sla.sla_rows(con, args.study)
+    if df.height == 0:
+        console(stderr=True).print(
+            f"[red]No curve of study {markup(args.study)} reports {markup(bound.metric)}[/] (over all I/Os or per "
+            f"direction) at a stated load: nothing to hold to {markup(args.sla)}. "
+            + markup(sla.held_latencies(con, args.study))
+        )
+        return requires.EXIT_REJECTED
     if args.format != "table":
         sys.stdout.write(as_text(df, args.format))
     else:
@@ -246,8 +252,15 @@ def cmd_against(args: argparse.Namespace, con: Any) -> int:
         sys.stdout.write(as_text(df, args.format))
     else:
         metrics = args.metric or DEFAULT_METRICS
+        from ..fdr import noise_alone
+
         trend.print_trend(
-            df, trend.measurements(con, args.study), args.study, args.all, trend.unpaired(con, args.study, metrics)
+            df,
+            trend.measurements(con, args.study),
+            args.study,
+            args.all,
+            trend.unpaired(con, args.study, metrics),
+            noise_alone(con, "trends", args.study),
         )
     return requires.EXIT_OK
 

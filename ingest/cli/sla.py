@@ -3,9 +3,12 @@ holds (view sla_headline), for a bound given on the command line instead of the 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..terminal import console, markup
+
+if TYPE_CHECKING:
+    from ..sla_bound import Bound
 
 SLA_COLUMNS = [
     "system",
@@ -23,13 +26,26 @@ SLA_COLUMNS = [
 ]
 
 
-def shadow_bound(con: Any, study: str, sla: str) -> None:
-    """sla_declared reads the sidecars; for this connection it says ``sla`` for ``study`` instead."""
+def shadow_bound(con: Any, study: str, bound: Bound) -> None:
+    """sla_declared reads the sidecars; for this connection it says ``bound`` for ``study`` instead."""
     lit = lambda v: "'" + v.replace("'", "''") + "'"  # noqa: E731  (DDL takes no parameters)
     con.execute(
         f"""CREATE OR REPLACE TEMP VIEW sla_declared AS
-            SELECT {lit(study)}::VARCHAR AS study, {lit(sla)}::VARCHAR AS sla, 'command line: --sla' AS sla_source"""
+            SELECT {lit(study)}::VARCHAR AS study, {lit(bound.sla)}::VARCHAR AS sla, {lit(bound.stat)}::VARCHAR AS stat,
+                   {lit(bound.metric)}::VARCHAR AS metric, {str(bound.strict).upper()} AS strict,
+                   {bound.bound_ms!r}::DOUBLE AS bound_ms, 'command line: --sla' AS sla_source"""
     )
+
+
+def held_latencies(con: Any, study: str) -> str:
+    """The latency statistics the study's curves hold, in words, for a bound that found none."""
+    rows = con.execute(
+        """SELECT DISTINCT p.metric FROM comparison_points p JOIN metric_vocabulary v USING (metric)
+           WHERE p.study = ? AND v.role = 'latency' AND p.load IS NOT NULL ORDER BY 1""",
+        [study],
+    ).fetchall()
+    names = [m for (m,) in rows]
+    return f"Its latency metrics: {', '.join(names)}." if names else "It has no latency at a stated load."
 
 
 def sla_rows(con: Any, study: str) -> Any:

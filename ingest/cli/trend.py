@@ -34,6 +34,9 @@ TREND_COLUMNS = [
     "ci95_high_pct",
     "verdict",
     "regression",
+    "p_value",
+    "fdr_q",
+    "verdict_fdr",
 ]
 
 
@@ -91,8 +94,9 @@ def summary(df: Any) -> Any:
     )
 
 
-def print_trend(df: Any, ms: Any, study: str, rows: bool, alone: dict[tuple[str, str], int]) -> None:
-    """Each system's newest measurement against the one before; a line for each that has one only."""
+def print_trend(df: Any, ms: Any, study: str, rows: bool, alone: dict[tuple[str, str], int], many: str = "") -> None:
+    """Each system's newest measurement against the one before; a line for each that has one only.
+    ``many``: what noise alone would give among the study's verdicts (ingest/fdr.py), said under the table."""
     from rich.table import Table
 
     out = console()
@@ -109,8 +113,8 @@ def print_trend(df: Any, ms: Any, study: str, rows: bool, alone: dict[tuple[str,
             )
     for r in ms.filter(ms["ordered_by"] == "unordered").iter_rows(named=True):
         out.print(
-            f"{markup(r['system'])}: measurement {markup(r['measurement'])} is in no trend: no run start "
-            "time, and the study's firmware_order does not list it."
+            f"{markup(r['system'])}: measurement {markup(r['measurement'])} is in no trend: its runs state no "
+            "time (neither a start nor an end and a runtime), and the study's firmware_order does not list it."
         )
     paired = set(zip(df["system"], df["metric"], strict=True))
     for (system, metric), n in sorted(alone.items()):
@@ -138,6 +142,8 @@ def print_trend(df: Any, ms: Any, study: str, rows: bool, alone: dict[tuple[str,
             f"[red]{r['regressions']:,}[/]" if r["regressions"] else "0",
         )
     out.print(t)
+    if many:
+        out.print(markup(many))
     if rows:
         _print_rows(df)
     else:

@@ -30,6 +30,10 @@ def verdict_colors(shown) -> alt.Scale:
 def sla_block(con, study: str) -> None:
     """The SLA headline table, when the study declares a bound; a note when it declares one that
     no curve of the study measures."""
+    said = r.query(con, "SELECT sla_source FROM sla_declared WHERE study = ? AND metric IS NULL", [study])
+    if not said.is_empty():  # declared, but refused (sidecars that disagree) or not read: said, never skipped
+        r.note(f"No SLA headline: the study's sla is {said['sla_source'][0]}.")
+        return
     bound = r.query(con, "SELECT sla, metric, bound_ms, strict, sla_source FROM sla_bounds WHERE study = ?", [study])
     if bound.is_empty():
         return

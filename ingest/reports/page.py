@@ -152,7 +152,10 @@ def systems_block(con, study: str) -> pl.DataFrame:
         table(df, f"Systems under test ({df.height})")
     b = query(con, "SELECT baseline_system, baseline_source, systems FROM study_baseline WHERE study = ?", [study])
     if b.height and b["systems"][0] > 1:
-        note(f"Baseline for comparisons: {b['baseline_system'][0]} ({b['baseline_source'][0]}).")
+        if b["baseline_system"][0] is None:  # refused: the study's sidecars name different baselines
+            note(f"No baseline for comparisons: {b['baseline_source'][0]}.")
+        else:
+            note(f"Baseline for comparisons: {b['baseline_system'][0]} ({b['baseline_source'][0]}).")
     measurements_block(con, study)
     return df
 

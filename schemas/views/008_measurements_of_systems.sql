@@ -6,17 +6,19 @@
 -- midnight is one measurement):
 --   firmware   files whose sidecar says `firmware = "..."` are the measurement of that firmware
 --              (measured_by 'firmware');
---   run date   files with no firmware label whose runs state a time (the start, else the end) form
+--   run date   files with no firmware label whose runs state a time (the start; else the end less the
+--              run's runtime where it states one, as fio JSON does; else the end) form
 --              sessions: a file whose first run starts more than 12 hours after the last run of
 --              every earlier file of the system begins a new measurement, named by the day its first
 --              run starts ('2023-03-25'; a second session begun the same day gets ' #2') (measured_by
 --              'run date');
 --   no time    files with neither belong to the system's only measurement where it has exactly one;
---              where it has none (no file states a time) they are one measurement 'undated', and where
---              it has several, 'undated' is a measurement of its own, in no order (measured_by 'none').
+--              where it has none (no file states a time) they are one measurement 'no time', and where
+--              it has several, 'no time' is a measurement of its own, in no order (measured_by 'no time').
 -- Order (measurement_no, 1 = oldest): the study's declared `firmware_order = ["old", ..., "new"]`
 -- first, in its order; the rest by their first run. A measurement with neither (a firmware not in
--- the order, runs with no time) is 'unordered': it has no measurement_no.
+-- the order, runs with no time) is 'unordered': it has no measurement_no. Sidecars of one study that
+-- declare different firmware_orders: none is used (the ingest refuses them, naming both: study_conflicts).
 -- Current (is_current): the newest ordered measurement; a system whose only measurement is unordered
 -- has that one. A system with several measurements and none ordered has no current measurement:
 -- current_note says why, and the pages name it instead of picking one.
@@ -32,13 +34,22 @@ WITH sf AS (
 ), fw AS (  -- the study's firmware_order: each firmware's (first) position
     SELECT study, firmware, min(array_position(fw_order, firmware)) AS position
     FROM (SELECT study, fw_order, unnest(fw_order) AS firmware FROM sf WHERE fw_order IS NOT NULL)
+    WHERE study NOT IN (SELECT study FROM sf WHERE fw_order IS NOT NULL GROUP BY study
+                        HAVING count(DISTINCT CAST(fw_order AS VARCHAR)) > 1)
     GROUP BY study, firmware
+), rt AS (  -- a run that states its end but not its start: its own runtime (one value per run)
+    SELECT run_id, min(value) AS runtime_s FROM samples
+    WHERE metric = 'runtime_s' AND scope = 'all' AND target IS NULL AND value IS NOT NULL
+      AND run_id IN (SELECT run_id FROM runs WHERE started_at IS NULL AND ended_at IS NOT NULL)
+    GROUP BY run_id HAVING min(value) = max(value)
 ), f AS (
     SELECT f.study, coalesce(r.system, f.system) AS system, f.source_id, min(f.path) AS source_path,
            min(f.firmware) AS firmware,
-           min(coalesce(r.started_at, r.ended_at)) AS first_run,
+           min(coalesce(r.started_at,
+                        make_timestamp(epoch_us(r.ended_at) - CAST(round(rt.runtime_s * 1000000) AS BIGINT)),
+                        r.ended_at)) AS first_run,
            max(coalesce(r.ended_at, r.started_at)) AS last_run
-    FROM runs r JOIN sf f ON f.content_id = r.source_id
+    FROM runs r JOIN sf f ON f.content_id = r.source_id LEFT JOIN rt ON rt.run_id = r.run_id
     WHERE coalesce(r.system, f.system) IS NOT NULL
     GROUP BY f.study, coalesce(r.system, f.system), f.source_id
 ), dated AS (
@@ -67,8 +78,8 @@ WITH sf AS (
 ), every AS (
     SELECT study, system, source_id, measurement, measured_by, first_run, last_run FROM named
     UNION ALL
-    SELECT f.study, f.system, f.source_id, CASE WHEN t.n = 1 THEN t.only_one ELSE 'undated' END,
-           CASE WHEN t.n = 1 THEN t.only_by ELSE 'none' END, NULL, NULL
+    SELECT f.study, f.system, f.source_id, CASE WHEN t.n = 1 THEN t.only_one ELSE 'no time' END,
+           CASE WHEN t.n = 1 THEN t.only_by ELSE 'no time' END, NULL, NULL
     FROM f LEFT JOIN timed t USING (study, system)
     WHERE f.firmware IS NULL AND f.first_run IS NULL
 ), m AS (  -- per measurement: its span, files and place in the declared order
@@ -109,10 +120,14 @@ SELECT DISTINCT study, system, measurement, measured_by, m_first_run AS first_ru
        ordered_by, measurement_no, measurements, is_current, current_note
 FROM file_measurements;
 
--- The study's declared firmware_order: each firmware's (first) position.
+-- The study's declared firmware_order: each firmware's (first) position (none where its sidecars
+-- declare different ones).
 CREATE OR REPLACE VIEW firmware_order AS
+WITH o AS (
+    SELECT study, from_json((labels->'firmware_order'), '["VARCHAR"]') AS fw
+    FROM source_files WHERE status = 'ok' AND json_type((labels->'firmware_order')) = 'ARRAY'
+)
 SELECT study, firmware, min(array_position(fw, firmware)) AS position
-FROM (SELECT study, fw, unnest(fw) AS firmware
-      FROM (SELECT study, from_json((labels->'firmware_order'), '["VARCHAR"]') AS fw
-            FROM source_files WHERE status = 'ok' AND json_type((labels->'firmware_order')) = 'ARRAY'))
+FROM (SELECT study, fw, unnest(fw) AS firmware FROM o
+      WHERE study NOT IN (SELECT study FROM o GROUP BY study HAVING count(DISTINCT CAST(fw AS VARCHAR)) > 1))
 GROUP BY study, firmware;

@@ -7,6 +7,27 @@
 --
 -- Nothing applies unless a study names it: a criterion or correction in criteria.csv is a
 -- definition, and the study's sidecar says which definitions hold for its runs.
+-- Study-wide keys (baseline, sla, firmware_order, generation_order, corrections) hold for the whole
+-- study: sidecars of one study that set one to different values are a conflict (study_conflicts:
+-- the key, and what each says), refused rather than resolved: the views that read the key use
+-- none of the values (study_baseline: no baseline; study_corrections: no factor, correction_source
+-- says why; sla_declared, firmware_order, generation_comparison: nothing), and the ingest names
+-- both sidecars and lines (ingest/declared.py). An sla is compared as the bound it states
+-- (labels.sla_bound: "P99<=1MS" and "p99 <= 1000us" agree).
+CREATE OR REPLACE VIEW study_conflicts AS
+WITH v AS (
+    SELECT f.study, k.key,
+           CASE k.key WHEN 'sla' THEN concat_ws(' ', f.labels->'sla_bound'->>'metric', f.labels->'sla_bound'->>'strict',
+                                                f.labels->'sla_bound'->>'bound_ms')
+                      ELSE CAST(f.labels->('$.' || k.key) AS VARCHAR) END AS value,
+           CASE k.key WHEN 'sla' THEN f.labels->>'sla' ELSE CAST(f.labels->('$.' || k.key) AS VARCHAR) END AS said
+    FROM source_files f,
+         (VALUES ('baseline'), ('sla'), ('firmware_order'), ('generation_order'), ('corrections')) k(key)
+    WHERE f.status = 'ok' AND f.study IS NOT NULL AND (f.labels->('$.' || k.key)) IS NOT NULL
+)
+SELECT study, key, count(DISTINCT value) AS "values", string_agg(DISTINCT said, ' / ' ORDER BY said) AS said
+FROM v GROUP BY study, key HAVING count(DISTINCT value) > 1;
+
 CREATE OR REPLACE VIEW study_declarations AS
 WITH lab AS (
     SELECT study, labels FROM source_files WHERE status = 'ok' AND study IS NOT NULL AND labels IS NOT NULL
@@ -26,26 +47,36 @@ FROM ids i
 LEFT JOIN (SELECT q.* FROM qos_criteria q JOIN source_files f ON f.content_id = q.source_id AND f.status = 'ok') q
        ON q.criterion = i.criterion;
 
--- The correction factor each study declared (the product, should it declare several).
+-- The correction factor each study declared (the product, should it declare several); none (NULL,
+-- correction_source says why) where its sidecars declare different corrections (study_conflicts).
 CREATE OR REPLACE VIEW study_corrections AS
 SELECT study, product(threshold) AS correction,
        string_agg(criterion || ' (' || coalesce(citation, 'no citation') || ')', '; ' ORDER BY criterion) AS correction_source
 FROM study_declarations
 WHERE kind = 'correction' AND defined AND comparator = '*'
-GROUP BY study;
+  AND study NOT IN (SELECT study FROM study_conflicts WHERE key = 'corrections')
+GROUP BY study
+UNION ALL
+SELECT study, NULL, 'refused: the sidecars of this study declare different corrections ('
+       || said || '); none is applied until one is declared once'
+FROM study_conflicts WHERE key = 'corrections';
 
 -- The baseline system of each study: the sidecar's `baseline`, else (documented default) the
--- alphabetically first system of the study. baseline_source says which rule chose it.
+-- alphabetically first system of the study. baseline_source says which rule chose it. Sidecars of
+-- the study that name different baselines: none (baseline_system NULL), baseline_source says so.
 CREATE OR REPLACE VIEW study_baseline AS
 WITH declared AS (
-    SELECT study, min(labels->>'baseline') AS baseline
+    SELECT study, min(labels->>'baseline') AS baseline, count(DISTINCT labels->>'baseline') AS said
     FROM source_files WHERE status = 'ok' AND (labels->>'baseline') IS NOT NULL GROUP BY study
 ), systems AS (
     SELECT study, min(system) AS first_system, count(DISTINCT system) AS systems
     FROM measurements WHERE system IS NOT NULL GROUP BY study
 )
-SELECT s.study, coalesce(d.baseline, s.first_system) AS baseline_system,
-       CASE WHEN d.baseline IS NOT NULL THEN 'sidecar: baseline = "' || d.baseline || '"'
+SELECT s.study,
+       CASE WHEN d.said > 1 THEN NULL ELSE coalesce(d.baseline, s.first_system) END AS baseline_system,
+       CASE WHEN d.said > 1 THEN 'refused: the sidecars of this study name ' || d.said || ' different baselines; '
+                                 || 'a study has one: set baseline once, in its top iolab.toml'
+            WHEN d.baseline IS NOT NULL THEN 'sidecar: baseline = "' || d.baseline || '"'
             ELSE 'default: the alphabetically first system of the study (set baseline = "<system>" in its iolab.toml)'
        END AS baseline_source,
        s.systems

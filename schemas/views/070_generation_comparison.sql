@@ -2,6 +2,7 @@
 --
 -- Which generation is older is declared, not guessed: the study's sidecar lists
 -- generation_order = ["old", ..., "new"]; every later generation is compared with every earlier one.
+-- Sidecars of one study with different orders: none is used (study_conflicts, 025_declared.sql).
 -- A point of the old system is matched with a point of the new one that has the same workload,
 -- block size, RAID level and metric, then, in this order of preference:
 --   drives   equal drive count; else the nearest drive count (ties: the smaller); a point that
@@ -18,7 +19,8 @@ WITH orders AS (
     SELECT DISTINCT study, generation, array_position(gens, generation) AS rank
     FROM (SELECT study, gens, unnest(gens) AS generation
           FROM (SELECT study, from_json((labels->'generation_order'), '["VARCHAR"]') AS gens
-                FROM source_files WHERE status = 'ok' AND (labels->'generation_order') IS NOT NULL))
+                FROM source_files WHERE status = 'ok' AND (labels->'generation_order') IS NOT NULL
+                  AND study NOT IN (SELECT study FROM study_conflicts WHERE key = 'generation_order')))
 ), pts AS (
     SELECT m.study, m.system, m.generation, m.workload, m.raid_level, m.config_label, m.drives_stated AS drives,
            coalesce(pr.block_size_text, m.block_size_bytes::VARCHAR) AS block_size, m.metric, m.value, m.run_id,

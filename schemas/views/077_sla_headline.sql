@@ -1,31 +1,44 @@
 -- The SLA headline: per system, the highest load and IOPS at which a declared latency bound holds.
 --
--- sla_bounds: each study's bound, from its sidecar's sla = "<stat><=<number><unit>" (stat: mean,
--- avg, max or pNN / pNN.N; op <= or <; unit us, ms or s), e.g. sla = "p99<=1ms". The statistic
--- names the metric (mean/avg -> avg_latency_ms, max -> max_latency_ms, p99.9 -> p99_9_latency_ms);
--- bound_ms is the bound in milliseconds. `iolab compare --sla` shadows sla_declared for one bound.
+-- sla_declared: each study's bound, from its sidecar's sla = "<stat><=<number><unit>" (e.g.
+-- sla = "p99<=1ms", any case), read once, by ingest/sla_bound.py, into the file's labels
+-- (sla_bound: stat, metric, strict, bound_ms); this view reads that, never the text. The statistic
+-- names the metric (mean/avg -> avg_latency_ms, max/p100 -> max_latency_ms, min/p0 ->
+-- min_latency_ms, p99.9 -> p99_9_latency_ms); bound_ms is the bound in milliseconds.
+-- One bound per study: sidecars of one study that state different bounds are refused (metric
+-- NULL, sla_source says which bounds; the ingest names the sidecars, ingest/declared.py), never
+-- resolved by picking one. `iolab compare --sla` shadows sla_declared for one bound.
 -- A curve without that metric over all I/Os (fio reports percentiles per direction: p99_read_latency_ms)
 -- is held to the bound in each direction it reports, a headline row per direction (sla_headline.metric).
 CREATE OR REPLACE VIEW sla_declared AS
-SELECT study, min(labels->>'sla') AS sla, 'sidecar' AS sla_source
-FROM source_files WHERE status = 'ok' AND (labels->>'sla') IS NOT NULL GROUP BY study;
+WITH d AS (
+    SELECT study, labels->>'sla' AS sla, labels->'sla_bound'->>'stat' AS stat, labels->'sla_bound'->>'metric' AS metric,
+           CAST(labels->'sla_bound'->>'strict' AS BOOLEAN) AS strict,
+           CAST(labels->'sla_bound'->>'bound_ms' AS DOUBLE) AS bound_ms
+    FROM source_files WHERE status = 'ok' AND (labels->>'sla') IS NOT NULL
+), g AS (
+    SELECT study, string_agg(DISTINCT sla, '", "' ORDER BY sla) AS sla,
+           count(DISTINCT coalesce(metric, '?') || CASE WHEN strict THEN '<' ELSE '<=' END || coalesce(bound_ms, -1))
+               AS bounds,
+           count(*) FILTER (metric IS NULL) AS unread, min(stat) AS stat, min(metric) AS metric, bool_and(strict) AS strict,
+           min(bound_ms) AS bound_ms
+    FROM d GROUP BY study
+)
+SELECT study, sla,
+       CASE WHEN bounds = 1 AND unread = 0 THEN stat END AS stat,
+       CASE WHEN bounds = 1 AND unread = 0 THEN metric END AS metric,
+       CASE WHEN bounds = 1 AND unread = 0 THEN strict END AS strict,
+       CASE WHEN bounds = 1 AND unread = 0 THEN bound_ms END AS bound_ms,
+       CASE WHEN unread > 0 THEN 'not read: ' || unread || ' file(s) were ingested before iolab read sla bounds once; '
+                                 || 'run iolab ingest on the study again'
+            WHEN bounds > 1 THEN 'refused: the sidecars of this study state different bounds ("' || sla
+                                 || '"); a study has one: set sla once, in its top iolab.toml'
+            ELSE 'sidecar: sla = "' || sla || '"' END AS sla_source
+FROM g;
 
 CREATE OR REPLACE VIEW sla_bounds AS
-WITH p AS (
-    SELECT study, sla, sla_source,
-           lower(regexp_extract(sla, '^\s*([A-Za-z]+[0-9.]*)\s*(<=|<)\s*([0-9.]+)\s*(us|ms|s)\s*$', 1)) AS stat,
-           regexp_extract(sla, '^\s*([A-Za-z]+[0-9.]*)\s*(<=|<)\s*([0-9.]+)\s*(us|ms|s)\s*$', 2) AS op,
-           CAST(nullif(regexp_extract(sla, '^\s*([A-Za-z]+[0-9.]*)\s*(<=|<)\s*([0-9.]+)\s*(us|ms|s)\s*$', 3), '') AS DOUBLE) AS number,
-           regexp_extract(sla, '^\s*([A-Za-z]+[0-9.]*)\s*(<=|<)\s*([0-9.]+)\s*(us|ms|s)\s*$', 4) AS unit
-    FROM sla_declared
-)
-SELECT study, sla, stat,
-       CASE WHEN stat IN ('mean', 'avg') THEN 'avg_latency_ms' WHEN stat = 'max' THEN 'max_latency_ms'
-            ELSE replace(stat, '.', '_') || '_latency_ms' END AS metric,
-       op = '<' AS strict,
-       CASE unit WHEN 'us' THEN number / 1000 WHEN 'ms' THEN number WHEN 's' THEN number * 1000 END AS bound_ms,
-       sla_source || ': sla = "' || sla || '"' AS sla_source
-FROM p WHERE number IS NOT NULL;
+SELECT study, sla, stat, metric, strict, bound_ms, sla_source
+FROM sla_declared WHERE metric IS NOT NULL;
 
 -- sla_headline: one row per system and curve (configuration, RAID level, drives, workload, scope; and
 -- load_curves' curve where the study ran a workload's loads split two ways: the label says which),

@@ -3,14 +3,30 @@
 -- A *measurement* is 008_measurements_of_systems.sql's (the one rule every view and page follows): per
 -- study and system, the files of one firmware (sidecar `firmware = "..."`, measured_by 'firmware'), or,
 -- for files with no firmware label, a session of runs (measured_by 'run date': a file starting more than
--- 12 hours after the last run of every earlier file begins a new one, named by its first day).
+-- 12 hours after the last run of every earlier file begins a new one, named by its first day), or
+-- 'no time' for files whose runs state no time at all (listed, never dropped).
+-- A run's start (trend_runs.started_at): runs.started_at as the file states it; where the file states
+-- none but an end time and a runtime (fio JSON: the report's timestamp and the job's runtime, metric
+-- runtime_s), the start is ended_at - runtime_s (started_from says which; for a document of jobs run
+-- one after another the end is the report's, so that start is the day's, not each job's to the second).
 -- Order (trend_measurements.measurement_no, 1 = oldest): the study's declared
--- `firmware_order = ["old", ..., "new"]` first, in its order; the rest by their first run's start.
+-- `firmware_order = ["old", ..., "new"]` first, in its order; the rest by their first run.
 -- A measurement with neither (a firmware not in the order, runs without any time) is
 -- 'unordered': it has no measurement_no and is in no trend; it is listed, never dropped silently.
 CREATE OR REPLACE VIEW trend_runs AS
-SELECT m.*, f.labels->>'firmware' AS firmware
+WITH rt AS (  -- the run's own runtime, where it states one (one value per run)
+    SELECT run_id, min(value) AS runtime_s FROM samples
+    WHERE metric = 'runtime_s' AND scope = 'all' AND target IS NULL AND value IS NOT NULL
+    GROUP BY run_id HAVING min(value) = max(value)
+)
+SELECT m.* EXCLUDE (started_at),
+       coalesce(m.started_at,
+                make_timestamp(epoch_us(m.ended_at) - CAST(round(rt.runtime_s * 1000000) AS BIGINT))) AS started_at,
+       CASE WHEN m.started_at IS NOT NULL THEN 'stated'
+            WHEN m.ended_at IS NOT NULL AND rt.runtime_s IS NOT NULL THEN 'end - runtime' END AS started_from,
+       f.labels->>'firmware' AS firmware
 FROM measurements m JOIN source_files f ON f.source_id = m.source_id
+LEFT JOIN rt ON rt.run_id = m.run_id
 WHERE m.target IS NULL AND m.value IS NOT NULL AND m.system IS NOT NULL AND m.study IS NOT NULL;
 
 CREATE OR REPLACE VIEW trend_measurements AS
@@ -39,6 +55,15 @@ FROM system_measurements s LEFT JOIN r USING (study, system, measurement);
 -- direction. regression: true when the verdict is 'worse' (lower IOPS or MB/s, higher latency,
 -- outside the noise of both measurements' runs), false for 'better' or 'within noise', NULL where
 -- no claim can be made.
+-- Many verdicts at once (false discovery rate): p_value is the two-sided Welch t test's p of the
+-- same difference (t = diff / se, the interval's rounded-down df; t_p2, 073_t_test.sql; 0 where
+-- neither side varies and the means differ, 1 where they are equal; NULL where the verdict has no
+-- interval). fdr_family: how many verdicts of the study have one (the family adjusted together);
+-- fdr_q: the Benjamini-Hochberg adjusted p-value over that family (min over rank k >= i of
+-- p_(k) x m / k, at most 1). verdict_fdr: the verdict once the family's false discovery rate is held
+-- at 5 %: a 'better' or 'worse' whose fdr_q is not below 0.05 becomes 'within noise'; every other
+-- verdict is kept (the adjustment only takes claims away). Noise alone, with nothing changed,
+-- gives about 5 % of fdr_family verdicts 'better' or 'worse' (the pages say how many).
 CREATE OR REPLACE VIEW trends AS
 WITH p AS (
     SELECT r.study, r.system, r.measurement, r.measured_by, r.config_label, r.raid_level, r.drives_stated AS drives,
@@ -91,7 +116,10 @@ WITH p AS (
            CASE direction WHEN 'higher' THEN (value / nullif(previous_value, 0) - 1) * 100
                           WHEN 'lower' THEN (previous_value / nullif(value, 0) - 1) * 100 END AS pct_change,
            (diff - t975(welch_df(vp, previous_n, vn, n)) * sqrt(vp + vn)) / nullif(denom, 0) * 100 AS ci95_low_pct,
-           (diff + t975(welch_df(vp, previous_n, vn, n)) * sqrt(vp + vn)) / nullif(denom, 0) * 100 AS ci95_high_pct
+           (diff + t975(welch_df(vp, previous_n, vn, n)) * sqrt(vp + vn)) / nullif(denom, 0) * 100 AS ci95_high_pct,
+           CASE WHEN direction IS NULL OR previous_value IS NULL OR n < 2 OR previous_n < 2 THEN NULL
+                WHEN vp + vn = 0 THEN CASE WHEN diff = 0 THEN 1.0 ELSE 0.0 END
+                ELSE t_p2(diff / sqrt(vp + vn), welch_df(vp, previous_n, vn, n)) END AS p_value  -- 073_t_test.sql
     FROM v
 ), d AS (
     SELECT *,
@@ -101,7 +129,21 @@ WITH p AS (
                 WHEN ci95_high_pct < 0 THEN 'worse'
                 ELSE 'within noise' END AS verdict
     FROM c
+), q AS (  -- Benjamini-Hochberg over the study's verdicts with a p-value: p x m / rank, then the
+    -- running minimum from the largest p down (RANGE: tied p-values get one q, whatever their rank)
+    SELECT *, count(p_value) OVER (PARTITION BY study) AS fdr_family,
+           p_value * count(p_value) OVER (PARTITION BY study)
+               / row_number() OVER (PARTITION BY study, p_value IS NULL ORDER BY p_value) AS bh
+    FROM d
+), f AS (
+    SELECT * EXCLUDE (bh),
+           CASE WHEN p_value IS NOT NULL THEN
+                least(1.0, min(bh) OVER (PARTITION BY study, p_value IS NULL ORDER BY p_value DESC
+                                         RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)) END AS fdr_q
+    FROM q
 )
 SELECT *, CASE WHEN verdict IN ('better', 'worse', 'within noise') THEN verdict = 'worse' END AS regression,
-       point_measurements > 1 AS trended
-FROM d;
+       point_measurements > 1 AS trended,
+       CASE WHEN verdict IN ('better', 'worse') AND NOT fdr_q < 0.05 THEN 'within noise' ELSE verdict END
+           AS verdict_fdr
+FROM f;
