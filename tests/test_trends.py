@@ -8,6 +8,8 @@ the day the runs started (the copies' 'Time Stamp' dates are moved to make a sec
 
 from __future__ import annotations
 
+import csv
+import io
 import random
 from pathlib import Path
 
