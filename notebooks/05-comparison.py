@@ -21,6 +21,7 @@ study = "ds4300-vs-fastt200-2004"
 # %%
 import altair as alt
 
+from ingest.fdr import noise_alone
 from ingest.reports import headline
 from ingest.reports import page as r
 
@@ -50,6 +51,8 @@ if measured.height:
         "Measurements compared: each system's current one (its newest) against the baseline's; a system "
         "measured again is never averaged with its earlier runs (`iolab compare --measurement` compares others)",
     )
+if said := noise_alone(con, "comparison_fdr", study):
+    r.note(said)
 corr = r.query(con, "SELECT correction, correction_source FROM study_corrections WHERE study = ?", [study])
 if corr.height:
     r.note(f"Declared correction: x {corr['correction'][0]:g} ({corr['correction_source'][0]}).")

@@ -410,7 +410,7 @@ def test_the_trend_page_leads_with_every_regression(tmp_path):
 
     page = next((tmp_path / "out").glob("*/09-trends.html"))
     (tmp_path / "images").mkdir()
-    svgs = [f for f in images.page_images(page, tmp_path / "images") if f.suffix == ".svg"]
+    svgs = [f for f in images.page_images(page, tmp_path / "images", "fw8", None) if f.suffix == ".svg"]
     assert len(svgs) == 3
     for f in svgs:  # the exported image says it in its own subtitle
         assert "12 of 64 panels drawn; all 8 regressions among them, drawn first." in f.read_text()

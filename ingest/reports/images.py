@@ -40,12 +40,14 @@ def metric_of(chart: Chart) -> str:
 
 
 def titled(chart: Chart, study: str, baseline: str | None) -> dict:
-    """``chart``'s spec with a subtitle naming the study, its baseline and the metric (names escaped)."""
+    """``chart``'s spec with a subtitle naming the study, its baseline and the metric (names escaped),
+    after the chart's own subtitle where it has one."""
     spec = dict(chart.spec)
     title = spec.get("title") or {}
     title = dict(title) if isinstance(title, dict) else {"text": title}
+    own = title.get("subtitle") or []  # what the chart says of itself (the trends: panels drawn of how many)
     lines = [f"Study: {study}", f"Baseline: {baseline or 'none (the study compares no systems)'}"]
-    title["subtitle"] = visible([*lines, f"Metric: {metric_of(chart)}"])
+    title["subtitle"] = [*([own] if isinstance(own, str) else own), *visible([*lines, f"Metric: {metric_of(chart)}"])]
     title.setdefault("text", "")
     spec["title"] = title
     return spec
