@@ -352,19 +352,26 @@ def test_an_edited_criteria_file_replaces_its_old_version(tmp_path):
 
 
 def test_iolab_never_ingests_its_own_outputs(tmp_path):
+    """The store beside its database and a lake (copied into the data folder: its marker's list
+    still names its files) are never read; a marker with no list over a user's file hides nothing."""
     data = tmp_path / "data"
     _study(data, "s1", files=(FILES[3],))  # a time series: the points store gets a file
     dbf = data / "iolab.duckdb"
     assert cli.main(["ingest", str(data / "s1"), "--db", str(dbf)]) == 0
     assert any((data / "iolab.duckdb.points").rglob("*.parquet"))
-    lake = data / "lake" / "runs"
-    lake.mkdir(parents=True)
-    (data / "lake" / "_iolab_manifest.json").write_text("{}")
-    shutil.copy(FILES[1], lake / "part-00001.json")
-    assert cli.main(["ingest", str(data), "--db", str(dbf)]) == 0
-    con = db.connect(dbf, read_only=True)
-    assert q(con, "SELECT count(*) FROM source_history") == [(1,)]
-    con.close()
+    assert cli.main(["lake", "export", "--db", str(dbf), "--to", str(tmp_path / "lake")]) == 0
+    shutil.copytree(tmp_path / "lake", data / "lake")
+    old = data / "old-lake" / "runs"  # a lake manifest of an earlier iolab (no list) beside a result file
+    old.mkdir(parents=True)
+    (data / "old-lake" / "_iolab_manifest.json").write_text("{}")
+    shutil.copy(FILES[1], old / "part-00001.json")
+    shutil.copy(tmp_path / "lake" / "runs" / "part-00001.parquet", old / "part-00002.parquet")
+    rep = batch.ingest_paths(db.open_db(tmp_path / "other.duckdb"), [data])
+    assert sorted(o.path for o in rep.outcomes) == sorted(
+        [str(data / "s1" / FILES[3].name), str(data / "old-lake" / "runs" / "part-00001.json")]
+    )
+    assert [w for w in rep.warnings if "old-lake" in w and "read as data (runs/part-00001.json)" in w]
+    assert not [w for w in rep.warnings if str(data / "lake") + ":" in w]
 
 
 def test_the_points_store_belongs_to_its_database(tmp_path):

@@ -85,7 +85,8 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     paths = [Path(p) for p in args.paths]
     if not Path(args.db).is_file() and (absent := [p for p in paths if not os.path.lexists(p)]):
         return _not_found(absent)  # nothing can be known from there: no database is made for it
-    files = list(walk(paths))
+    marks: list[str] = []  # output markers that did not cover every file beside them
+    files = list(walk(paths, marks))
     ahead = read_ahead(files, Path(args.db))  # a new database's first capture streams while it is made
     from .. import batch, db
 
@@ -114,6 +115,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
                 print(_line(o, args.verbose))
 
         report = batch.ingest_paths(con, paths, step, files=files, verify=args.verify, parallel=True, ahead=ahead)
+    report.warnings[:0] = marks
     if not args.json:
         for note in report.notes:
             say(("Data root:", "bold"), f" {shown(note)}")

@@ -15,7 +15,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from ingest.store.points import STORE_MARK
+from ingest import outputs
 
 from .oracle import charts
 from .render import inside, slug
@@ -51,16 +51,16 @@ def page_images(page: Path, folder: Path) -> list[Path]:
     return written
 
 
+@outputs.sealed("chart images", "images")
 def write_images(out: Path, images: Path, studies: list[str] | None = None) -> list[Path]:
     """Every chart of the pages under ``out`` (those of ``studies``, or every study rendered there) as
     files under ``images``; the files written. ``images`` is marked as iolab's output (an ingest of a
-    folder holding it never reads it)."""
+    folder holding it never reads the files its marker lists)."""
     if studies:
         folders = [out / slug(s) for s in studies]
     else:
         folders = sorted(p.parent for p in out.glob("*/.iolab-render.json"))
-    images.mkdir(parents=True, exist_ok=True)
-    (images / STORE_MARK).touch()
+    outputs.start(images, "chart images")
     written: list[Path] = []
     for folder in folders:
         pages = sorted(p for p in folder.glob("*.html") if p.is_file() and not p.is_symlink())

@@ -302,10 +302,10 @@ def join(ed: Edition, toc: Part, tmp: Path, target: Path) -> int:
         for page, folio in zip(writer.pages, pypdf.PdfReader(folios).pages):
             page.merge_page(folio)
     writer.add_metadata({"/Title": f"{ed.study}: iolab report", "/Creator": "iolab report --format pdf"})
-    part_file = target.with_name(f".{target.name}.tmp")
-    with part_file.open("wb") as f:
+    from ingest.outputs import temporary
+
+    with temporary(target) as part_file, part_file.open("wb") as f:  # whole or not at all
         writer.write(f)
-    part_file.replace(target)  # whole or not at all
     return total
 
 
