@@ -196,7 +196,7 @@ def check(out: Path, roots: list[str], option: str) -> None:
 
 
 def check_file(out: Path, roots: list[str], option: str) -> None:
-    """Refuse a file to write (``export --out``) inside a data root."""
+    """Refuse a file to write (``export --out``) inside a data root, or in no folder."""
     from .store import places
 
     where = places.canonical(out)
@@ -206,6 +206,8 @@ def check_file(out: Path, roots: list[str], option: str) -> None:
                 f"{out} lies inside the data root {root}: the next ingest would read it as data. "
                 f"Give {option} a path outside every data root (`iolab info` lists them)"
             )
+    if not out.parent.is_dir():
+        raise Refused(f"{out.parent} is no folder: give {option} a file in an existing folder")
 
 
 def start(folder: Path, what: str) -> None:
