@@ -35,6 +35,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 MARK = ".iolab-output"
 LAKE_MARK = "_iolab_manifest.json"
+EXPORTS = "exports"
 VIEWS_MARK = "_iolab_views.json"  # what `iolab lake views` computed (ingest/lake/owned.py)
 MARKS = (MARK, LAKE_MARK, VIEWS_MARK)
 LIST_FORMAT = 1
@@ -55,6 +56,7 @@ class Cover:
 
     folder: Path
     files: dict[str, int] | None
+    what: str = ""  # "exports": files iolab wrote into a folder that is not its own (`export --out`)
     others: int = 0  # files below the folder it does not cover (met on a walk)
     examples: list[str] = field(default_factory=list)
 
@@ -108,7 +110,7 @@ def read_cover(folder: Path) -> Cover | None:
         with contextlib.suppress(ValueError, KeyError, TypeError):
             entry = json.loads(line)
             files[str(entry["file"])] = int(entry["size"])
-    return Cover(folder, files)
+    return Cover(folder, files, str(head.get("what", "")))
 
 
 class Marks:
@@ -146,7 +148,7 @@ class Marks:
         return False
 
     def notes(self) -> list[str]:
-        return [c.note() for c in self.found.values() if c.others]
+        return [c.note() for c in self.found.values() if c.others and c.what != EXPORTS]
 
 
 def files_below(folder: Path) -> Iterator[Path]:
@@ -234,6 +236,13 @@ def seal(folder: Path, what: str, since_ns: int | None) -> None:
             lines.append(json.dumps({"file": f.relative_to(folder).as_posix(), "size": st.st_size}))
     with temporary(folder / MARK) as tmp:
         tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def record_file(path: Path) -> None:
+    """A file iolab wrote into a folder not its own (`export --out`): listed in the folder's marker,
+    so no ingest reads it as data; the folder's other files stay data, and no ingest says so."""
+    start(path.parent, EXPORTS)
+    record(path.parent, path)
 
 
 def record(folder: Path, path: Path) -> None:

@@ -100,6 +100,10 @@ def cmd_export(args: argparse.Namespace, con: Any) -> int:
     try:
         with _target(args.out, binary=args.format == "parquet") as out:
             rows = WRITERS[args.format](reader, out)
+        if args.out:
+            from ..outputs import record_file
+
+            record_file(Path(args.out))  # an ingest of its folder never reads it as data
     except OSError as e:
         if not args.out or (bad := requires.cannot_write(e, Path(args.out).parent)) is None:
             raise

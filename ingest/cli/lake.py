@@ -82,6 +82,12 @@ def cmd_views(args: argparse.Namespace) -> int:
     from ..terminal import console, markup
 
     out = Path(args.out) if args.out else Path(args.lake) / "views"
+    if not (Path(args.lake) / owned.MANIFEST).is_file():
+        console(stderr=True).print(
+            f"[red]Not writing the views[/]: {markup(args.lake)} is not an iolab lake (no {owned.MANIFEST}): "
+            "run `iolab lake export` first"
+        )
+        return requires.EXIT_USAGE
     if owned.read(out) and owned.status(Path(args.lake), out) == "stale":
         console(stderr=True).print(f"The views in {markup(out)} are stale (an export since): computing them again.")
     t0 = time.perf_counter()
