@@ -250,3 +250,11 @@ def test_a_real_read_only_folder_is_exit_3(lab, read_only, capsys):
     ):
         assert cli.main(argv) == 3
         said_once(capsys.readouterr().err, errno.EROFS)
+
+
+def test_an_exported_file_is_listed_and_never_read_as_data(lab, tmp_path):
+    out = tmp_path / "mine"
+    out.mkdir()
+    shutil.copy(FIO, out / "run.json")
+    assert cli.main(["export", "measurements", "--db", str(lab / "t.duckdb"), "--out", str(out / "m.csv")]) == 0
+    assert walked(out) == (["run.json"], [])  # the user's file is data; the export is not; nothing to warn of
