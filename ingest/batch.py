@@ -533,9 +533,12 @@ def ingest_paths(
     ``parallel``: with many files, parse them in worker processes (spawned: the program's main
     module is imported again in each, so a script must keep its work under ``if __name__ ==
     "__main__":``; the ``iolab`` command does). ``ahead``: the first file, read ahead (ingest/ahead.py)."""
-    files = files if files is not None else list(walk(paths))
+    notes: list[str] = []  # output markers that did not cover every file beside them
+    files = files if files is not None else list(walk(paths, notes))
     try:
-        return _ingest(con, paths, on_file, files, verify, parallel, ahead)
+        report = _ingest(con, paths, on_file, files, verify, parallel, ahead)
+        report.warnings[:0] = notes
+        return report
     finally:
         if ahead is not None:  # not taken: the file was not read after all, or not as it was
             ahead.drop(wait=not interrupted.is_set())

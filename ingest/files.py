@@ -13,14 +13,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import registry
+from . import outputs, registry
 from .outcome import Outcome, Status
 from .sidecar import NAME as SIDECAR
 from .store import places
-from .store.points import STORE_MARK
 
 IGNORED_SUFFIXES = {".duckdb", ".wal", ".md", ".ipynb", ".png", ".tmp"}
-OUTPUT_MARKS = (STORE_MARK, "_iolab_manifest.json")  # a folder holding one is iolab's output (store, lake, reports)
 
 
 def display_path(p: Path) -> str:
@@ -32,12 +30,13 @@ def display_path(p: Path) -> str:
     return os.fsencode(p).decode("utf-8", errors="replace")
 
 
-def walk(paths: list[Path]) -> Iterator[tuple[Path, Path]]:
+def walk(paths: list[Path], notes: list[str] | None = None) -> Iterator[tuple[Path, Path]]:
     """(given path, file) for every candidate file below the given paths. Not walked: symlinked
-    folders (no loops), hidden files and folders, sidecars, iolab's own outputs (a folder holding
-    an OUTPUT_MARKS file: the time-series store, a lake, rendered reports) and files named in
-    IGNORED_SUFFIXES, such as the database. A folder on a special file system (SPECIAL_FS: /proc,
-    /sys...) is yielded itself, never walked: the ingest skips it with the reason."""
+    folders (no loops), hidden files and folders, sidecars, the files iolab wrote into its own output
+    folders (those a marker lists: ingest.outputs; any other file there is read, and ``notes`` gets
+    a line saying so), a database's time-series store and files named in IGNORED_SUFFIXES, such as
+    the database. A folder on a special file system (SPECIAL_FS: /proc, /sys...) is yielded itself,
+    never walked: the ingest skips it with the reason."""
     for given in paths:
         if not given.is_dir() and (given.exists() or given.is_symlink()):  # a file, FIFO, device or link
             yield given.parent, given
@@ -45,10 +44,9 @@ def walk(paths: list[Path]) -> Iterator[tuple[Path, Path]]:
         if not given.exists() or special_fs(given):
             yield given, given
             continue
+        marks = outputs.Marks(given)
         for folder, dirs, files in os.walk(given, followlinks=False):
-            if any(m in files for m in OUTPUT_MARKS):
-                dirs[:] = []
-                continue
+            marks.visit(Path(folder), files)
             dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not _is_store(Path(folder), d))
             if special := [d for d in dirs if special_fs(Path(folder) / d)]:
                 dirs[:] = [d for d in dirs if d not in special]
@@ -56,7 +54,11 @@ def walk(paths: list[Path]) -> Iterator[tuple[Path, Path]]:
             for f in sorted(files):
                 if f.startswith(".") or f == SIDECAR or Path(f).suffix.lower() in IGNORED_SUFFIXES:
                     continue
+                if f in outputs.MARKS or marks.covers(Path(folder) / f):
+                    continue
                 yield given, Path(folder) / f
+        if notes is not None:
+            notes += marks.notes()
 
 
 def _is_store(folder: Path, name: str) -> bool:

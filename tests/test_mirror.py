@@ -11,18 +11,20 @@ runs it long (IOLAB_MIRROR_EXAMPLES)."""
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import shutil
 import tempfile
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from ingest import batch, cli, db
+from ingest import batch, cli, db, files
 from ingest.store import places
 from tests.conftest import corpus, q
 
@@ -89,6 +91,45 @@ def cwd(folder: Path):
         os.chdir(old)
 
 
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {str(p): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+class _Reopen:
+    def __init__(self, machine) -> None:
+        self.machine = machine
+
+    def __enter__(self) -> None:
+        pass
+
+    def __exit__(self, *exc: object) -> None:
+        self.machine.con = db.open_db(self.machine.tmp / "t.duckdb")
+
+
+@contextlib.contextmanager
+def _pages_unexecuted():
+    """`iolab report` with each page's HTML a line instead of its notebook run (the writes are tested)."""
+    from ingest.reports import render
+
+    def run_pages(jobs, execute, finish, first):
+        value = first()
+        for job in jobs:
+            finish(job, f"<html><body>{job}</body></html>", value)
+
+    with mock.patch.object(render, "run_pages", run_pages):
+        yield
+
+
+# every command that writes into a folder: (database, folder, scratch folder, lake) -> its arguments
+OUTPUTS = {
+    "report --out": lambda d, f, t, lake: ["report", "--db", str(d), "--out", str(f)],
+    "report --images": lambda d, f, t, lake: ["report", "--db", str(d), "--out", str(t / "r"), "--images", str(f)],
+    "lake export --to": lambda d, f, t, lake: ["lake", "export", "--db", str(d), "--to", str(f)],
+    "lake views --out": lambda d, f, t, lake: ["lake", "views", "--lake", str(lake), "--out", str(f)],
+    "export --out": lambda d, f, t, lake: ["export", "measurements", "--db", str(d), "--out", str(f / "m.csv")],
+}
+
+
 class Mirror(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
@@ -100,6 +141,8 @@ class Mirror(RuleBasedStateMachine):
         self.con = db.open_db(self.tmp / "t.duckdb")
         self.n = 0
         self.clean = True  # no file the database may hold was edited, deleted or moved since the last full ingest
+        self.slow_done = False
+        self.lake: Path | None = None  # a lake write_output exported
 
     def teardown(self) -> None:
         """Every example ends with the whole folder ingested and checked, whatever came before."""
@@ -245,6 +288,66 @@ class Mirror(RuleBasedStateMachine):
         target = files[0] if files and len(study) % 2 else part
         batch.ingest_paths(self.con, [target])
 
+    def reopen(self):
+        """Close the database for a command run in this process (DuckDB lets one process hold a file
+        read-write or read-only, not both), and open it again after."""
+        self.con.close()
+        return _Reopen(self)
+
+    @rule(where=st.sampled_from(["", *STUDIES, "out"]), what=st.sampled_from(sorted(OUTPUTS)))
+    def write_output(self, where, what):
+        """One output of iolab into a folder of the data folder: refused (exit 2, the data folder as
+        it was) while that folder is in or holds a data root, or holds the user's files; else
+        written, and an ingest reads none of it (every measurement stays in place: the invariant of
+        the next ingest_all). Reports are rendered without running the notebooks (their writes are
+        the point here); a render and a lake export are run at most once per example (seconds each)."""
+        folder = self.data / where if where else self.data
+        roots = places.roots(self.con)
+        canon = str(places.canonical(folder))
+        in_root = any(places.inside(canon, r) or (what != "export --out" and places.inside(r, canon)) for r in roots)
+        slow = what != "export --out"
+        if (slow and not in_root and self.slow_done) or (what == "lake views --out" and self.lake is None):
+            return
+        before = _tree(self.data)
+        with self.reopen(), _pages_unexecuted():
+            code = cli.main(OUTPUTS[what](self.tmp / "t.duckdb", folder, self.tmp, self.lake))
+        if in_root:
+            assert code == 2
+        assert code in (0, 2)
+        if code == 2:
+            assert _tree(self.data) == before
+            return
+        self.slow_done |= slow
+        if what == "lake export --to":
+            self.lake = folder
+        written = set(_tree(self.data)) - set(before)
+        assert written and not [f for _, f in files.walk([self.data]) if str(f) in written]
+
+    @precondition(lambda self: self.files())
+    @rule(after=st.integers(0, 3), output=st.booleans())
+    def fill_the_disk(self, after, output):
+        """The disk fills during a write (ENOSPC from the after+1-th rename: the store's files, a
+        marker, an output's files): mid-ingest, or mid-output outside the data folder. Nothing is
+        checked now; the next ingest_all must still equal a fresh ingest."""
+        real = os.replace
+        count = [after]
+
+        def replace(src, dst, *a, **k):
+            count[0] -= 1
+            if count[0] < 0:
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(dst))
+            return real(src, dst, *a, **k)
+
+        with mock.patch.object(os, "replace", replace):
+            if output:
+                with self.reopen():
+                    code = cli.main(
+                        ["export", "measurements", "--db", str(self.tmp / "t.duckdb"), "--out", str(self.tmp / "m.csv")]
+                    )
+                assert code in (0, 3)
+            else:
+                batch.ingest_paths(self.con, [self.data])
+
     @invariant()
     def one_place_per_file(self):
         rows = q(
@@ -389,19 +492,26 @@ def test_an_edited_criteria_file_replaces_its_old_version(tmp_path):
 
 
 def test_iolab_never_ingests_its_own_outputs(tmp_path):
+    """The store beside its database and a lake (copied into the data folder: its marker's list
+    still names its files) are never read; a marker with no list over a user's file hides nothing."""
     data = tmp_path / "data"
     _study(data, "s1", files=(FILES[3],))  # a time series: the points store gets a file
     dbf = data / "iolab.duckdb"
     assert cli.main(["ingest", str(data / "s1"), "--db", str(dbf)]) == 0
     assert any((data / "iolab.duckdb.points").rglob("*.parquet"))
-    lake = data / "lake" / "runs"
-    lake.mkdir(parents=True)
-    (data / "lake" / "_iolab_manifest.json").write_text("{}")
-    shutil.copy(FILES[1], lake / "part-00001.json")
-    assert cli.main(["ingest", str(data), "--db", str(dbf)]) == 0
-    con = db.connect(dbf, read_only=True)
-    assert q(con, "SELECT count(*) FROM source_history") == [(1,)]
-    con.close()
+    assert cli.main(["lake", "export", "--db", str(dbf), "--to", str(tmp_path / "lake")]) == 0
+    shutil.copytree(tmp_path / "lake", data / "lake")
+    old = data / "old-lake" / "runs"  # a lake manifest of an earlier iolab (no list) beside a result file
+    old.mkdir(parents=True)
+    (data / "old-lake" / "_iolab_manifest.json").write_text("{}")
+    shutil.copy(FILES[1], old / "part-00001.json")
+    shutil.copy(tmp_path / "lake" / "runs" / "part-00001.parquet", old / "part-00002.parquet")
+    rep = batch.ingest_paths(db.open_db(tmp_path / "other.duckdb"), [data])
+    assert sorted(o.path for o in rep.outcomes) == sorted(
+        [str(data / "s1" / FILES[3].name), str(data / "old-lake" / "runs" / "part-00001.json")]
+    )
+    assert [w for w in rep.warnings if "old-lake" in w and "read as data (runs/part-00001.json)" in w]
+    assert not [w for w in rep.warnings if str(data / "lake") + ":" in w]
 
 
 def test_the_points_store_belongs_to_its_database(tmp_path):

@@ -8,7 +8,7 @@ import shutil
 import duckdb
 import pytest
 
-from ingest import cli
+from ingest import cli, outputs
 from ingest.reports import render
 from tests.conftest import ROOT
 
@@ -95,11 +95,15 @@ def test_images_writes_every_chart_of_the_pages_as_svg_and_png(tmp_path, capsys)
         metric = [t for t in texts if t and t.startswith("Metric: ")]
         assert metric and metric[0] != "Metric: (none: the chart draws no quantity)", texts
         assert svg.with_suffix(".png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    # a folder that cannot be made: said, exit 1, the pages rendered all the same
+    # a file where the folder should be: refused before anything is rendered (wrong usage, exit 2)
     blocked = tmp_path / "a-file"
     blocked.write_text("")
-    assert cli.main(["report", "--db", str(dbf), "--out", str(out), "--study", CHARTED, "--images", str(blocked)]) == 1
-    assert "Cannot write the chart images" in " ".join(capsys.readouterr().err.split())
+    assert cli.main(["report", "--db", str(dbf), "--out", str(out), "--study", CHARTED, "--images", str(blocked)]) == 2
+    assert "a-file is a file, not a folder: give --images a folder" in " ".join(capsys.readouterr().err.split())
+    # both folders are listed in their markers: an ingest of a folder holding them reads none of their files
+    assert outputs.foreign(out) == outputs.foreign(images) == [] and len(outputs.read_cover(images).files) == 2 * len(
+        svgs
+    )
 
 
 def test_an_image_title_names_the_study_its_baseline_and_the_metric():

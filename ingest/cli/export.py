@@ -89,10 +89,27 @@ def cmd_export(args: argparse.Namespace, con: Any) -> int:
             return requires.EXIT_USAGE
         if (code := requires.known_study(con, args.study, args.db)) is not None:
             return code
+    if args.out:
+        from ..outputs import Refused, check_file
+        from ..store import places
+
+        try:
+            check_file(Path(args.out), places.roots(con), "--out")
+        except Refused as e:
+            return requires.refused(e, "Not exporting")
     sql, values = query(con, args.view, args.study, args.format)
     reader = con.sql(sql, params=values).to_arrow_reader(BATCH_ROWS)
-    with _target(args.out, binary=args.format == "parquet") as out:
-        rows = WRITERS[args.format](reader, out)
+    try:
+        with _target(args.out, binary=args.format == "parquet") as out:
+            rows = WRITERS[args.format](reader, out)
+        if args.out:
+            from ..outputs import record_file
+
+            record_file(Path(args.out))  # an ingest of its folder never reads it as data
+    except OSError as e:
+        if not args.out or (bad := requires.cannot_write(e, Path(args.out).parent)) is None:
+            raise
+        return bad
     if args.out:
         err.print(f"{rows:,} rows of {markup(args.view)} -> {markup(args.out)}")
     return requires.EXIT_OK

@@ -127,7 +127,8 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         limit = max_files()
     except ValueError as e:
         return _refused([str(e)])
-    files = list(itertools.islice(walk(paths), None if args.yes else limit + 1))
+    marks: list[str] = []  # output markers that did not cover every file beside them
+    files = list(itertools.islice(walk(paths, marks), None if args.yes else limit + 1))
     if len(files) > limit and not args.yes:
         return _refused([too_many(files, limit)])
     ahead = read_ahead(files, Path(args.db))  # a new database's first capture streams while it is made
@@ -158,6 +159,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
                 print(_line(o, args.verbose))
 
         report = batch.ingest_paths(con, paths, step, files=files, verify=args.verify, parallel=True, ahead=ahead)
+    report.warnings[:0] = marks
     if not args.json:
         for note in report.notes:
             say(("Data root:", "bold"), f" {shown(note)}")

@@ -7,6 +7,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from . import requires
+
 
 def register(sub: Any) -> None:
     from ..config import default_db
@@ -51,7 +53,20 @@ def cmd_export(args: argparse.Namespace) -> int:
             f"[red]No database at {markup(args.db)}[/]: ingest first (`iolab ingest DATA --db {markup(args.db)}`)."
         )
         return 2
-    m = export(args.db, args.to)
+    from .. import db
+    from ..outputs import Refused
+
+    try:
+        m = export(args.db, args.to)
+    except Refused as e:
+        return requires.refused(e, "Not exporting the lake")
+    except db.DatabaseProblem as e:
+        console(stderr=True).print(f"[red]Cannot use the database:[/] {markup(e)}")
+        return requires.EXIT_ENVIRONMENT
+    except Exception as e:
+        if (bad := requires.cannot_write(e, args.to)) is None:
+            raise
+        return bad
     last = m["last_run"]
     console(stderr=True).print(
         f"{len(last['new_sources'])} new sources (batch {last['batch']}), "
@@ -67,6 +82,12 @@ def cmd_views(args: argparse.Namespace) -> int:
     from ..terminal import console, markup
 
     out = Path(args.out) if args.out else Path(args.lake) / "views"
+    if not (Path(args.lake) / owned.MANIFEST).is_file():
+        console(stderr=True).print(
+            f"[red]Not writing the views[/]: {markup(args.lake)} is not an iolab lake (no {owned.MANIFEST}): "
+            "run `iolab lake export` first"
+        )
+        return requires.EXIT_USAGE
     if owned.read(out) and owned.status(Path(args.lake), out) == "stale":
         console(stderr=True).print(f"The views in {markup(out)} are stale (an export since): computing them again.")
     t0 = time.perf_counter()
@@ -75,6 +96,10 @@ def cmd_views(args: argparse.Namespace) -> int:
     except (owned.NotOurs, ValueError, TooBig) as e:
         console(stderr=True).print(f"[red]Not writing the views[/]: {markup(str(e))}")
         return 2
+    except Exception as e:
+        if (bad := requires.cannot_write(e, out)) is None:
+            raise
+        return bad
     console(stderr=True).print(
         f"{len(counts)} views computed by {args.engine} in {time.perf_counter() - t0:.1f} s "
         f"-> {markup(args.out or Path(args.lake) / 'views')}"

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..terminal import say, shown
 from . import params, requires
-from .ingest import _line
+from .ingest import _absent, _line, _not_found
 
 
 def register(sub: Any) -> None:
@@ -35,6 +35,8 @@ def cmd_remove(args: argparse.Namespace, con: Any) -> int:
         return requires.EXIT_USAGE
     if args.study and (bad := requires.known_study(con, args.study, args.db)) is not None:
         return bad
+    if absent := _absent(con, [Path(p) for p in args.paths]):  # a typo: as `iolab ingest` says it
+        return _not_found(absent)
     gone = batch.remove(con, [Path(p) for p in args.paths], args.study)
     for o in gone:
         print(_line(o, False))

@@ -45,6 +45,8 @@ def cmd_report(args: argparse.Namespace) -> int:
         return code
     if args.format == "pdf" and (code := _printer()) is not None:
         return code
+    if (code := _check_folders(args)) is not None:
+        return code
     plain = not is_terminal()  # a terminal has the progress bar; a log gets one line per page
     if plain:
         say(f"rendering the reports of {shown(args.db)} into {shown(args.out)}, one line per page as it is done")
@@ -56,25 +58,54 @@ def cmd_report(args: argparse.Namespace) -> int:
                 + (f": {shown(what[8:])}" if ":" in what else "")
             )
 
-    with scratch.stopped_by_sigterm():  # its temporary folders are removed on SIGTERM too
-        code = render.render(
-            Path(args.db), Path(args.out), args.study, args.force, on_page=page, pdf=args.format == "pdf"
-        )
-    if args.images and code != 2:
-        code = max(code, _images(Path(args.out), Path(args.images), args.study, Path(args.db)))
+    where = args.out
+    try:
+        with scratch.stopped_by_sigterm():  # its temporary folders are removed on SIGTERM too
+            code = render.render(
+                Path(args.db), Path(args.out), args.study, args.force, on_page=page, pdf=args.format == "pdf"
+            )
+        if args.images and code != 2:
+            where = args.images
+            code = max(code, _images(Path(args.out), Path(args.images), args.study, Path(args.db)))
+    except OSError as e:
+        if (bad := requires.cannot_write(e, where)) is None:
+            raise
+        return bad
     return code
+
+
+def _check_folders(args: argparse.Namespace) -> int | None:
+    """None when --out (and --images) may be written (ingest.outputs.check); else 2, saying why."""
+    from .. import db
+    from ..outputs import Refused, check
+
+    try:
+        roots = requires.data_roots(args.db)
+    except db.DatabaseProblem as e:
+        console(stderr=True).print(f"[red]Cannot use the database:[/] {markup(e)}")
+        return requires.EXIT_ENVIRONMENT
+    try:
+        check(Path(args.out), roots, "--out")
+        if args.images:
+            check(Path(args.images), roots, "--images")
+    except Refused as e:
+        return requires.refused(e, "Not writing the reports")
+    return None
 
 
 def _images(out: Path, images: Path, studies: list[str] | None, db: Path) -> int:
     """Every chart of the pages as SVG and PNG files under ``images``: 0, or 1 if they cannot be written."""
     import duckdb
 
+    from ..outputs import cannot_write
     from ..reports.images import write_images
     from ..terminal import say, shown
 
     try:
         written = write_images(out, images, studies, db)
     except (OSError, ValueError, duckdb.Error) as e:
+        if isinstance(e, OSError) and cannot_write(e):
+            raise  # the folder, not the charts: said once by the command, exit 3
         console(stderr=True).print(f"[red]Cannot write the chart images into {markup(shown(images))}:[/] {markup(e)}")
         return 1
     say(f"{len(written) // 2} charts as SVG and PNG -> {shown(images)}")

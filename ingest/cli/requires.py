@@ -5,8 +5,10 @@ to its exit code, so every command answers a missing or broken database the same
 Exit codes, for every command:
   0  done;
   1  done, but some files were rejected or some expectations failed;
-  2  wrong usage: a bad option, a --db where there is no database, a --study naming no study;
+  2  wrong usage: a bad option, a --db where there is no database, a --study naming no study, a PATH
+     naming nothing, an output folder in a data root or holding files iolab did not write;
   3  the environment failed: the database is busy, damaged, newer, read-only, or the disk is full;
+     an output folder cannot be written (read-only, full, quota, permissions);
   130  stopped by Ctrl-C (what was stored is whole; the file being stored was rolled back).
 """
 
@@ -80,3 +82,38 @@ def known_study(con: Any, study: str, db_path: str) -> int | None:
         + markup(did_you_mean(study, every) + "; studies: " + (", ".join(every) or "none"))
     )
     return EXIT_USAGE
+
+
+def data_roots(db_path: str | Path) -> list[str]:
+    """The data roots of the database at ``db_path`` (read-only), for the output folder check."""
+    import duckdb
+
+    from .. import db
+    from ..store import places
+
+    con = db.connect(db_path, read_only=True)
+    try:
+        return places.roots(con)
+    except duckdb.CatalogException:  # a database from before data roots: none
+        return []
+    finally:
+        con.close()
+
+
+def refused(e: Exception, what: str = "Not writing there") -> int:
+    """Say why an output folder is refused (ingest.outputs.Refused) and return the usage exit code."""
+    console(stderr=True).print(f"[red]{what}:[/] {markup(str(e))}")
+    return EXIT_USAGE
+
+
+def cannot_write(e: BaseException, where: str | Path) -> int | None:
+    """EXIT_ENVIRONMENT, having said the cause once, when ``e`` is the output folder refusing a
+    write (read-only, full, quota, permissions); None for any other error."""
+    from ..outputs import cannot_write as why
+
+    if (cause := why(e)) is None:
+        return None
+    console(stderr=True).print(
+        f"[red]Cannot write into {markup(str(where))}:[/] {cause}. Nothing half-written is left there."
+    )
+    return EXIT_ENVIRONMENT

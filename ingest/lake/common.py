@@ -22,10 +22,19 @@ def _q(path: Path | str) -> str:
 
 
 def _copy(con, sql: str, dest: Path) -> None:
+    from ..outputs import temporary
+
     dest.parent.mkdir(parents=True, exist_ok=True)
-    tmp = dest.with_name("." + dest.name + ".tmp")  # hidden from readers until complete
-    con.execute(f"COPY ({sql}) TO {_q(tmp)} (FORMAT parquet, COMPRESSION zstd)")
-    tmp.replace(dest)
+    with temporary(dest) as tmp:  # hidden from readers until complete; removed if the write fails
+        con.execute(f"COPY ({sql}) TO {_q(tmp)} (FORMAT parquet, COMPRESSION zstd)")
+
+
+def data_roots(lake: Path) -> list[str]:
+    """The data roots of the database a lake was exported from (its copy of data_roots)."""
+    import pyarrow.parquet as pq
+
+    files = sorted((Path(lake) / "data_roots").glob("part-*.parquet"))
+    return [str(p) for f in files for p in pq.read_table(f, columns=["path"]).column("path").to_pylist()]
 
 
 def lake_tables(lake: Path) -> list[str]:

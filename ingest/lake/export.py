@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from .. import outputs
 from .common import CATALOGUE, LAKE_FORMAT, MANIFEST, SCHEMA_FILE, _copy
 from .script import write_script
 
@@ -54,16 +55,21 @@ def _write_batch(con, lake: Path, tables: dict[str, list[str]], batch: int, ids:
             _copy(con, sql, dest)
 
 
+@outputs.sealed("lake", "lake")  # every file written is listed in its marker, however the export ends
 def export(db_path: str | Path, lake: str | Path) -> dict[str, Any]:
-    """Write (or bring up to date) the lake at ``lake`` from the database; return the manifest."""
+    """Write (or bring up to date) the lake at ``lake`` from the database; return the manifest.
+    A lake folder inside a data root of the database, or holding files iolab did not write, is
+    refused (outputs.Refused)."""
     from .. import db
+    from ..store import places
 
     lake = Path(lake)
-    lake.mkdir(parents=True, exist_ok=True)
-    man_path = lake / MANIFEST
-    old = json.loads(man_path.read_text()) if man_path.is_file() else {"sources": {}, "batches": {}}
     con = db.connect(db_path, read_only=True)
     try:
+        outputs.check(lake, places.roots(con), "--to")
+        outputs.start(lake, "lake")
+        man_path = lake / MANIFEST
+        old = json.loads(man_path.read_text()) if man_path.is_file() else {"sources": {}, "batches": {}}
         tables = _tables(con)
         now = _fingerprints(con)
         # schema files: every table and the contract, so empty ones still have columns
@@ -108,9 +114,8 @@ def export(db_path: str | Path, lake: str | Path) -> dict[str, Any]:
         "batches": batches,
         "last_run": {"new_sources": new, "rewritten_batches": sorted(int(b) for b in stale), "batch": added},
     }
-    tmp = man_path.with_name(".manifest.tmp")
-    tmp.write_text(json.dumps(manifest, indent=1, sort_keys=True))
-    tmp.replace(man_path)
+    with outputs.temporary(man_path) as tmp:
+        tmp.write_text(json.dumps(manifest, indent=1, sort_keys=True))
     write_script(lake)
     return manifest
 
@@ -141,7 +146,6 @@ def _copy_points(con, lake: Path) -> dict[int, int]:
     for sid, (name, _) in files.items():
         dest = out / f"part-{sid}.parquet"
         if not dest.exists() or dest.stat().st_size != (store / name).stat().st_size:  # new, or upgraded
-            tmp = dest.with_name("." + dest.name + ".tmp")
-            shutil.copyfile(store / name, tmp)
-            tmp.replace(dest)
+            with outputs.temporary(dest) as tmp:
+                shutil.copyfile(store / name, tmp)
     return {sid: n for sid, (_, n) in files.items()}

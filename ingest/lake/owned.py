@@ -9,14 +9,15 @@ import json
 import time
 from pathlib import Path
 
-from .common import MANIFEST
+from .. import outputs
+from .common import MANIFEST, data_roots
 
-VIEWS_MANIFEST = "_iolab_views.json"
-OUTPUT_MARKER = ".iolab-output"  # name kept for a marker file; the lake root is known by MANIFEST
+VIEWS_MANIFEST = outputs.VIEWS_MARK
 
 
-class NotOurs(Exception):
-    """A folder `iolab lake views --out` will not write into: it holds files iolab did not write."""
+class NotOurs(outputs.Refused):
+    """A folder `iolab lake views --out` will not write into: in a data root, or holding files iolab
+    did not write (the rule of every output folder: ingest.outputs.check)."""
 
 
 def export_id(lake: Path) -> str:
@@ -30,19 +31,14 @@ def read(out: Path) -> dict | None:
 
 
 def claim(lake: Path, out: Path) -> set[str]:
-    """Make sure ``out`` may be written; the view folders an earlier run wrote there."""
+    """Make sure ``out`` may be written (outputs.check: outside the data roots the lake was exported
+    from, holding no file iolab did not write); the view folders an earlier run wrote there."""
+    try:
+        outputs.check(out, data_roots(lake), "--out")
+    except outputs.Refused as e:
+        raise NotOurs(str(e)) from None
     mine = read(out)
-    if mine is not None:
-        return set(mine.get("views", []))
-    default = out.resolve() == (lake / "views").resolve()
-    others = [p.name for p in out.iterdir() if p.name != "_sql"] if out.is_dir() else []
-    if others and not default:
-        shown = ", ".join(sorted(others)[:5])
-        raise NotOurs(
-            f"{out} already holds files iolab did not write ({shown}{', ...' if len(others) > 5 else ''}) "
-            f"and no {VIEWS_MANIFEST}: give --out an empty or new folder, or one `iolab lake views` wrote"
-        )
-    return set()
+    return set(mine.get("views", [])) if mine is not None else set()
 
 
 def mark(lake: Path, out: Path, engine: str, names: list[str], done: bool = True) -> None:
@@ -55,9 +51,8 @@ def mark(lake: Path, out: Path, engine: str, names: list[str], done: bool = True
         "computed_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "views": sorted(names),
     }
-    tmp = out / f".{VIEWS_MANIFEST}.tmp"
-    tmp.write_text(json.dumps(record, indent=1))
-    tmp.replace(out / VIEWS_MANIFEST)
+    with outputs.temporary(out / VIEWS_MANIFEST) as tmp:
+        tmp.write_text(json.dumps(record, indent=1))
 
 
 def status(lake: Path, out: Path | None = None) -> str:

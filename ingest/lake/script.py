@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..outputs import temporary
 from .common import lake_tables
 from .translate import ROW_VIEWS, spark_statements
 
@@ -75,7 +76,6 @@ def write_script(lake: Path) -> Path:
         if old.name not in files:
             old.unlink()
     for name, text in files.items():
-        tmp = out / f".{name}.tmp"
-        tmp.write_text(text)
-        tmp.replace(out / name)
+        with temporary(out / name) as tmp:
+            tmp.write_text(text)
     return out

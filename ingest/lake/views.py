@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from .. import outputs
 from . import owned
 from .common import MANIFEST, _copy, _q, lake_tables, parquet_rows
 from .script import SPARK_SQL_CONF
@@ -49,13 +50,13 @@ def views(
         )
     keep = needed(only) if only else None
     before = owned.claim(lake, out)
-    out.mkdir(parents=True, exist_ok=True)
     every = [n for k, n, _ in view_statements() if k == "view" and (keep is None or n in keep) and n not in ROW_VIEWS]
-    owned.mark(lake, out, engine, sorted(before | set(every)), done=False)  # ours, from no export yet
-    counts = _duckdb(lake, out, keep) if engine == "duckdb" else _spark(lake, out, master, spark, keep)
-    for gone in before - set(counts):  # ours, not computed now (an earlier definition, or not in only)
-        shutil.rmtree(out / gone, ignore_errors=True)
-    owned.mark(lake, out, engine, list(counts))
+    with outputs.writing(out, "lake views"):  # every file written is listed in its marker, however it ends
+        owned.mark(lake, out, engine, sorted(before | set(every)), done=False)  # ours, from no export yet
+        counts = _duckdb(lake, out, keep) if engine == "duckdb" else _spark(lake, out, master, spark, keep)
+        for gone in before - set(counts):  # ours, not computed now (an earlier definition, or not in only)
+            shutil.rmtree(out / gone, ignore_errors=True)
+        owned.mark(lake, out, engine, list(counts))
     return counts
 
 

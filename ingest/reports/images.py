@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ingest.store.points import STORE_MARK
+from ingest import outputs
 from ingest.written import write_bytes
 
 from .folders import RECORD, recorded, slug
@@ -83,17 +83,17 @@ def baselines(db: Path | None) -> dict[str, str]:
     return {s: b for s, b in rows if b is not None}
 
 
+@outputs.sealed("chart images", "images")
 def write_images(out: Path, images: Path, studies: list[str] | None = None, db: Path | None = None) -> list[Path]:
     """Every chart of the pages under ``out`` (those of ``studies``, or every study rendered there) as
     files under ``images``; the files written. ``images`` is marked as iolab's output (an ingest of a
-    folder holding it never reads it)."""
+    folder holding it never reads the files its marker lists)."""
     held = {s: f for f, s in recorded(out).items()}  # one folder per study (ingest.reports.folders)
     if studies:
         folders = [out / held.get(s, slug(s)) for s in studies]
     else:
         folders = sorted(p.parent for p in out.glob(f"*/{RECORD}"))
-    images.mkdir(parents=True, exist_ok=True)
-    (images / STORE_MARK).touch()
+    outputs.start(images, "chart images")
     written: list[Path] = []
     held_by = recorded(out)
     base = baselines(db)

@@ -22,8 +22,6 @@ from typing import Any
 import duckdb
 import jinja2
 
-from ingest.written import replacing
-
 from . import check, scratch
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -303,7 +301,9 @@ def join(ed: Edition, toc: Part, tmp: Path, target: Path) -> int:
         for page, folio in zip(writer.pages, pypdf.PdfReader(folios).pages):
             page.merge_page(folio)
     writer.add_metadata({"/Title": f"{visible(ed.study)}: iolab report", "/Creator": "iolab report --format pdf"})
-    with replacing(target, binary=True) as f:  # whole or not at all
+    from ingest.outputs import temporary
+
+    with temporary(target) as part_file, part_file.open("wb") as f:  # whole or not at all
         writer.write(f)
     return total
 

@@ -38,11 +38,11 @@ from nbclient import NotebookClient
 from nbconvert import HTMLExporter
 from traitlets import CaselessStrEnum
 
+from ingest import outputs
 from ingest.config import NOTEBOOKS as NOTEBOOK_DIR
 from ingest.config import REPO as ROOT
 from ingest.config import REPORTS_DEFAULT, default_db
 from ingest.progress import bar as progress_bar
-from ingest.store.points import STORE_MARK
 from ingest.terminal import console, markup, shown
 
 from . import scratch
@@ -370,6 +370,7 @@ def unknown_studies(asked: list[str] | None, known: list[str]) -> bool:
     return bool(missing)
 
 
+@outputs.sealed("reports", "out")  # every file written is listed in its marker, however the render ends
 def render(
     db: Path,
     out: Path,
@@ -397,8 +398,7 @@ def render(
         snap = snapshot(db, Path(tmp))
         if unknown_studies(studies, studies_of(snap)):
             return 2
-        out.mkdir(parents=True, exist_ok=True)
-        (out / STORE_MARK).touch()  # iolab's output: an ingest of a folder holding it never reads it
+        outputs.start(out, "reports")  # iolab's output: an ingest never reads the files it lists
         every = plan(snap, pages)
         where = assign(out, sorted(set(studies_of(snap)) | {s for s, _ in every}))  # one folder per study
         jobs = [j for j in every if not studies or j[0] in studies]
@@ -413,11 +413,13 @@ def render(
                 if on_page:
                     on_page(study, nb, "unchanged")
         done, failed = render_jobs(snap, out, where, jobs, pages, prints, old, on_page)
+        unwritable(failed)
         # the index links every page of the database that exists, also those of studies not asked for now
         linked = [(s, nb, out / where[s] / f"{nb}.html") for s, nb in every]
         titles = {n: p.title for n, p in pages.items()} | {"print": "print edition (PDF)"}
         if pdf:
             failed += print_editions(snap, db, out, where, linked, studies, titles, failed, on_page)
+            unwritable(failed)
         else:  # a study whose pages changed keeps no print edition of the old ones
             unprint(out, where, {s for s, _, _ in done})
         linked += [(s, "print", edition_path(out, where[s])) for s in dict.fromkeys(s for s, _ in every)]
@@ -431,6 +433,13 @@ def render(
         msg = str(err).strip().splitlines()[-1] if str(err).strip() else repr(err)
         console().print(f"[red]failed[/] {markup(study)} / {nb}: {markup(msg)}")
     return 1 if failed else 0
+
+
+def unwritable(failed: list[tuple[str, str, Exception]]) -> None:
+    """A page that could not be written because the folder cannot be (read-only, full): raise that,
+    once, for the whole render (the command's exit 3), rather than blame every page for it."""
+    if e := next((e for _, _, e in failed if isinstance(e, OSError) and outputs.cannot_write(e)), None):
+        raise e
 
 
 def render_jobs(snap, out, where, jobs, pages, prints, old, on_page):

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # DuckDB is imported where a connection is made (ingest.store.connect)
     from duckdb import DuckDBPyConnection
 
-STORE_MARK = ".iolab-output"  # in every folder iolab writes: an ingest never reads it as data
+STORE_MARK = ".iolab-output"  # ingest.outputs.MARK: the files it lists are never read as data
 
 
 def _db_file(con: DuckDBPyConnection) -> Path:
@@ -61,10 +61,17 @@ def ensure_store(con: DuckDBPyConnection, *, fresh: bool) -> None:
 
 
 def _mark_store(folder: Path) -> None:
+    """<database>.points is iolab's output folder: its marker lists every file put in the store."""
+    from .. import outputs
+
     folder.mkdir(parents=True, exist_ok=True)
-    mark = folder.parent / STORE_MARK
-    if not mark.exists():
-        mark.write_text("iolab's time-series store: iolab ingest never reads this folder as data.\n")
+    outputs.start(folder.parent, "time-series store")
+
+
+def _record(folder: Path, final: Path) -> None:
+    from .. import outputs
+
+    outputs.record(folder.parent, final)
 
 
 def store_problems(con: DuckDBPyConnection) -> list[str]:
@@ -182,6 +189,7 @@ class StreamingPoints:
             _mark_store(folder)
             final = folder / f"{source_id}.parquet"
             self.tmp.replace(final)
+            _record(folder, final)
         except BaseException:
             self.tmp.unlink(missing_ok=True)
             raise
@@ -276,6 +284,7 @@ def upgrade_store(con: DuckDBPyConnection) -> None:
             [sid],
         )
         tmp.replace(f)
+        _record(folder, f)
         con.execute("UPDATE point_files SET has_times = true, bytes = ? WHERE source_id = ?", [f.stat().st_size, sid])
 
 
