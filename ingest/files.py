@@ -141,11 +141,13 @@ def open_regular(path: Path) -> io.BufferedReader:
 
 
 def _check_regular(st: os.stat_result) -> None:
-    if kind := special_fs(Path(), st):
-        raise NotRegular(f"on a {kind} file system (the kernel's or a device's state, not results): never read")
+    """A device, FIFO or socket is named as what it is; a regular-looking file on a special file system
+    (/proc/kmsg: reading it consumes the kernel log) by its file system."""
     if not stat.S_ISREG(st.st_mode):
         mode = st.st_mode
         raise NotRegular(f"{NOT_REGULAR.get(stat.S_IFMT(mode), 'not a regular file')}, not a regular file: never read")
+    if kind := special_fs(Path(), st):
+        raise NotRegular(f"on a {kind} file system (the kernel's or a device's state, not results): never read")
 
 
 def hash_file(path: Path, chunk: int = 1 << 20) -> tuple[str, int, bytes]:

@@ -126,8 +126,10 @@ def test_views_named_are_computed_with_what_they_read(exported, by_duckdb, tmp_p
     assert names == {
         "generation_comparison",
         "measurements",
+        "file_measurements",
         "orion_latency_points",
         "source_files",
+        "study_conflicts",
         "study_corrections",
         "study_declarations",
     }

@@ -50,7 +50,8 @@ FROM system_measurements s LEFT JOIN r USING (study, system, measurement);
 -- where the new one is better ((value / previous - 1) x 100 where higher is better, (previous /
 -- value - 1) x 100 where lower is), and its 95 % Welch interval (ci95_low_pct, ci95_high_pct),
 -- computed as the comparison's with the previous measurement as the baseline (002_statistics.sql).
--- verdict: 'better' / 'worse' when the whole interval is above / below 0, else 'within noise';
+-- verdict: 'better' / 'worse' when the whole interval is above / below 0, else 'within noise'; 'equal'
+-- when every run of both measurements has the same value (the difference is exactly 0: mean_of);
 -- 'single run' when either side has one run; NULL for the first measurement or a metric without a
 -- direction. regression: true when the verdict is 'worse' (lower IOPS or MB/s, higher latency,
 -- outside the noise of both measurements' runs), false for 'better' or 'within noise', NULL where
@@ -113,8 +114,9 @@ WITH p AS (
     SELECT * EXCLUDE (vp, vn, diff, denom),
            value - t975(n - 1) * sd / sqrt(n) AS value_ci95_low,
            value + t975(n - 1) * sd / sqrt(n) AS value_ci95_high,
-           CASE direction WHEN 'higher' THEN (value / nullif(previous_value, 0) - 1) * 100
-                          WHEN 'lower' THEN (previous_value / nullif(value, 0) - 1) * 100 END AS pct_change,
+           CASE WHEN direction IS NOT NULL AND value = previous_value THEN 0.0  -- even where both are 0
+                WHEN direction = 'higher' THEN (value / nullif(previous_value, 0) - 1) * 100
+                WHEN direction = 'lower' THEN (previous_value / nullif(value, 0) - 1) * 100 END AS pct_change,
            (diff - t975(welch_df(vp, previous_n, vn, n)) * sqrt(vp + vn)) / nullif(denom, 0) * 100 AS ci95_low_pct,
            (diff + t975(welch_df(vp, previous_n, vn, n)) * sqrt(vp + vn)) / nullif(denom, 0) * 100 AS ci95_high_pct,
            CASE WHEN direction IS NULL OR previous_value IS NULL OR n < 2 OR previous_n < 2 THEN NULL
@@ -125,6 +127,7 @@ WITH p AS (
     SELECT *,
            CASE WHEN direction IS NULL OR previous_value IS NULL THEN NULL
                 WHEN n < 2 OR previous_n < 2 THEN 'single run'
+                WHEN value = previous_value AND sd = 0 AND previous_sd = 0 THEN 'equal'
                 WHEN ci95_low_pct > 0 THEN 'better'
                 WHEN ci95_high_pct < 0 THEN 'worse'
                 ELSE 'within noise' END AS verdict
@@ -142,7 +145,7 @@ WITH p AS (
                                          RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)) END AS fdr_q
     FROM q
 )
-SELECT *, CASE WHEN verdict IN ('better', 'worse', 'within noise') THEN verdict = 'worse' END AS regression,
+SELECT *, CASE WHEN verdict IN ('better', 'worse', 'within noise', 'equal') THEN verdict = 'worse' END AS regression,
        point_measurements > 1 AS trended,
        CASE WHEN verdict IN ('better', 'worse') AND NOT fdr_q < 0.05 THEN 'within noise' ELSE verdict END
            AS verdict_fdr
