@@ -128,6 +128,7 @@ def test_views_named_are_computed_with_what_they_read(exported, by_duckdb, tmp_p
         "measurements",
         "file_measurements",
         "orion_latency_points",
+        "run_starts",
         "source_files",
         "study_conflicts",
         "study_corrections",

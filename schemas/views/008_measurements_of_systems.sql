@@ -23,6 +23,24 @@
 -- has that one. A system with several measurements and none ordered has no current measurement:
 -- current_note says why, and the pages name it instead of picking one.
 --
+-- run_starts: each run's start, as its file states it or, where the file states none but an end and a
+-- runtime (fio JSON: the report's timestamp and the job's runtime, metric runtime_s), the end less the
+-- runtime (started_from says which; for a document of jobs run one after another the end is the
+-- report's, so that start is the day's, not each job's to the second). The trends read it too.
+CREATE OR REPLACE VIEW run_starts AS
+WITH rt AS (  -- a run that states its end but not its start: its own runtime (one value per run)
+    SELECT run_id, min(value) AS runtime_s FROM samples
+    WHERE metric = 'runtime_s' AND scope = 'all' AND target IS NULL AND value IS NOT NULL
+      AND run_id IN (SELECT run_id FROM runs WHERE started_at IS NULL AND ended_at IS NOT NULL)
+    GROUP BY run_id HAVING min(value) = max(value)
+)
+SELECT r.run_id,
+       coalesce(r.started_at,
+                make_timestamp(epoch_us(r.ended_at) - CAST(round(rt.runtime_s * 1000000) AS BIGINT))) AS started_at,
+       CASE WHEN r.started_at IS NOT NULL THEN 'stated' WHEN rt.runtime_s IS NOT NULL THEN 'end - runtime' END
+           AS started_from
+FROM runs r LEFT JOIN rt ON rt.run_id = r.run_id;
+
 -- file_measurements: one row per study, system and placed file (source_id is the place), with its
 -- measurement and that measurement's order; system_measurements: one row per measurement.
 CREATE OR REPLACE VIEW file_measurements AS
@@ -37,19 +55,12 @@ WITH sf AS (
     WHERE study NOT IN (SELECT study FROM sf WHERE fw_order IS NOT NULL GROUP BY study
                         HAVING count(DISTINCT CAST(fw_order AS VARCHAR)) > 1)
     GROUP BY study, firmware
-), rt AS (  -- a run that states its end but not its start: its own runtime (one value per run)
-    SELECT run_id, min(value) AS runtime_s FROM samples
-    WHERE metric = 'runtime_s' AND scope = 'all' AND target IS NULL AND value IS NOT NULL
-      AND run_id IN (SELECT run_id FROM runs WHERE started_at IS NULL AND ended_at IS NOT NULL)
-    GROUP BY run_id HAVING min(value) = max(value)
 ), f AS (
     SELECT f.study, coalesce(r.system, f.system) AS system, f.source_id, min(f.path) AS source_path,
            min(f.firmware) AS firmware,
-           min(coalesce(r.started_at,
-                        make_timestamp(epoch_us(r.ended_at) - CAST(round(rt.runtime_s * 1000000) AS BIGINT)),
-                        r.ended_at)) AS first_run,
+           min(coalesce(rs.started_at, r.ended_at)) AS first_run,
            max(coalesce(r.ended_at, r.started_at)) AS last_run
-    FROM runs r JOIN sf f ON f.content_id = r.source_id LEFT JOIN rt ON rt.run_id = r.run_id
+    FROM runs r JOIN sf f ON f.content_id = r.source_id JOIN run_starts rs ON rs.run_id = r.run_id
     WHERE coalesce(r.system, f.system) IS NOT NULL
     GROUP BY f.study, coalesce(r.system, f.system), f.source_id
 ), dated AS (

@@ -5,28 +5,16 @@
 -- for files with no firmware label, a session of runs (measured_by 'run date': a file starting more than
 -- 12 hours after the last run of every earlier file begins a new one, named by its first day), or
 -- 'no time' for files whose runs state no time at all (listed, never dropped).
--- A run's start (trend_runs.started_at): runs.started_at as the file states it; where the file states
--- none but an end time and a runtime (fio JSON: the report's timestamp and the job's runtime, metric
--- runtime_s), the start is ended_at - runtime_s (started_from says which; for a document of jobs run
--- one after another the end is the report's, so that start is the day's, not each job's to the second).
+-- A run's start (trend_runs.started_at, started_from): run_starts' (008_measurements_of_systems.sql): as the
+-- file states it, else its end less its runtime (fio JSON).
 -- Order (trend_measurements.measurement_no, 1 = oldest): the study's declared
 -- `firmware_order = ["old", ..., "new"]` first, in its order; the rest by their first run.
 -- A measurement with neither (a firmware not in the order, runs without any time) is
 -- 'unordered': it has no measurement_no and is in no trend; it is listed, never dropped silently.
 CREATE OR REPLACE VIEW trend_runs AS
-WITH rt AS (  -- the run's own runtime, where it states one (one value per run)
-    SELECT run_id, min(value) AS runtime_s FROM samples
-    WHERE metric = 'runtime_s' AND scope = 'all' AND target IS NULL AND value IS NOT NULL
-    GROUP BY run_id HAVING min(value) = max(value)
-)
-SELECT m.* EXCLUDE (started_at),
-       coalesce(m.started_at,
-                make_timestamp(epoch_us(m.ended_at) - CAST(round(rt.runtime_s * 1000000) AS BIGINT))) AS started_at,
-       CASE WHEN m.started_at IS NOT NULL THEN 'stated'
-            WHEN m.ended_at IS NOT NULL AND rt.runtime_s IS NOT NULL THEN 'end - runtime' END AS started_from,
-       f.labels->>'firmware' AS firmware
+SELECT m.* EXCLUDE (started_at), rs.started_at, rs.started_from, f.labels->>'firmware' AS firmware
 FROM measurements m JOIN source_files f ON f.source_id = m.source_id
-LEFT JOIN rt ON rt.run_id = m.run_id
+JOIN run_starts rs ON rs.run_id = m.run_id
 WHERE m.target IS NULL AND m.value IS NOT NULL AND m.system IS NOT NULL AND m.study IS NOT NULL;
 
 CREATE OR REPLACE VIEW trend_measurements AS
