@@ -103,7 +103,7 @@ def comparison_rows(
             WHERE c.study = $1 AND c.metric IN (SELECT unnest($2::VARCHAR[]))
               AND CASE WHEN b.system IS NULL THEN c.baseline_current ELSE c.baseline_measurement = b.measurement END
               AND CASE WHEN s.system IS NULL THEN c.current ELSE c.measurement = s.measurement END
-            ORDER BY ALL""",
+            ORDER BY c.system, c.metric, c.block_size_bytes, c.read_pct, c.random_pct, c.load, c.workload_label""",
         params=[study, metrics, list(chosen), list(chosen.values())],
     ).pl()
 
