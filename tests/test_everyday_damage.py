@@ -63,21 +63,7 @@ CHANGES: dict[str, Callable[[bytes], bytes]] = {
 TAB_SEPARATED = {"fio-log"}
 JSON = {"fio-json"}
 
-FIO = "fio's own modules are the fio follow-up of issue 41 (fio text/JSON shapes), not changed here"
-PDH = (
-    "pdh.py streams the capture from disk with its own decoding (parse_path): the shared text layer does not "
-    "reach it; follow-up: pdh to skip blank lines before its header and undouble a JSON-escaped header"
-)
-ORION = (
-    "the ORION parsers refuse any line they do not know, on purpose: -verbose progress lines have no public "
-    "example and must not be skipped unread; follow-up: skip text before the banner and after the last result "
-    "line, as elbencho/DiskSpd/IOzone do, once a -verbose transcript shows where those lines fall"
-)
 KNOWN: dict[tuple[str, str], str] = {
-    ("fio-json", "cr"): FIO + ": text before the JSON ends in a bare CR, and the document is searched for after a LF",
-    ("pdh-csv", "backslashes"): PDH,
-    ("orion-console", "wrapped"): ORION,
-    ("orion-summary-txt", "wrapped"): ORION,
     ("storage-array-profile", "no_final_eol"): (
         "profile.py refuses a last line without its line end as cut (free text: a whole last line cannot "
         "be told from a cut one); the seed excerpt is a transcription that ends on a text line"

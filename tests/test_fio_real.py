@@ -323,20 +323,55 @@ def test_per_io_logs_agree_with_json_of_the_same_run(runs):
     assert len(iops) == ios and set(iops) == {1.0}  # one row per I/O, each counting one
 
 
-def test_terse_agrees_with_json_of_the_same_run(runs):
-    text = runs["terse"].read_text()
-    terse_line = next(x for x in text.splitlines() if x.startswith("3;fio-"))
+# (terse version, job): each version's layout, and the block shapes unified_rw_reporting and
+# group_reporting give (mixed only; read, write, trim and mixed; one line for a group)
+TERSE = {
+    "v2": (2, "[t]\nrw=randrw\nbs=4k\n"),
+    "v3": (3, "[t]\nrw=randread\nbs=4k\n"),
+    "v3-group": (3, "group_reporting\n[g]\nrw=randread\nbs=4k\nnumjobs=2\n"),
+    "v4": (4, "[t]\nrw=randrw\nbs=4k\n"),
+    "v4-both": (4, "unified_rw_reporting=both\n[t]\nrw=randrw\nbs=4k\n"),
+    "v5": (5, "[t]\nrw=randrw\nbs=4k\n"),
+    "v5-mixed": (5, "unified_rw_reporting=mixed\n[t]\nrw=randrw\nbs=4k\n"),
+}
+
+
+@pytest.fixture(scope="module")
+def terse_runs(tmp_path_factory) -> dict[str, str]:
+    """One run per case written as terse and JSON at once (`--output-format=terse,json`)."""
+    tmp = tmp_path_factory.mktemp("terse")
+    return {
+        case: _fio(tmp, case.replace("-", "_"), job, "--output-format=terse,json", f"--terse-version={ver}")
+        for case, (ver, job) in TERSE.items()
+    }
+
+
+@pytest.mark.parametrize("case", sorted(TERSE))
+def test_terse_agrees_with_json_of_the_same_run(terse_runs, case):
+    """Every terse version fio writes (`--terse-version=2..5`) loads with the numbers of the JSON the
+    same run wrote beside it, to terse's precision."""
+    ver, _ = TERSE[case]
+    text = terse_runs[case]
+    terse_line = next(x for x in text.splitlines() if x.startswith(f"{ver};"))
+    assert len(terse_line.split(";")) > 80
     _, js = _split(text)
     t, j = fio_terse.parse(terse_line.encode(), "t"), fio_json.parse(js.encode(), "j")
+    assert t.tool_version == (None if ver == 2 else j.tool_version) and j.tool_version == "fio-3.33"
     units = {s.metric: s.unit for s in t.samples}
     tv, jv = _by_job(t)[0], _by_job(j)[0]
     # terse writes KiB, KiB/s, whole IOPS, usec (means with 6 decimals), disk util with 2: within those
     tol = {"bytes": 1024, "MB/s": 1024 / 1e6, "IO/s": 1, "ms": 1e-3, "%": 0.005, "count": 0, "s": 1e-3}
     shared = sorted(set(tv) & set(jv) - {"runtime_s"})  # terse: the read's runtime; JSON 3.x: job_runtime
-    assert tv["runtime_s"] * 1000 == _by_path(j)[(1, "read.runtime")]
-    assert len(shared) > 20
-    for m in shared:
-        assert abs(tv[m] - jv[m]) <= tol[units[m]], (m, tv[m], jv[m])
+    first = "mixed" if case.endswith("-mixed") else "read"
+    assert tv["runtime_s"] * 1000 == max(v for (_, p), v in _by_path(j).items() if p.endswith(".runtime") and v)
+    only_json = {m for m in jv if m.endswith("ios")} | ({"disk_util_pct"} if ver == 2 else set())  # I/O counts
+    assert set(jv) - set(tv) == only_json
+    assert len(shared) > 20 and (first == "mixed") == ("read_iops" not in tv)
+    for m in shared:  # the totals add each direction's cut figure: a unit per direction
+        lim = tol[units[m]] * (3 if m in ("iops", "mbps") else 1)
+        assert abs(tv[m] - jv[m]) <= lim, (m, tv[m], jv[m])
+    if ver >= 3:  # disk utilisation, which version 2 does not write
+        assert any(s.metric == "disk_util_pct" for s in t.samples)
 
 
 def _reports(text: str) -> list[tuple[str, str]]:

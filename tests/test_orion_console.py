@@ -75,10 +75,11 @@ def test_failed_and_11g_runs_are_rejected_with_the_reason():
 @pytest.mark.parametrize(
     "text, reason",
     [
-        ("hello\nORION: ORacle IO Numbers -- Version 12.2.0.1.0\n", "before the ORION banner"),
+        ("hello\nORION: ORacle IO Numbers -- Version 12.2.0.1.0\n", "no result lines"),
         ("$ orion -run simple -testname t\n", "no 'ORION: ORacle IO Numbers"),
         (
-            "ORION: ORacle IO Numbers -- Version 12.2.0.1.0\nMaximum Large MBPS=1 @ Small=0 and Large=1\nPoint 3 of 8\n",
+            "ORION: ORacle IO Numbers -- Version 12.2.0.1.0\nMaximum Large MBPS=1 @ Small=0 and Large=1\nPoint 3 of 8\n"
+            "Maximum Small IOPS=5 @ Small=1 and Large=0\n",
             "unexpected line in an ORION console",
         ),
         (
@@ -126,3 +127,17 @@ def test_property_any_prefix_loads_exactly_or_is_rejected(eol, cut):
         assert e.reason
         return
     assert res.samples and all(s.line_no <= cut for s in res.samples)
+
+
+def test_text_around_the_transcript_is_skipped_and_said():
+    """A sweep script's log and a prompt before the banner and after the last result line: the
+    numbers are those of the transcript alone, and a note says which lines were read."""
+    wrapped = (
+        b"[10:00] sweep.sh: lun 3 of 8\n+ cd /bench\n"
+        + corpus(C19).read_bytes()
+        + b"\n[10:44] sweep.sh: done\nlab@h:~$ \n"
+    )
+    alone, res = orion_console.parse(corpus(C19).read_bytes(), "a"), orion_console.parse(wrapped, "b")
+    assert [(s.metric, s.value) for s in res.samples] == [(s.metric, s.value) for s in alone.samples]
+    assert alone.notes == [] and len(res.notes) == 1
+    assert "skipped 2 lines before it, 2 lines after it" in res.notes[0]

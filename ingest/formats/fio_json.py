@@ -123,6 +123,7 @@ def _too_deep(text: str, start: int, line: int) -> ParseError:
 
 
 _MAX_DEPTH = 500
+_CR = re.compile(r"\r(?!\n)")
 
 
 def _num(v: Any) -> float | None:
@@ -465,6 +466,8 @@ def parse(data: bytes, name: str) -> ParseResult:
     """Documents are read one at a time, each turned into rows once the next one is found (which
     ends its text): memory follows the largest document and the packed rows, not the file."""
     text = decode_text(data)
+    if "\r" in text:  # bare CR line ends (an old Mac editor, a tool's progress line): lines as LF ones
+        text = _CR.sub("\n", text)  # (JSON strings hold no raw CR, so no value changes)
     idx = _text.LineIndex(text)
     other: list[tuple[int, str]] = []
     rows: dict[str, Any] = {t: Rows(PACKED[t]) if t in PACKED else [] for t in TABLES}

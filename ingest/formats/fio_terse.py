@@ -1,18 +1,20 @@
-"""fio terse output, version 3 (`--minimal` / `--output-format=terse`, the default terse version).
+"""fio terse output (`--minimal` / `--output-format=terse`), versions 2, 3 (the default), 4 and 5.
 
 One semicolon-separated line per job (or per group under group_reporting, where the jobname field
 is empty), possibly several lines, possibly after stderr lines (`fio: ...`). Layout from fio's
-HOWTO "Terse output" and stat.c show_thread_status_terse_all (fio 3.x): 5 header fields (terse
-version, fio version, jobname, groupid, error); read and write blocks of 41 fields each (io KiB,
-bw KiB/s, IOPS, runtime ms; slat, clat min/max/mean/stdev usec; 20 clat percentile fields `P%=V`
-in usec, `0%=0` for unused slots; lat min/max/mean/stdev usec; bw min/max/agg %/mean/stdev KiB/s);
-CPU (5), I/O depths (7), usec and msec latency buckets (10 + 12); then per disk 9 fields (name,
+stat.c show_thread_status_terse_all and show_ddir_status_terse (read at fio-3.33 and master):
+a header (version 2: `2;name;groupid;error`, no fio version; 3-5: `V;fio-x;name;groupid;error`);
+a block per direction of 41 fields (io KiB, bw KiB/s, IOPS, runtime ms; slat, clat
+min/max/mean/stdev usec; 20 clat percentile fields `P%=V` in usec, `0%=0` for unused slots; lat
+min/max/mean/stdev usec; bw min/max/agg %/mean/stdev KiB/s), version 5 adding 6 (bw samples, iops
+min/max/mean/stdev/samples); the blocks are read and write (3) or read, write and trim (2, 4, 5),
+only `mixed` under unified_rw_reporting=1, and a `mixed` block after them under =both; then CPU
+(5), I/O depths (7), usec and msec latency buckets (10 + 12); then (3-5) per disk 9 fields (name,
 read/write ios, merges, ticks, in_queue, util%), each optionally followed by `slaves;` and 8
 aggregate fields (md devices); then `total errors;first error` when continue_on_error is set,
-and the job description when one is set. 130 fields for one disk.
+and the job description when one is set (version 2: on the next line, after a `;`).
 
 Terse carries no job options, so the workload signature (block size, mix, queue depth) is unknown.
-Versions 2, 4 and 5 lay fields out differently and are refused by name.
 """
 
 from __future__ import annotations
@@ -27,8 +29,10 @@ from ._rows import Rows
 from ._text import number
 
 FORMAT = "fio-terse"
-VERSION = "1"
-_LINE = re.compile(r"^(\d+);fio-[^;]*;")
+VERSION = "2"
+_LINE = re.compile(r"^([345]);fio-[^;]*;")
+# version 2 has no fio version field: name;groupid;error;KiB;bw;iops;runtime;slat min;max;mean;stdev
+_LINE_V2 = re.compile(r"^2;[^;]*;\d+;-?\d+;\d+;\d+;\d+;\d+;\d+;\d+;\d+\.\d+;\d+\.\d+;")
 _STATS = ("min", "max", "avg", "stddev")
 DIR_FIELDS = (
     ["kb", "bandwidth_kb", "iops", "runtime_ms"]
@@ -38,6 +42,7 @@ DIR_FIELDS = (
     + [f"lat_{s}_us" for s in _STATS]
     + ["bw_min_kb", "bw_max_kb", "bw_agg_pct", "bw_mean_kb", "bw_dev_kb"]
 )
+V5_FIELDS = ["bw_samples", "iops_min", "iops_max", "iops_mean", "iops_dev", "iops_samples"]
 TAIL_FIELDS = (
     ["cpu_user", "cpu_sys", "cpu_csw", "cpu_mjf", "cpu_minf"]
     + [f"iodepth_{d}" for d in (1, 2, 4, 8, 16, 32, 64)]
@@ -45,17 +50,33 @@ TAIL_FIELDS = (
     + [f"lat_{m}ms" for m in (2, 4, 10, 20, 50, 100, 250, 500, 750, 1000, 2000)]
     + ["lat_over_2000ms"]
 )
-FIXED = 5 + 2 * len(DIR_FIELDS) + len(TAIL_FIELDS)  # 121
+HEADS = {2: ["terse_version", "jobname", "groupid", "error"]}
+_HEAD = ["terse_version", "fio_version", "jobname", "groupid", "error"]
+# the direction blocks fio writes per version (unified_rw_reporting aside)
+BLOCKS = {
+    2: ("read", "write", "trim"),
+    3: ("read", "write"),
+    4: ("read", "write", "trim"),
+    5: ("read", "write", "trim"),
+}
+FIXED = 5 + 2 * len(DIR_FIELDS) + len(TAIL_FIELDS)  # 121: version 3, read and write
 DISK_FIELDS = ("read_ios", "write_ios", "read_merges", "write_merges", "read_ticks", "write_ticks", "in_queue", "util")
 
 
-SNIFF_RULE = "a line starts with a fio terse version field ('3;fio-...'), and no fio JSON beside it"
+SNIFF_RULE = (
+    "a line starts with a fio terse version field ('3;fio-...', 4, 5; or version 2's '2;name;group;error;' "
+    "and numbers), and no fio JSON beside it"
+)
+
+
+def _is_terse(line: str) -> bool:
+    return bool(_LINE.match(line) or _LINE_V2.match(line))
 
 
 def sniff(head: str, name: str) -> bool:
     if '"fio version"' in head:
         return False  # `--output-format=terse,json`: the JSON (the same numbers, more of them) reads it
-    return any(_LINE.match(x) for x in split_lines(head.lstrip("\ufeff"))[:50])
+    return any(_is_terse(x) for x in split_lines(head.lstrip("\ufeff"))[:50])
 
 
 def _num(text: str, what: str, ln: int) -> float | None:
@@ -116,21 +137,42 @@ def _disks(cells: list[str], ln: int, doc_no: int) -> tuple[list[dict], list[str
     return out, cells
 
 
+def _blocks(ver: int, cells: list[str], head: int, n: int, ln: int) -> list[str]:
+    """The direction blocks of a line: fio's for the version, only `mixed` (unified_rw_reporting=1) or
+    those and `mixed` (=both). A block starts with its KiB (a whole number), the CPU part after the
+    last one with `usr%`: the first block boundary holding a `%` field ends the blocks."""
+    std = BLOCKS[ver]
+    for k in range(1, len(std) + 2):
+        at = head + k * n
+        if at < len(cells) and cells[at].endswith("%"):
+            if k in (1, len(std), len(std) + 1):
+                return ["mixed"] if k == 1 else [*std, "mixed"][:k]
+            break
+    raise ParseError(
+        f"a terse v{ver} line has {len(std)} direction blocks of {n} fields after its {head} header fields, "
+        "then the CPU usage (a field ending in '%'): this one does not (cut?)",
+        ln,
+    )
+
+
 def _line(res: ParseResult, rows: dict, doc_no: int, ln: int, line: str) -> None:
     cells = line.split(";")
-    if cells[0] != "3":
-        raise ParseError(f"terse version {cells[0]} is not read (only version 3, fio's default terse version)", ln)
-    if len(cells) < FIXED:
-        raise ParseError(f"a terse v3 line has at least {FIXED} fields, this one has {len(cells)} (cut?)", ln)
-    version, jobname, groupid, error = cells[1], cells[2], cells[3], cells[4]
+    ver = int(cells[0])
+    head = HEADS.get(ver, _HEAD)
+    n = len(DIR_FIELDS) + (len(V5_FIELDS) if ver == 5 else 0)
+    names_ = _blocks(ver, cells, len(head), n, ln)
+    fixed = len(head) + len(names_) * n + len(TAIL_FIELDS)
+    if len(cells) < fixed:
+        raise ParseError(
+            f"a terse v{ver} line of this layout has at least {fixed} fields, this one has {len(cells)} (cut?)", ln
+        )
+    h = dict(zip(head, cells))
+    version, jobname, groupid, error = h.get("fio_version"), h["jobname"], h["groupid"], h["error"]
     ids = {"doc_no": doc_no, "job_no": 1, "line_no": ln}
-    n = len(DIR_FIELDS)
-    dirs = [
-        _direction("read", cells[5 : 5 + n], ln, rows, ids),
-        _direction("write", cells[5 + n : 5 + 2 * n], ln, rows, ids),
-    ]
-    tail = dict(zip(TAIL_FIELDS, cells[5 + 2 * n : FIXED]))
-    disks, rest = _disks(cells[FIXED:], ln, doc_no)
+    at = len(head)
+    dirs = [_direction(d, cells[at + i * n : at + (i + 1) * n], ln, rows, ids) for i, d in enumerate(names_)]
+    tail = dict(zip(TAIL_FIELDS, cells[fixed - len(TAIL_FIELDS) : fixed]))
+    disks, rest = _disks(cells[fixed:], ln, doc_no) if ver >= 3 else ([], cells[fixed:])
     errors = None
     if len(rest) >= 2 and rest[0].isdigit() and rest[1].lstrip("-").isdigit():
         errors, rest = float(rest[0]), rest[2:]
@@ -146,12 +188,8 @@ def _line(res: ParseResult, rows: dict, doc_no: int, ln: int, line: str) -> None
             description=";".join(rest) or None,
         )
     )
-    names = (
-        ["terse_version", "fio_version", "jobname", "groupid", "error"]
-        + [f"read_{f}" for f in DIR_FIELDS]
-        + [f"write_{f}" for f in DIR_FIELDS]
-        + TAIL_FIELDS
-    )
+    fields = DIR_FIELDS + (V5_FIELDS if ver == 5 else [])
+    names = head + [f"{d}_{f}" for d in names_ for f in fields] + TAIL_FIELDS
     rows["fio_job_values"] += [
         {"doc_no": doc_no, "job_no": 1, "path": p, "value": c, "value_num": _safe_num(c)} for p, c in zip(names, cells)
     ]
@@ -195,12 +233,18 @@ def parse(data: bytes, name: str) -> ParseResult:
         "fio_disk_util": [],
         "fio_messages": [],
     }
-    pending = []
+    pending: list[dict[str, Any]] = []
+    last_v2 = False  # version 2 writes a job's description on the next line, after a ';'
     for ln, raw in enumerate(split_lines(decode_text(data).lstrip("\ufeff")), start=1):
         line = raw.strip()
         if not line:
             continue
-        if _LINE.match(line):
+        if last_v2 and line.startswith(";") and res.runs[-1].description is None:
+            res.runs[-1].description = line[1:]
+            last_v2 = False
+            continue
+        last_v2 = line.startswith("2;")
+        if _is_terse(line):
             doc_no = len(res.runs) + 1
             rows["fio_messages"] += [{**m, "doc_no": doc_no} for m in pending]
             pending = []
@@ -209,7 +253,7 @@ def parse(data: bytes, name: str) -> ParseResult:
             pending.append({"line_no": ln, "text": line})
     rows["fio_messages"] += [{**m, "doc_no": None} for m in pending]
     if not res.runs:
-        raise ParseError("no terse line (3;fio-...;...) in the file")
+        raise ParseError("no terse line (3;fio-...;..., 4, 5, or version 2's 2;name;...) in the file")
     res.tool_version = res.runs[0].tool_version
     res.tables = {t: r.table() if isinstance(r, Rows) else r for t, r in rows.items() if len(r)}
     return res

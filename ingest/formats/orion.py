@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from ..model import ParseError, ParseResult, Run, decode_text, parse_float, parse_int, split_lines
+from ._text import wrapped_note
 
 FORMAT = "orion-summary-txt"
 VERSION = "1"
@@ -26,6 +27,7 @@ _DETAIL = re.compile(
 )
 _HIST_HEAD = re.compile(r"^(Small|Large) Read / Write Latency Histogram @ Small=(\d+) and Large=(\d+)")
 _HIST_ROW = re.compile(r"^\s*(\d+)\s*-\s*(\d+)\s*us:\s*(\d+)\s*\(\s*([\d.]+)%\)\s*(\d+)\s*\(\s*([\d.]+)%\)\s*$")
+_RESULTISH = re.compile(r"^(?:Maximum|Minimum|Small|Large) ")
 _LUN = re.compile(r"^Name:\s*(.+?)\s+Size:\s*(\d+)\s*$")
 _FOUND = re.compile(r"^(\d+) (?:FILEs|files) found\.?\s*$")
 HEADLINES = {
@@ -182,13 +184,20 @@ def _headline_factor(label: str, unit_text: str, ln: int) -> float:
 
 
 def _scan(lines: list[str]) -> dict:
-    """Walk the summary once: version, command line, parameters, LUNs and the result lines."""
-    found = {"version": None, "commandline": None, "params": {}, "luns": [], "files_found": None, "results": Results()}
+    """Walk the summary once: version, command line, parameters, LUNs and the result lines. A line
+    that is none of these refuses the file when it stands between two lines that are (an ORION line
+    iolab does not know); before the first or after the last it is a script's log, a prompt or a
+    progress line around the report (a console capture of the file), skipped and said."""
+    found: dict = {"version": None, "commandline": None, "params": {}, "luns": [], "files_found": None}
+    found["results"], known, unknown = Results(), [], []
     i = 0
     while i < len(lines):
         line, ln = lines[i].strip(), i + 1
         i += 1
-        if not line or found["results"].take(lines[i - 1], ln):
+        if not line:
+            continue
+        known.append(ln)
+        if found["results"].take(lines[i - 1], ln):
             continue
         if m := _VERSION.match(line):
             found["version"] = m.group(1)
@@ -196,6 +205,7 @@ def _scan(lines: list[str]) -> dict:
             while i < len(lines) and not lines[i].strip():
                 i += 1
             found["commandline"] = lines[i].strip() if i < len(lines) else None
+            known.append(i + 1)
             i += 1
         elif m := _LUN.match(line):
             found["luns"].append({"lun": m.group(1).strip(), "size_bytes": int(m.group(2)), "line_no": ln})
@@ -207,7 +217,14 @@ def _scan(lines: list[str]) -> dict:
         elif not line.startswith(
             ("This maps to this test", "These options enable", "Setting ", "ORION: ", "Test will take")
         ):  # the last three: console chatter
-            raise ParseError(f"unexpected line in an ORION summary: {line[:60]!r}", ln)
+            if _RESULTISH.match(line):  # a result line iolab cannot read is never text around the report
+                raise ParseError(f"unexpected line in an ORION summary: {line[:60]!r}", ln)
+            known.pop()
+            unknown.append((ln, line))
+    inside = [(ln, t) for ln, t in unknown if known and known[0] < ln < known[-1]]
+    if inside:
+        raise ParseError(f"unexpected line in an ORION summary: {inside[0][1][:60]!r}", inside[0][0])
+    found["read"] = known
     return found
 
 
@@ -248,7 +265,8 @@ NO_RESULTS = (
 
 
 def parse(data: bytes, name: str) -> ParseResult:
-    found = _scan(split_lines(decode_text(data)))
+    lines = split_lines(decode_text(data))
+    found = _scan(lines)
     results: Results = found["results"]
     if "testname" not in found["params"]:
         raise ParseError("no 'Test:' line: the parameter block is missing (truncated file?)")
@@ -280,4 +298,6 @@ def parse(data: bytes, name: str) -> ParseResult:
     res.tables["orion_luns"] = found["luns"]
     res.tables["orion_latency_details"] = results.details
     res.tables["orion_histograms"] = results.hist
+    if note := wrapped_note("ORION", found["read"], lines):
+        res.notes.append(note)
     return res

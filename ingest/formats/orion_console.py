@@ -10,11 +10,13 @@ Real transcript (tests/corpus/orion-console, 19c):
     Maximum Large MBPS=1571.33 @ Small=0 and Large=5 ... detail lines, histograms (as in the 12c+ _summary.txt)
 11g/12.1 print only the banner, the test name and the estimate (their results are in the _summary.txt);
 such a transcript is rejected as having no results, and so is a run that stopped with an error
-(`Failure in opening .lun file ...`): the reason quotes ORION's own line. The result lines are read by
+(`Failure in opening .lun file ...`): the reason quotes ORION's own line. Text before the banner and
+after the last result line (a script's log, a prompt) is skipped and said in a note. The result lines are read by
 the summary parser's code (ingest/formats/orion.py `Results`), so the same numbers come out in the same
 tables (orion_headlines, orion_latency_details, orion_histograms); the run's group is the
 `<testname>_<date>_<time>` stamp, the same as the summary of that run. `-verbose` per-point progress
-lines have no public example: they are rejected as unexpected lines, naming the line.
+lines have no public example: they come while the test runs, before the results, where any line of
+no known kind is rejected, naming the line; so is one between two result lines.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ from __future__ import annotations
 import re
 
 from ..model import ParseError, ParseResult, Run, decode_text, split_lines
-from .orion import NO_RESULTS, Results
+from ._text import wrapped_note
+from .orion import _RESULTISH, NO_RESULTS, Results
 
 FORMAT = "orion-console"
 VERSION = "1"
@@ -43,22 +46,24 @@ def sniff(head: str, name: str) -> bool:
     return any(_BANNER.match(line) for line in lines) and "This maps to this test:" not in lines
 
 
-def _preamble(lines: list[str]) -> tuple[int, str | None]:
-    """Index of the banner line and the command line typed before it (a prompt line naming orion -run)."""
-    command = None
+def _preamble(lines: list[str]) -> tuple[int, str | None, list[int]]:
+    """Index of the banner line and the command line typed before it (a prompt line naming orion -run);
+    other lines before the banner are a script's log or a prompt, skipped (said in a note)."""
+    command, at = None, []
     for i, raw in enumerate(lines):
         line = raw.strip()
         if _BANNER.match(line):
-            return i, command
+            return i, command, at
         if m := _COMMAND.search(line):
-            command = line[m.start() :]
-        elif line:
-            raise ParseError(f"unexpected line before the ORION banner: {line[:60]!r}", i + 1)
+            command, at = line[m.start() :], [i + 1]
     raise ParseError("no 'ORION: ORacle IO Numbers -- Version' banner: not an ORION console transcript")
 
 
-def _run_info(lines: list[str], start: int) -> tuple[dict, Results]:
-    """Walk from the banner: version, test stamp, estimate, chatter, then the result lines."""
+def _run_info(lines: list[str], start: int) -> tuple[dict, Results, list[int]]:
+    """Walk from the banner: version, test stamp, estimate, chatter, then the result lines; and the
+    lines read. A line that is none of these refuses the transcript (ORION did not run, or a line
+    iolab does not know) unless no result line follows it: then it and what follows are text after
+    the finished run (a script's log, a prompt), skipped."""
     info = {
         "version": _BANNER.match(lines[start].strip()).group(1),
         "test_stamp": None,
@@ -66,10 +71,18 @@ def _run_info(lines: list[str], start: int) -> tuple[dict, Results]:
         "estimated_minutes": None,
         "chatter": [],
     }
-    results = Results()
+    results, read = Results(), [start + 1]
+    stray: tuple[int, str] | None = None  # the first line of no known kind, once results have begun
     for i in range(start + 1, len(lines)):
         line, ln = lines[i].strip(), i + 1
-        if not line or results.take(lines[i], ln):
+        if not line:
+            continue
+        if results.take(lines[i], ln):
+            if stray:
+                raise ParseError(f"unexpected line in an ORION console transcript: {stray[1][:60]!r}", stray[0])
+            read.append(ln)
+            continue
+        if stray:
             continue
         if info["test_stamp"] is None and (m := _STAMP.match(line)):
             info["test_stamp"], info["testname"] = line, m.group(1)
@@ -79,15 +92,19 @@ def _run_info(lines: list[str], start: int) -> tuple[dict, Results]:
             info["chatter"].append(line)
         elif not results.heads:
             raise ParseError(f"ORION did not run the test: {line[:200]!r}", ln)
-        else:
+        elif _RESULTISH.match(line):  # a result line iolab cannot read is never text after the run
             raise ParseError(f"unexpected line in an ORION console transcript: {line[:60]!r}", ln)
-    return info, results
+        else:
+            stray = (ln, line)
+            continue
+        read.append(ln)
+    return info, results, read
 
 
 def parse(data: bytes, name: str) -> ParseResult:
     lines = split_lines(decode_text(data))
-    start, command = _preamble(lines)
-    info, results = _run_info(lines, start)
+    start, command, typed = _preamble(lines)
+    info, results, read = _run_info(lines, start)
     if not results.heads:
         raise ParseError(NO_RESULTS + " (11g and 12.1 print their results only in the _summary.txt)")
     run_type = _COMMAND.search(command).group(1) if command else None
@@ -108,4 +125,6 @@ def parse(data: bytes, name: str) -> ParseResult:
     res.tables["orion_headlines"] = results.add_samples(res, "test")
     res.tables["orion_latency_details"] = results.details
     res.tables["orion_histograms"] = results.hist
+    if note := wrapped_note("ORION", typed + read, lines):
+        res.notes.append(note)
     return res

@@ -34,6 +34,7 @@ from pathlib import Path
 import polars as pl
 
 from ..model import ParseError, ParseResult, Run, Series
+from ..text import undouble_backslashes
 
 FORMAT = "pdh-csv"
 VERSION = "1"
@@ -339,6 +340,7 @@ class _Capture:
         self.source = source
         head = bytes(source[:HEADER_LIMIT]) if isinstance(source, (bytes, bytearray)) else _head(source)
         header, self.hline, self.eol, self.data_start = _header_and_layout(head)
+        header = undouble_backslashes(header)  # a log that JSON-escaped the capture: '\\\\host\\Object'
         self.skipped, self.tz_name, self.bias, self.kinds, self.names = _columns(_cells(header, self.hline + 1))
         if "value" not in self.kinds and "glued" not in self.kinds:
             raise ParseError("the header names no counters", self.hline + 1)
