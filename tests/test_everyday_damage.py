@@ -65,8 +65,9 @@ JSON = {"fio-json"}
 
 KNOWN: dict[tuple[str, str], str] = {
     ("storage-array-profile", "no_final_eol"): (
-        "profile.py refuses a last line without its line end as cut (free text: a whole last line cannot "
-        "be told from a cut one); the seed excerpt is a transcription that ends on a text line"
+        "a genuine ambiguity, refused on purpose (docs/formats/esxtop-jetstress-profile.md 4.4b): Storage Manager "
+        "ends every line, and a profile's last section is free text with no count to check, so a whole last line "
+        "cannot be told from a cut one"
     ),
 }
 

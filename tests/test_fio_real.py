@@ -333,6 +333,9 @@ TERSE = {
     "v4-both": (4, "unified_rw_reporting=both\n[t]\nrw=randrw\nbs=4k\n"),
     "v5": (5, "[t]\nrw=randrw\nbs=4k\n"),
     "v5-mixed": (5, "unified_rw_reporting=mixed\n[t]\nrw=randrw\nbs=4k\n"),
+    # continue_on_error adds the error count and first error; a description ends the line (v2: the next one)
+    "v2-desc": (2, "continue_on_error=all\n[t]\ndescription=sweep step 3\nrw=randrw\nbs=4k\n"),
+    "v3-desc": (3, "continue_on_error=all\n[t]\ndescription=sweep step 3\nrw=randrw\nbs=4k\n"),
 }
 
 
@@ -352,10 +355,10 @@ def test_terse_agrees_with_json_of_the_same_run(terse_runs, case):
     same run wrote beside it, to terse's precision."""
     ver, _ = TERSE[case]
     text = terse_runs[case]
-    terse_line = next(x for x in text.splitlines() if x.startswith(f"{ver};"))
-    assert len(terse_line.split(";")) > 80
-    _, js = _split(text)
-    t, j = fio_terse.parse(terse_line.encode(), "t"), fio_json.parse(js.encode(), "j")
+    terse, js = _split(text)
+    assert len(next(x for x in terse.splitlines() if x.startswith(f"{ver};")).split(";")) > 80
+    t, j = fio_terse.parse(terse.encode(), "t"), fio_json.parse(js.encode(), "j")
+    assert len(t.runs) == 1 and t.runs[0].description == ("sweep step 3" if "desc" in case else None)
     assert t.tool_version == (None if ver == 2 else j.tool_version) and j.tool_version == "fio-3.33"
     units = {s.metric: s.unit for s in t.samples}
     tv, jv = _by_job(t)[0], _by_job(j)[0]
@@ -366,6 +369,7 @@ def test_terse_agrees_with_json_of_the_same_run(terse_runs, case):
     assert tv["runtime_s"] * 1000 == max(v for (_, p), v in _by_path(j).items() if p.endswith(".runtime") and v)
     only_json = {m for m in jv if m.endswith("ios")} | ({"disk_util_pct"} if ver == 2 else set())  # I/O counts
     assert set(jv) - set(tv) == only_json
+    assert ("errors" in tv) == ("desc" in case) and tv.get("errors", 0) == jv.get("errors", 0) == 0
     assert len(shared) > 20 and (first == "mixed") == ("read_iops" not in tv)
     for m in shared:  # the totals add each direction's cut figure: a unit per direction
         lim = tol[units[m]] * (3 if m in ("iops", "mbps") else 1)
