@@ -75,10 +75,12 @@ def undouble_backslashes(text: str) -> str:
     has an even length, and one is 4 long or more or a pair stands inside a path (``dir\\file``);
     then each pair is one backslash. Text with any single backslash (a Windows path as written,
     a UNC ``\\host\share``) is returned as it is. Only for formats that are not JSON themselves."""
-    runs = [len(m.group()) for m in _BACKSLASHES.finditer(text)]
-    if not runs or any(n % 2 for n in runs) or not _doubled_path(text, runs):
-        return text
-    return _BACKSLASHES.sub(lambda m: "\\" * (len(m.group()) // 2), text)
+    for _ in range(4):  # a log of a log escapes twice: each pass undoes one escaping
+        runs = [len(m.group()) for m in _BACKSLASHES.finditer(text)]
+        if not runs or any(n % 2 for n in runs) or not _doubled_path(text, runs):
+            return text
+        text = _BACKSLASHES.sub(lambda m: "\\" * (len(m.group()) // 2), text)
+    return text
 
 
 _PAIR_IN_PATH = re.compile(r"[\w.$:]\\\\[\w.$]")

@@ -238,3 +238,44 @@ def test_bom_and_no_final_line_end_is_a_whole_file(rel):
     assert sorted(map(repr, diskspd_text.parse(damaged, rel).samples)) == want
     with pytest.raises(ParseError, match="cut short"):  # a last row cut inside its number still is
         diskspd_text.parse(damaged[:-1], rel)
+
+
+BOM_EOL = "diskspd-text/microsoft__VirtualClient__2.0.x_write8k_bom_no_final_eol.txt"
+DOUBLED = "diskspd-text/microsoft__VirtualClient__2.0.21_writeonly_doubled_backslashes_no_final_eol.txt"
+
+
+def test_real_capture_with_a_bom_and_no_final_line_end():
+    """Issue 41's real case: a BOM, and a last row ('    max | N/A | 3134.107 | 3134.107') with no
+    line end. Values read by hand from its Total IO table: 5 targets x 23 threads x 22 I/Os."""
+    data = corpus(BOM_EOL).read_bytes()
+    assert data.startswith(b"\xef\xbb\xbf") and data.endswith(b"3134.107")
+    res = parse(BOM_EOL)
+    (run,) = res.runs
+    assert signature(run) == (8192, 0.0, 100.0, 22, 115, 2530)
+    a = values(res, "run1")
+    assert (a["iops"], a["write_iops"], a["avg_latency_ms"], a["stddev_latency_ms"]) == (
+        330118.77,
+        330118.77,
+        7.681,
+        42.583,
+    )
+    assert a["mbps"] == pytest.approx(2579.05 * MB_PER_MIB)
+    assert a["p99_9999999_write_latency_ms"] == 3134.107  # the last row, the one without its line end
+
+
+def test_real_capture_with_every_backslash_doubled():
+    """A JSON-escaped log's copy (`D:\\\\diskspd-test.dat` everywhere) and no final line end: the
+    paths read as DiskSpd wrote them, the numbers as printed (Total IO, read by hand)."""
+    assert b"D:\\\\diskspd-test.dat" in corpus(DOUBLED).read_bytes()
+    res = parse(DOUBLED)
+    (run,) = res.runs
+    assert signature(run) == (8192, 0.0, 100.0, 16, 32, 512)  # -b8K -t32 -o16 -w100 -r8K
+    assert run.description == "D:\\diskspd-test.dat"
+    a = values(res, "run1")
+    assert (a["iops"], a["avg_latency_ms"], a["iops_stddev"], a["stddev_latency_ms"]) == (
+        76458.71,
+        6.696,
+        372.31,
+        14.719,
+    )
+    assert a["mbps"] == pytest.approx(597.33 * MB_PER_MIB)

@@ -18,9 +18,16 @@ _FACTOR = {"": 1, "b": 1, "k": 1024, "kib": 1024, "m": 1 << 20, "mib": 1 << 20, 
 
 
 def decode(data: bytes) -> str:
-    """A tool's text output as text (model.decode_text; a BOM left by a re-save is dropped too, and
-    backslashes a JSON-escaped log doubled are single again: text.undouble_backslashes)."""
-    return undouble_backslashes(decode_text(data).lstrip("\ufeff"))
+    """A tool's text output as text (model.decode_text; a BOM left by a re-save is dropped too, also
+    where it starts a line inside a longer text: a capture typed into a script's log, or after a blank
+    line; and backslashes a JSON-escaped log doubled are single again: text.undouble_backslashes)."""
+    text = decode_text(data).lstrip("\ufeff")
+    if "\ufeff" in text:
+        text = _LINE_BOM.sub("", text)
+    return undouble_backslashes(text)
+
+
+_LINE_BOM = re.compile(r"(?m)^\ufeff+")
 
 
 def whole(text: str | None, what: str, line: int | None, *, missing: Collection[str] = ("",)) -> int | None:

@@ -65,7 +65,7 @@ SNIFF_RULE = "an 'Input parameters:' line followed by a 'timespan:' line ('Comma
 
 
 def sniff(head: str, name: str) -> bool:
-    return bool(re.search(r"^\s*Input parameters:\s*\n(\s*\n)*\s*timespan:\s+\d", head, re.M))
+    return bool(re.search(r"^[\s\ufeff]*Input parameters:\s*\n(\s*\n)*\s*timespan:\s+\d", head, re.M))
 
 
 def _num(cell: str, what: str, ln: int) -> float | None:
