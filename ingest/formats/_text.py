@@ -27,7 +27,7 @@ def decode(data: bytes) -> str:
     return undouble_backslashes(text)
 
 
-_LINE_BOM = re.compile(r"(?m)^\ufeff+")
+_LINE_BOM = re.compile(r"(?:^|(?<=[\r\n]))\ufeff+")  # at a line start, whatever the line ends
 
 
 def whole(text: str | None, what: str, line: int | None, *, missing: Collection[str] = ("",)) -> int | None:
