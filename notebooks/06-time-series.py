@@ -22,9 +22,10 @@ study = "esxtop-perfmon-samples"
 import altair as alt
 import polars as pl
 
+from ingest import lab
 from ingest.reports import page as r
 
-con = r.connect(db_path, lake)
+con = lab.connect(db_path, lake)
 r.heading(study, "esxtop and perfmon time series")
 r.note(
     "Counters from esxtop batch output and Windows perfmon logs, summarised per capture (views series_summary, "
