@@ -13,7 +13,7 @@ them, in three lines (notebooks/explore.py shows more)::
   as the pages read it (``ingest.reports.page.query``: HUGEINT and DECIMAL as plain numbers, lists
   as text), in a stable order (ORDER BY ALL).
 * ``chart(df, x, y, color=...)``: a bar, line or point chart with the pages' conventions (one colour
-  per system on every chart, tooltips naming every field, long labels cut), drawn live in JupyterLab
+  per system on every chart, tooltips, long labels cut), drawn live in JupyterLab
   and with alt text (``page.show``); ``show=False`` returns the Altair chart to change first, and
   ``show(chart, alt_text)`` draws any Altair chart the same way.
 """
@@ -113,11 +113,13 @@ def chart(
     title: str = "",
     alt_text: str = "",
     show: bool = True,
+    tooltip: list[str] | None = None,
 ) -> alt.Chart | None:
     """``df`` drawn as the pages draw: ``kind`` bar, line or point, ``x`` against ``y``, one colour per
     ``color`` value (the same colour for a system on every chart; None, or a column ``df`` lacks: one
-    colour), bars that share a place side by side (by colour, else one per row) and never summed, every
-    column in the tooltip, text labels cut to 80 characters. Shown with ``alt_text`` (default: what the chart plots) unless ``show`` is False: then returned."""
+    colour), bars that share a place side by side (by colour, else one per row) and never summed, a
+    tooltip naming what is drawn and the file and line it came from where ``df`` has them (``tooltip``:
+    other columns), text labels cut to 80 characters. Shown with ``alt_text`` (default: what the chart plots) unless ``show`` is False: then returned."""
     if kind not in _MARKS:
         raise ValueError(f"kind {kind!r}: one of {', '.join(_MARKS)}")
     color = color if color in df.columns else None
@@ -128,7 +130,8 @@ def chart(
     kinds = {c: _kind(df, c) for c in (x, y)}
     axes = {c: alt.Axis(labelLimit=0) if kinds[c] == "nominal" else alt.Axis() for c in (x, y)}  # cut above
     enc: dict[str, Any] = {"x": alt.X(x, type=kinds[x], axis=axes[x]), "y": alt.Y(y, type=kinds[y], axis=axes[y])}
-    enc["tooltip"] = page.tooltips(*df.columns)
+    shown = [c for c in dict.fromkeys([color, y, x, *page.SOURCE_TOOLTIPS]) if c in df.columns]
+    enc["tooltip"] = page.tooltips(*(shown if tooltip is None else tooltip))
     if kind == "bar" and "quantitative" in kinds.values():  # bars at one place side by side, never summed
         enc["x" if kinds[x] == "quantitative" else "y"].stack = None
     if color:

@@ -119,12 +119,14 @@ def test_a_chart_follows_the_pages_conventions(default_db, shown):
     assert spec["mark"]["type"] == "bar" and enc["x"]["stack"] is None  # two bars at one place: never summed
     assert enc["yOffset"]["field"] == "row_no"  # one system, one workload: each row its own bar
     assert enc["color"]["scale"] == {"domain": ["IBM DS4300 (dual controllers)"], "range": [page.PALETTE[0]]}
-    assert [t["field"] for t in enc["tooltip"]] == df.columns
+    assert [t["field"] for t in enc["tooltip"]] == ["system", "workload_label", "pct_better"]
     assert spec["description"] == "Bar chart of pct_better per workload_label, one colour per system, 2 rows."
     assert [p["name"] for p in spec["params"]] == [interactive.LEGEND]  # the legend selection, as on the pages
     assert '<figure class="iolab-chart"' in out[interactive.FIGURE]
-    made = lab.chart(df, x="workload_label", y="value", color=None, kind="point", show=False)
-    assert made is not None and json.loads(made.to_json())["mark"]["type"] == "point" and len(shown) == 1
+    made = lab.chart(df, x="workload_label", y="value", color=None, kind="point", show=False, tooltip=["verdict"])
+    assert made is not None and len(shown) == 1
+    spec = json.loads(made.to_json())
+    assert spec["mark"]["type"] == "point" and [t["field"] for t in spec["encoding"]["tooltip"]] == ["verdict"]
 
 
 def test_explore_is_not_a_page_and_runs_on_the_demo(default_db, shown, capsys):
