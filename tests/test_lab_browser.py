@@ -1,7 +1,8 @@
 """The lab in a real browser, as a user meets it: headless Chromium (tests/browser.py) opens
-notebooks/explore.py (`from ingest import lab`, the README's three lines) with a double click in the file browser, runs all its cells, sees the chart drawn live (a
-Vega view whose marks answer the mouse with a tooltip), saves, and shuts the lab down from its File
-menu; the repository the lab served is then as it was (`git status --porcelain` is empty).
+notebooks/explore.py (`from ingest import lab`, the README's three lines) with a double click in the
+file browser, runs all its cells, sees the chart drawn live (a Vega view whose marks answer the mouse
+with a tooltip), picks a system in a legend (the others fade), saves, and shuts the lab down from its
+File menu; the repository the lab served is then as it was (`git status --porcelain` is empty).
 
 With IOLAB_SCREENSHOT=PATH it saves its screenshot of the live chart there: the README's is
 docs/lab-live-chart.png (IOLAB_SCREENSHOT=docs/lab-live-chart.png pytest tests/test_lab_browser.py)."""
@@ -16,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from ingest import batch, db
+from ingest.reports.page import PALETTE
 from tests.browser import Browser, chromium_path
 from tests.conftest import ROOT
 from tests.test_lab import server
@@ -59,6 +61,21 @@ TOOLTIP = (
 )
 
 
+# the second chart of explore.py: each system's best IO/s per workload, two systems
+SECOND = "document.querySelectorAll('.jp-OutputArea .vega-embed')[1]"
+
+
+def opacities(browser: Browser) -> dict[str, set[str]]:
+    """Each colour of the second chart's bars, with the opacities its bars are drawn at."""
+    pairs = browser.js(
+        f"[...{SECOND}.querySelectorAll('svg .role-mark path')].map(p => [p.getAttribute('fill'), p.getAttribute('opacity')])"
+    )
+    found: dict[str, set[str]] = {}
+    for fill, opacity in pairs:
+        found.setdefault(fill, set()).add(opacity)
+    return found
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(chromium_path() is None, reason="no Chromium (apt-get install -y chromium)")
 def test_a_notebook_run_in_the_lab_draws_live_charts_and_leaves_git_clean(tmp_path):
@@ -92,6 +109,13 @@ def test_a_notebook_run_in_the_lab_draws_live_charts_and_leaves_git_clean(tmp_pa
             # the static picture is not what the lab shows
             assert not browser.js("!!document.querySelector('.jp-OutputArea img[src^=\"data:image/svg\"]')")
             browser.screenshot(Path(os.environ.get("IOLAB_SCREENSHOT") or tmp_path / "lab.png"))
+            # the legend selection: a click on a system's entry fades every bar of the others
+            assert opacities(browser) == {PALETTE[0]: {"1"}, PALETTE[1]: {"1"}}
+            browser.click(
+                f"[...{SECOND}.querySelectorAll('.role-legend-label text')].find(e => e.textContent.startsWith('IBM FAStT200'))"
+            )
+            browser.wait(f"{SECOND}.querySelector('.role-mark path[opacity=\"0.1\"]') !== null", what="the fade")
+            assert opacities(browser) == {PALETTE[0]: {"0.1"}, PALETTE[1]: {"1"}}
             menu(browser, "File", "Save Python File")  # what autosave does
             browser.wait("!document.querySelector('.jp-NotebookPanel.jp-mod-dirty, .jp-mod-dirty')", what="the save")
             menu(browser, "File", "Shut Down")

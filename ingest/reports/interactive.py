@@ -191,9 +191,9 @@ def lab_output(spec: dict, svg: str, figure: str, alt_text: str, name: str) -> t
     return data, {VEGALITE: {"embed_options": {**LAB_EMBED, "downloadFileName": name}}}
 
 
-def as_page(nb) -> None:
-    """An executed notebook (nbformat) as a page shows it: each chart its page figure (text/html),
-    the outputs meant for the lab only left out. nbconvert then exports it as before."""
+def as_page(nb):
+    """An executed notebook (nbformat), changed to what a page shows: each chart its page figure
+    (text/html), the outputs meant for the lab only left out. nbconvert then exports it as before."""
     for cell in nb.cells:
         if "outputs" not in cell:
             continue
@@ -206,3 +206,4 @@ def as_page(nb) -> None:
                 out["metadata"] = {}
             kept.append(out)
         cell.outputs = kept
+    return nb

@@ -245,9 +245,8 @@ def execute_page(db: Path, study: str, nb: Notebook, pages: Pages) -> str:
     src = jupytext.read(nb.path)
     executed = parameterize(src, {"db_path": str(db.resolve()), "study": study})
     pages.execute(executed)
-    as_page(executed)  # each chart as the page's figure, not the lab's live output
     resources = {"metadata": {"name": f"{slug(study)}: {nb.title}"}}
-    body, _ = pages.exporter.from_notebook_node(executed, resources=resources)
+    body, _ = pages.exporter.from_notebook_node(as_page(executed), resources=resources)  # charts as figures
     return embed(offline(body))  # the live charts' scripts: added after offline(), they fetch nothing
 
 
