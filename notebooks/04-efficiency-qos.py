@@ -9,7 +9,7 @@
 #       extension: .py
 #       format_name: percent
 #   kernelspec:
-#     display_name: Python 3
+#     display_name: Python 3 (ipykernel)
 #     language: python
 #     name: python3
 # ---
@@ -22,9 +22,10 @@ study = "iomark-vm-hp4335-2014"
 # %%
 import altair as alt
 
+from ingest import lab
 from ingest.reports import page as r
 
-con = r.connect(db_path, lake)
+con = lab.connect(db_path, lake)
 r.heading(study, "QoS verdicts and efficiency")
 systems = r.systems_block(con, study)
 declared = r.query(

@@ -8,7 +8,7 @@
 #       extension: .py
 #       format_name: percent
 #   kernelspec:
-#     display_name: Python 3
+#     display_name: Python 3 (ipykernel)
 #     language: python
 #     name: python3
 # ---
@@ -21,11 +21,12 @@ study = "ds4300-vs-fastt200-2004"
 # %%
 import altair as alt
 
+from ingest import lab
 from ingest.fdr import noise_alone
 from ingest.reports import headline
 from ingest.reports import page as r
 
-con = r.connect(db_path, lake)
+con = lab.connect(db_path, lake)
 r.heading(study, "systems compared at matched points")
 systems = r.systems_block(con, study)
 r.note(

@@ -8,7 +8,7 @@
 #       extension: .py
 #       format_name: percent
 #   kernelspec:
-#     display_name: Python 3
+#     display_name: Python 3 (ipykernel)
 #     language: python
 #     name: python3
 # ---
@@ -22,9 +22,10 @@ study = "esxtop-perfmon-samples"
 import altair as alt
 import polars as pl
 
+from ingest import lab
 from ingest.reports import page as r
 
-con = r.connect(db_path, lake)
+con = lab.connect(db_path, lake)
 r.heading(study, "esxtop and perfmon time series")
 r.note(
     "Counters from esxtop batch output and Windows perfmon logs, summarised per capture (views series_summary, "

@@ -8,7 +8,7 @@
 #       extension: .py
 #       format_name: percent
 #   kernelspec:
-#     display_name: Python 3
+#     display_name: Python 3 (ipykernel)
 #     language: python
 #     name: python3
 # ---
@@ -21,9 +21,10 @@ study = "quarch-intel-nvme-2023"
 # %%
 import altair as alt
 
+from ingest import lab
 from ingest.reports import page as r
 
-con = r.connect(db_path, lake)
+con = lab.connect(db_path, lake)
 r.heading(study, "latency histograms")
 systems = r.systems_block(con, study)
 r.note(

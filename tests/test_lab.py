@@ -12,7 +12,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -32,15 +32,33 @@ def lab(tmp_path):
         yield lambda path: api("GET", path)
 
 
+class Api:
+    """A running lab: ``api(method, path, body=None)`` calls its REST API; its port, token and process."""
+
+    def __init__(self, port: int, token: str, proc: subprocess.Popen) -> None:
+        self.port, self.token, self.proc = port, token, proc
+
+    def __call__(self, method: str, path: str, body: dict | None = None) -> dict:
+        req = urllib.request.Request(
+            f"http://127.0.0.1:{self.port}{path}",
+            method=method,
+            data=None if body is None else json.dumps(body).encode(),
+            headers={"Authorization": f"token {self.token}", "Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return json.load(r)
+
+
 @contextlib.contextmanager
-def server(tmp_path: Path, root: Path) -> Iterator[Callable[..., dict]]:
-    """JupyterLab as `make lab` starts it, serving ``root``; yields ``api(method, path, body=None)``."""
+def server(tmp_path: Path, root: Path, env: dict[str, str] | None = None) -> Iterator[Api]:
+    """JupyterLab as `make lab` starts it, serving ``root``; ``env``: more of its environment."""
     port, token = free_port(), secrets.token_hex(16)
     env = {
         **os.environ,
         "JUPYTER_CONFIG_PATH": str(ROOT / ".jupyter"),
         "JUPYTER_RUNTIME_DIR": str(tmp_path),
         "IOLAB_ROOT": str(ROOT),
+        **(env or {}),
     }
     cmd = [
         sys.executable,
@@ -56,17 +74,7 @@ def server(tmp_path: Path, root: Path) -> Iterator[Callable[..., dict]]:
     ]
     log = (tmp_path / "lab.log").open("w")
     proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
-
-    def api(method: str, path: str, body: dict | None = None) -> dict:
-        req = urllib.request.Request(
-            f"http://127.0.0.1:{port}{path}",
-            method=method,
-            data=None if body is None else json.dumps(body).encode(),
-            headers={"Authorization": f"token {token}", "Content-Type": "application/json"},
-        )
-        with urllib.request.urlopen(req, timeout=30) as r:
-            return json.load(r)
-
+    api = Api(port, token, proc)
     try:
         deadline = time.monotonic() + 90
         while True:
@@ -79,7 +87,8 @@ def server(tmp_path: Path, root: Path) -> Iterator[Callable[..., dict]]:
                 time.sleep(0.5)
         yield api
     finally:
-        proc.terminate()
+        if proc.poll() is None:
+            proc.terminate()
         proc.wait(timeout=30)
         log.close()
 
@@ -95,10 +104,30 @@ def test_py_notebook_opens_as_notebook(lab):
     assert default.get("python") == "Jupytext Notebook"
 
 
+def lab_kernelspec() -> dict:
+    """The kernelspec JupyterLab writes into a notebook once its kernel runs: the installed python3's."""
+    from jupyter_client.kernelspec import KernelSpecManager
+
+    spec = KernelSpecManager().get_kernel_spec("python3")
+    return {"display_name": spec.display_name, "language": spec.language, "name": "python3"}
+
+
+def test_the_notebooks_declare_the_kernelspec_the_lab_writes():
+    """Else the lab's first save rewrites their headers (display_name "Python 3" became
+    "Python 3 (ipykernel)" in a real browser: tests/test_lab_browser.py)."""
+    import jupytext
+
+    paths = sorted((ROOT / "notebooks").glob("*.py"))
+    assert paths
+    for p in paths:
+        assert dict(jupytext.read(p).metadata["kernelspec"]) == lab_kernelspec(), p.name
+
+
 def as_run(nb: dict) -> dict:
     """``nb`` as the lab holds it after running every cell: outputs, counts, the kernel's language
-    info, and the cell metadata JupyterLab records."""
+    info and kernelspec, and the cell metadata JupyterLab records."""
     nb["metadata"]["language_info"] = {"name": "python", "version": "3.11.7", "codemirror_mode": {"name": "ipython"}}
+    nb["metadata"]["kernelspec"] = lab_kernelspec()
     for n, cell in enumerate(c for c in nb["cells"] if c["cell_type"] == "code"):
         cell["execution_count"] = n + 1
         cell["outputs"] = [{"output_type": "stream", "name": "stdout", "text": "ok"}]

@@ -170,3 +170,40 @@ def embed(page: str) -> str:
     scripts = f"{CSS}<script>{_bundle[0]}</script><script>{SCRIPT}</script>"
     at = page.rfind("</body>")
     return page[:at] + scripts + page[at:] if at >= 0 else page + scripts
+
+
+# ---- the lab ------------------------------------------------------------------------------------
+# A chart is one output whose formats each frontend picks from: JupyterLab (and any frontend with a
+# Vega renderer) draws the Vega-Lite spec live, with vega-embed's tooltips and the selections above; one
+# without draws the static SVG. The page's figure (SVG, alt text, caption, checked spec) travels under a
+# type of iolab's own that no frontend shows: as text/html it would outrank the Vega-Lite spec in the
+# lab (rank 50 against 57: the static picture again). The render makes it the page's HTML (``as_page``).
+
+VEGALITE = "application/vnd.vegalite.v5+json"  # the newest JupyterLab 4 renders (its Vega-Lite is 5)
+FIGURE = "application/vnd.iolab.figure+html"
+LAB_ONLY = "iolab_lab_only"  # an output's metadata key: shown in the lab, left out of a rendered page
+LAB_EMBED = {"renderer": "svg", "actions": {"export": True, "source": False, "compiled": False, "editor": False}}
+
+
+def lab_output(spec: dict, svg: str, figure: str, alt_text: str, name: str) -> tuple[dict, dict]:
+    """The data and metadata of a chart's output: the live spec, the SVG, the page's ``figure``."""
+    data = {VEGALITE: spec, "image/svg+xml": svg, FIGURE: figure, "text/plain": f"<chart: {alt_text}>"}
+    return data, {VEGALITE: {"embed_options": {**LAB_EMBED, "downloadFileName": name}}}
+
+
+def as_page(nb):
+    """An executed notebook (nbformat), changed to what a page shows: each chart its page figure
+    (text/html), the outputs meant for the lab only left out. nbconvert then exports it as before."""
+    for cell in nb.cells:
+        if "outputs" not in cell:
+            continue
+        kept = []
+        for out in cell.outputs:
+            if out.get("metadata", {}).get(LAB_ONLY):
+                continue
+            if FIGURE in out.get("data", {}):
+                out["data"] = {"text/html": out["data"][FIGURE]}
+                out["metadata"] = {}
+            kept.append(out)
+        cell.outputs = kept
+    return nb

@@ -297,12 +297,13 @@ def number_sources(con, study: str) -> pl.DataFrame:
 SOURCE_TOOLTIPS = ("file", "line")
 
 
-def figure(chart, alt_text: str, source: dict | None = None, stack: bool = False, left_out: str = "") -> str:
-    """The HTML of ``chart`` as a page shows it (``show``): SVG, alt text, caption and checked spec."""
+def _drawn(chart, alt_text: str, source: dict | None, stack: bool, left_out: str) -> tuple[dict, str, bool]:
+    """``chart``'s checked spec as a page carries it (live selections added unless static), its SVG, and
+    whether it is live."""
     import vl_convert
 
     from ingest.reports import interactive
-    from ingest.reports.tables import figure_html, visible
+    from ingest.reports.tables import visible
 
     meta = {"alt": alt_text, "source": source, "stack": stack, "left_out": left_out}
     chart = chart.configure_axis(labelFontSize=11, titleFontSize=12).configure_legend(labelLimit=320)
@@ -310,19 +311,37 @@ def figure(chart, alt_text: str, source: dict | None = None, stack: bool = False
     live = interactive.enabled()
     if live:  # the same spec draws the static picture: a selection changes no mark
         spec = interactive.add(spec)
-    return figure_html(spec, vl_convert.vegalite_to_svg(spec), alt_text, left_out, live)
+    return spec, vl_convert.vegalite_to_svg(spec), live
+
+
+def figure(chart, alt_text: str, source: dict | None = None, stack: bool = False, left_out: str = "") -> str:
+    """The HTML of ``chart`` as a page shows it (``show``): SVG, alt text, caption and checked spec."""
+    from ingest.reports.tables import figure_html
+
+    spec, svg, live = _drawn(chart, alt_text, source, stack, left_out)
+    return figure_html(spec, svg, alt_text, left_out, live)
 
 
 def show(chart, alt_text: str, source: dict | None = None, stack: bool = False, left_out: str = "") -> None:
-    """Draw ``chart`` as a static SVG with ``alt_text`` (what it shows, for a reader who cannot see it).
+    """Draw ``chart`` with ``alt_text`` (what it shows, for a reader who cannot see it): live in the lab
+    (a Vega view), as a static SVG where a frontend has no Vega renderer, as the page's figure in a
+    render (ingest.reports.interactive.as_page).
 
     ``source`` says which view the chart draws, for the chart oracle (ingest.reports.oracle):
     ``{"view": V, "study": S, "system": field holding the system (if it compares systems),
     "values": {chart field: view column}, "keys": {chart field: view column}, "where": {column: value,
     None for IS NOT NULL}, "aggregate": True if its rows are computed from the view's}``.
     ``stack``: bars that share a place are meant to stack. ``left_out``: what the chart does not draw
-    (its caption)."""
-    display(HTML(figure(chart, alt_text, source, stack, left_out)))
+    (its caption, shown below the chart in the lab)."""
+    from ingest.reports import interactive
+    from ingest.reports.tables import chart_name, figure_html
+
+    spec, svg, live = _drawn(chart, alt_text, source, stack, left_out)
+    fig = figure_html(spec, svg, alt_text, left_out, live)
+    data, meta = interactive.lab_output(spec, svg, fig, alt_text, chart_name(spec))
+    display(data, metadata=meta, raw=True)
+    if left_out:
+        display(HTML(note_html(left_out)), metadata={interactive.LAB_ONLY: True})
 
 
 def pooled_histograms(con, study: str) -> pl.DataFrame:

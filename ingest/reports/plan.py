@@ -30,10 +30,13 @@ class Notebook:
 def notebooks(folder: Path | None = None) -> dict[str, Notebook]:
     """Every notebook of ``folder`` (default: the package's notebooks), in name order.
 
-    A notebook whose header declares no title or studies query is refused: it would never be rendered."""
+    A notebook whose header declares no title or studies query is refused: it would never be rendered.
+    One that declares ``iolab: {page: false}`` is not a page (notebooks/explore.py, to start one's own)."""
     found = {}
     for f in sorted((folder or NOTEBOOK_DIR).glob("*.py")):
         meta = jupytext.read(f).metadata.get("iolab") or {}
+        if isinstance(meta, dict) and meta.get("page") is False:
+            continue
         if not isinstance(meta, dict) or not meta.get("title") or not meta.get("studies"):
             raise ValueError(
                 f"{f}: its header declares no page; add under `# jupyter:` the lines\n"
@@ -52,6 +55,7 @@ def view_names() -> list[str]:
 
 
 HELPERS = [Path(__file__).resolve().parent, VIEWS]
+LAB = Path(__file__).resolve().parent.parent / "lab.py"  # the notebooks open the database with it
 # tables whose rows say nothing a page shows: the validation runs again at every render (the footer)
 UNREAD = {"validation_results"}
 
@@ -100,6 +104,7 @@ def fingerprints(db: Path, jobs: list[tuple[str, str]], pages: dict[str, Noteboo
     for folder in HELPERS:
         for f in sorted(folder.glob("*.py")) + sorted(folder.glob("*.sql")):
             code.update(f.name.encode() + f.read_bytes())
+    code.update(LAB.name.encode() + LAB.read_bytes())
     data = content_digest(db)
     return {
         (s, nb): hashlib.sha256(

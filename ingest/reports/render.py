@@ -47,7 +47,7 @@ from ingest.terminal import console, markup, shown
 
 from . import scratch
 from .folders import RECORD, assign, read_record, slug
-from .interactive import embed
+from .interactive import as_page, embed
 from .pdf import edition_path, print_editions, unprint
 from .plan import Notebook, atomic_write, fingerprints, notebooks, plan, studies_of, view_names
 from .tables import VALIDATION_SLOT, esc
@@ -246,7 +246,7 @@ def execute_page(db: Path, study: str, nb: Notebook, pages: Pages) -> str:
     executed = parameterize(src, {"db_path": str(db.resolve()), "study": study})
     pages.execute(executed)
     resources = {"metadata": {"name": f"{slug(study)}: {nb.title}"}}
-    body, _ = pages.exporter.from_notebook_node(executed, resources=resources)
+    body, _ = pages.exporter.from_notebook_node(as_page(executed), resources=resources)  # charts as figures
     return embed(offline(body))  # the live charts' scripts: added after offline(), they fetch nothing
 
 

@@ -154,6 +154,12 @@ def file_name(text: str, limit: int = 60) -> str:
     return re.sub(r"-{2,}", "-", kept).strip("-")[:limit].strip("-") or "chart"
 
 
+def chart_name(spec: dict) -> str:
+    """The file name a chart's downloads take: its title's."""
+    title = spec.get("title", "")
+    return file_name(str(title.get("text", "") if isinstance(title, dict) else title))
+
+
 def figure_html(spec: dict, svg: str, alt_text: str, left_out: str = "", live: bool = False) -> str:
     """A chart as a page shows it: the SVG as an image whose alt text says what it shows, a caption
     naming what the chart leaves out, and its Vega-Lite spec with its data, which the chart oracle
@@ -165,9 +171,7 @@ def figure_html(spec: dict, svg: str, alt_text: str, left_out: str = "", live: b
     image = base64.b64encode(svg.encode("utf-8")).decode("ascii")
     data = base64.b64encode(json.dumps(spec, default=str).encode("utf-8")).decode("ascii")
     caption = f'<figcaption class="note">{esc(left_out)}</figcaption>' if left_out else ""
-    title = spec.get("title", "")
-    name = file_name(str(title.get("text", "") if isinstance(title, dict) else title))
-    box = f'<div class="iolab-vega" hidden data-name="{esc(name)}"></div>' if live else ""
+    box = f'<div class="iolab-vega" hidden data-name="{esc(chart_name(spec))}"></div>' if live else ""
     return (
         f'{CSS}<div class="iolab"><figure class="iolab-chart" style="margin:8px 0">'
         f'<img src="data:image/svg+xml;base64,{image}" alt="{esc(alt_text)}">{box}{caption}'

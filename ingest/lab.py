@@ -1,0 +1,157 @@
+"""A notebook of your own: iolab's database, its views as Polars frames and charts as the pages draw
+them, in three lines (notebooks/explore.py shows more)::
+
+    from ingest import lab
+    df = lab.view("comparison", study="ds4300-vs-fastt200-2004", metric="iops")
+    lab.chart(df, x="pct_better", y="workload_label")
+
+* ``connect(db=None, lake="")``: the database, read-only (the default one: ``$IOLAB_DB``, else
+  data/iolab.duckdb under ``$IOLAB_ROOT``), or a Parquet lake's views; the connection every other
+  function here uses from then on (the default database is opened on first use).
+* ``studies()``, ``views()``: what there is to look at.
+* ``view(name, study=None, **where)``: a view (schemas/views/*.sql) or table, all its rows or one study's,
+  as the pages read it (``ingest.reports.page.query``: HUGEINT and DECIMAL as plain numbers, lists
+  as text), in a stable order (ORDER BY ALL).
+* ``chart(df, x, y, color=...)``: a bar, line or point chart with the pages' conventions (one colour
+  per system on every chart, tooltips, long labels cut), drawn live in JupyterLab
+  and with alt text (``page.show``); ``show=False`` returns the Altair chart to change first, and
+  ``show(chart, alt_text)`` draws any Altair chart the same way.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+import altair as alt
+import duckdb
+import polars as pl
+
+from ingest.reports import page
+from ingest.reports.page import query, show
+
+__all__ = ["chart", "connect", "query", "show", "studies", "view", "views"]
+
+_con: list[duckdb.DuckDBPyConnection] = []  # the connection connect() opened last
+
+
+def connect(db: str | None = None, lake: str = "") -> duckdb.DuckDBPyConnection:
+    """Open the database read-only (``None``: the default one; a relative path is relative to
+    ``$IOLAB_ROOT``), or the Parquet lake ``lake``; it becomes the connection ``view`` and
+    ``studies`` read. FileNotFoundError, with the command that makes one, when there is none."""
+    con = page.connect(db, lake)
+    _con[:] = [con]
+    return con
+
+
+def _connection(con: duckdb.DuckDBPyConnection | None) -> duckdb.DuckDBPyConnection:
+    if con is not None:
+        return con
+    return _con[0] if _con else connect()
+
+
+def studies(con: duckdb.DuckDBPyConnection | None = None) -> pl.DataFrame:
+    """Every study of the database: its systems under test, its files read and its runs."""
+    return query(
+        _connection(con),
+        """SELECT f.study,
+                  (SELECT string_agg(DISTINCT r.system, '; ' ORDER BY r.system) FROM study_runs r
+                   WHERE r.study = f.study) AS systems,
+                  count(*) AS files,
+                  (SELECT count(DISTINCT r.run_id) FROM study_runs r WHERE r.study = f.study) AS runs
+           FROM study_files f WHERE f.status = 'ok' GROUP BY f.study ORDER BY f.study""",
+    )
+
+
+def views() -> list[str]:
+    """The names of iolab's views (schemas/views/*.sql), in file order."""
+    from ingest.reports.plan import view_names
+
+    return view_names()
+
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def view(
+    name: str, study: str | None = None, con: duckdb.DuckDBPyConnection | None = None, **where: object
+) -> pl.DataFrame:
+    """The rows of view (or table) ``name``, of ``study`` only when given and where each column of
+    ``where`` equals its value (``metric="iops"``), ordered by all columns."""
+    if study is not None:
+        where = {"study": study, **where}
+    for col in (name, *where):
+        if not _NAME.fullmatch(col):
+            raise ValueError(f"{col!r} is not the name of a view or column: lab.views() lists the views")
+    sql = f'SELECT * FROM "{name}"'
+    if where:
+        sql += " WHERE " + " AND ".join(f'"{col}" IS NOT DISTINCT FROM ?' for col in where)
+    return query(_connection(con), sql + " ORDER BY ALL", list(where.values()) or None)
+
+
+_MARKS = {"bar": "mark_bar", "line": "mark_line", "point": "mark_point"}
+
+
+Kind = Literal["quantitative", "temporal", "nominal"]
+
+
+def _kind(df: pl.DataFrame, col: str) -> Kind:
+    dtype = df.schema[col]
+    if dtype.is_numeric():
+        return "quantitative"
+    if dtype.is_temporal():
+        return "temporal"
+    return "nominal"
+
+
+def chart(
+    df: pl.DataFrame,
+    x: str,
+    y: str,
+    color: str | None = "system",
+    kind: str = "bar",
+    title: str = "",
+    alt_text: str = "",
+    show: bool = True,
+    tooltip: list[str] | None = None,
+) -> alt.Chart | None:
+    """``df`` drawn as the pages draw: ``kind`` bar, line or point, ``x`` against ``y``, one colour per
+    ``color`` value (the same colour for a system on every chart; None, or a column ``df`` lacks: one
+    colour), bars that share a place side by side (by colour, else one per row) and never summed, a
+    tooltip naming what is drawn and the file and line it came from where ``df`` has them (``tooltip``:
+    other columns), text labels cut to 80 characters. Shown with ``alt_text`` (default: what the chart plots) unless ``show`` is False: then returned."""
+    if kind not in _MARKS:
+        raise ValueError(f"kind {kind!r}: one of {', '.join(_MARKS)}")
+    color = color if color in df.columns else None
+    data = df.to_pandas()
+    for col in {x, y} | ({color} if color else set()):
+        if _kind(df, col) == "nominal":
+            data[col] = page.short_labels(data[col].astype("string"))
+    kinds = {c: _kind(df, c) for c in (x, y)}
+    axes = {c: alt.Axis(labelLimit=0) if kinds[c] == "nominal" else alt.Axis() for c in (x, y)}  # cut above
+    enc: dict[str, Any] = {"x": alt.X(x, type=kinds[x], axis=axes[x]), "y": alt.Y(y, type=kinds[y], axis=axes[y])}
+    shown = [c for c in dict.fromkeys([color, y, x, *page.SOURCE_TOOLTIPS]) if c in df.columns]
+    enc["tooltip"] = page.tooltips(*(shown if tooltip is None else tooltip))
+    if kind == "bar" and "quantitative" in kinds.values():  # bars at one place side by side, never summed
+        enc["x" if kinds[x] == "quantitative" else "y"].stack = None
+    if color:
+        scale = page.system_colors(data[color])
+        enc["color"] = alt.Color(color, type="nominal", scale=scale, legend=alt.Legend(orient="bottom"))
+    if kind == "bar" and "nominal" in kinds.values():
+        place = y if kinds[y] == "nominal" else x
+        apart = color or place
+        if data.duplicated([place, apart]).any():  # rows that would share a bar: one bar each
+            data["row_no"], apart = range(len(data)), "row_no"
+        if apart != place:
+            enc["yOffset" if place == y else "xOffset"] = (
+                alt.YOffset(apart, type="nominal") if place == y else alt.XOffset(apart, type="nominal")
+            )
+    made = getattr(alt.Chart(data), _MARKS[kind])().encode(**enc)
+    if title:
+        made = made.properties(title=title)
+    if not show:
+        return made
+    what = f"{x} per {y}" if kinds[y] == "nominal" != kinds[x] else f"{y} against {x}"
+    per = f", one colour per {color}" if color else ""
+    page.show(made, alt_text or f"{kind.capitalize()} chart of {what}{per}, {len(data)} rows.")
+    return None
