@@ -34,7 +34,9 @@ def test_doctor_says_what_is_missing_and_how_to_add_it(capsys, monkeypatch):
     real = doctor._package
     monkeypatch.setattr(doctor, "_package", lambda d: None if d == "jupyterlab" else real(d))
     assert cli.main(["doctor", "--format", "json"]) == 0  # only optional parts missing
-    rows = {r["item"]: r for r in json.loads(capsys.readouterr().out)}
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["ready"] is True and doc["missing"] == ["jupyterlab", "fio"]
+    rows = {r["item"]: r for r in doc["checks"]}
     assert rows["fio"]["found"] is None and rows["fio"]["fix"] == "apt-get update && apt-get install -y fio"
     assert rows["jupyterlab"]["found"] is None and rows["jupyterlab"]["fix"].endswith("-m pip install jupyterlab")
     assert rows["duckdb"] == {

@@ -7,13 +7,12 @@ database is opened: the answer is the same on a machine without one.
 from __future__ import annotations
 
 import argparse
-import json
 import shutil
 import sys
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from . import requires
+from . import params, requires
 
 
 @dataclass(frozen=True)
@@ -68,7 +67,7 @@ def checks() -> list[Check]:
 
 def register(sub: Any) -> None:
     p = sub.add_parser("doctor", help="what this machine has for each part of iolab, and how to add what it lacks")
-    p.add_argument("--format", choices=["table", "json"], default="table", help="output format")
+    params.output(p)
     p.set_defaults(func=cmd_doctor)
 
 
@@ -76,7 +75,13 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     found = checks()
     missing_required = any(c.found is None and c.required for c in found)
     if args.format == "json":
-        sys.stdout.write(json.dumps([asdict(c) for c in found], indent=1) + "\n")
+        params.write_json(
+            {
+                "ready": not missing_required,
+                "missing": [c.item for c in found if c.found is None],
+                "checks": [asdict(c) for c in found],
+            }
+        )
     else:
         _print(found)
     return requires.EXIT_ENVIRONMENT if missing_required else requires.EXIT_OK
