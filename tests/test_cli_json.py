@@ -154,3 +154,15 @@ def test_progress_draws_a_bar_on_a_terminal_and_nothing_on_standard_output(monke
             step(i, 2, name)
     assert "lake views" in screen.getvalue() and "b_view" in screen.getvalue()
     assert capsys.readouterr() == ("", "")
+
+
+def test_remove(tmp_path, capsys):
+    dbf = str(tmp_path / "r.duckdb")
+    assert cli.main(["ingest", "-q", str(SAMPLE), "--db", dbf]) == 0
+    capsys.readouterr()
+    d = doc(capsys, "remove", "--study", "ds4300-vs-fastt200-2004", "--db", dbf, "--format", "json")
+    assert [(p["path"].rsplit("/", 1)[-1], p["status"]) for p in d["removed"]] == [
+        ("ds4300_vs_fastt200_2004.csv", "removed")
+    ]
+    assert d["still_on_disk"] == [] and d["db"] == dbf
+    assert sql(dbf, "SELECT count(*) FROM measurements")[0][0] == 0
