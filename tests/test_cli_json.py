@@ -116,7 +116,14 @@ def test_ingest_format_json_is_the_json_flag(tmp_path, capsys):
 @pytest.mark.slow  # 50 s on a loaded 2-core machine: DuckDB creates every view of the lake
 def test_lake_export_views_status(dbf, tmp_path, capsys):
     lake = tmp_path / "lake"
-    d = doc(capsys, "lake", "export", "--db", str(dbf), "--to", str(lake), "--format", "json")
+    assert cli.main(["lake", "export", "--db", str(dbf), "--to", str(lake), "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    d = json.loads(out)
+    assert err.splitlines() == [  # progress on standard error, a line per part (no terminal here)
+        "lake export [1/3] table schemas",
+        "lake export [2/3] 1 new sources",
+        "lake export [3/3] time-series files",
+    ]
     ids = [i for (i,) in sql(dbf, "SELECT source_id FROM source_files ORDER BY 1")]
     assert d["last_run"]["new_sources"] == ids and d["last_run"]["batch"] == 1
     assert d["row_counts"]["measurements"] == sql(dbf, "SELECT count(*) FROM measurements")[0][0]
@@ -125,8 +132,11 @@ def test_lake_export_views_status(dbf, tmp_path, capsys):
         "views": str(lake / "views"),
         "state": "missing",
     }
-    v = doc(capsys, "lake", "views", "--lake", str(lake), "--view", "source_files", "--format", "json")
+    assert cli.main(["lake", "views", "--lake", str(lake), "--view", "source_files", "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    v = json.loads(out)
     assert v["rows"] == {"source_files": len(ids)} and v["engine"] == "duckdb"
+    assert err.splitlines()[0] == "lake views [1/1] source_files"
     assert doc(capsys, "lake", "status", "--lake", str(lake), "--format", "json")["state"] == "current"
 
 
