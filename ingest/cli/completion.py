@@ -42,11 +42,12 @@ def register(sub: Any) -> None:
         "zsh: `source <(iolab completion zsh)` in ~/.zshrc (after compinit); fish: "
         "`iolab completion fish > ~/.config/fish/completions/iolab.fish`.",
     )
-    p.add_argument("shell", nargs="?", choices=SHELLS, help="the shell")
-    p.add_argument("--list", choices=LISTS, help=argparse.SUPPRESS)  # what the scripts ask for on TAB
-    from . import params
+    p.add_argument("shell", nargs="?", choices=SHELLS, metavar="SHELL", help="bash, zsh or fish")
+    # what the scripts ask for on TAB: the names of the database that --db names on the command line
+    from .params import DEFAULT_DB
 
-    params.db(p)
+    p.add_argument("--list", choices=LISTS, help=argparse.SUPPRESS)
+    p.add_argument("--db", default=DEFAULT_DB, help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_completion)
 
 
