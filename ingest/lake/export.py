@@ -79,17 +79,10 @@ def export(db_path: str | Path, lake: str | Path, step: Step | None = None) -> d
         batches: dict[str, list[int]] = {b: ids for b, ids in old["batches"].items()}
         stale = _stale(old, now)  # batches whose sources changed or vanished: written again
         new = sorted(int(s) for s in now if s not in old["sources"])
-        again = [f"batch {b} again" for b in sorted(stale)]
-        part = _parts(
-            step, ["table schemas", *again, *([f"{len(new)} new sources"] if new else []), "time-series files"]
-        )
+        news = [f"{len(new)} new sources"] if new else []
+        part = _parts(step, ["table schemas", *(f"batch {b} again" for b in sorted(stale)), *news, "time-series files"])
         part()
-        # schema files: every table and the contract, so empty ones still have columns
-        for t in [*tables, "measurements"]:
-            _copy(con, f'SELECT * FROM "{t}" LIMIT 0', lake / t / SCHEMA_FILE)
-        for t, cols in tables.items():  # the catalogue, and any table no source owns rows of
-            if t in CATALOGUE or _batch_where(t, cols, "0") is None:
-                _copy(con, f'SELECT * FROM "{t}"', lake / t / "part-all.parquet")
+        _write_schemas(con, lake, tables)
         for b in sorted(stale):  # with the sources still there
             part()
             batches[b] = [i for i in batches[b] if str(i) in now]
@@ -125,6 +118,16 @@ def export(db_path: str | Path, lake: str | Path, step: Step | None = None) -> d
         tmp.write_text(json.dumps(manifest, indent=1, sort_keys=True))
     write_script(lake)
     return manifest
+
+
+def _write_schemas(con, lake: Path, tables: dict[str, list[str]]) -> None:
+    """Every table's and the contract's schema file (an empty table still has columns); the catalogue,
+    and any table no source owns rows of, whole."""
+    for t in [*tables, "measurements"]:
+        _copy(con, f'SELECT * FROM "{t}" LIMIT 0', lake / t / SCHEMA_FILE)
+    for t, cols in tables.items():
+        if t in CATALOGUE or _batch_where(t, cols, "0") is None:
+            _copy(con, f'SELECT * FROM "{t}"', lake / t / "part-all.parquet")
 
 
 def _stale(old: dict[str, Any], now: dict[str, dict[str, Any]]) -> set[str]:
