@@ -171,7 +171,7 @@ def _bash_values(o: Opt | None, q: Any) -> str:
 
 def bash(nodes: list[Node]) -> str:
     q = shlex.quote
-    cmds = " | ".join(q(f"{n.path}/{c}") for n in nodes for c, _ in n.commands)
+    cmds = "|".join(q(f"{n.path}/{c}") for n in nodes for c, _ in n.commands)
     values = [
         f"        {q(f'{n.path}/{f}')}) {_bash_values(o, q)}; return ;;"
         for n in nodes
@@ -288,7 +288,7 @@ def _described(items: list[tuple[str, str]], q: Any) -> str:
 
 def zsh(nodes: list[Node]) -> str:
     q = shlex.quote
-    cmds = " | ".join(q(f"{n.path}/{c}") for n in nodes for c, _ in n.commands)
+    cmds = "|".join(q(f"{n.path}/{c}") for n in nodes for c, _ in n.commands)
     values = [
         f"        {q(f'{n.path}/{f}')}) {_zsh_values(o, q)}; return ;;"
         for n in nodes
