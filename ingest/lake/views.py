@@ -13,6 +13,7 @@ from .script import SPARK_SQL_CONF
 from .translate import POINT_VIEWS, ROW_VIEWS, needed, spark_statements, view_files, view_statements
 
 Step = Callable[[int, int, str], None]  # step(number, total, view): the view starts (progress)
+SETUP = "reading the lake's tables, defining the views"  # the first step, before any view (seconds)
 
 
 def _duckdb_views(lake: Path):
@@ -58,7 +59,7 @@ def views(
     every = [n for k, n, _ in view_statements() if k == "view" and (keep is None or n in keep) and n not in ROW_VIEWS]
     with outputs.writing(out, "lake views"):  # every file written is listed in its marker, however it ends
         owned.mark(lake, out, engine, sorted(before | set(every)), done=False)  # ours, from no export yet
-        tell = _teller(step, every)
+        tell = _teller(step, [SETUP, *every])
         counts = _duckdb(lake, out, keep, tell) if engine == "duckdb" else _spark(lake, out, master, spark, keep, tell)
         for gone in before - set(counts):  # ours, not computed now (an earlier definition, or not in only)
             shutil.rmtree(out / gone, ignore_errors=True)
@@ -87,6 +88,7 @@ def _duckdb(lake: Path, out: Path, keep: set[str] | None, tell: Callable[[str], 
     import duckdb
 
     counts: dict[str, int] = {}
+    tell(SETUP)
     con, names = _duckdb_views(lake)
     for name in (n for n in names if (keep is None or n in keep) and n not in ROW_VIEWS):
         tell(name)
@@ -107,6 +109,7 @@ def _spark(
 ) -> dict[str, int]:
     counts: dict[str, int] = {}
     own = spark is None
+    tell(SETUP)
     spark = spark or spark_session(master)
     try:
         for t in lake_tables(lake):
