@@ -149,7 +149,7 @@ for unit, g in pts.join(numbers, on="source_id", how="left").group_by("unit", ma
         alt.Chart(d)
         .mark_line()
         .encode(
-            x=alt.X("ts:T", title="time (as the capture wrote it)"),
+            x=r.time_x(d["ts"], what="time (as the capture wrote it)"),
             y=alt.Y("value:Q", title=f"value ({unit})"),
             color=alt.Color("series:N", legend=alt.Legend(orient="bottom", columns=1, labelLimit=0), title=None),
             # the capture file and the sample's number in it (0-based, data lines only: its line is not stored)

@@ -34,7 +34,9 @@ def test_doctor_says_what_is_missing_and_how_to_add_it(capsys, monkeypatch):
     real = doctor._package
     monkeypatch.setattr(doctor, "_package", lambda d: None if d == "jupyterlab" else real(d))
     assert cli.main(["doctor", "--format", "json"]) == 0  # only optional parts missing
-    rows = {r["item"]: r for r in json.loads(capsys.readouterr().out)}
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["ready"] is True and doc["missing"] == ["jupyterlab", "fio"]
+    rows = {r["item"]: r for r in doc["checks"]}
     assert rows["fio"]["found"] is None and rows["fio"]["fix"] == "apt-get update && apt-get install -y fio"
     assert rows["jupyterlab"]["found"] is None and rows["jupyterlab"]["fix"].endswith("-m pip install jupyterlab")
     assert rows["duckdb"] == {
@@ -67,3 +69,29 @@ def test_compare_of_a_study_without_system_labels_says_which_sidecar_to_write(tm
     err = " ".join(capsys.readouterr().err.split())
     assert "Nothing to compare in esxtop-perfmon-samples: none of its files is labelled with a system." in err
     assert 'data/esxtop-perfmon-samples/<folder>/iolab.toml with system = "Array A"' in err
+
+
+def fake(folder, name: str, says: str, stream: str = ">&2") -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_text(f"#!/bin/sh\necho '{says}' {stream}\n")
+    (folder / name).chmod(0o755)
+
+
+def test_doctor_finds_java_as_spark_does_and_says_when_it_is_too_old(tmp_path, monkeypatch, capsys):
+    """Java on the PATH, or $JAVA_HOME's first (as pyspark looks); one older than 17 cannot run Spark 4."""
+    fake(tmp_path / "bin", "java", 'openjdk version "11.0.2" 2019-01-15')
+    fake(tmp_path / "bin", "fio", "fio-3.33", stream="")
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))
+    monkeypatch.delenv("JAVA_HOME", raising=False)
+    assert doctor._program("java") is None
+    assert doctor._program("fio") == f"fio-3.33 ({tmp_path / 'bin' / 'fio'})"
+    assert cli.main(["doctor", "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    java = next(c for c in doc["checks"] if c["item"] == "java")
+    assert java["found"] is None and java["fix"] == "apt-get update && apt-get install -y openjdk-17-jre-headless"
+    assert "java" in doc["missing"] and "Java 17 or newer" in java["part"]
+    fake(tmp_path / "jdk" / "bin", "java", 'openjdk version "21.0.7" 2025-04-15')
+    monkeypatch.setenv("JAVA_HOME", str(tmp_path / "jdk"))
+    assert doctor._program("java") == f"21.0.7 ({tmp_path / 'jdk' / 'bin' / 'java'})"
+    fake(tmp_path / "jdk" / "bin", "java", 'java version "1.8.0_292"')
+    assert doctor._program("java") is None  # Java 8

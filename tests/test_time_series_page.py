@@ -49,6 +49,10 @@ def test_same_named_series_of_two_captures_are_two_lines_and_say_which(tmp_path)
     raw = rendered_page(dbf, tmp_path / "out", "farm", "06-time-series.html")
     charts, _ = oracle.charts(raw)
     iops = next(c for c in charts if c.title.startswith("IO/s"))
+    x = iops.spec["encoding"]["x"]  # clock times, the capture's date in the title (page.time_x)
+    assert x["axis"]["format"] in ("%H:%M:%S", "%H:%M:%S.%L") and re.fullmatch(
+        r"time \(as the capture wrote it\) on \d{4}-\d\d-\d\d", x["title"]
+    )
     points = iops.rows()
     assert max(Counter((p["series"], p["ts"]) for p in points).values()) == 1  # one point per line and time
     lines = {p["series"]: p for p in points}
@@ -83,6 +87,10 @@ def test_a_chart_names_the_captures_and_systems_it_draws_no_line_of(tmp_path):
     raw = rendered_page(dbf, tmp_path / "out", "farm", "06-time-series.html")
     charts, _ = oracle.charts(raw)
     iops = next(c for c in charts if c.title.startswith("IO/s"))
+    x = iops.spec["encoding"]["x"]  # clock times, the capture's date in the title (page.time_x)
+    assert x["axis"]["format"] in ("%H:%M:%S", "%H:%M:%S.%L") and re.fullmatch(
+        r"time \(as the capture wrote it\) on \d{4}-\d\d-\d\d", x["title"]
+    )
     assert {p["file"].rsplit("/", 1)[-1] for p in iops.rows()} == {"esxtop.csv"}  # the 0.05x capture has no line here
     said = iops.meta["left_out"]
     assert "No lines for capture 2 (" + B + "): its" in said and "series in IO/s have lower means" in said

@@ -170,13 +170,17 @@ def _no_progress_bar(con) -> None:
             raise
 
 
-def validate(con, store: bool = True) -> list[dict]:
+def validate(con, store: bool = True, step: Callable[[int, int, str], None] | None = None) -> list[dict]:
     """Run all suites on ``con``; return one dict per expectation (also stored in the database,
-    unless ``store=False``: read-only snapshots)."""
+    unless ``store=False``: read-only snapshots). ``step(number, total, suite)`` is called as each
+    suite starts (the command line's progress)."""
     checker = Checker()
     run_at = datetime.now(UTC).replace(tzinfo=None)
     rows: list[dict] = []
-    for mod in suites():
+    every = list(suites())
+    for number, mod in enumerate(every, 1):
+        if step:
+            step(number, len(every), mod.SUITE)
         try:
             df = frame(con, mod.QUERY)
         except Exception as e:

@@ -45,6 +45,7 @@ COMMANDS: list[str] = [
     "export",
     "lake",
     "doctor",
+    "completion",
 ]
 
 

@@ -12,12 +12,13 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from . import requires
+from . import params, requires
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser("detect", help="which parser claims each file, and why (nothing is stored)")
     p.add_argument("paths", nargs="+", metavar="PATH", help="files or folders (walked as ingest walks them)")
+    params.output(p)
     p.set_defaults(func=cmd_detect)
 
 
@@ -47,18 +48,35 @@ def examine(path: Path) -> tuple[str, str, bool]:
 
 
 def cmd_detect(args: argparse.Namespace) -> int:
+    from .. import batch
+
+    files = []
+    for _, path in batch.walk([Path(p) for p in args.paths]):
+        parser, why, claimed = examine(path)
+        files.append(
+            {
+                "path": str(path),
+                "parsers": [] if parser == "none" else parser.split(", "),
+                "why": why,
+                "claimed": claimed,
+            }
+        )
+    unclaimed = sum(not f["claimed"] for f in files)
+    if args.format == "json":
+        params.write_json({"files": files, "claimed": len(files) - unclaimed, "unclaimed": unclaimed})
+    else:
+        _print(files)
+    return requires.EXIT_REJECTED if unclaimed else requires.EXIT_OK
+
+
+def _print(files: list[dict[str, Any]]) -> None:
     from rich.table import Table
 
-    from .. import batch
     from ..terminal import console, markup
 
     t = Table(title="detect", show_lines=False)
     for c in ("file", "parser", "why"):
         t.add_column(c, overflow="fold")
-    unclaimed = 0
-    for _, path in batch.walk([Path(p) for p in args.paths]):
-        parser, why, claimed = examine(path)
-        unclaimed += not claimed
-        t.add_row(markup(path), markup(parser), markup(why))
+    for f in files:
+        t.add_row(markup(f["path"]), markup(", ".join(f["parsers"]) or "none"), markup(f["why"]))
     console().print(t)
-    return requires.EXIT_REJECTED if unclaimed else requires.EXIT_OK

@@ -7,13 +7,15 @@ database is opened: the answer is the same on a machine without one.
 from __future__ import annotations
 
 import argparse
-import json
+import os
+import re
 import shutil
 import sys
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
-from . import requires
+from . import params, requires
 
 
 @dataclass(frozen=True)
@@ -35,7 +37,44 @@ def _package(name: str) -> str | None:
 
 
 def _program(name: str) -> str | None:
-    return shutil.which(name) or (shutil.which("chromium-browser") if name == "chromium" else None)
+    """What is found of the program ``name``: its path, with its version for Java and fio; None when it
+    is missing, or (Java) older than Spark needs."""
+    if name == "chromium":  # the one the print edition finds
+        from ..reports import check
+
+        return check.chromium()
+    if name == "java":  # as pyspark finds it: $JAVA_HOME first
+        home = os.environ.get("JAVA_HOME")
+        path = (
+            str(Path(home) / "bin" / "java")
+            if home and (Path(home) / "bin" / "java").is_file()
+            else shutil.which("java")
+        )
+    else:
+        path = shutil.which(name)
+    if path is None:
+        return None
+    said = _says(path, "-version" if name == "java" else "--version")
+    if name == "java":
+        found = re.search(r'version "((?:1\.)?(\d+)[^"]*)"', said)
+        if found is None or int(found.group(2)) < JAVA:
+            return None
+        return f"{found.group(1)} ({path})"
+    return f"{said.split()[0]} ({path})" if said.split() else path
+
+
+JAVA = 17  # Spark 4's oldest Java
+
+
+def _says(path: str, flag: str) -> str:
+    """What ``path flag`` prints (Java prints its version on standard error), or "" if it cannot run."""
+    import subprocess
+
+    try:
+        run = subprocess.run([path, flag], capture_output=True, text=True, timeout=20)
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    return run.stdout + run.stderr
 
 
 APT = "apt-get update && apt-get install -y"
@@ -52,7 +91,7 @@ PACKAGES = [
 # (part, program, its Debian package)
 PROGRAMS = [
     ("print edition (report --format pdf)", "chromium", "chromium"),
-    ("Spark lake (lake views --engine spark)", "java", "openjdk-17-jre-headless"),
+    ("Spark lake (lake views --engine spark): Java 17 or newer", "java", "openjdk-17-jre-headless"),
     ("tests (real fio runs)", "fio", "fio"),
 ]
 
@@ -68,7 +107,7 @@ def checks() -> list[Check]:
 
 def register(sub: Any) -> None:
     p = sub.add_parser("doctor", help="what this machine has for each part of iolab, and how to add what it lacks")
-    p.add_argument("--format", choices=["table", "json"], default="table", help="output format")
+    params.output(p)
     p.set_defaults(func=cmd_doctor)
 
 
@@ -76,7 +115,13 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     found = checks()
     missing_required = any(c.found is None and c.required for c in found)
     if args.format == "json":
-        sys.stdout.write(json.dumps([asdict(c) for c in found], indent=1) + "\n")
+        params.write_json(
+            {
+                "ready": not missing_required,
+                "missing": [c.item for c in found if c.found is None],
+                "checks": [asdict(c) for c in found],
+            }
+        )
     else:
         _print(found)
     return requires.EXIT_ENVIRONMENT if missing_required else requires.EXIT_OK

@@ -18,6 +18,9 @@ SEEN = Path(__file__).resolve().parents[1] / "formats" / "versions_seen.json"
 def register(sub: Any) -> None:
     p = sub.add_parser("formats", help="every format iolab reads, the tool versions seen in its real files")
     p.add_argument("--corpus", help="a folder of real files to read tool versions from (default: those shipped)")
+    from . import params
+
+    params.output(p)
     p.set_defaults(func=cmd_formats)
 
 
@@ -65,26 +68,53 @@ def unsupported(m: ModuleType) -> list[str]:
     return list(getattr(m, "UNSUPPORTED", []))
 
 
+def catalogue(seen: dict[str, dict[str, int]]) -> dict[str, Any]:
+    """What ``iolab formats`` says, as one object (its --format json)."""
+    from .. import registry
+
+    return {
+        "formats": [
+            {
+                "format": m.FORMAT,
+                "module": m.__name__,
+                "reads": describe(m),
+                "versions_seen": dict(sorted(seen.get(m.FORMAT, {}).items())),
+                "unsupported": unsupported(m),
+            }
+            for m in registry.modules()
+        ],
+        "not_read": [{"suffix": suffix, "why": why} for suffix, why in registry.KNOWN_UNSUPPORTED.items()],
+    }
+
+
 def cmd_formats(args: argparse.Namespace) -> int:
+    from . import params
+
+    doc = catalogue(corpus_versions(Path(args.corpus)) if args.corpus else shipped_versions())
+    if args.format == "json":
+        params.write_json(doc)
+    else:
+        _print(doc)
+    return 0
+
+
+def _print(doc: dict[str, Any]) -> None:
     from rich.table import Table
 
-    from .. import registry
     from ..terminal import console, markup
 
-    seen = corpus_versions(Path(args.corpus)) if args.corpus else shipped_versions()
     t = Table(title="formats iolab reads", show_lines=False)
     t.add_column("format", no_wrap=True)
     t.add_column("module", no_wrap=True)
     for c in ("reads", "versions seen in real files (files)", "known unsupported"):
         t.add_column(c, overflow="fold")
-    for m in registry.modules():
-        versions = ", ".join(f"{v} ({n})" for v, n in sorted(seen.get(m.FORMAT, {}).items())) or "no real file"
-        t.add_row(*(markup(x) for x in (m.FORMAT, m.__name__, describe(m), versions, "; ".join(unsupported(m)))))
+    for f in doc["formats"]:
+        versions = ", ".join(f"{v} ({n})" for v, n in f["versions_seen"].items()) or "no real file"
+        t.add_row(*(markup(x) for x in (f["format"], f["module"], f["reads"], versions, "; ".join(f["unsupported"]))))
     console().print(t)
     u = Table(title="known files iolab does not read", show_lines=False)
     u.add_column("file name ends with")
     u.add_column("why", overflow="fold")
-    for suffix, why in registry.KNOWN_UNSUPPORTED.items():
-        u.add_row(markup(suffix), markup(why))
+    for r in doc["not_read"]:
+        u.add_row(markup(r["suffix"]), markup(r["why"]))
     console().print(u)
-    return 0

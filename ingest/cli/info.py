@@ -12,16 +12,30 @@ from . import params, requires
 def register(sub: Any) -> None:
     p = sub.add_parser("info", help="what the database holds")
     params.db(p)
+    params.output(p)
     p.set_defaults(func=cmd_info)
 
 
 @requires.database()
 def cmd_info(args: argparse.Namespace, con: Any) -> int:
     """What the database holds, opened read-only: it never creates or changes a database."""
+    doc = holdings(con, args.db)
+    if args.format == "json":
+        params.write_json(doc)
+    else:
+        _print(doc)
+    return requires.EXIT_ENVIRONMENT if doc["store_problems"] else requires.EXIT_OK
+
+
+def holdings(con: Any, db_path: str) -> dict[str, Any]:
+    """What ``iolab info`` says, as one object (its --format json)."""
+    from .. import db
+
     studies = con.execute("""
         SELECT f.study, count(DISTINCT f.source_id) AS files,
-               (SELECT string_agg(DISTINCT m.system, '; ' ORDER BY m.system) FROM measurements m WHERE m.study = f.study),
-               string_agg(DISTINCT f.format, ', ' ORDER BY f.format),
+               (SELECT list(DISTINCT m.system ORDER BY m.system) FILTER (m.system IS NOT NULL)
+                FROM measurements m WHERE m.study = f.study),
+               list(DISTINCT f.format ORDER BY f.format) FILTER (f.format IS NOT NULL),
                (SELECT count(*) FROM measurements m WHERE m.study = f.study)
         FROM source_files f WHERE f.status = 'ok' GROUP BY f.study ORDER BY f.study""").fetchall()
     files = con.execute("SELECT format, status, count(*) FROM source_files GROUP BY ALL ORDER BY ALL").fetchall()
@@ -29,40 +43,57 @@ def cmd_info(args: argparse.Namespace, con: Any) -> int:
                                    (SELECT coalesce(sum(points), 0) FROM point_files)""").fetchall()[0]
     roots = [r for (r,) in con.execute("SELECT path FROM data_roots ORDER BY 1").fetchall()]
     left = con.execute("SELECT count(*) FROM source_history WHERE left_at IS NOT NULL").fetchall()[0][0]
-    from .. import db
-
-    store = db.store_problems(con)
     copies = _copies(con)
+    return {
+        "db": db_path,
+        "studies": [
+            {"study": s, "files": n, "systems": sy or [], "formats": fm or [], "numbers": k}
+            for s, n, sy, fm, k in studies
+        ],
+        "files": [{"format": f, "status": st, "files": n} for f, st, n in files],
+        "totals": dict(zip(("measurements", "runs", "points"), totals, strict=True)),
+        "data_roots": roots,
+        "left_analysis": left,
+        "copies": copies[0],
+        "copies_labelled_otherwise": copies[1],
+        "store_problems": db.store_problems(con),
+    }
+
+
+def _print(doc: dict[str, Any]) -> None:
     from rich.table import Table
 
-    t = Table(title=f"studies in {markup(args.db)}")
+    t = Table(title=f"studies in {markup(doc['db'])}")
     for c, j in (("study", "left"), ("files", "right"), ("systems", "left"), ("formats", "left"), ("numbers", "right")):
         t.add_column(c, justify=j)  # type: ignore[arg-type]
-    for study, n, systems, formats, numbers in studies:
-        t.add_row(markup(study), f"{n:,}", markup(systems or "-"), markup(formats or "-"), f"{numbers:,}")
+    for s in doc["studies"]:
+        systems, formats = "; ".join(s["systems"]) or "-", ", ".join(s["formats"]) or "-"
+        t.add_row(markup(s["study"]), f"{s['files']:,}", markup(systems), markup(formats), f"{s['numbers']:,}")
     console().print(t)
     f = Table(title="files by format and status")
     for c in ("format", "status", "files"):
         f.add_column(c, justify="right" if c == "files" else "left")
-    for fmt, status, n in files:
-        f.add_row(markup(fmt or "-"), status, f"{n:,}")
+    for r in doc["files"]:
+        f.add_row(markup(r["format"] or "-"), r["status"], f"{r['files']:,}")
     console().print(f)
-    say(f"{totals[0]:,} measurements, {totals[1]:,} runs, {totals[2]:,} time-series points")
+    n = doc["totals"]
+    say(f"{n['measurements']:,} measurements, {n['runs']:,} runs, {n['points']:,} time-series points")
     say(
-        f"mirrors {', '.join(shown(r) for r in roots) or 'no folder yet'}; {left:,} earlier place(s) of files "
-        "left the analysis (deleted, moved, replaced or removed: see source_history)"
+        f"mirrors {', '.join(shown(r) for r in doc['data_roots']) or 'no folder yet'}; {doc['left_analysis']:,} "
+        "earlier place(s) of files left the analysis (deleted, moved, replaced or removed: see source_history)"
     )
-    if copies[0]:
-        say(f"{copies[0]:,} file(s) are copies of another file of their study (the same bytes): each run counts once")
-    if copies[1]:
+    if doc["copies"]:
+        say(
+            f"{doc['copies']:,} file(s) are copies of another file of their study (the same bytes): each run counts once"
+        )
+    if doc["copies_labelled_otherwise"]:
         say(
             ("Warning:", "yellow"),
-            f" {copies[1]:,} of those copies are labelled otherwise than the file that counts (another system, "
-            "generation or price): their labels are not used. `iolab export study_copies` lists them",
+            f" {doc['copies_labelled_otherwise']:,} of those copies are labelled otherwise than the file that counts "
+            "(another system, generation or price): their labels are not used. `iolab export study_copies` lists them",
         )
-    for problem in store:
+    for problem in doc["store_problems"]:
         say(("Time-series store:", "red"), f" {shown(problem)}")
-    return requires.EXIT_ENVIRONMENT if store else requires.EXIT_OK
 
 
 def _copies(con: Any) -> tuple[int, int]:

@@ -1,7 +1,7 @@
 """`iolab ingest PATH...`: store raw result files and folders in the database.
 
 Output: on a terminal, a progress bar and tables; otherwise (logs, CI, pipes) one plain line per
-file and a summary. `--json` prints one JSON document instead, `--quiet` only the summary and the
+file and a summary. `--format json` (or `--json`) prints one JSON document instead, `--quiet` only the summary and the
 failures, `--verbose` every file with its row counts.
 """
 
@@ -55,7 +55,13 @@ def register(sub: Any) -> None:
     out = pi.add_mutually_exclusive_group()
     out.add_argument("-q", "--quiet", action="store_true", help="print only the summary and the failures")
     out.add_argument("-v", "--verbose", action="store_true", help="list every file with its row counts")
-    out.add_argument("--json", action="store_true", help="print one JSON document (summary and every file)")
+    out.add_argument(
+        "--format",
+        choices=["table", "json"],
+        default="table",
+        help="table for a reader, or json: one JSON object (summary and every file) on standard output",
+    )
+    out.add_argument("--json", dest="format", action="store_const", const="json", help="the same as --format json")
     pi.set_defaults(func=cmd_ingest)
 
 
@@ -131,6 +137,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     files = list(itertools.islice(walk(paths, marks), None if args.yes else limit + 1))
     if len(files) > limit and not args.yes:
         return _refused([too_many(files, limit)])
+    as_json = args.format == "json"
     ahead = read_ahead(files, Path(args.db))  # a new database's first capture streams while it is made
     from .. import batch, db
 
@@ -139,7 +146,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     except db.DatabaseProblem as e:
         if ahead is not None:
             ahead.drop()
-        if args.json:
+        if as_json:
             print(json.dumps({"db": args.db, "error": str(e)}))
         else:
             say(("Cannot ingest:", "red"), f" {shown(e)}")
@@ -150,8 +157,8 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         con.close()
         return _not_found(absent)
     terminal = is_terminal()
-    plain = not terminal and not args.json and not args.quiet
-    with _progress(terminal and not (args.json or args.quiet), len(files)) as advance:
+    plain = not terminal and not as_json and not args.quiet
+    with _progress(terminal and not (as_json or args.quiet), len(files)) as advance:
 
         def step(o: batch.Outcome) -> None:
             advance(o)
@@ -160,7 +167,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 
         report = batch.ingest_paths(con, paths, step, files=files, verify=args.verify, parallel=True, ahead=ahead)
     report.warnings[:0] = marks
-    if not args.json:
+    if not as_json:
         for note in report.notes:
             say(("Data root:", "bold"), f" {shown(note)}")
         for warning in report.warnings:
@@ -169,7 +176,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         con.close()
     except Exception:  # after an environment fault the connection may be gone already
         pass
-    if args.json:
+    if as_json:
         print(json.dumps(report_json(report, args.db), indent=1))
     else:
         print_report(
@@ -180,7 +187,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
             verbose=args.verbose,
         )
     if report.fault:
-        if not args.json:
+        if not as_json:
             say(
                 ("Stopped:", "red"),
                 f" {shown(report.fault)}. Nothing was recorded against the files; "

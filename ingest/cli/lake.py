@@ -7,7 +7,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from . import requires
+from . import params, requires
+from .steps import steps
 
 
 def register(sub: Any) -> None:
@@ -20,6 +21,7 @@ def register(sub: Any) -> None:
     e.add_argument(
         "--to", required=True, metavar="DIR", help="the lake folder (created; an existing lake gets only what is new)"
     )
+    params.output(e)
     e.set_defaults(func=cmd_export)
     v = s.add_parser("views", help="compute every analysis view from the lake into DIR/views/<view>/")
     v.add_argument("--lake", required=True, metavar="DIR", help="a lake written by `iolab lake export`")
@@ -37,10 +39,12 @@ def register(sub: Any) -> None:
         metavar="NAME",
         help="compute only this view and those it reads (repeatable); the folder then holds just them",
     )
+    params.output(v)
     v.set_defaults(func=cmd_views)
     st = s.add_parser("status", help="whether the lake's views are current, stale (an export since) or missing")
     st.add_argument("--lake", required=True, metavar="DIR", help="a lake written by `iolab lake export`")
     st.add_argument("--out", metavar="DIR", help="the views folder, if not DIR/views")
+    params.output(st)
     st.set_defaults(func=cmd_status)
 
 
@@ -57,7 +61,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     from ..outputs import Refused
 
     try:
-        m = export(args.db, args.to)
+        with steps("lake export") as step:
+            m = export(args.db, args.to, step=step)
     except Refused as e:
         return requires.refused(e, "Not exporting the lake")
     except db.DatabaseProblem as e:
@@ -68,6 +73,9 @@ def cmd_export(args: argparse.Namespace) -> int:
             raise
         return bad
     last = m["last_run"]
+    if args.format == "json":
+        params.write_json({"lake": args.to, "db": args.db, "last_run": last, "row_counts": m["row_counts"]})
+        return 0
     console(stderr=True).print(
         f"{len(last['new_sources'])} new sources (batch {last['batch']}), "
         f"{len(last['rewritten_batches'])} batches rewritten, {m['row_counts']['measurements']:,} "
@@ -92,7 +100,8 @@ def cmd_views(args: argparse.Namespace) -> int:
         console(stderr=True).print(f"The views in {markup(out)} are stale (an export since): computing them again.")
     t0 = time.perf_counter()
     try:
-        counts = views(args.lake, args.engine, args.master, args.out, only=args.view)
+        with steps("lake views") as step:
+            counts = views(args.lake, args.engine, args.master, args.out, only=args.view, step=step)
     except (owned.NotOurs, ValueError, TooBig) as e:
         console(stderr=True).print(f"[red]Not writing the views[/]: {markup(str(e))}")
         return 2
@@ -100,8 +109,12 @@ def cmd_views(args: argparse.Namespace) -> int:
         if (bad := requires.cannot_write(e, out)) is None:
             raise
         return bad
+    seconds = time.perf_counter() - t0
+    if args.format == "json":
+        params.write_json({"views": str(out), "engine": args.engine, "seconds": round(seconds, 1), "rows": counts})
+        return 0
     console(stderr=True).print(
-        f"{len(counts)} views computed by {args.engine} in {time.perf_counter() - t0:.1f} s "
+        f"{len(counts)} views computed by {args.engine} in {seconds:.1f} s "
         f"-> {markup(args.out or Path(args.lake) / 'views')}"
     )
     return 0
@@ -120,5 +133,8 @@ def cmd_status(args: argparse.Namespace) -> int:
         "stale": "stale: computed before the lake's latest export; `iolab lake views` computes them again",
         "missing": "missing: `iolab lake views` computes them",
     }[state]
-    console().print(f"views in {markup(out)}: {say}")
+    if args.format == "json":
+        params.write_json({"lake": str(lake), "views": str(out), "state": state})
+    else:
+        console().print(f"views in {markup(out)}: {say}")
     return 0 if state == "current" else 1

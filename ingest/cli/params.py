@@ -22,3 +22,23 @@ def db(parser: argparse.ArgumentParser, *, writes: bool = False) -> None:
 def study(parser: argparse.ArgumentParser, *, help: str, required: bool = False) -> None:
     """``--study NAME``: one study of the database (a name that is none is wrong usage, exit 2)."""
     parser.add_argument("--study", required=required, help=help)
+
+
+def output(parser: argparse.ArgumentParser) -> None:
+    """``--format table|json``: the command's results as tables for a reader, or as one JSON document
+    on standard output for a program (``write_json``); progress and notes stay on standard error."""
+    parser.add_argument(
+        "--format",
+        choices=["table", "json"],
+        default="table",
+        help="table for a reader, or json: one JSON object on standard output (the README lists its keys)",
+    )
+
+
+def write_json(doc: object) -> None:
+    """The one JSON shape of every command: one object, indented, keys in snake_case, numbers as
+    numbers, a missing value as null; a date, path or other value as its text."""
+    import json
+    import sys
+
+    sys.stdout.write(json.dumps(doc, indent=1, default=str) + "\n")

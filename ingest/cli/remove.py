@@ -22,6 +22,7 @@ def register(sub: Any) -> None:
     p.add_argument("paths", nargs="*", metavar="PATH", help="files or folders")
     params.study(p, help="every place of this study")
     params.db(p)
+    params.output(p)
     p.set_defaults(func=cmd_remove)
 
 
@@ -38,10 +39,15 @@ def cmd_remove(args: argparse.Namespace, con: Any) -> int:
     if absent := _absent(con, [Path(p) for p in args.paths]):  # a typo: as `iolab ingest` says it
         return _not_found(absent)
     gone = batch.remove(con, [Path(p) for p in args.paths], args.study)
+    kept = [p for p in args.paths if Path(p).exists()]
+    if args.format == "json":
+        places = [{"path": o.path, "status": o.status} for o in gone]
+        params.write_json({"db": args.db, "removed": places, "still_on_disk": kept})
+        return requires.EXIT_OK
     for o in gone:
         print(_line(o, False))
     say(f"{len(gone)} place(s) taken out of the analysis.")
-    if kept := [p for p in args.paths if Path(p).exists()]:
+    if kept:
         say(
             f"{', '.join(map(shown, kept))}: still on disk, so the next ingest of its folder brings it back; "
             "move it out of the data folder to retire it for good."

@@ -7,6 +7,7 @@ import argparse
 from typing import Any
 
 from . import params, requires
+from .steps import steps
 
 
 def register(sub: Any) -> None:
@@ -19,6 +20,7 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--warn-only", action="store_true", help="exit 0 even when expectations failed (they are still reported)"
     )
+    params.output(p)
     p.set_defaults(func=cmd_validate)
 
 
@@ -26,7 +28,19 @@ def register(sub: Any) -> None:
 def cmd_validate(args: argparse.Namespace, con: Any) -> int:
     from validation import run as vrun
 
-    rows = vrun.validate(con)
-    vrun.show(rows, args.db)
-    failed = any(not r["success"] for r in rows)
+    with steps("validate") as step:
+        rows = vrun.validate(con, step=step)
+    failed = sum(not r["success"] for r in rows)
+    if args.format == "json":
+        params.write_json(
+            {
+                "db": args.db,
+                "expectations": len(rows),
+                "met": len(rows) - failed,
+                "failed": failed,
+                "results": [{k: v for k, v in r.items() if k not in ("seconds", "run_at")} for r in rows],
+            }
+        )
+    else:
+        vrun.show(rows, args.db)
     return requires.EXIT_REJECTED if failed and not args.warn_only else requires.EXIT_OK

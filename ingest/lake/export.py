@@ -6,12 +6,15 @@ import hashlib
 import json
 import shutil
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from .. import outputs
 from .common import CATALOGUE, LAKE_FORMAT, MANIFEST, SCHEMA_FILE, _copy
 from .script import write_script
+
+Step = Callable[[int, int, str], None]  # step(number, total, part): the part starts (progress)
 
 
 def _tables(con) -> dict[str, list[str]]:
@@ -56,10 +59,11 @@ def _write_batch(con, lake: Path, tables: dict[str, list[str]], batch: int, ids:
 
 
 @outputs.sealed("lake", "lake")  # every file written is listed in its marker, however the export ends
-def export(db_path: str | Path, lake: str | Path) -> dict[str, Any]:
+def export(db_path: str | Path, lake: str | Path, step: Step | None = None) -> dict[str, Any]:
     """Write (or bring up to date) the lake at ``lake`` from the database; return the manifest.
     A lake folder inside a data root of the database, or holding files iolab did not write, is
-    refused (outputs.Refused)."""
+    refused (outputs.Refused). ``step(number, total, part)`` is called as each part starts (the
+    command line's progress)."""
     from .. import db
     from ..store import places
 
@@ -72,30 +76,26 @@ def export(db_path: str | Path, lake: str | Path) -> dict[str, Any]:
         old = json.loads(man_path.read_text()) if man_path.is_file() else {"sources": {}, "batches": {}}
         tables = _tables(con)
         now = _fingerprints(con)
-        # schema files: every table and the contract, so empty ones still have columns
-        for t in [*tables, "measurements"]:
-            _copy(con, f'SELECT * FROM "{t}" LIMIT 0', lake / t / SCHEMA_FILE)
-        for t, cols in tables.items():  # the catalogue, and any table no source owns rows of
-            if t in CATALOGUE or _batch_where(t, cols, "0") is None:
-                _copy(con, f'SELECT * FROM "{t}"', lake / t / "part-all.parquet")
-        # batches whose sources changed or vanished are written again, with the sources still there
         batches: dict[str, list[int]] = {b: ids for b, ids in old["batches"].items()}
-        stale = {
-            b
-            for b, ids in batches.items()
-            if any(now.get(str(i), {}).get("fingerprint") != old["sources"][str(i)]["fingerprint"] for i in ids)
-        }
-        for b in sorted(stale):
+        stale = _stale(old, now)  # batches whose sources changed or vanished: written again
+        new = sorted(int(s) for s in now if s not in old["sources"])
+        news = [f"{len(new)} new sources"] if new else []
+        part = _parts(step, ["table schemas", *(f"batch {b} again" for b in sorted(stale)), *news, "time-series files"])
+        part()
+        _write_schemas(con, lake, tables)
+        for b in sorted(stale):  # with the sources still there
+            part()
             batches[b] = [i for i in batches[b] if str(i) in now]
             _write_batch(con, lake, tables, int(b), batches[b])
             if not batches[b]:
                 del batches[b]
-        new = sorted(int(s) for s in now if s not in old["sources"])
         added = None
         if new:
+            part()
             added = max((int(b) for b in old["batches"]), default=0) + 1
             batches[str(added)] = new
             _write_batch(con, lake, tables, added, new)
+        part()
         points = _copy_points(con, lake)
         counts = {t: con.execute(f'SELECT count(*) FROM "{t}"').fetchall()[0][0] for t in [*tables, "measurements"]}
         counts["points"] = sum(n for n in points.values())
@@ -118,6 +118,37 @@ def export(db_path: str | Path, lake: str | Path) -> dict[str, Any]:
         tmp.write_text(json.dumps(manifest, indent=1, sort_keys=True))
     write_script(lake)
     return manifest
+
+
+def _write_schemas(con, lake: Path, tables: dict[str, list[str]]) -> None:
+    """Every table's and the contract's schema file (an empty table still has columns); the catalogue,
+    and any table no source owns rows of, whole."""
+    for t in [*tables, "measurements"]:
+        _copy(con, f'SELECT * FROM "{t}" LIMIT 0', lake / t / SCHEMA_FILE)
+    for t, cols in tables.items():
+        if t in CATALOGUE or _batch_where(t, cols, "0") is None:
+            _copy(con, f'SELECT * FROM "{t}"', lake / t / "part-all.parquet")
+
+
+def _stale(old: dict[str, Any], now: dict[str, dict[str, Any]]) -> set[str]:
+    """The batches of the last export one of whose sources changed or vanished since."""
+    return {
+        b
+        for b, ids in old["batches"].items()
+        if any(now.get(str(i), {}).get("fingerprint") != old["sources"][str(i)]["fingerprint"] for i in ids)
+    }
+
+
+def _parts(step: Step | None, plan: list[str]) -> Callable[[], None]:
+    """A call per part of ``plan``, in its order: each says ``step(number, len(plan), part)``."""
+    said = iter(enumerate(plan, 1))
+
+    def part() -> None:
+        number, what = next(said)
+        if step:
+            step(number, len(plan), what)
+
+    return part
 
 
 def _copy_points(con, lake: Path) -> dict[int, int]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 from .. import outputs
@@ -10,6 +11,9 @@ from . import owned
 from .common import MANIFEST, _copy, _q, lake_tables, parquet_rows
 from .script import SPARK_SQL_CONF
 from .translate import POINT_VIEWS, ROW_VIEWS, needed, spark_statements, view_files, view_statements
+
+Step = Callable[[int, int, str], None]  # step(number, total, view): the view starts (progress)
+SETUP = "reading the lake's tables, defining the views"  # the first step, before any view (seconds)
 
 
 def _duckdb_views(lake: Path):
@@ -33,9 +37,11 @@ def views(
     out: str | Path | None = None,
     spark=None,
     only: list[str] | None = None,
+    step: Step | None = None,
 ) -> dict[str, int]:
     """Compute every view from the lake and write each to ``out``/<view>/ (default DIR/views).
-    With ``only``, those views and the views they read, no others: the folder then holds just them."""
+    With ``only``, those views and the views they read, no others: the folder then holds just them.
+    ``step(number, total, view)`` is called as each view starts (the command line's progress)."""
     lake = Path(lake)
     out = Path(out) if out else lake / "views"
     if not (lake / MANIFEST).is_file():
@@ -53,7 +59,8 @@ def views(
     every = [n for k, n, _ in view_statements() if k == "view" and (keep is None or n in keep) and n not in ROW_VIEWS]
     with outputs.writing(out, "lake views"):  # every file written is listed in its marker, however it ends
         owned.mark(lake, out, engine, sorted(before | set(every)), done=False)  # ours, from no export yet
-        counts = _duckdb(lake, out, keep) if engine == "duckdb" else _spark(lake, out, master, spark, keep)
+        tell = _teller(step, [SETUP, *every])
+        counts = _duckdb(lake, out, keep, tell) if engine == "duckdb" else _spark(lake, out, master, spark, keep, tell)
         for gone in before - set(counts):  # ours, not computed now (an earlier definition, or not in only)
             shutil.rmtree(out / gone, ignore_errors=True)
         owned.mark(lake, out, engine, list(counts))
@@ -71,12 +78,20 @@ class TooBig(RuntimeError):
         )
 
 
-def _duckdb(lake: Path, out: Path, keep: set[str] | None) -> dict[str, int]:
+def _teller(step: Step | None, every: list[str]) -> Callable[[str], None]:
+    """``tell(view)``: the view starts, as ``step(number, len(every), view)``."""
+    number = {name: i for i, name in enumerate(every, 1)}
+    return lambda name: step(number[name], len(every), name) if step and name in number else None
+
+
+def _duckdb(lake: Path, out: Path, keep: set[str] | None, tell: Callable[[str], None]) -> dict[str, int]:
     import duckdb
 
     counts: dict[str, int] = {}
+    tell(SETUP)
     con, names = _duckdb_views(lake)
     for name in (n for n in names if (keep is None or n in keep) and n not in ROW_VIEWS):
+        tell(name)
         d = out / name
         shutil.rmtree(d, ignore_errors=True)
         try:
@@ -89,9 +104,12 @@ def _duckdb(lake: Path, out: Path, keep: set[str] | None) -> dict[str, int]:
     return counts
 
 
-def _spark(lake: Path, out: Path, master: str | None, spark, keep: set[str] | None) -> dict[str, int]:
+def _spark(
+    lake: Path, out: Path, master: str | None, spark, keep: set[str] | None, tell: Callable[[str], None]
+) -> dict[str, int]:
     counts: dict[str, int] = {}
     own = spark is None
+    tell(SETUP)
     spark = spark or spark_session(master)
     try:
         for t in lake_tables(lake):
@@ -102,6 +120,7 @@ def _spark(lake: Path, out: Path, master: str | None, spark, keep: set[str] | No
         for name, sql in spark_statements():
             if keep is not None and name not in keep:
                 continue
+            tell(name)
             try:
                 df = spark.sql(sql)
                 if name in ROW_VIEWS:

@@ -257,6 +257,25 @@ def warm_up() -> None:
     vl_convert.vegalite_to_svg(chart.to_dict())
 
 
+def time_x(times, field: str = "ts", what: str = "time") -> alt.X:
+    """A time axis that reads as clock times (Vega's own labels for a short span read ".500 .500 :37"):
+    hours, minutes and seconds, milliseconds too when the whole span is under 10 s, the day when it
+    spans days; the date in the title. ``times``: the plotted values (a pandas Series), as the chart
+    draws them (naive: the clock the capture wrote)."""
+    import pandas as pd
+
+    t = pd.to_datetime(times.dropna())
+    if t.empty:
+        return alt.X(f"{field}:T", title=what)
+    lo, hi = t.min(), t.max()
+    if lo.date() != hi.date():
+        return alt.X(f"{field}:T", title=f"{what}, {lo:%Y-%m-%d} to {hi:%Y-%m-%d}", axis=alt.Axis(format="%d %b %H:%M"))
+    short = (hi - lo).total_seconds() < 10
+    return alt.X(
+        f"{field}:T", title=f"{what} on {lo:%Y-%m-%d}", axis=alt.Axis(format="%H:%M:%S.%L" if short else "%H:%M:%S")
+    )
+
+
 def tooltips(*fields: str) -> list[alt.Tooltip]:
     """Tooltip channels as objects. Altair turns each plain string of an encoding into its channel
     class by hashing the schema of every class it has (4-12 ms a string, on every chart drawn)."""
