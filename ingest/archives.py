@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from .model import ParseError
+from .errors import ParseError
 
 GZIP = b"\x1f\x8b"
 # the most a .gz may inflate to (on disk, in the cache folder): past it, a small file that inflates
