@@ -18,7 +18,7 @@ from ingest import outputs
 from ingest.written import write_bytes
 
 from .folders import RECORD, recorded, slug
-from .oracle import Chart, charts
+from .page_charts import Chart, charts
 from .render import inside
 from .tables import file_name, visible
 
