@@ -9,7 +9,7 @@ plain file takes, whatever the ratio; the .gz's own bytes are hashed as they are
 the file is "changed" only when the .gz changed.
 
 The hooks: ``registry.sniff`` and ``registry.unsupported_hint`` look through ``peek``;
-``parsing.read_and_parse`` parses through ``inflate``; ``batch._write`` calls ``record`` after the
+``parsing.read_and_parse`` parses through ``inflate``; ``storing._write`` calls ``record`` after the
 file's place is recorded (schemas/V070__source_archives.sql).
 """
 
