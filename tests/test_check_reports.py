@@ -26,3 +26,18 @@ def test_it_runs_as_a_module_as_the_makefile_calls_it(tmp_path):
         [sys.executable, "-m", "ingest.cli.check_reports", "--help"], capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 0 and "[--db DB] [reports]" in done.stdout
+
+
+def test_the_chart_oracle_command_counts_the_defects_of_every_page(tmp_path, capsys):
+    from ingest.cli import chart_oracle
+
+    page = tmp_path / "reports" / "s" / "01-overview.html"
+    page.parent.mkdir(parents=True)
+    page.write_text('<html><figure class="iolab-chart"><p>no picture</p></figure></html>', encoding="utf-8")
+    assert chart_oracle.main(["--db", str(tmp_path / "none.duckdb"), str(tmp_path / "reports")]) == 1
+    assert capsys.readouterr().out.splitlines() == [
+        f"{page}: chart 1: no picture or no spec",
+        "chart oracle: 1 defect(s) (no database: views not checked)",
+    ]
+    page.unlink()
+    assert chart_oracle.main(["--db", str(tmp_path / "none.duckdb"), str(tmp_path / "reports")]) == 0

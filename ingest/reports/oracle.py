@@ -1,6 +1,6 @@
 """The chart oracle: every chart of a rendered page checked against the view it draws.
 
-    python -m ingest.reports.oracle [--db data/iolab.duckdb] reports
+    python -m ingest.cli.chart_oracle [--db data/iolab.duckdb] reports
 
 A page's chart (``page.show``) carries its SVG, its alt text and its Vega-Lite spec with the data
 it drew (``tables.figure_html``); the spec's ``usermeta.iolab.source`` names the view, the study and
@@ -20,11 +20,9 @@ What the picture looks like on screen (cut off, scaled away) is checked by ``che
 
 from __future__ import annotations
 
-import argparse
 import html
 import json
 import re
-import sys
 import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
@@ -235,26 +233,3 @@ def check_page(path: Path, con=None) -> list[str]:
     for c in found:
         defects += check(c, con)
     return defects
-
-
-def main(argv: list[str] | None = None) -> int:
-    from ingest import db as dbm
-    from ingest.config import default_db
-    from ingest.terminal import shown
-
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--db", default=default_db())
-    p.add_argument("reports", nargs="?", default="reports")
-    a = p.parse_args(argv)
-    con = dbm.connect(Path(a.db), read_only=True) if Path(a.db).is_file() else None
-    bad = 0
-    for page in sorted(Path(a.reports).rglob("*.html")):
-        for d in check_page(page, con):
-            bad += 1
-            print(shown(d))
-    print(f"chart oracle: {bad} defect(s)" + ("" if con else " (no database: views not checked)"))
-    return 1 if bad else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
