@@ -78,24 +78,7 @@ def export(db_path: str | Path, lake: str | Path) -> dict[str, Any]:
         for t, cols in tables.items():  # the catalogue, and any table no source owns rows of
             if t in CATALOGUE or _batch_where(t, cols, "0") is None:
                 _copy(con, f'SELECT * FROM "{t}"', lake / t / "part-all.parquet")
-        # batches whose sources changed or vanished are written again, with the sources still there
-        batches: dict[str, list[int]] = {b: ids for b, ids in old["batches"].items()}
-        stale = {
-            b
-            for b, ids in batches.items()
-            if any(now.get(str(i), {}).get("fingerprint") != old["sources"][str(i)]["fingerprint"] for i in ids)
-        }
-        for b in sorted(stale):
-            batches[b] = [i for i in batches[b] if str(i) in now]
-            _write_batch(con, lake, tables, int(b), batches[b])
-            if not batches[b]:
-                del batches[b]
-        new = sorted(int(s) for s in now if s not in old["sources"])
-        added = None
-        if new:
-            added = max((int(b) for b in old["batches"]), default=0) + 1
-            batches[str(added)] = new
-            _write_batch(con, lake, tables, added, new)
+        batches, stale, new, added = _write_batches(con, lake, tables, old, now)
         points = _copy_points(con, lake)
         counts = {t: con.execute(f'SELECT count(*) FROM "{t}"').fetchall()[0][0] for t in [*tables, "measurements"]}
         counts["points"] = sum(n for n in points.values())
@@ -118,6 +101,31 @@ def export(db_path: str | Path, lake: str | Path) -> dict[str, Any]:
         tmp.write_text(json.dumps(manifest, indent=1, sort_keys=True))
     write_script(lake)
     return manifest
+
+
+def _write_batches(
+    con, lake: Path, tables: dict, old: dict, now: dict
+) -> tuple[dict[str, list[int]], set[str], list[int], int | None]:
+    """Batches whose sources changed or vanished, written again with the sources still there, and
+    the new sources in a new batch: (every batch, those rewritten, the new sources, the new batch)."""
+    batches: dict[str, list[int]] = {b: ids for b, ids in old["batches"].items()}
+    stale = {
+        b
+        for b, ids in batches.items()
+        if any(now.get(str(i), {}).get("fingerprint") != old["sources"][str(i)]["fingerprint"] for i in ids)
+    }
+    for b in sorted(stale):
+        batches[b] = [i for i in batches[b] if str(i) in now]
+        _write_batch(con, lake, tables, int(b), batches[b])
+        if not batches[b]:
+            del batches[b]
+    new = sorted(int(s) for s in now if s not in old["sources"])
+    added = None
+    if new:
+        added = max((int(b) for b in old["batches"]), default=0) + 1
+        batches[str(added)] = new
+        _write_batch(con, lake, tables, added, new)
+    return batches, stale, new, added
 
 
 def _copy_points(con, lake: Path) -> dict[int, int]:
