@@ -146,3 +146,7 @@ def check(page: Path, screenshot: bool = True) -> dict:
         "tables": tables,
         "png": png if png.exists() else None,
     }
+
+
+if __name__ == "__main__":  # the command moved to ingest/cli/ (arguments are parsed there only)
+    raise SystemExit("run python -m ingest.cli.check_reports (make check-reports runs it)")

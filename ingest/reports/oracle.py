@@ -233,3 +233,7 @@ def check_page(path: Path, con=None) -> list[str]:
     for c in found:
         defects += check(c, con)
     return defects
+
+
+if __name__ == "__main__":  # the command moved to ingest/cli/ (arguments are parsed there only)
+    raise SystemExit("run python -m ingest.cli.chart_oracle")
