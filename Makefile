@@ -54,7 +54,7 @@ reports-pdf: setup ## the reports and each study's print edition, reports/<study
 
 check-reports: setup ## screenshot every report in headless Chromium (installs Debian's chromium if missing)
 	command -v chromium >/dev/null || (apt-get update -q && apt-get install -y -q chromium)
-	$(BIN)/python -m ingest.reports.check --db $(DB) reports
+	$(BIN)/python -m ingest.cli.check_reports --db $(DB) reports
 
 lab: setup ## JupyterLab at the repository root (notebooks/, data/, reports/), the demo database ready
 	test -f $(DB) || $(MAKE) --no-print-directory demo

@@ -9,7 +9,7 @@ plain file takes, whatever the ratio; the .gz's own bytes are hashed as they are
 the file is "changed" only when the .gz changed.
 
 The hooks: ``registry.sniff`` and ``registry.unsupported_hint`` look through ``peek``;
-``parsing.read_and_parse`` parses through ``inflate``; ``batch._write`` calls ``record`` after the
+``parsing.read_and_parse`` parses through ``inflate``; ``storing._write`` calls ``record`` after the
 file's place is recorded (schemas/V070__source_archives.sql).
 """
 
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from .model import ParseError
+from .errors import ParseError
 
 GZIP = b"\x1f\x8b"
 # the most a .gz may inflate to (on disk, in the cache folder): past it, a small file that inflates

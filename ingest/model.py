@@ -15,16 +15,8 @@ from datetime import datetime
 from typing import Any
 
 from . import vocabulary
+from .errors import ParseError  # noqa: F401  (parsers import it from here)
 from .vocabulary import MB_PER_MIB, MIB  # noqa: F401  (parsers import them from here)
-
-
-class ParseError(Exception):
-    """A file that cannot be read as its format. ``line`` is 1-based, or None for whole-file faults."""
-
-    def __init__(self, reason: str, line: int | None = None):
-        self.reason = reason
-        self.line = line
-        super().__init__(f"line {line}: {reason}" if line else reason)
 
 
 @dataclass(slots=True)  # a file may hold millions of runs (an IOzone cell is one): 0.2 KB each, not 1.2 KB
@@ -403,7 +395,7 @@ def _problem(metric: str, unit: str | None, scope: str | None) -> str | None:
 
 
 # the text helpers every parser uses, imported from here by the parsers
-from .text import (  # noqa: E402, F401  (after ParseError, which text.py raises)
+from .text import (  # noqa: E402, F401
     TextLines,
     csv_header,
     csv_records,

@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
+from . import paths
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 MARK = ".iolab-output"
@@ -176,12 +178,10 @@ def foreign(folder: Path) -> list[Path]:
 def check(out: Path, roots: list[str], option: str) -> None:
     """Refuse ``out`` (Refused, with the reason) if it is, holds or lies in a data root, or holds
     files iolab did not write."""
-    from .store import places
-
-    where = places.canonical(out)
+    where = paths.canonical(out)
     for root in roots:
-        if places.inside(str(where), root) or places.inside(root, str(where)):
-            how = "is" if str(where) == root else "lies inside" if places.inside(str(where), root) else "holds"
+        if paths.inside(str(where), root) or paths.inside(root, str(where)):
+            how = "is" if str(where) == root else "lies inside" if paths.inside(str(where), root) else "holds"
             raise Refused(
                 f"{out} {how} the data root {root}: iolab never writes where it reads data (the next ingest "
                 f"would meet its own output). Give {option} a folder outside every data root (`iolab info` lists them)"
@@ -199,11 +199,9 @@ def check(out: Path, roots: list[str], option: str) -> None:
 
 def check_file(out: Path, roots: list[str], option: str) -> None:
     """Refuse a file to write (``export --out``) inside a data root, or in no folder."""
-    from .store import places
-
-    where = places.canonical(out)
+    where = paths.canonical(out)
     for root in roots:
-        if places.inside(str(where), root):
+        if paths.inside(str(where), root):
             raise Refused(
                 f"{out} lies inside the data root {root}: the next ingest would read it as data. "
                 f"Give {option} a path outside every data root (`iolab info` lists them)"

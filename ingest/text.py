@@ -10,7 +10,7 @@ import math
 import re
 from collections.abc import Collection, Iterator
 
-from .model import ParseError
+from .errors import ParseError
 
 
 def decode_text(data: bytes, fallback: str = "cp1252") -> str:

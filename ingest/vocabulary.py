@@ -9,7 +9,7 @@ ingest.vocabulary_table`` prints it; tests/test_vocabulary.py checks the README 
 Adding a metric is one line: an ``Entry(names, unit, scopes, source, kind="<role> [lower|higher]")``
 in ``ENTRIES`` (ingest/metrics.py). ``names`` is a brace pattern: ``"{,read_,write_}iops"`` stands for ``iops``,
 ``read_iops`` and ``write_iops``. ``kind`` is decided on the metric's meaning: its role (one of
-``vocabulary_table.ROLES``) and ``lower`` or ``higher`` when a smaller or larger value is better
+``ROLES`` below) and ``lower`` or ``higher`` when a smaller or larger value is better
 (nothing when neither is). ``headline`` names the metrics that stand for a whole run's throughput,
 ``log_io`` marks a transaction log's I/O. A name may appear in several entries if unit, role and
 direction agree; its allowed scopes are then the union. The views read all this from the
@@ -26,7 +26,27 @@ import itertools
 import re
 from dataclasses import dataclass
 
-from .vocabulary_table import ROLES
+# ---- roles: what a number is (the metric_vocabulary table's role column) -------------------------
+ROLES: dict[str, str] = {
+    "throughput": "work done per unit of time: IO/s, MB/s, entries or transactions per second",
+    "latency": "time one operation takes (average, extreme, spread or percentile)",
+    "error_count": "failed or repeated operations (errors, retransmitted segments)",
+    "efficiency": "work per resource (IO/s per % CPU, cache hit %)",
+    "utilisation": "share of a resource kept busy (CPU, device), or left free (idle)",
+    "capacity": "how much the system holds or supports (TB, mailboxes, VMs, database size)",
+    "count": "how many operations, bytes or files were done",
+    "rate": "events per second that are neither work nor errors (interrupts)",
+    "variability": "spread of a throughput over the run",
+    "duration": "how long the test ran",
+    "size": "average size of one I/O",
+    "mix": "the observed read share of the I/O",
+    "load": "how much work was in flight (queue depth, active threads)",
+    "qos": "share of I/Os meeting a latency bound",
+    "verdict": "the test's own pass (1) or fail (0)",
+    "setting": "a target or threshold the test was given, not a result",
+    "price": "what the system costs",
+    "progress": "how far a running phase has got",
+}
 
 # ---- unit factors: value as the tool writes it x factor = canonical value ------------------------
 MIB = 1_048_576

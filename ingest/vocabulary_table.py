@@ -8,27 +8,7 @@ from __future__ import annotations
 
 import sys
 
-# ---- roles: what a number is (the metric_vocabulary table's role column) -------------------------
-ROLES: dict[str, str] = {
-    "throughput": "work done per unit of time: IO/s, MB/s, entries or transactions per second",
-    "latency": "time one operation takes (average, extreme, spread or percentile)",
-    "error_count": "failed or repeated operations (errors, retransmitted segments)",
-    "efficiency": "work per resource (IO/s per % CPU, cache hit %)",
-    "utilisation": "share of a resource kept busy (CPU, device), or left free (idle)",
-    "capacity": "how much the system holds or supports (TB, mailboxes, VMs, database size)",
-    "count": "how many operations, bytes or files were done",
-    "rate": "events per second that are neither work nor errors (interrupts)",
-    "variability": "spread of a throughput over the run",
-    "duration": "how long the test ran",
-    "size": "average size of one I/O",
-    "mix": "the observed read share of the I/O",
-    "load": "how much work was in flight (queue depth, active threads)",
-    "qos": "share of I/Os meeting a latency bound",
-    "verdict": "the test's own pass (1) or fail (0)",
-    "setting": "a target or threshold the test was given, not a result",
-    "price": "what the system costs",
-    "progress": "how far a running phase has got",
-}
+from .vocabulary import ENTRIES, METRICS, ROLES  # noqa: F401  (ROLES: read from here too)
 
 TABLE = "metric_vocabulary"
 COLUMNS: dict[str, tuple[str, str]] = {
@@ -48,8 +28,6 @@ COLUMNS: dict[str, tuple[str, str]] = {
 
 def rows() -> list[tuple]:
     """One row per metric, in COLUMNS order, sorted by name."""
-    from .vocabulary import METRICS  # here: vocabulary imports ROLES from this module
-
     return [
         (
             m.name,
@@ -129,8 +107,6 @@ def install(con) -> None:
 
 def markdown() -> str:
     """The metric table of schemas/README.md."""
-    from .vocabulary import ENTRIES
-
     lines = ["| metric | unit | role | better | scopes | from |", "|---|---|---|---|---|---|"]
     for e in ENTRIES:
         names = f"time series only: `{e.names}`" if e.series_only else f"`{e.names}`"

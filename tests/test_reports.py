@@ -13,6 +13,7 @@ import polars as pl
 import pytest
 
 from ingest import batch, db
+from ingest.cli import render_reports
 from ingest.reports import check, render
 from tests.conftest import ROOT
 from tests.test_comparison import make_study
@@ -36,7 +37,7 @@ def rendered(tmp_path_factory):
     vrun.validate(con)
     con.close()
     assert (
-        render.main(
+        render_reports.main(
             [
                 "--db",
                 str(dbf),
@@ -156,7 +157,7 @@ def test_hostile_study_and_system_names_stay_text(tmp_path):
     batch.ingest_paths(con, [tmp_path / "data"])
     con.close()
     out = tmp_path / "out"
-    assert render.main(["--db", str(dbf), "--out", str(out), "--study", HOSTILE]) == 0
+    assert render_reports.main(["--db", str(dbf), "--out", str(out), "--study", HOSTILE]) == 0
     written = [p for p in tmp_path.rglob("*") if p.is_file() and p.suffix == ".html"]
     assert written and all(p.resolve().is_relative_to(out.resolve()) for p in written)
     pages = [p for p in written if p.name != "index.html"]
@@ -230,13 +231,13 @@ def test_unchanged_pages_are_kept_and_force_renders_them_again(tmp_path):
     batch.ingest_paths(con, [tmp_path / "data"])
     con.close()
     out = tmp_path / "out"
-    assert render.main(["--db", str(dbf), "--out", str(out), "--study", "again"]) == 0
+    assert render_reports.main(["--db", str(dbf), "--out", str(out), "--study", "again"]) == 0
     pages = sorted((out / "again").glob("*.html"))
     first = {p.name: p.stat().st_mtime_ns for p in pages}
     assert "05-comparison.html" in first
-    assert render.main(["--db", str(dbf), "--out", str(out), "--study", "again"]) == 0
+    assert render_reports.main(["--db", str(dbf), "--out", str(out), "--study", "again"]) == 0
     assert {p.name: p.stat().st_mtime_ns for p in pages} == first  # nothing changed, nothing rendered
-    assert render.main(["--db", str(dbf), "--out", str(out), "--study", "again", "--force"]) == 0
+    assert render_reports.main(["--db", str(dbf), "--out", str(out), "--study", "again", "--force"]) == 0
     assert all(p.stat().st_mtime_ns > first[p.name] for p in pages)
 
 

@@ -235,14 +235,15 @@ def test_trend_page_draws_the_view(tmp_path):
     """The page renders for the study, every chart passes the chart oracle against trends, and the
     regressions it marks are Broken's and no other system's."""
     from ingest import batch, db
-    from ingest.reports import oracle, render
+    from ingest.cli import render_reports
+    from ingest.reports import oracle
 
     dbf = tmp_path / "t.duckdb"
     con = db.open_db(dbf)
     batch.ingest_paths(con, [fleet(tmp_path / "data")])
     con.close()
     out = tmp_path / "out"
-    assert render.main(["--db", str(dbf), "--out", str(out), "--study", "fleet"]) == 0
+    assert render_reports.main(["--db", str(dbf), "--out", str(out), "--study", "fleet"]) == 0
     page = out / "fleet" / "09-trends.html"
     con = db.connect(dbf, read_only=True)
     assert oracle.check_page(page, con) == []
@@ -264,7 +265,8 @@ def test_trend_page_draws_the_view(tmp_path):
 
 def test_hostile_names_on_the_trend_page_stay_text(tmp_path):
     from ingest import batch, db
-    from ingest.reports import oracle, render
+    from ingest.cli import render_reports
+    from ingest.reports import oracle
     from tests.studies import SYSTEMS, toml
 
     study = tmp_path / "data" / "hostile"
@@ -276,7 +278,7 @@ def test_hostile_names_on_the_trend_page_stay_text(tmp_path):
     batch.ingest_paths(con, [tmp_path / "data"])
     con.close()
     out = tmp_path / "out"
-    assert render.main(["--db", str(dbf), "--out", str(out), "--study", "hostile"]) == 0
+    assert render_reports.main(["--db", str(dbf), "--out", str(out), "--study", "hostile"]) == 0
     page = out / "hostile" / "09-trends.html"
     text = page.read_text()
     assert "<script>alert(1)" not in text and "<img src=x" not in text

@@ -119,12 +119,12 @@ def _line(o: batch.Outcome, verbose: bool) -> str:
     return text
 
 
-def cmd_ingest(args: argparse.Namespace) -> int:
-    from ..ahead import read_ahead
+def _files_to_read(args: argparse.Namespace, paths: list[Path]) -> tuple[list, list[str]] | int:
+    """The files under ``paths`` and the output markers that did not cover every file beside them,
+    or the exit code of a refusal (said): a path not there, a refused root, too many files."""
     from ..files import walk
     from ..roots import refusal
 
-    paths = [Path(p) for p in args.paths]
     if not Path(args.db).is_file() and (absent := [p for p in paths if not os.path.lexists(p)]):
         return _not_found(absent)  # nothing can be known from there: no database is made for it
     if refused := [why for p in paths if (why := refusal(p, args.allow_root))]:
@@ -137,16 +137,20 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     files = list(itertools.islice(walk(paths, marks), None if args.yes else limit + 1))
     if len(files) > limit and not args.yes:
         return _refused([too_many(files, limit)])
-    as_json = args.format == "json"
-    ahead = read_ahead(files, Path(args.db))  # a new database's first capture streams while it is made
-    from .. import batch, db
+    return files, marks
+
+
+def _open_db(args: argparse.Namespace, paths: list[Path], ahead: Any) -> Any:
+    """The database to ingest into, or the exit code (said) when it cannot be opened or a path named
+    is neither on disk nor a place it knows; the capture read ahead is dropped then."""
+    from .. import db
 
     try:
         con = db.open_db(args.db)
     except db.DatabaseProblem as e:
         if ahead is not None:
             ahead.drop()
-        if as_json:
+        if args.format == "json":
             print(json.dumps({"db": args.db, "error": str(e)}))
         else:
             say(("Cannot ingest:", "red"), f" {shown(e)}")
@@ -156,6 +160,24 @@ def cmd_ingest(args: argparse.Namespace) -> int:
             ahead.drop()
         con.close()
         return _not_found(absent)
+    return con
+
+
+def cmd_ingest(args: argparse.Namespace) -> int:
+    from ..ahead import read_ahead
+
+    paths = [Path(p) for p in args.paths]
+    found = _files_to_read(args, paths)
+    if isinstance(found, int):
+        return found
+    files, marks = found
+    ahead = read_ahead(files, Path(args.db))  # a new database's first capture streams while it is made
+    from .. import batch
+
+    con = _open_db(args, paths, ahead)
+    if isinstance(con, int):
+        return con
+    as_json = args.format == "json"
     terminal = is_terminal()
     plain = not terminal and not as_json and not args.quiet
     with _progress(terminal and not (as_json or args.quiet), len(files)) as advance:

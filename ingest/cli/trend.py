@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..terminal import console, markup
-from .compare import _interval, _pct, column_format, overall_verdict, verdict_counts
+from .cells import _interval, _pct, column_format, overall_verdict, verdict_counts
 
 TREND_COLUMNS = [
     "study",

@@ -7,8 +7,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .. import outputs
-from . import owned
 from .common import MANIFEST, _copy, _q, lake_tables, parquet_rows
+from .owned import claim, mark
 from .script import SPARK_SQL_CONF
 from .translate import POINT_VIEWS, ROW_VIEWS, needed, spark_statements, view_files, view_statements
 
@@ -55,15 +55,15 @@ def views(
             "views --view series_summary` computes the summaries over it"
         )
     keep = needed(only) if only else None
-    before = owned.claim(lake, out)
+    before = claim(lake, out)
     every = [n for k, n, _ in view_statements() if k == "view" and (keep is None or n in keep) and n not in ROW_VIEWS]
     with outputs.writing(out, "lake views"):  # every file written is listed in its marker, however it ends
-        owned.mark(lake, out, engine, sorted(before | set(every)), done=False)  # ours, from no export yet
+        mark(lake, out, engine, sorted(before | set(every)), done=False)  # ours, from no export yet
         tell = _teller(step, [SETUP, *every])
         counts = _duckdb(lake, out, keep, tell) if engine == "duckdb" else _spark(lake, out, master, spark, keep, tell)
         for gone in before - set(counts):  # ours, not computed now (an earlier definition, or not in only)
             shutil.rmtree(out / gone, ignore_errors=True)
-        owned.mark(lake, out, engine, list(counts))
+        mark(lake, out, engine, list(counts))
     return counts
 
 

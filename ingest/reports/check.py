@@ -1,6 +1,6 @@
 """Open every rendered report in headless Chromium with the network cut, screenshot it, count charts.
 
-    python -m ingest.reports.check [--db data/iolab.duckdb] reports
+    python -m ingest.cli.check_reports [--db data/iolab.duckdb] reports   (make check-reports)
 
 For each page: the DOM Chromium rendered (charts are inline SVG: every chart must be there with
 its marks), and a PNG screenshot next to the page (reports/<study>/<name>.png) for a person to
@@ -8,8 +8,9 @@ look at. Chromium runs with every host name resolved to nothing and no proxy (FL
 that needed the network would show it, and the browser's own requests never leave it. Every chart also goes through the chart oracle (ingest.reports.oracle; against the views with --db),
 and a probe run in the page says whether a chart lies past the window or a clipping box. Each print
 edition there (<study>.pdf, iolab report --format pdf) is read back: every chart must end on the page
-it starts on. Exit code 1 if any page has no content, a chart without marks, a chart cut off, a
-defect the oracle finds, or a print edition with a chart split by a page break.
+it starts on. That command (ingest/cli/check_reports.py) exits 1 if any page has no content, a chart without
+marks, a chart cut off, a defect the oracle finds, or a print edition with a chart split by a page
+break. This module is the browser's side of it, below the print edition (pdf.py prints through it).
 """
 
 from __future__ import annotations
@@ -19,11 +20,8 @@ import html
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
-
-from ingest.terminal import shown
 
 FLAGS = [
     "--headless",
@@ -150,51 +148,5 @@ def check(page: Path, screenshot: bool = True) -> dict:
     }
 
 
-def main(argv: list[str]) -> int:
-    from ingest.reports import oracle
-
-    db = argv[argv.index("--db") + 1] if "--db" in argv else None
-    args = [a for i, a in enumerate(argv) if a != "--db" and (i == 0 or argv[i - 1] != "--db")]
-    root = Path(args[0] if args else "reports")
-    if not chromium():
-        print("chromium not found: `apt-get install chromium` (make check-reports does it)")
-        return 2
-    con = None
-    if db and Path(db).is_file():  # the oracle checks each chart against the views of the database
-        from ingest import db as dbm
-
-        con = dbm.connect(Path(db), read_only=True)
-    bad = 0
-    for page in sorted(root.rglob("*.html")):
-        r = check(page)
-        defects = r["cut_off"] + oracle.check_page(page, con)
-        ok = r["dom_bytes"] > 1000 and (r["min_marks"] is None or r["min_marks"] > 3) and not defects
-        bad += not ok
-        print(
-            f"{'ok ' if ok else 'BAD'} {shown(page)}: {r['charts']} charts ({r['live']} live, "
-            f"fewest marks {r['min_marks']}), "
-            f"{r['tables']} tables, screenshot {shown(r['png'])}"
-        )
-        for d in defects:
-            print(f"    {shown(d)}")
-    if con is not None:
-        con.close()
-    return 1 if bad + editions(root) else 0
-
-
-def editions(root: Path) -> int:
-    """Check every print edition under ``root`` (iolab report --format pdf); how many are bad."""
-    from ingest.reports import pdf
-
-    bad = 0
-    for edition in sorted(root.rglob("*.pdf")):
-        found = pdf.defects(edition)
-        bad += bool(found)
-        print(f"{'BAD' if found else 'ok '} {shown(edition)}: print edition")
-        for d in found:
-            print(f"    {shown(d)}")
-    return bad
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+if __name__ == "__main__":  # the command moved to ingest/cli/ (arguments are parsed there only)
+    raise SystemExit("run python -m ingest.cli.check_reports (make check-reports runs it)")

@@ -77,3 +77,10 @@ def assign(out: Path, studies: list[str]) -> dict[str, str]:
         mine[study] = name
         taken.add(name.casefold())
     return mine
+
+
+def inside(out: Path, path: Path) -> Path:
+    """``path`` if it lies inside ``out``; refuse anything else (never write outside --out)."""
+    if not path.resolve().is_relative_to(out.resolve()):
+        raise ValueError(f"{path} is outside {out}")
+    return path

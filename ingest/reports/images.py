@@ -17,9 +17,8 @@ from pathlib import Path
 from ingest import outputs
 from ingest.written import write_bytes
 
-from .folders import RECORD, recorded, slug
-from .oracle import Chart, charts
-from .render import inside
+from .folders import RECORD, inside, recorded, slug
+from .page_charts import Chart, charts
 from .tables import file_name, visible
 
 PNG_SCALE = 2.0

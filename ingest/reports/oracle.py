@@ -1,6 +1,6 @@
 """The chart oracle: every chart of a rendered page checked against the view it draws.
 
-    python -m ingest.reports.oracle [--db data/iolab.duckdb] reports
+    python -m ingest.cli.chart_oracle [--db data/iolab.duckdb] reports
 
 A page's chart (``page.show``) carries its SVG, its alt text and its Vega-Lite spec with the data
 it drew (``tables.figure_html``); the spec's ``usermeta.iolab.source`` names the view, the study and
@@ -20,122 +20,20 @@ What the picture looks like on screen (cut off, scaled away) is checked by ``che
 
 from __future__ import annotations
 
-import argparse
-import base64
 import html
 import json
 import re
-import sys
 import xml.etree.ElementTree as ET
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 
-from ingest.reports.tables import CHART_SPEC, visible
+from ingest.reports.page_charts import Chart, _same, charts, clean, drawn  # noqa: F401  (read from here too)
 
-_FIGURE = re.compile(r'<figure\b[^>]*\bclass="iolab-chart".*?</figure>', re.S)
-_IMG = re.compile(r'<img\b[^>]*\bsrc="data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)"')
-_ALT = re.compile(r'<img\b[^>]*\balt="([^"]*)"')
-_SVG = re.compile(r"data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)")
-_SPEC = re.compile(rf'<script\b[^>]*\bclass="{CHART_SPEC}"[^>]*>([A-Za-z0-9+/=]+)</script>')
-_CAPTION = re.compile(r"<figcaption[^>]*>(.*?)</figcaption>", re.S)
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 QUANTITATIVE = {"linear", "log", "pow", "sqrt", "symlog"}
 # an axis names its unit: in parentheses, or one of these words
 UNIT = re.compile(r"\(.+\)|%|\b(IO/s|MB/s|ms|µs|us|s|runs|drives|I/Os|USD|W|tiles|VMs|outstanding)\b")
 NO_ALT = "No description has been provided"
-
-
-def clean(v: object) -> str:
-    """A value as a chart shows it: control characters as escapes (``tables.visible``)."""
-    return visible(str(v))
-
-
-@dataclass
-class Chart:
-    where: str  # page and chart number, for messages
-    spec: dict
-    svg: str
-    alt: str
-    caption: str
-
-    @property
-    def meta(self) -> dict:
-        return self.spec.get("usermeta", {}).get("iolab", {})
-
-    @property
-    def title(self) -> str:
-        t = self.spec.get("title", "")
-        return str(t.get("text", "") if isinstance(t, dict) else t)
-
-    def rows(self) -> list[dict]:
-        out = [r for v in self.spec.get("datasets", {}).values() for r in v]
-        for layer in self.layers():
-            out += layer[2].get("values", []) if isinstance(layer[2], dict) else []
-        return out
-
-    def layers(self) -> list[tuple[str, dict, dict]]:
-        """(mark type, encoding, inline data) of every layer, with a facet's fields as row/column."""
-        facet = self.spec.get("facet", {})
-        facet_enc = {"facet": facet} if "field" in facet else {k: v for k, v in facet.items() if isinstance(v, dict)}
-        out = []
-
-        def walk(s: dict) -> None:
-            if "layer" in s:
-                for sub in s["layer"]:
-                    walk({**sub, "encoding": {**s.get("encoding", {}), **sub.get("encoding", {})}})
-            elif "spec" in s:
-                walk(s["spec"])
-            elif "mark" in s:
-                mark = s["mark"]["type"] if isinstance(s["mark"], dict) else s["mark"]
-                out.append((mark, {**facet_enc, **s.get("encoding", {})}, s.get("data", {})))
-
-        walk(self.spec)
-        return out
-
-
-def charts(page: str, name: str = "page") -> tuple[list[Chart], list[str]]:
-    """The charts of a rendered page, and a defect for every chart image that carries no spec."""
-    found, defects = [], []
-    for i, fig in enumerate(_FIGURE.findall(page), 1):
-        img, spec = _IMG.search(fig), _SPEC.search(fig)
-        where = f"{name}: chart {i}"
-        if not img or not spec:
-            defects.append(f"{where}: no picture or no spec")
-            continue
-        cap, alt = _CAPTION.search(fig), _ALT.search(fig)
-        found.append(
-            Chart(
-                where,
-                json.loads(base64.b64decode(spec.group(1))),
-                base64.b64decode(img.group(1)).decode("utf-8", "replace"),
-                html.unescape(alt.group(1)) if alt else "",
-                html.unescape(cap.group(1)) if cap else "",
-            )
-        )
-    # Vega's pictures (class="marks"), not the page template's icons
-    vega = sum(b'class="marks"' in base64.b64decode(b)[:400] for b in _SVG.findall(page))
-    loose = vega - len(found) - len(defects)
-    if loose > 0:
-        defects.append(f"{name}: {loose} chart(s) drawn without page.show (no spec, no alt text)")
-    return found, defects
-
-
-def drawn(chart: Chart) -> list[dict]:
-    """Rows that make marks: a layer drops a row whose quantitative field is NULL, so a row is drawn
-    when some layer has all of its quantitative fields (a bar whose interval rule has no interval)."""
-    quant = [{e["field"] for e in enc.values() if _quant(e)} for _, enc, _ in chart.layers()] or [set()]
-    return [r for r in chart.rows() if any(all(r.get(f) is not None for f in q) for q in quant)]
-
-
-def _quant(e: object) -> bool:
-    return isinstance(e, dict) and e.get("type") == "quantitative" and "field" in e and "aggregate" not in e
-
-
-def _same(a: object, b: object) -> bool:
-    """A chart's label against the view's: equal, or cut by page.short_labels ("…")."""
-    a, b = clean(a), clean(b)
-    return a == b or (a.endswith("…") and b.startswith(a[:-1]))
 
 
 # ---- the picture (SVG) ------------------------------------------------------------------------
@@ -337,24 +235,5 @@ def check_page(path: Path, con=None) -> list[str]:
     return defects
 
 
-def main(argv: list[str] | None = None) -> int:
-    from ingest import db as dbm
-    from ingest.config import default_db
-    from ingest.terminal import shown
-
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--db", default=default_db())
-    p.add_argument("reports", nargs="?", default="reports")
-    a = p.parse_args(argv)
-    con = dbm.connect(Path(a.db), read_only=True) if Path(a.db).is_file() else None
-    bad = 0
-    for page in sorted(Path(a.reports).rglob("*.html")):
-        for d in check_page(page, con):
-            bad += 1
-            print(shown(d))
-    print(f"chart oracle: {bad} defect(s)" + ("" if con else " (no database: views not checked)"))
-    return 1 if bad else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+if __name__ == "__main__":  # the command moved to ingest/cli/ (arguments are parsed there only)
+    raise SystemExit("run python -m ingest.cli.chart_oracle")

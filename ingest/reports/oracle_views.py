@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from ingest.reports.oracle import Chart, _same, clean, drawn
+from ingest.reports.page_charts import Chart, _same, clean, drawn
 from ingest.reports.tables import says_no_marks_for
 
 NO_SYSTEM = "(no system label)"

@@ -371,7 +371,7 @@ def print_editions(
 
 def edition_path(out: Path, folder: str) -> Path:
     """Where the print edition of the study in ``folder`` (ingest.reports.folders) goes: <out>/<folder>/<folder>.pdf."""
-    from .render import inside
+    from .folders import inside
 
     return inside(out, out / folder / f"{folder}.pdf")
 

@@ -15,14 +15,12 @@ one per study (ingest.reports.folders);
 
 from __future__ import annotations
 
-import argparse
 import datetime as dt
 import html
 import json
 import os
 import re
 import shutil
-import sys
 import tempfile
 import threading
 from collections.abc import Callable
@@ -41,12 +39,11 @@ from traitlets import CaselessStrEnum
 from ingest import outputs
 from ingest.config import NOTEBOOKS as NOTEBOOK_DIR
 from ingest.config import REPO as ROOT
-from ingest.config import REPORTS_DEFAULT, default_db
 from ingest.progress import bar as progress_bar
 from ingest.terminal import console, markup, shown
 
 from . import scratch
-from .folders import RECORD, assign, read_record, slug
+from .folders import RECORD, assign, inside, read_record, slug
 from .interactive import as_page, embed
 from .pdf import edition_path, print_editions, unprint
 from .plan import Notebook, atomic_write, fingerprints, notebooks, plan, studies_of, view_names
@@ -81,13 +78,6 @@ def offline(page: str) -> str:
     page = _REMOTE.sub("", page)
     # nbconvert's lab template lazy-loads mermaid from a CDN: drop any script that would fetch
     return _SCRIPT.sub(lambda m: "" if FETCHES.search(m.group(0)) else m.group(0), page)
-
-
-def inside(out: Path, path: Path) -> Path:
-    """``path`` if it lies inside ``out``; refuse anything else (never write outside --out)."""
-    if not path.resolve().is_relative_to(out.resolve()):
-        raise ValueError(f"{path} is outside {out}")
-    return path
 
 
 def validate(snap: Path, studies: set[str]) -> dict[str, str]:
@@ -404,14 +394,7 @@ def render(
         jobs = [j for j in every if not studies or j[0] in studies]
         prints = fingerprints(snap, jobs, pages)
         old = {s: stored_prints(out / where[s]) for s in {s for s, _ in jobs}}
-        kept = []
-        for study, nb in list(jobs):
-            page = out / where[study] / f"{nb}.html"
-            if not force and page.is_file() and old[study].get(nb) == prints[(study, nb)]:
-                jobs.remove((study, nb))
-                kept.append((study, nb, page))
-                if on_page:
-                    on_page(study, nb, "unchanged")
+        kept = [] if force else keep_unchanged(jobs, out, where, old, prints, on_page)
         done, failed = render_jobs(snap, out, where, jobs, pages, prints, old, on_page)
         unwritable(failed)
         # the index links every page of the database that exists, also those of studies not asked for now
@@ -433,6 +416,19 @@ def render(
         msg = str(err).strip().splitlines()[-1] if str(err).strip() else repr(err)
         console().print(f"[red]failed[/] {markup(study)} / {nb}: {markup(msg)}")
     return 1 if failed else 0
+
+
+def keep_unchanged(jobs, out, where, old, prints, on_page) -> list[tuple[str, str, Path]]:
+    """The pages whose fingerprint is the one they were rendered with, taken out of ``jobs``: kept."""
+    kept = []
+    for study, nb in list(jobs):
+        page = out / where[study] / f"{nb}.html"
+        if page.is_file() and old[study].get(nb) == prints[(study, nb)]:
+            jobs.remove((study, nb))
+            kept.append((study, nb, page))
+            if on_page:
+                on_page(study, nb, "unchanged")
+    return kept
 
 
 def unwritable(failed: list[tuple[str, str, Exception]]) -> None:
@@ -487,17 +483,3 @@ def render_jobs(snap, out, where, jobs, pages, prints, old, on_page):
 
         run_pages(jobs, execute, finish, first=validation)
     return done, failed
-
-
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--db", default=default_db())
-    p.add_argument("--out", default=REPORTS_DEFAULT)
-    p.add_argument("--study", action="append", help="only these studies")
-    p.add_argument("--force", action="store_true", help="render every page, even those unchanged since the last run")
-    a = p.parse_args(argv)
-    return render(Path(a.db), Path(a.out), a.study, a.force)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

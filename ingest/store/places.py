@@ -27,6 +27,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..paths import canonical, inside, text  # noqa: F401  (read from here too)
+
 if TYPE_CHECKING:  # DuckDB is imported where a connection is made (ingest.store.connect)
     from duckdb import DuckDBPyConnection
 
@@ -36,27 +38,6 @@ LABEL_COLUMNS = ("study", "system", "generation", "tiles", "vms", "config_label"
 
 def now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
-
-
-def canonical(path: Path) -> Path:
-    """The place's identity: absolute, every folder's links resolved. A folder (or a link to one)
-    resolves whole; a file keeps its own name, so a symlinked file is the link, labelled where it sits."""
-    p = Path(os.path.abspath(path))
-    if p.is_dir():
-        return p.resolve()
-    return p.parent.resolve() / p.name
-
-
-def text(path: Path) -> str:
-    """A path as text DuckDB stores: a name that is not UTF-8 keeps its bytes as \\xNN escapes
-    (distinct names stay distinct)."""
-    return os.fsencode(path).decode("utf-8", errors="backslashreplace")
-
-
-def inside(path: Path | str, folder: Path | str) -> bool:
-    """Whether ``path`` is ``folder`` or below it (both canonical)."""
-    path, folder = str(path), str(folder)
-    return path == folder or path.startswith(folder.rstrip("/") + "/")
 
 
 # ---- data roots ------------------------------------------------------------------------------------
