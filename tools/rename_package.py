@@ -15,7 +15,7 @@ What changes is every *module name*:
   -> `iolab.reports.page`, ... Paths (`ingest/db.py`), the command (`iolab ingest`) and words stay;
 * pyproject.toml: packages, package-dir, package-data, the entry point, ruff's first-party name;
   mypy's module names stay `ingest.*` (mypy names modules by their folders);
-* tests/conftest.py: a finder that maps `iolab` to this checkout's folders, ahead of an editable
+* tests/__init__.py: a finder that maps `iolab` to this checkout's folders, ahead of an editable
   install of another checkout sharing the venv.
 
 Idempotent: a second run changes nothing. Never touches tests/corpus/, tests/fixtures/, data/ (real
@@ -42,8 +42,8 @@ def submodules(folder: Path) -> list[str]:
 
 
 def dotted(old: str, new: str, names: list[str]) -> tuple[re.Pattern[str], str]:
-    """`old.<real module>` not part of a longer name or a path -> `new.<module>`."""
-    return re.compile(rf"(?<![\w./\\-]){re.escape(old)}\.(?=(?:{'|'.join(names)})\b)"), new + "."
+    """`old.<real module>` (or `old.{` in an f-string) not part of a longer name or a path -> `new.`."""
+    return re.compile(rf"(?<![\w./\\-]){re.escape(old)}\.(?=(?:{'|'.join(names)})\b|\{{)"), new + "."
 
 
 ING = submodules(ROOT / "ingest") + ["schemas", "notebooks"]
@@ -130,18 +130,27 @@ def rewrite_pyproject(text: str) -> str:
     return text
 
 
-FINDER = '''
+FINDER = '''"""The tests' package. Imported before conftest.py and every test module: it makes `iolab` this checkout's
+ingest/ (pyproject's package-dir maps the name to the folder), ahead of the editable install of another
+checkout that shares the venv (a worktree run with PYTHONPATH=$PWD). Subprocesses do not see it.
+"""
+
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import sys
+from pathlib import Path
+
+_ROOT = Path(__file__).resolve().parent.parent
+
 
 class _ThisCheckout(importlib.abc.MetaPathFinder):
-    """`iolab` is this checkout's ingest/ (pyproject's package-dir), not the editable install of another
-    checkout sharing the venv (a worktree run with PYTHONPATH=$PWD)."""
-
     FOLDERS = {"iolab": "ingest", "iolab.validation": "validation", "iolab.schemas": "schemas", "iolab.notebooks": "notebooks"}
 
     def find_spec(self, name, path=None, target=None):
         if name not in self.FOLDERS:
             return None
-        folder = ROOT / self.FOLDERS[name]
+        folder = _ROOT / self.FOLDERS[name]
         if (folder / "__init__.py").is_file():
             return importlib.util.spec_from_file_location(name, folder / "__init__.py", submodule_search_locations=[str(folder)])
         spec = importlib.machinery.ModuleSpec(name, None, is_package=True)
@@ -154,15 +163,11 @@ sys.meta_path.insert(0, _ThisCheckout())
 
 
 def add_finder(text: str) -> str:
+    """tests/__init__.py (empty today) gets the finder; once there, it is left alone."""
     if "class _ThisCheckout" in text:
         return text
-    anchor = re.search(r"^ROOT = .*$", text, re.M)
-    assert anchor, "tests/conftest.py has no ROOT = line"
-    imports = "import importlib.abc\nimport importlib.machinery\nimport importlib.util\nimport sys\n"
-    text = text[: anchor.end()] + FINDER + text[anchor.end() :]
-    first = re.search(r"^(import|from) ", text, re.M)
-    assert first
-    return text[: first.start()] + imports + text[first.start() :]
+    assert not text.strip(), "tests/__init__.py is no longer empty: add the finder by hand"
+    return FINDER
 
 
 def files() -> list[Path]:
@@ -184,7 +189,7 @@ def main(argv: list[str]) -> int:
             new = rewrite_pyproject(old)
         else:
             new = rewrite(rel, old)
-            if str(rel) == "tests/conftest.py":
+            if str(rel) == "tests/__init__.py":
                 new = add_finder(new)
         if new != old:
             changed.append(rel)
