@@ -75,7 +75,7 @@ test: setup lint ## lint, then the test suite (slow tests included; installs Deb
 # bounds), in a fresh venv under /tmp, from PyPI. Then the demo's ingest, validation and one study's
 # report, and the tests below. Needs the network; not part of `make test`.
 LOWER_STUDY ?= fio-intel-d3-s4610-qd-sweep
-LOWER_TESTS ?= tests/test_environment.py tests/test_ingest.py tests/test_views.py tests/test_validation.py tests/test_cli.py tests/test_reports.py
+LOWER_TESTS ?= tests/test_environment.py tests/test_ingest.py tests/test_views.py tests/test_validation.py tests/test_cli.py
 test-lower: ## dependencies at their lower bounds (fresh venv, PyPI): demo ingest + validate + one study's report, and a subset of the tests
 	@set -euo pipefail; tmp=$$(mktemp -d /tmp/iolab-lower.XXXXXX); trap 'rm -rf "$$tmp"' EXIT; \
 	$(PY) tests/lower_bounds.py dev > $$tmp/constraints.txt; \
