@@ -75,20 +75,20 @@ test: setup lint ## lint, then the test suite (slow tests included; installs Deb
 # bounds), in a fresh venv under /tmp, from PyPI. Then the demo's ingest, validation and one study's
 # report, and the tests below. Needs the network; not part of `make test`.
 LOWER_STUDY ?= fio-intel-d3-s4610-qd-sweep
-LOWER_TESTS ?= tests/test_environment.py tests/test_ingest.py tests/test_views.py tests/test_validation.py tests/test_cli.py
+LOWER_TESTS ?= tests/test_environment.py tests/test_ingest.py tests/test_views.py tests/test_validation.py tests/test_cli.py tests/test_lab.py
 test-lower: ## dependencies at their lower bounds (fresh venv, PyPI): demo ingest + validate + one study's report, and a subset of the tests
 	@set -euo pipefail; tmp=$$(mktemp -d /tmp/iolab-lower.XXXXXX); trap 'rm -rf "$$tmp"' EXIT; \
-	$(PY) tests/lower_bounds.py dev > $$tmp/constraints.txt; \
+	$(PY) tests/lower_bounds.py dev lab > $$tmp/constraints.txt; \
 	$(PY) -m venv $$tmp/venv; \
 	$$tmp/venv/bin/pip install -q --upgrade pip; \
-	$$tmp/venv/bin/pip install -q -c $$tmp/constraints.txt '.[dev]'; \
+	$$tmp/venv/bin/pip install -q -c $$tmp/constraints.txt '.[dev,lab]'; \
 	$$tmp/venv/bin/pip uninstall -q -y rfc3987-syntax 2>/dev/null || true; \
 	$$tmp/venv/bin/pip check; \
-	$$tmp/venv/bin/pip list --format=freeze | grep -iE '^(duckdb|polars|pyarrow|pandas|numpy|great.expectations|altair|nbclient|ipykernel)=='; \
+	$$tmp/venv/bin/pip list --format=freeze | grep -iE '^(duckdb|polars|pyarrow|pandas|numpy|great.expectations|altair|nbclient|ipykernel|jupytext|jupyterlab)=='; \
 	$$tmp/venv/bin/iolab ingest $(SAMPLES) --db $$tmp/demo.duckdb; \
 	$$tmp/venv/bin/iolab validate --db $$tmp/demo.duckdb; \
 	$$tmp/venv/bin/iolab report --db $$tmp/demo.duckdb --out $$tmp/reports --study $(LOWER_STUDY); \
-	test -s $$tmp/reports/$(LOWER_STUDY)/index.html || ls $$tmp/reports/$(LOWER_STUDY)/*.html; \
+	test -s $$tmp/reports/$(LOWER_STUDY)/01-overview.html; \
 	PYTHONPATH=$(CURDIR) $$tmp/venv/bin/python -m pytest -q -p no:cacheprovider $(LOWER_TESTS)
 
 # `make test-wheel`: the built wheel in a fresh venv that already holds an older pandas and pyarrow
