@@ -18,11 +18,13 @@ import sys
 import tempfile
 import time
 import tomllib
+import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 OLDER = {"pandas": "2.3.3", "pyarrow": "20.0.0"}  # a minor and six majors back from pyproject's versions of 2026-11
 STUDY = ROOT / "data" / "samples" / "fio-intel-d3-s4610-qd-sweep"
+TOP_LEVEL = {"ingest", "validation"}  # the import names the wheel installs (tools/rename_package.py: iolab alone)
 SHIPPED = ("pyproject.toml", "README.md", "ingest", "validation", "schemas", "notebooks")
 
 
@@ -49,7 +51,11 @@ def build_wheel(tmp: Path) -> Path:
             ROOT / name, src / name, **({"ignore": skip} if (ROOT / name).is_dir() else {})
         )
     sh(sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", tmp / "dist", src)
-    return next((tmp / "dist").glob("iolab-*.whl"))
+    wheel = next((tmp / "dist").glob("iolab-*.whl"))
+    with zipfile.ZipFile(wheel) as z:
+        top = {n.split("/")[0] for n in z.namelist() if not n.split("/")[0].endswith(".dist-info")}
+    assert top == TOP_LEVEL, f"the wheel installs {sorted(top)}"
+    return wheel
 
 
 def check(tmp: Path) -> None:

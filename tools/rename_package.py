@@ -56,7 +56,11 @@ RUN_MODULE = [
     (re.compile(r"-m ingest\b(?![./-])"), "-m iolab"),
     (re.compile(r"""(["'])-m\1(,\s*)(["'])ingest\3"""), r"\1-m\1\2\3iolab\3"),
 ]
-PHRASES = [  # prose that names the wheel's layout by path
+PHRASES = [  # prose that names the wheel's layout by path; what tests/wheel_install.py expects of the wheel
+    (
+        'TOP_LEVEL = {"ingest", "validation"}  # the import names the wheel installs (tools/rename_package.py: iolab alone)',
+        'TOP_LEVEL = {"iolab"}  # the one import name the wheel installs (package-dir: ingest/ -> iolab)',
+    ),
     (
         "ship inside the wheel as ``ingest/schemas``\nand ``ingest/notebooks``",
         "ship inside the wheel as ``iolab/schemas``\nand ``iolab/notebooks``",
