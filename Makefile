@@ -11,7 +11,7 @@ RUNS ?= 200
 SCALE ?= 1
 
 .DEFAULT_GOAL := help
-.PHONY: help setup hooks demo ingest validate reports reports-pdf check-reports lab lint test golden fuzz bench bench-lake lake clean
+.PHONY: help setup hooks demo ingest validate reports reports-pdf check-reports lab lint test test-lower test-wheel golden fuzz bench bench-lake lake clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
@@ -19,7 +19,7 @@ help: ## list the targets
 $(BIN)/.installed: pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[dev,lake]'
+	$(BIN)/pip install -q -e '.[dev,lab,lake]'
 	@# rfc3987-syntax, jsonschema's optional IRI checker (nbformat asks for jsonschema[format-nongpl]), builds
 	@# ~35 Earley parsers whenever jsonschema is imported: 1.6 s in every kernel that imports Altair and in
 	@# Great Expectations' import (jsonschema issue 1428). No schema here has an IRI; jsonschema skips that check
@@ -70,6 +70,31 @@ test: setup lint ## lint, then the test suite (slow tests included; installs Deb
 	command -v java >/dev/null || (apt-get update -q && apt-get install -y -q openjdk-17-jre-headless)
 	command -v fio >/dev/null || (apt-get update -q && apt-get install -y -q fio)
 	$(BIN)/pytest
+
+# `make test-lower`: every dependency at its lower bound (tests/lower_bounds.py pins pyproject's `>=`
+# bounds), in a fresh venv under /tmp, from PyPI. Then the demo's ingest, validation and one study's
+# report, and the tests below. Needs the network; not part of `make test`.
+LOWER_STUDY ?= fio-intel-d3-s4610-qd-sweep
+LOWER_TESTS ?= tests/test_environment.py tests/test_ingest.py tests/test_views.py tests/test_validation.py tests/test_cli.py tests/test_lab.py
+test-lower: ## dependencies at their lower bounds (fresh venv, PyPI): demo ingest + validate + one study's report, and a subset of the tests
+	@set -euo pipefail; tmp=$$(mktemp -d /tmp/iolab-lower.XXXXXX); trap 'rm -rf "$$tmp"' EXIT; \
+	$(PY) tests/lower_bounds.py dev lab > $$tmp/constraints.txt; \
+	$(PY) -m venv $$tmp/venv; \
+	$$tmp/venv/bin/pip install -q --upgrade pip; \
+	$$tmp/venv/bin/pip install -q -c $$tmp/constraints.txt '.[dev,lab]'; \
+	$$tmp/venv/bin/pip uninstall -q -y rfc3987-syntax 2>/dev/null || true; \
+	$$tmp/venv/bin/pip check; \
+	$$tmp/venv/bin/pip list --format=freeze | grep -iE '^(duckdb|polars|pyarrow|pandas|numpy|great.expectations|altair|nbclient|ipykernel|jupytext|jupyterlab)=='; \
+	$$tmp/venv/bin/iolab ingest $(SAMPLES) --db $$tmp/demo.duckdb; \
+	$$tmp/venv/bin/iolab validate --db $$tmp/demo.duckdb; \
+	$$tmp/venv/bin/iolab report --db $$tmp/demo.duckdb --out $$tmp/reports --study $(LOWER_STUDY); \
+	test -s $$tmp/reports/$(LOWER_STUDY)/01-overview.html; \
+	PYTHONPATH=$(CURDIR) $$tmp/venv/bin/python -m pytest -q -p no:cacheprovider $(LOWER_TESTS)
+
+# `make test-wheel`: the built wheel in a fresh venv that already holds an older pandas and pyarrow
+# (tests/wheel_install.py). Needs the network; not part of `make test`.
+test-wheel: ## the wheel installed beside an older pandas and pyarrow (fresh venv, PyPI); the CLI without the lab extra
+	$(PY) tests/wheel_install.py
 
 golden: setup ## rewrite tests/golden/ (what each real corpus file yields); review the diff before committing
 	$(BIN)/python -m tests.golden
