@@ -75,8 +75,9 @@ def run_report(template: dict, rw: str, qd: int, factor: float, n: int, rng: ran
     return doc
 
 
-def generate(root: Path, runs: int = 1000, seed: int = 43) -> Path:
-    """Write the study under ``root``/scale-study and return that folder."""
+def generate(root: Path, runs: int = 1000, seed: int = 43, workloads: int = len(WORKLOADS)) -> Path:
+    """Write the study under ``root``/scale-study and return that folder (``workloads``: the first
+    so many of WORKLOADS, for a small study that still repeats its runs)."""
     study = root / "scale-study"
     template = json.loads(TEMPLATE.read_text())
     rng = random.Random(seed)
@@ -86,9 +87,9 @@ def generate(root: Path, runs: int = 1000, seed: int = 43) -> Path:
         target = '[[targets]]\ntarget = "sdc"\nvolume = "drive"\ndrives = 1\n'
         (study / folder / "iolab.toml").write_text(f"system = {json.dumps(system)}\n{target}")
         for i in range(per + (s < runs % len(SYSTEMS))):
-            rw, qd = WORKLOADS[i % len(WORKLOADS)]
+            rw, qd = WORKLOADS[i % workloads]
             doc = run_report(template, rw, qd, factor, s * 10_000 + i, rng)
-            (study / folder / f"{rw}-{qd}-r{i // len(WORKLOADS) + 1:02d}.json").write_text(json.dumps(doc, indent=1))
+            (study / folder / f"{rw}-{qd}-r{i // workloads + 1:02d}.json").write_text(json.dumps(doc, indent=1))
     base = SYSTEMS["alpha"][0]
     (study / "iolab.toml").write_text(f"study = {json.dumps(STUDY)}\nbaseline = {json.dumps(base)}\n")
     return study
