@@ -23,7 +23,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE = ROOT / "data" / "samples" / "fio-intel-d3-s4610-qd-sweep" / "randread-8-1.json"
-STUDY = "scale study: four systems, 1,000 fio runs"
+STUDY = "scale study: four systems of fio runs"
 SYSTEMS = {
     "alpha": ("Alpha A100", 1.0),
     "beta": ("Beta B200", 1.3),

@@ -10,7 +10,7 @@ import polars as pl
 import pytest
 
 from ingest import batch, db
-from ingest.reports import interactive, marks
+from ingest.reports import early, interactive, marks
 from ingest.reports.oracle import charts
 from tests import bigstudy
 from tests.conftest import rendered_page
@@ -131,3 +131,65 @@ def test_percentile_chart_draws_the_median_run_of_repeats_and_says_so(tmp_path):
     finally:
         ro.close()
     assert "32 points stand for repeated runs (up to 3 at one load): each is the median run there" in chart.caption
+
+
+class Kernel:
+    def __init__(self, n: int) -> None:
+        self.n, self.closed = n, False
+
+
+def test_kernels_started_early_are_handed_over_and_the_rest_closed(monkeypatch):
+    monkeypatch.setenv("IOLAB_REPORT_WORKERS", "3")
+    monkeypatch.setattr(early, "import_validation", lambda: None)
+    made: list[Kernel] = []
+
+    def start() -> Kernel:
+        made.append(Kernel(len(made)))
+        return made[-1]
+
+    with early.started(start, lambda k: setattr(k, "closed", True), eager=True) as ready:
+        assert ready is not None
+        taken = [ready.take(), ready.take()]
+    assert len(made) == 3 and all(isinstance(k, Kernel) and not k.closed for k in taken)
+    assert [k.closed for k in made if k not in taken] == [True]
+
+
+def test_nothing_is_started_when_the_render_will_run_no_page(monkeypatch):
+    started = []
+    monkeypatch.setattr(early, "import_validation", lambda: started.append("gx"))
+    with early.started(lambda: started.append("kernel"), lambda k: None, eager=False) as ready:
+        assert ready is None
+    assert started == []
+
+
+def test_a_kernel_that_fails_to_start_early_leaves_the_worker_to_start_its_own(monkeypatch):
+    monkeypatch.setenv("IOLAB_REPORT_WORKERS", "1")
+    monkeypatch.setattr(early, "import_validation", lambda: None)
+
+    def start():
+        raise RuntimeError("no kernel")
+
+    with early.started(start, lambda k: None, eager=True) as ready:
+        assert ready is not None and ready.take() is None
+
+
+@pytest.mark.slow  # two renders (~40 s on a busy machine)
+def test_a_render_uses_its_early_kernel_and_an_unchanged_one_starts_none(tmp_path, monkeypatch):
+    data = bigstudy.generate(tmp_path / "data", runs=4, workloads=1)
+    dbf = tmp_path / "s.duckdb"
+    con = db.open_db(dbf)
+    batch.ingest_paths(con, [data])
+    con.close()
+    monkeypatch.setenv("IOLAB_REPORT_WORKERS", "1")
+    warmed, imported = [], []
+    real_warmed, real_import = early.warmed, early.import_validation
+    monkeypatch.setattr(early, "warmed", lambda *a: warmed.append(1) or real_warmed(*a))
+    monkeypatch.setattr(early, "import_validation", lambda: imported.append(1) or real_import())
+    from ingest.reports import render
+
+    assert render.render(dbf, tmp_path / "out", force=True) == 0
+    assert (warmed, imported) == ([1], [1])  # the kernel started with the snapshot rendered the pages
+    pages = sorted(p.name for p in (tmp_path / "out").glob("*/*.html"))
+    assert "08-latency-percentiles.html" in pages
+    assert render.render(dbf, tmp_path / "out") == 0  # every page unchanged: no kernel, no import
+    assert (warmed, imported) == ([1], [1])
