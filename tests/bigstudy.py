@@ -6,7 +6,7 @@ Every run is the real fio 3.1 report data/samples/fio-intel-d3-s4610-qd-sweep/ra
 rewritten: its job options say the run's workload (rw among randread, randwrite, read, write and
 randrw; iodepth among 1, 4, 16, 32 and 64: 25 workloads), its numbers are the real run's scaled by
 the system's factor (IO/s and bandwidth x f, latencies / f; Alpha is the baseline at x1.0) and by
-the workload's (a deeper queue: more IO/s and longer latencies), each number with its own +-5 %
+the workload's (a deeper queue: more IO/s up to iodepth 16, and latencies by Little's law), each number with its own +-5 %
 noise (a seeded generator: the same arguments write the same bytes). A write workload carries the
 read numbers in its `write` section (its `read` section zeros); randrw splits them 70/30. Runs
 repeat their workload round-robin, so 1,000 runs are 10 repeats of 25 workloads per system. Each
@@ -37,8 +37,8 @@ FASTER = ("bw", "iops", "io_bytes", "io_kbytes", "total_ios", "bw_min", "bw_max"
 FASTER += ("iops_mean",)
 
 
-def _scaled(section: dict, speed: float, rng: random.Random) -> dict:
-    """The section's numbers: throughput x speed, latencies / speed, each +-5 %."""
+def _scaled(section: dict, speed: float, slower: float, rng: random.Random) -> dict:
+    """The section's numbers: throughput x speed, latencies x slower, each +-5 %."""
 
     def walk(node, factor):
         if isinstance(node, dict):
@@ -48,7 +48,7 @@ def _scaled(section: dict, speed: float, rng: random.Random) -> dict:
         value = node * factor * (1 + rng.uniform(-0.05, 0.05))
         return round(value) if isinstance(node, int) else round(value, 6)
 
-    out = walk({k: v for k, v in section.items() if k != "runtime"}, 1 / speed)
+    out = walk({k: v for k, v in section.items() if k != "runtime"}, slower)
     out["runtime"] = section["runtime"]
     return out
 
@@ -60,15 +60,16 @@ def run_report(template: dict, rw: str, qd: int, factor: float, n: int, rng: ran
     job["job options"].update(rw=rw, iodepth=str(qd), write_bw_log=job["jobname"])
     job["job options"].update(write_lat_log=job["jobname"], write_iops_log=job["jobname"])
     speed = factor * min(qd, 16) ** 0.5 / 8**0.5  # the template ran at iodepth 8
+    slower = qd / 8 / speed  # Little's law: latency is the queue over the IO/s (the template: 8 over 1)
     real, zero = job["read"], job["write"]
     if rw in ("randrw",):
-        job["read"] = _scaled(real, speed * 0.7, rng)
-        job["write"] = _scaled(real, speed * 0.3, rng)
+        job["read"] = _scaled(real, speed * 0.7, slower, rng)
+        job["write"] = _scaled(real, speed * 0.3, slower, rng)
         job["job options"]["rwmixread"] = "70"
     elif "write" in rw:
-        job["read"], job["write"] = zero, _scaled(real, speed, rng)
+        job["read"], job["write"] = zero, _scaled(real, speed, slower, rng)
     else:
-        job["read"] = _scaled(real, speed, rng)
+        job["read"] = _scaled(real, speed, slower, rng)
     ts = template["timestamp"] + 3600 * n
     doc["timestamp"], doc["timestamp_ms"] = ts, ts * 1000 + 923
     doc["time"] = ""  # the timestamp says when; the text form would need a locale
