@@ -37,6 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 IOLAB = ROOT / ".venv" / "bin" / "iolab"
 BAR = 1.0  # seconds per page
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}  # the commands run this checkout's iolab
 
 
 def build(work: Path, runs: int) -> dict[str, Path]:
@@ -45,7 +46,7 @@ def build(work: Path, runs: int) -> dict[str, Path]:
 
     data = bigstudy.generate(work / "big-data", runs)
     dbs = {"demo": work / "demo.duckdb", f"{runs}-run study": work / "big.duckdb"}
-    quiet = {"stdout": subprocess.DEVNULL, "check": True}
+    quiet = {"stdout": subprocess.DEVNULL, "check": True, "env": ENV}
     subprocess.run([str(IOLAB), "ingest", str(ROOT / "data" / "samples"), "--db", str(dbs["demo"])], **quiet)
     subprocess.run([str(IOLAB), "ingest", str(data.parent), "--db", str(dbs[f"{runs}-run study"])], **quiet)
     return dbs
@@ -61,6 +62,7 @@ def render_figures(dbf: Path, out: Path, renders: int) -> tuple[float, float, in
             [str(IOLAB), "report", "--db", str(dbf), "--out", str(out), "--force"],
             check=True,
             stdout=subprocess.DEVNULL,
+            env=ENV,
         )
         walls.append(time.perf_counter() - t)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -120,7 +122,7 @@ def child_work(dbf: Path) -> list[tuple[str, str, float, float]]:
         check=True,
         capture_output=True,
         text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        env=ENV,
     )
     return [tuple(r) for r in json.loads(p.stdout.strip().splitlines()[-1])]  # type: ignore[misc]
 
