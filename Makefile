@@ -106,6 +106,7 @@ fuzz: setup ## long pollution run over every corpus file, the attack trees (test
 bench: setup ## every figure against its floor in the same run, with verdicts; then the scaling table (SCALE=0.1: minutes)
 	$(BIN)/python -m tests.bench
 	$(BIN)/python -m tests.bench_views
+	$(BIN)/python -m tests.bench_pages
 	$(BIN)/python -m tests.bench_iometer
 	$(BIN)/python -m tests.bench_scaling --scale $(SCALE)
 

@@ -22,6 +22,7 @@ study = "fio-intel-d3-s4610-qd-sweep"
 import altair as alt
 
 from ingest import lab
+from ingest.reports import marks
 from ingest.reports import page as r
 
 con = lab.connect(db_path, lake)
@@ -46,7 +47,12 @@ p = r.query(
 )
 SHOWN = [50.0, 99.0, 99.9, 99.99]  # the chart keeps four; the table below has every percentile
 ORDER = [f"p{x:g}" for x in SHOWN]
-d = p.filter(p["percentile"].is_in(SHOWN) & p["load"].is_not_null())
+d = marks.median_runs(
+    p.filter(p["percentile"].is_in(SHOWN) & p["load"].is_not_null()),
+    ["system", "workload", "direction", "kind", "configuration", "percentile", "load"],
+    "latency_ms",
+).sort(["workload", "direction", "system", "configuration", "percentile", "load", "kind"])
+repeated = d.filter(d["runs"] > 1)
 sources = r.number_sources(con, study)
 d = d.join(sources, on=["run_id", "metric", "scope", "target"], how="left", nulls_equal=True).to_pandas()
 if len(d):
@@ -72,7 +78,15 @@ if len(d):
             shape=alt.Shape("pct:N", sort=ORDER, title="percentile", legend=alt.Legend(orient="bottom")),
             detail=alt.Detail("configuration:N"),
             tooltip=r.tooltips(
-                "system", "workload", "direction", "configuration", "load", "pct", "latency_ms", *r.SOURCE_TOOLTIPS
+                "system",
+                "workload",
+                "direction",
+                "configuration",
+                "load",
+                "pct",
+                "latency_ms",
+                "runs",
+                *r.SOURCE_TOOLTIPS,
             ),
         )
         .properties(width=320, height=220)
@@ -91,6 +105,7 @@ if len(d):
         left_out=r.caption(
             f"Drawn: the percentiles {', '.join(ORDER)} and {len(panels)} of {len(every)} panels; "
             "every percentile of every run is in the table below.",
+            marks.median_note(repeated),
             r.no_marks(systems, d["system"], "their files state no latency percentile at a load"),
         ),
     )

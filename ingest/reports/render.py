@@ -42,7 +42,7 @@ from ingest.config import REPO as ROOT
 from ingest.progress import bar as progress_bar
 from ingest.terminal import console, markup, shown
 
-from . import scratch
+from . import early, scratch
 from .folders import RECORD, assign, inside, read_record, slug
 from .interactive import as_page, embed
 from .pdf import edition_path, print_editions, unprint
@@ -297,24 +297,19 @@ def run_pages(
     first: Callable[[], V],
 ) -> None:
     """Execute ``jobs`` on one kernel per worker thread (a page mostly waits on its kernel, so two
-    kernels use two cores; IOLAB_REPORT_WORKERS sets how many) while ``first`` runs here.
+    kernels use two cores; IOLAB_REPORT_WORKERS sets how many) while ``first`` runs here. Kernels the
+    render started with its snapshot (ingest.reports.early) are taken before any is started here.
 
     A page is finished (``finish(job, executed, value of first)``) once ``first`` has returned;
     those executed before wait in memory until then. If ``first`` raises, no page is finished."""
-    wanted = os.environ.get("IOLAB_REPORT_WORKERS", "").strip()
-    n = int(wanted) if wanted.isdigit() else min(2, os.cpu_count() or 1)
-    n = max(1, min(n, len(jobs)))
+    n = max(1, min(early.workers(), len(jobs)))
     queue = list(reversed(jobs))
     lock = threading.Lock()
     first_value: list[V] = []  # empty until first() returns
     waiting: list[tuple[tuple[str, str], T]] = []
 
     def worker() -> None:
-        with Pages() as pages:
-            try:
-                pages.execute(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(WARM_UP)]))
-            except Exception:  # a kernel that cannot warm up still renders (and reports) its pages
-                pass
+        with early.take() or early.warmed(Pages, WARM_UP) as pages:
             while True:
                 with lock:
                     if not queue:
@@ -384,7 +379,8 @@ def render(
         return 2
     pages = notebooks(notebooks_dir)
     scratch.sweep()  # what a render killed with SIGKILL left
-    with scratch.folder("report") as tmp:
+    eager = force or not (out / "index.html").is_file()  # pages will run: start kernels while the snapshot is made
+    with scratch.folder("report") as tmp, early.started(lambda: early.warmed(Pages, WARM_UP), Pages.__exit__, eager):
         snap = snapshot(db, Path(tmp))
         if unknown_studies(studies, studies_of(snap)):
             return 2

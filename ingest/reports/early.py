@@ -1,0 +1,121 @@
+"""What a render can start before its snapshot is ready: its kernels and the validation's import.
+
+A render from scratch pays, before its first page, for a consistent snapshot of the database (the
+copy and its views computed: DuckDB, which leaves Python's lock free), then for kernels (a process
+each that imports Polars, Altair and pandas and starts vl-convert's JavaScript engine: 1.8 s of CPU)
+and the validation's Great Expectations import (2.9 s of CPU). None of those needs the snapshot. For
+a study of five pages they were 60 % of the render; started together with the snapshot, they run
+while it is made instead of after it.
+
+Only when the render will execute pages (``--force``, or no render in the folder yet): a render that
+finds every page unchanged starts no kernel and imports nothing it would not use.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any, Generic, TypeVar
+
+P = TypeVar("P")  # a started kernel (render.Pages)
+
+
+def workers() -> int:
+    """How many kernels a render runs (``IOLAB_REPORT_WORKERS``, else one per core, at most two)."""
+    wanted = os.environ.get("IOLAB_REPORT_WORKERS", "").strip()
+    return max(1, int(wanted) if wanted.isdigit() else min(2, os.cpu_count() or 1))
+
+
+class Started(Generic[P]):
+    """Kernels being started in threads of their own; ``take`` hands one over once it is up."""
+
+    def __init__(self, start: Callable[[], P], n: int) -> None:
+        self._made: list[P] = []
+        self._lock = threading.Lock()
+
+        def one() -> None:
+            try:
+                made = start()
+            except Exception:  # the worker that asks starts its own, and reports what fails then
+                return
+            with self._lock:
+                self._made.append(made)
+
+        self._threads = [threading.Thread(target=one, name=f"iolab-kernel-start-{i}") for i in range(n)]
+        for t in self._threads:
+            t.start()
+
+    def take(self) -> P | None:
+        """A started kernel, waiting for one still starting; None when none is left."""
+        while True:
+            with self._lock:
+                if self._made:
+                    return self._made.pop()
+                alive = [t for t in self._threads if t.is_alive()]
+            if not alive:
+                with self._lock:
+                    return self._made.pop() if self._made else None
+            alive[0].join(timeout=0.05)
+
+    def rest(self) -> list[P]:
+        """Those never taken (every start finished first), for closing."""
+        for t in self._threads:
+            t.join()
+        with self._lock:
+            left, self._made[:] = self._made[:], []
+        return left
+
+
+def warmed(make: Callable[[], P], code: str) -> P:
+    """A kernel made by ``make`` (render.Pages) that has run ``code`` (render.WARM_UP) in a notebook."""
+    import nbformat
+
+    pages = make()
+    try:
+        pages.execute(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code)]))  # type: ignore[attr-defined]
+    except Exception:  # a kernel that cannot warm up still renders (and reports) its pages
+        pass
+    return pages
+
+
+def import_validation() -> None:
+    """Great Expectations imported as the validation imports it (validation.run: quiet, no pyspark)."""
+    logging.getLogger("great_expectations").setLevel(logging.ERROR)
+    from validation.run import _import_gx
+
+    with contextlib.suppress(Exception):  # the validation imports it again and reports what fails
+        _import_gx()
+
+
+# the kernels of the render under way (``started``), which its page workers ``take``: one render at a
+# time per process, as the command runs it; a worker that finds none starts its own
+_current: list[Started] = []
+
+
+def take() -> Any:
+    """A kernel started early for the render under way, or None (start one)."""
+    return _current[-1].take() if _current else None
+
+
+@contextlib.contextmanager
+def started(start: Callable[[], P], close: Callable[[P], None], eager: bool) -> Iterator[Started[P] | None]:
+    """While the block runs: ``workers()`` kernels made by ``start`` (``take`` hands them to the page
+    workers) and the validation's import, begun now when ``eager``; on leaving, the kernels nobody
+    took are closed (``close``). None: not eager, nothing started."""
+    if not eager:
+        yield None
+        return
+    gx = threading.Thread(target=import_validation, name="iolab-validation-import")
+    gx.start()
+    kernels = Started(start, workers())
+    _current.append(kernels)
+    try:
+        yield kernels
+    finally:
+        _current.remove(kernels)
+        for k in kernels.rest():
+            close(k)
+        gx.join()
