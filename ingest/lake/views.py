@@ -8,7 +8,7 @@ from pathlib import Path
 from .. import outputs
 from . import owned
 from .common import MANIFEST, _copy, _q, lake_tables, parquet_rows
-from .script import SPARK_SQL_CONF
+from .script import NO_WHOLE_STAGE, SPARK_SQL_CONF
 from .translate import POINT_VIEWS, ROW_VIEWS, needed, spark_statements, view_files, view_statements
 
 
@@ -33,9 +33,11 @@ def views(
     out: str | Path | None = None,
     spark=None,
     only: list[str] | None = None,
+    verbose: bool = False,
 ) -> dict[str, int]:
     """Compute every view from the lake and write each to ``out``/<view>/ (default DIR/views).
-    With ``only``, those views and the views they read, no others: the folder then holds just them."""
+    With ``only``, those views and the views they read, no others: the folder then holds just them.
+    Spark's warnings are shown with ``verbose`` only (a session made here logs errors alone)."""
     lake = Path(lake)
     out = Path(out) if out else lake / "views"
     if not (lake / MANIFEST).is_file():
@@ -53,7 +55,7 @@ def views(
     every = [n for k, n, _ in view_statements() if k == "view" and (keep is None or n in keep) and n not in ROW_VIEWS]
     with outputs.writing(out, "lake views"):  # every file written is listed in its marker, however it ends
         owned.mark(lake, out, engine, sorted(before | set(every)), done=False)  # ours, from no export yet
-        counts = _duckdb(lake, out, keep) if engine == "duckdb" else _spark(lake, out, master, spark, keep)
+        counts = _duckdb(lake, out, keep) if engine == "duckdb" else _spark(lake, out, master, spark, keep, verbose)
         for gone in before - set(counts):  # ours, not computed now (an earlier definition, or not in only)
             shutil.rmtree(out / gone, ignore_errors=True)
         owned.mark(lake, out, engine, list(counts))
@@ -89,10 +91,12 @@ def _duckdb(lake: Path, out: Path, keep: set[str] | None) -> dict[str, int]:
     return counts
 
 
-def _spark(lake: Path, out: Path, master: str | None, spark, keep: set[str] | None) -> dict[str, int]:
+def _spark(lake: Path, out: Path, master: str | None, spark, keep: set[str] | None, verbose: bool) -> dict[str, int]:
     counts: dict[str, int] = {}
     own = spark is None
     spark = spark or spark_session(master)
+    if own and not verbose:
+        spark.sparkContext.setLogLevel("ERROR")
     try:
         for t in lake_tables(lake):
             if t != "views":
@@ -107,7 +111,7 @@ def _spark(lake: Path, out: Path, master: str | None, spark, keep: set[str] | No
                 if name in ROW_VIEWS:
                     df.createOrReplaceTempView(name)
                     continue
-                df.write.mode("overwrite").parquet(str(out / name))
+                _write(spark, df, name, out / name)
             except Exception as e:
                 raise RuntimeError(f"Spark could not compute view {name}: {str(e).splitlines()[0]}") from e
             spark.read.schema(df.schema).parquet(str(out / name)).createOrReplaceTempView(name)
@@ -116,6 +120,19 @@ def _spark(lake: Path, out: Path, master: str | None, spark, keep: set[str] | No
         if own:
             spark.stop()
     return counts
+
+
+def _write(spark, df, name: str, folder: Path) -> None:
+    """One view to its Parquet folder (interpreted, not compiled, where the code would outgrow the JVM)."""
+    if name not in NO_WHOLE_STAGE:
+        df.write.mode("overwrite").parquet(str(folder))
+        return
+    before = spark.conf.get("spark.sql.codegen.wholeStage")
+    spark.conf.set("spark.sql.codegen.wholeStage", "false")
+    try:
+        df.write.mode("overwrite").parquet(str(folder))
+    finally:
+        spark.conf.set("spark.sql.codegen.wholeStage", before)
 
 
 def spark_session(master: str | None = None, app: str = "iolab lake"):
