@@ -359,6 +359,38 @@ def test_places_that_left_stay_in_the_lake(tmp_path):
 # ---- Spark-only users: the lake's own SQL ---------------------------------------------------------
 
 
+def test_the_lake_sql_sets_what_it_needs_and_reads_each_view_back(exported):
+    """create_all.sql: the settings first; each view created, written to ${iolab.out}/<view>/ and
+    defined again over that folder, in that order (the views of every point only created); trends
+    written without whole-stage code generation, which is turned back on after it; nothing cached."""
+    lake_dir, _ = exported
+    lines = lake.script.spark_script(lake_dir)["create_all.sql"].splitlines()
+    first_view = next(i for i, line in enumerate(lines) if line.startswith("CREATE"))
+    assert {
+        "SET spark.sql.adaptive.enabled=true;",
+        "SET spark.sql.adaptive.coalescePartitions.enabled=true;",
+        "SET spark.sql.session.timeZone=UTC;",
+        f"SET iolab.lake={lake_dir.resolve()};",
+        f"SET iolab.out={lake_dir.resolve()}.spark-views;",
+    } <= set(lines[:first_view])
+    assert not [line for line in lines if "CACHE" in line]
+    for name, _ in lake.spark_statements():
+        made = lines.index(next(x for x in lines if x.startswith(f"CREATE OR REPLACE TEMPORARY VIEW `{name}` AS ")))
+        written = f"INSERT OVERWRITE DIRECTORY '${{iolab.out}}/{name}' USING parquet SELECT * FROM `{name}`;"
+        read_back = f"CREATE OR REPLACE TEMPORARY VIEW `{name}` USING parquet OPTIONS (path '${{iolab.out}}/{name}');"
+        if name in lake.ROW_VIEWS:
+            assert written not in lines and read_back not in lines
+        elif name == "trends":
+            assert lines[made + 1 : made + 5] == [
+                "SET spark.sql.codegen.wholeStage=false;",
+                written,
+                "SET spark.sql.codegen.wholeStage=true;",
+                read_back,
+            ]
+        else:
+            assert lines[made + 1 : made + 3] == [written, read_back], name
+
+
 def spark_sql(script: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess:
     """Spark's own `spark-sql -f SCRIPT` (pyspark ships bin/spark-sql) with Spark's default settings:
     no SPARK_CONF_DIR nor any other setting of iolab's, so local[*], a 1 GB driver, 200 shuffle
