@@ -40,6 +40,7 @@ def register(sub: Any) -> None:
         help="compute only this view and those it reads (repeatable); the folder then holds just them",
     )
     params.output(v)
+    v.add_argument("--verbose", action="store_true", help="show Spark's warnings (code generation, plans)")
     v.set_defaults(func=cmd_views)
     st = s.add_parser("status", help="whether the lake's views are current, stale (an export since) or missing")
     st.add_argument("--lake", required=True, metavar="DIR", help="a lake written by `iolab lake export`")
@@ -101,7 +102,9 @@ def cmd_views(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     try:
         with steps("lake views") as step:
-            counts = views(args.lake, args.engine, args.master, args.out, only=args.view, step=step)
+            counts = views(
+                args.lake, args.engine, args.master, args.out, only=args.view, step=step, verbose=args.verbose
+            )
     except (owned.NotOurs, ValueError, TooBig) as e:
         console(stderr=True).print(f"[red]Not writing the views[/]: {markup(str(e))}")
         return 2

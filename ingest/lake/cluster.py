@@ -127,7 +127,7 @@ class LocalCluster:
             _DEFAULTS.format(
                 cores=self.cores,
                 executor_memory=f"{max(256, mib * 3 // 4)}m",
-                driver_memory=f"{max(1024, mib)}m",  # a driver caching every view (views/_sql) outgrew 1 GB
+                driver_memory=f"{max(1024, mib)}m",  # never below Spark's default 1 GB
                 partitions=partitions,
             )
             + "".join(f"{k} {v}\n" for k, v in self.conf.items())

@@ -9,7 +9,7 @@ from pathlib import Path
 from .. import outputs
 from .common import MANIFEST, _copy, _q, lake_tables, parquet_rows
 from .owned import claim, mark
-from .script import SPARK_SQL_CONF
+from .script import NO_WHOLE_STAGE, SPARK_SQL_CONF
 from .translate import POINT_VIEWS, ROW_VIEWS, needed, spark_statements, view_files, view_statements
 
 Step = Callable[[int, int, str], None]  # step(number, total, view): the view starts (progress)
@@ -38,10 +38,12 @@ def views(
     spark=None,
     only: list[str] | None = None,
     step: Step | None = None,
+    verbose: bool = False,
 ) -> dict[str, int]:
     """Compute every view from the lake and write each to ``out``/<view>/ (default DIR/views).
     With ``only``, those views and the views they read, no others: the folder then holds just them.
-    ``step(number, total, view)`` is called as each view starts (the command line's progress)."""
+    ``step(number, total, view)`` is called as each view starts (the command line's progress).
+    Spark's warnings are shown with ``verbose`` only (a session made here logs errors alone)."""
     lake = Path(lake)
     out = Path(out) if out else lake / "views"
     if not (lake / MANIFEST).is_file():
@@ -60,7 +62,10 @@ def views(
     with outputs.writing(out, "lake views"):  # every file written is listed in its marker, however it ends
         mark(lake, out, engine, sorted(before | set(every)), done=False)  # ours, from no export yet
         tell = _teller(step, [SETUP, *every])
-        counts = _duckdb(lake, out, keep, tell) if engine == "duckdb" else _spark(lake, out, master, spark, keep, tell)
+        if engine == "duckdb":
+            counts = _duckdb(lake, out, keep, tell)
+        else:
+            counts = _spark(lake, out, master, spark, keep, tell, verbose)
         for gone in before - set(counts):  # ours, not computed now (an earlier definition, or not in only)
             shutil.rmtree(out / gone, ignore_errors=True)
         mark(lake, out, engine, list(counts))
@@ -105,12 +110,20 @@ def _duckdb(lake: Path, out: Path, keep: set[str] | None, tell: Callable[[str], 
 
 
 def _spark(
-    lake: Path, out: Path, master: str | None, spark, keep: set[str] | None, tell: Callable[[str], None]
+    lake: Path,
+    out: Path,
+    master: str | None,
+    spark,
+    keep: set[str] | None,
+    tell: Callable[[str], None],
+    verbose: bool = False,
 ) -> dict[str, int]:
     counts: dict[str, int] = {}
     own = spark is None
     tell(SETUP)
     spark = spark or spark_session(master)
+    if own and not verbose:
+        spark.sparkContext.setLogLevel("ERROR")
     try:
         for t in lake_tables(lake):
             if t != "views":
@@ -126,7 +139,7 @@ def _spark(
                 if name in ROW_VIEWS:
                     df.createOrReplaceTempView(name)
                     continue
-                df.write.mode("overwrite").parquet(str(out / name))
+                _write(spark, df, name, out / name)
             except Exception as e:
                 raise RuntimeError(f"Spark could not compute view {name}: {str(e).splitlines()[0]}") from e
             spark.read.schema(df.schema).parquet(str(out / name)).createOrReplaceTempView(name)
@@ -135,6 +148,19 @@ def _spark(
         if own:
             spark.stop()
     return counts
+
+
+def _write(spark, df, name: str, folder: Path) -> None:
+    """One view to its Parquet folder (interpreted, not compiled, where the code would outgrow the JVM)."""
+    if name not in NO_WHOLE_STAGE:
+        df.write.mode("overwrite").parquet(str(folder))
+        return
+    before = spark.conf.get("spark.sql.codegen.wholeStage")
+    spark.conf.set("spark.sql.codegen.wholeStage", "false")
+    try:
+        df.write.mode("overwrite").parquet(str(folder))
+    finally:
+        spark.conf.set("spark.sql.codegen.wholeStage", before)
 
 
 def spark_session(master: str | None = None, app: str = "iolab lake"):
