@@ -11,7 +11,7 @@ RUNS ?= 200
 SCALE ?= 1
 
 .DEFAULT_GOAL := help
-.PHONY: help setup hooks demo ingest validate reports reports-pdf check-reports lab lint test test-lower test-wheel golden fuzz bench bench-lake lake clean
+.PHONY: help setup hooks demo ingest validate reports reports-pdf check-reports lab lint tools test test-slow test-lower test-wheel golden fuzz bench bench-lake lake clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
@@ -66,10 +66,17 @@ lint: setup ## ruff check, ruff format --check, mypy (ingest/, validation/): con
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-test: setup lint ## lint, then the test suite (slow tests included; installs Debian's Java 17 and fio when missing: Spark's JVM for tests/test_lake.py, the real fio for tests/test_fio_real.py)
+tools: ## Debian's tools the tests run for real, installed when missing: Java 17 (Spark), fio, zsh and fish (completion), chromium (pages, print, the lab)
 	command -v java >/dev/null || (apt-get update -q && apt-get install -y -q openjdk-17-jre-headless)
 	command -v fio >/dev/null || (apt-get update -q && apt-get install -y -q fio)
-	$(BIN)/pytest
+	command -v zsh >/dev/null && command -v fish >/dev/null || (apt-get update -q && apt-get install -y -q zsh fish)
+	command -v chromium >/dev/null || (apt-get update -q && apt-get install -y -q chromium)
+
+test: setup lint tools ## lint, then the test suite on both cores (pytest -n 2), all but the slow tests (make test-slow)
+	$(BIN)/pytest -n 2 --dist loadfile -m "not slow"
+
+test-slow: setup tools ## the slow tests: Spark clusters and spark-sql, JupyterLab driven in Chromium, harness runs, the mirror's histories
+	$(BIN)/pytest -n 2 --dist loadfile -m slow
 
 # `make test-lower`: every dependency at its lower bound (tests/lower_bounds.py pins pyproject's `>=`
 # bounds), in a fresh venv under /tmp, from PyPI. Then the demo's ingest, validation and one study's

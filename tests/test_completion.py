@@ -1,7 +1,8 @@
 """`iolab completion bash|zsh|fish` (issue 42). The bash script is run in bash: sourced, registered
-(`complete -p`), and its function called with COMP_WORDS as bash calls it on TAB. zsh and fish are
-not on the test machines: their scripts are checked for what they must hold (every command, option
-and choice of the parser) and for balanced blocks and quotes.
+(`complete -p`), and its function called with COMP_WORDS as bash calls it on TAB. The fish script is
+run in fish (`complete -C`: what fish offers on TAB); the zsh script is read by zsh and registered by
+compinit. All three are also checked for what they must hold (every command, option and choice of the
+parser). `make test` installs Debian's zsh and fish.
 """
 
 from __future__ import annotations
@@ -196,3 +197,51 @@ def test_fish_script_holds_every_command_option_and_choice(capsys):
 def test_completion_needs_a_shell(capsys):
     assert cli.main(["completion"]) == cli.EXIT_USAGE
     assert "iolab completion bash" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(shutil.which("fish") is None, reason="fish is not installed (`make test` installs Debian's fish)")
+def test_fish_completes_for_real(tmp_path, capsys, dbf):
+    """The fish script run in fish: `complete -C LINE` is what fish offers on TAB after LINE."""
+    src = script(capsys, "fish")
+    (tmp_path / "iolab.fish").write_text(src)
+    lines = ["iolab ing", "iolab lake ", "iolab compare --format ", f"iolab compare --db {dbf} --study "]
+    calls = "; ".join(f"complete -C {_fish_quote(ln)}; echo ---" for ln in lines)
+    out = subprocess.run(
+        ["fish", "--no-config", "-c", f"source {tmp_path / 'iolab.fish'}; {calls}"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PATH": f"{Path(IOLAB).parent}:{os.environ['PATH']}", "PYTHONPATH": str(ROOT)},
+        check=True,
+    ).stdout
+    got = [[ln.split("\t")[0] for ln in part.strip("\n").splitlines()] for part in out.split("---\n")[:-1]]
+    assert got[0] == ["ingest"]
+    assert got[1] == ["export", "status", "views"]
+    assert got[2] == ["csv", "json", "table", "tsv"]
+    assert got[3] == [HOSTILE] and not (tmp_path / "pwned").exists()  # the name as it is, nothing run
+
+
+def _fish_quote(s: str) -> str:
+    return "'" + s.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+@pytest.mark.skipif(shutil.which("zsh") is None, reason="zsh is not installed (`make test` installs Debian's zsh)")
+def test_zsh_loads_the_script_and_registers_it(tmp_path, capsys):
+    """The zsh script read by zsh itself: its syntax (zsh -n), and after compinit it is the function
+    zsh calls for iolab (driving a TAB needs a pseudo-terminal: the cases are the bash script's)."""
+    src = script(capsys, "zsh")
+    (tmp_path / "_iolab").write_text(src)
+    assert subprocess.run(["zsh", "-n", str(tmp_path / "_iolab")]).returncode == 0
+    out = subprocess.run(
+        [
+            "zsh",
+            "-f",
+            "-c",
+            f"autoload -U compinit; compinit -u -D; source {tmp_path / '_iolab'}; "
+            "print -r -- $_comps[iolab]; print -r -- ${+functions[_iolab]}",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    assert out == ["_iolab", "1"]

@@ -66,6 +66,7 @@ def export(dbf, tmp_path, name: str, fmt: str, *extra: str) -> tuple[int, object
     return code, out
 
 
+@pytest.mark.slow  # every view in every format, each a process: make test-slow
 def test_every_view_and_table_exports_in_every_format(dbf, tmp_path):
     names = relations(dbf)
     assert {"measurements", "comparison", "source_files", "validation_results"} <= set(names)

@@ -79,6 +79,7 @@ def _not_empty_by_accident(counts: dict[str, int]) -> None:
 ON_THE_CLUSTER = ["comparison", "series_summary"]
 
 
+@pytest.mark.slow  # a Spark cluster started here: make test-slow
 def test_views_on_a_standalone_cluster_equal_duckdb(exported, by_duckdb, cluster, tmp_path):
     """`iolab lake views --master spark://127.0.0.1:PORT` on a master and two workers started here
     (pyspark's own spark-class, loopback only) gives the views DuckDB gives, its executors on both
@@ -178,6 +179,7 @@ time.sleep(600)
 """
 
 
+@pytest.mark.slow  # a Spark cluster started here: make test-slow
 def test_a_killed_driver_leaves_no_spark_process(tmp_path):
     """The process that started a cluster is killed (SIGKILL: no handler, no atexit runs); its
     master and worker end with it (PR_SET_PDEATHSIG), no JVM left behind."""
@@ -194,6 +196,7 @@ def test_a_killed_driver_leaves_no_spark_process(tmp_path):
     assert lake.cluster.running(pids) == []
 
 
+@pytest.mark.slow  # a Spark cluster started here: make test-slow
 def test_local_cluster_stops_even_when_the_work_fails(tmp_path):
     """The context manager stops every process it started when the code inside raises."""
     with pytest.raises(RuntimeError, match="the work failed"), lake.LocalCluster(workers=1, where=tmp_path) as c:

@@ -6,7 +6,7 @@ back too), deletions, renames, copies into another study, sidecar edits and move
 whole folder (issue 40), and ingests of the folder, a subfolder or one file, spelled absolutely,
 relatively from another current folder, through a symlinked parent or with `..` in it; after each
 ingest of the whole folder every view must hold exactly the rows a fresh ingest gives. `make fuzz`
-runs it long (IOLAB_MIRROR_EXAMPLES); `make test` runs 6 histories."""
+runs it long (IOLAB_MIRROR_EXAMPLES); `make test-slow` runs 6 histories."""
 
 from __future__ import annotations
 
@@ -358,7 +358,7 @@ class Mirror(RuleBasedStateMachine):
 
 
 EXAMPLES = int(os.environ.get("IOLAB_MIRROR_EXAMPLES", "6"))
-TestMirror = Mirror.TestCase
+TestMirror = pytest.mark.slow(Mirror.TestCase)  # histories of a data folder: make test-slow (make fuzz: 200)
 TestMirror.settings = settings(
     max_examples=EXAMPLES,
     stateful_step_count=10,

@@ -9,12 +9,15 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from ingest import batch, db
 from ingest.store import places
 from tests import fuzz, fuzz_attacks
 from tests.conftest import ROOT, corpus, q
 
 
+@pytest.mark.slow  # a harness run: make test-slow (make fuzz runs it long)
 def test_pollution_harness_short_run():
     """~15 mutated files per format (make fuzz runs 1,000): loaded exactly, or rejected cleanly."""
     stats, violations = fuzz.run(cases_per_format=15, seed=20261122)
@@ -42,6 +45,7 @@ def _batch_dir(tmp_path, n=40):
     return d
 
 
+@pytest.mark.slow  # a harness run: make test-slow (make fuzz runs it long)
 def test_sigkill_mid_batch_leaves_whole_files_and_rerun_completes(tmp_path):
     # small files are committed 64 to a transaction; parsed here (no workers) the kill lands in the second
     d = _batch_dir(tmp_path, 200)
@@ -106,6 +110,7 @@ def test_two_ingests_at_once_second_waits(tmp_path):
     con.close()
 
 
+@pytest.mark.slow  # a harness run: make test-slow (make fuzz runs it long)
 def test_attack_harness_short_run():
     """~20 random trees of hostile names, sidecar typos, special files and copies (make fuzz runs 1,000)."""
     stats, violations = fuzz_attacks.run(cases=20, seed=20261123)
