@@ -92,8 +92,11 @@ def chromium_print(page: Path, pdf: Path) -> int:
 
 
 def print_copy(page: Path, into: Path) -> Path:
-    """A copy of a report page with the print stylesheet, beside the others in ``into``."""
-    text = page.read_text(encoding="utf-8")
+    """A copy of a report page with the print stylesheet and its charts drawn for the page
+    (ingest.reports.printed), beside the others in ``into``."""
+    from .printed import print_figures
+
+    text = print_figures(page.read_text(encoding="utf-8"))
     style = f"<style>{print_css()}</style>"
     text = text.replace("</head>", style + "</head>", 1) if "</head>" in text else style + text
     copy = into / f"page-{page.stem}.html"
@@ -391,7 +394,7 @@ def unprint(out: Path, where: dict[str, str], studies: set[str]) -> None:
 
 
 # the print stylesheet's marks, each on a line of its own (a page's text may cite "Figure 3" of a paper)
-_FIGURE = re.compile(r"^Figure (\d+)$", re.M)
+_FIGURE = re.compile(r"^Figure (\d+)(?: \(continued\))?$", re.M)
 _FIGURE_END = re.compile(r"^end of (?:ﬁ|fi)gure (\d+)$", re.M)
 _MARK = re.compile(r"end of (?:ﬁ|fi)gure(?: \d+)?")
 

@@ -1,0 +1,305 @@
+"""Figures laid out for the page: the print edition draws every chart again from the Vega-Lite spec its
+page carries (``tables.figure_html``), for A4 landscape at print size, instead of shrinking the
+screen's picture onto the paper.
+
+* One print theme (``THEME``): chart text in CSS pixels that print at 7.5 pt or more (Chromium prints
+  96 px to the inch: 1 px = 0.75 pt), lines and rules thick enough and bars outlined, so that the
+  verdicts' greys ('within noise', 'single run') and every line survive a greyscale printer.
+* Every figure fits the printable box (``PAGE_WIDTH`` x ``FIGURE_HEIGHT`` px) at that size: the page's
+  stylesheet then never scales it down. A chart with many facets is wrapped to as many columns as the
+  page width holds and split into several charts of as many facets as a page holds: the first is
+  "Figure n", the others "Figure n (continued)", each on a page of its own. A chart too wide or tall
+  without facets is drawn smaller (its plot, not its text).
+
+The screen pages are not changed: ``print_figures`` rewrites the print copy of a page only.
+"""
+
+from __future__ import annotations
+
+import base64
+import copy
+import html
+import json
+import re
+from collections.abc import Callable
+
+MM = 96 / 25.4  # CSS px per millimetre, as Chromium prints
+# A4 landscape less print.css's @page margins (14 mm left and right, 12 mm top, 16 mm bottom)
+PAGE_WIDTH = int((297 - 28) * MM)  # 1016 px
+# a figure's height on its page: the rest of the page's 182 mm holds "Figure n" and its caption
+FIGURE_HEIGHT = int(155 * MM)  # 585 px
+PT = 0.75  # points per CSS px
+LABEL = 11  # px: 8.25 pt, above the 7 pt a printed chart's smallest text must reach
+TITLE = 12
+THEME = {
+    "font": "DejaVu Sans, Arial, sans-serif",
+    "axis": {"labelFontSize": LABEL, "titleFontSize": TITLE, "tickWidth": 1, "domainWidth": 1},
+    "legend": {
+        "labelFontSize": LABEL,
+        "titleFontSize": TITLE,
+        "labelLimit": PAGE_WIDTH // 2,
+        "symbolSize": 120,
+        "symbolStrokeWidth": 2,
+    },
+    "header": {"labelFontSize": LABEL, "titleFontSize": TITLE, "labelLimit": 0},
+    "title": {"fontSize": 13, "subtitleFontSize": LABEL, "limit": PAGE_WIDTH},
+    "text": {"fontSize": LABEL},
+    "line": {"strokeWidth": 2},
+    "trail": {"strokeWidth": 2},
+    "rule": {"strokeWidth": 1.5},
+    "point": {"size": 45, "filled": True, "strokeWidth": 1.5},
+    # a bar's outline keeps a light grey bar ('single run') apart from the white page in greyscale
+    "bar": {"stroke": "#222222", "strokeWidth": 0.6},
+    "rect": {"stroke": None},
+}
+MOST_FACETS = 48  # facets a chart of the page may hold; a study with more gets that many pages' worth
+LOWEST = 0.6  # a faceted chart's plots may be drawn this much lower on paper to hold another row
+SHRINK_STEPS = 6  # tries at drawing a chart without facets smaller before it is left as it is
+
+Draw = Callable[[dict], str]
+
+
+def draw(spec: dict) -> str:
+    import vl_convert
+
+    return vl_convert.vegalite_to_svg(spec)
+
+
+def svg_size(svg: str) -> tuple[float, float]:
+    """The width and height in px an SVG of vl-convert declares."""
+    head = svg[: svg.find(">") + 1]
+    w = re.search(r'\swidth="([\d.]+)', head)
+    h = re.search(r'\sheight="([\d.]+)', head)
+    return (float(w.group(1)) if w else 0.0, float(h.group(1)) if h else 0.0)
+
+
+def fits(svg: str) -> bool:
+    w, h = svg_size(svg)
+    return w <= PAGE_WIDTH and h <= FIGURE_HEIGHT
+
+
+def themed(spec: dict) -> dict:
+    """``spec`` with the print theme over its own config."""
+    out = copy.deepcopy(spec)
+    config = out.setdefault("config", {})
+    for key, value in THEME.items():
+        if isinstance(value, dict):
+            config[key] = {**config.get(key, {}), **value}
+        else:
+            config[key] = value
+    return out
+
+
+def facet_field(spec: dict) -> tuple[str, dict] | None:
+    """The field a faceted chart is split by, and its definition: a wrapped facet, or a column or a
+    row of facets (not both: a grid is left as it is)."""
+    facet = spec.get("facet")
+    if not isinstance(facet, dict):
+        return None
+    if "field" in facet:
+        return str(facet["field"]), facet
+    parts = [k for k in ("row", "column") if k in facet]
+    if len(parts) == 1 and isinstance(facet[parts[0]], dict) and "field" in facet[parts[0]]:
+        return str(facet[parts[0]]["field"]), facet[parts[0]]
+    return None
+
+
+def rows_of(spec: dict) -> list[dict]:
+    data = spec.get("data") or {}
+    if "values" in data:
+        return list(data["values"])
+    return list((spec.get("datasets") or {}).get(data.get("name", ""), []))
+
+
+def facet_values(spec: dict, field: str, fdef: dict) -> list:
+    """The facets of a chart in the order it draws them: a sort list as given, no sort (None) in the
+    order of the data, else ascending (Vega-Lite's default)."""
+    seen = list(dict.fromkeys(r.get(field) for r in rows_of(spec) if isinstance(r, dict)))
+    sort = fdef.get("sort", "ascending")
+    if isinstance(sort, list):
+        return [v for v in sort if v in seen] + [v for v in seen if v not in sort]
+    if sort is None:
+        return seen
+    ordered = sorted(seen, key=lambda v: (v is None, str(v) if not isinstance(v, (int, float)) else v))
+    return ordered[::-1] if sort == "descending" else ordered
+
+
+def wrapped(spec: dict, field: str, fdef: dict, values: list, columns: int) -> dict:
+    """``spec`` drawing only the facets ``values``, wrapped in ``columns`` columns."""
+    out = copy.deepcopy(spec)
+    out["facet"] = {**copy.deepcopy(fdef), "field": field}
+    out["columns"] = columns
+    out["transform"] = [{"filter": {"field": field, "oneOf": values}}, *out.get("transform", [])]
+    width = _inner(out, "width")
+    if width:  # an x axis's title no longer than its plot: side by side, the titles never run together
+        out["config"]["axisX"] = {**out["config"].get("axisX", {}), "titleLimit": width}
+    return out
+
+
+LEGENDS = ("color", "fill", "stroke", "shape", "size", "opacity", "fillOpacity", "strokeDash", "strokeWidth")
+
+
+def _no_legends(view: object) -> None:
+    if isinstance(view, list):
+        for v in view:
+            _no_legends(v)
+    elif isinstance(view, dict):
+        for channel, enc in (view.get("encoding") or {}).items():
+            if channel in LEGENDS and isinstance(enc, dict):
+                enc["legend"] = None
+        for key in ("layer", "spec", "hconcat", "vconcat", "concat"):
+            _no_legends(view.get(key))
+
+
+def bare(spec: dict) -> dict:
+    """``spec`` without its title and legends: what one facet's cell takes on the page."""
+    out = copy.deepcopy(spec)
+    out.pop("title", None)
+    _no_legends(out)
+    return out
+
+
+def _inner(spec: dict, key: str) -> float | None:
+    size = (spec.get("spec") or {}).get(key)
+    return float(size) if isinstance(size, (int, float)) else None
+
+
+def _one_more(spec: dict, key: str, cell: float, count: int, room: float) -> dict | None:
+    """``spec`` with its facets' plots narrower or lower (``key``: width or height) so that ``count``
+    + 1 cells of ``cell`` px take ``room`` px; None if that takes them below LOWEST of their size."""
+    size = _inner(spec, key)
+    if not size:
+        return None
+    smaller = size - (cell * (count + 1) - room * 0.96) / (count + 1)  # room for rounding
+    if smaller < size * LOWEST:
+        return None
+    out = copy.deepcopy(spec)
+    out["spec"][key] = int(smaller)
+    return out
+
+
+def layout(spec: dict, field: str, fdef: dict, values: list, render: Draw) -> tuple[dict, int, int]:
+    """How many columns and rows of facets a page holds, measured on one facet drawn alone (its cell)
+    and with its title and legends (what they add); plots drawn narrower or lower, down to LOWEST of
+    their size, where that puts another column or row of facets on the page."""
+    cell_w, cell_h = svg_size(render(bare(wrapped(spec, field, fdef, values[:1], 1))))
+    _, whole_h = svg_size(render(wrapped(spec, field, fdef, values[:1], 1)))
+    extra = whole_h - cell_h
+    columns = max(1, min(len(values), int(PAGE_WIDTH // max(cell_w, 1))))
+    if columns < len(values) and (narrower := _one_more(spec, "width", cell_w, columns, PAGE_WIDTH)):
+        spec, columns = narrower, columns + 1
+    rows = max(1, int((FIGURE_HEIGHT - extra) // max(cell_h, 1)))
+    if rows * columns < len(values) and (lower := _one_more(spec, "height", cell_h, rows, FIGURE_HEIGHT - extra)):
+        spec, rows = lower, rows + 1
+    return spec, columns, min(rows, -(-len(values) // columns))
+
+
+def split_facets(spec: dict, render: Draw) -> list[str] | None:
+    """The SVGs of a faceted chart wrapped to the page width and split into pages; None when the
+    chart has no facets to split (or a page would not hold even one)."""
+    found = facet_field(spec)
+    if found is None:
+        return None
+    field, fdef = found
+    values = facet_values(spec, field, fdef)[:MOST_FACETS]
+    if not values:
+        return None
+    spec, columns, rows = layout(spec, field, fdef, values, render)
+    while True:  # the measure was of one facet: a page of them may need a row or a column less
+        svg = render(wrapped(spec, field, fdef, values[: columns * rows], columns))
+        w, h = svg_size(svg)
+        if fits(svg) or (rows == 1 and columns == 1):
+            break
+        if w > PAGE_WIDTH and columns > 1:
+            columns -= 1
+        elif rows > 1:
+            rows -= 1
+        else:
+            columns -= 1
+    if not fits(svg):
+        return None
+    per = columns * rows
+    return [svg] + [
+        render(wrapped(spec, field, fdef, values[i : i + per], columns)) for i in range(per, len(values), per)
+    ]
+
+
+def _scale_size(spec: dict, key: str, ratio: float) -> None:
+    """Scale a plot's width or height (``key``) by ``ratio``: a number, or a step per band."""
+    for view in (spec, spec.get("spec") or {}):
+        size = view.get(key)
+        if isinstance(size, (int, float)):
+            view[key] = max(40, int(size * ratio))
+        elif isinstance(size, dict) and "step" in size:
+            view[key] = {"step": max(LABEL + 2, size["step"] * ratio)}
+
+
+def shrunk(spec: dict, render: Draw) -> str:
+    """A chart too big for the page drawn smaller (its plot area; its text keeps its size)."""
+    svg = render(spec)
+    current = copy.deepcopy(spec)
+    for _ in range(SHRINK_STEPS):
+        if fits(svg):
+            break
+        w, h = svg_size(svg)
+        if w > PAGE_WIDTH:
+            _scale_size(current, "width", PAGE_WIDTH / w * 0.97)
+        if h > FIGURE_HEIGHT:
+            _scale_size(current, "height", FIGURE_HEIGHT / h * 0.97)
+        svg = render(current)
+    return svg
+
+
+def print_svgs(spec: dict, render: Draw = draw) -> list[str]:
+    """The SVGs a chart prints as: one, or several for a chart whose facets take more than a page."""
+    spec = themed(spec)
+    if facet_field(spec) is None:
+        return [shrunk(spec, render)]
+    return split_facets(spec, render) or [shrunk(spec, render)]
+
+
+# a page's HTML as written (nbconvert's sanitiser orders attributes alphabetically and closes <img/>)
+_FIGURE = re.compile(r'<figure\b([^>]*\bclass="iolab-chart"[^>]*)>(.*?)</figure>', re.S)
+_IMG = re.compile(r'<img\b[^>]*\bsrc="data:image/svg\+xml;base64,[^"]*"[^>]*>')
+_ALT = re.compile(r'\balt="([^"]*)"')
+_SPEC = re.compile(r'<script\b[^>]*\bclass="iolab-chart-spec"[^>]*>([^<]*)</script>')
+_LIVE = re.compile(
+    r'<div\b[^>]*\bclass="iolab-vega"[^>]*>\s*</div>'
+)  # the screen's live chart: paper shows the picture
+_CAPTION = re.compile(r"<figcaption.*?</figcaption>", re.S)
+
+
+def _image(svg: str, alt: str) -> str:
+    w, h = svg_size(svg)
+    data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+    return f'<img alt="{alt}" src="data:image/svg+xml;base64,{data}" width="{w:g}" height="{h:g}">'
+
+
+def print_figure(match: re.Match, render: Draw = draw) -> str:
+    """One figure of a page as printed: drawn for the page, continued on the pages after if need be."""
+    attrs, body = match.group(1), match.group(2)
+    found, img = _SPEC.search(body), _IMG.search(body)
+    if not found or not img:
+        return match.group(0)
+    spec = json.loads(base64.b64decode(found.group(1)))
+    svgs = print_svgs(spec, render)
+    said = _ALT.search(img.group(0))
+    alt = said.group(1) if said else ""  # escaped as the page has it
+    first = _LIVE.sub("", body.replace(img.group(0), _image(svgs[0], alt), 1))
+    out = [f"<figure{attrs}>{first}</figure>"]
+    for i, svg in enumerate(svgs[1:], 2):
+        more = html.escape(f" (part {i} of {len(svgs)})", quote=True)
+        out.append(
+            f"<figure{attrs.replace('iolab-chart', 'iolab-chart iolab-continued', 1)}>{_image(svg, alt + more)}</figure>"
+        )
+    if len(svgs) > 1:  # the caption says what the whole chart leaves out: under its last part
+        caption = _CAPTION.search(first)
+        if caption:
+            out[0] = out[0].replace(caption.group(0), "", 1)
+            out[-1] = out[-1].replace("</figure>", caption.group(0) + "</figure>")
+    return "".join(out)
+
+
+def print_figures(page: str, render: Draw = draw) -> str:
+    """A page's HTML with every chart drawn for the printed page."""
+    return _FIGURE.sub(lambda m: print_figure(m, render), page)
