@@ -94,9 +94,9 @@ def chromium_print(page: Path, pdf: Path) -> int:
 def print_copy(page: Path, into: Path) -> Path:
     """A copy of a report page with the print stylesheet and its charts drawn for the page
     (ingest.reports.printed), beside the others in ``into``."""
-    from .printed import print_figures
+    from .printed import print_figures, whole_names
 
-    text = print_figures(page.read_text(encoding="utf-8"))
+    text = whole_names(print_figures(page.read_text(encoding="utf-8")))
     style = f"<style>{print_css()}</style>"
     text = text.replace("</head>", style + "</head>", 1) if "</head>" in text else style + text
     copy = into / f"page-{page.stem}.html"

@@ -54,6 +54,7 @@ THEME = {
 }
 MOST_FACETS = 48  # facets a chart of the page may hold; a study with more gets that many pages' worth
 LOWEST = 0.6  # a faceted chart's plots may be drawn this much lower on paper to hold another row
+LEAST = 200  # px: the narrowest or lowest a chart's plot is drawn on paper
 SHRINK_STEPS = 6  # tries at drawing a chart without facets smaller before it is left as it is
 
 Draw = Callable[[dict], str]
@@ -224,38 +225,147 @@ def split_facets(spec: dict, render: Draw) -> list[str] | None:
     ]
 
 
-def _scale_size(spec: dict, key: str, ratio: float) -> None:
-    """Scale a plot's width or height (``key``) by ``ratio``: a number, or a step per band."""
+def _less(spec: dict, key: str, by: float) -> bool:
+    """Take ``by`` px off a plot's width or height (``key``: a number, or a step per band), down to
+    LEAST; whether it could."""
     for view in (spec, spec.get("spec") or {}):
         size = view.get(key)
-        if isinstance(size, (int, float)):
-            view[key] = max(40, int(size * ratio))
-        elif isinstance(size, dict) and "step" in size:
-            view[key] = {"step": max(LABEL + 2, size["step"] * ratio)}
+        if isinstance(size, (int, float)) and size > LEAST:
+            view[key] = max(LEAST, int(size - by))
+            return True
+        if isinstance(size, dict) and size.get("step", 0) > LABEL + 2:
+            bands = max(1.0, by / size["step"])  # a rough count, as the step shrinks all bands
+            view[key] = {"step": max(LABEL + 2, size["step"] - by / bands / 4)}
+            return True
+    return False
+
+
+def _shorter_labels(spec: dict, width: float) -> None:
+    """Labels of the y axis cut (ending "…") so that the chart is ``width`` px wide: its plot is as
+    narrow as it may be (LEAST), the labels take the rest but for the axis' ticks and padding."""
+    config = spec.setdefault("config", {})
+    limit = config.get("axisY", {}).get("labelLimit") or width - LEAST - 30
+    limit -= width - PAGE_WIDTH * 0.98
+    config["axisY"] = {**config.get("axisY", {}), "labelLimit": max(120, int(limit))}
+    for unit in _units(spec):
+        axis = ((unit.get("encoding") or {}).get("y") or {}).get("axis")
+        if isinstance(axis, dict) and axis.get("labelLimit") == 0:
+            axis.pop("labelLimit")  # labelLimit 0 (no limit) of the screen would win over the config's
 
 
 def shrunk(spec: dict, render: Draw) -> str:
-    """A chart too big for the page drawn smaller (its plot area; its text keeps its size)."""
+    """A chart too big for the page drawn smaller: its plot narrower or lower, down to LEAST px, then
+    its y labels cut; its text keeps its size."""
     svg = render(spec)
     current = copy.deepcopy(spec)
     for _ in range(SHRINK_STEPS):
         if fits(svg):
             break
         w, h = svg_size(svg)
-        if w > PAGE_WIDTH:
-            _scale_size(current, "width", PAGE_WIDTH / w * 0.97)
+        if w > PAGE_WIDTH and not _less(current, "width", w - PAGE_WIDTH * 0.98):
+            _shorter_labels(current, w)
         if h > FIGURE_HEIGHT:
-            _scale_size(current, "height", FIGURE_HEIGHT / h * 0.97)
+            _less(current, "height", h - FIGURE_HEIGHT * 0.98)
         svg = render(current)
     return svg
 
 
+def _units(view: object) -> list[dict]:
+    """The unit views (those with a mark) of a spec, in order."""
+    if not isinstance(view, dict):
+        return []
+    found = [view] if "mark" in view else []
+    for sub in view.get("layer", []):
+        found += _units(sub)
+    return found + _units(view.get("spec"))
+
+
+def band_field(spec: dict) -> tuple[str, dict] | None:
+    """The field of a chart's bands (a nominal y whose plot grows a step per value), and its
+    definition; None where the plot has a fixed height."""
+    inner = spec.get("spec")
+    if isinstance((inner if isinstance(inner, dict) else spec).get("height"), (int, float)):
+        return None
+    for unit in _units(spec):
+        y = (unit.get("encoding") or {}).get("y")
+        if isinstance(y, dict) and y.get("type") in ("nominal", "ordinal") and "field" in y:
+            return str(y["field"]), y
+    return None
+
+
+def banded(spec: dict, field: str, values: list) -> dict:
+    out = copy.deepcopy(spec)
+    out["transform"] = [{"filter": {"field": field, "oneOf": values}}, *out.get("transform", [])]
+    return out
+
+
+def band_values(spec: dict, field: str, ydef: dict) -> list:
+    """The bands of a chart in the order it draws them, top to bottom: sorted by the x value
+    ("x", "-x": by the largest of each band), as listed, as in the data or ascending."""
+    sort = ydef.get("sort", "ascending")
+    if sort not in ("x", "-x"):
+        return facet_values(spec, field, {"sort": sort})
+    x: dict = next(
+        (u["encoding"]["x"] for u in _units(spec) if isinstance((u.get("encoding") or {}).get("x"), dict)), {}
+    )
+    most: dict = {}
+    for row in rows_of(spec):
+        v = row.get(x.get("field", ""))
+        if isinstance(v, (int, float)):
+            most[row.get(field)] = max(most.get(row.get(field), v), v)
+    ordered = sorted(most, key=lambda b: most[b], reverse=sort == "-x")
+    return ordered + [v for v in facet_values(spec, field, {"sort": None}) if v not in most]
+
+
+def split_bands(spec: dict, render: Draw) -> list[dict]:
+    """A chart whose bands (one bar per workload...) are more than a page holds, as several charts of
+    as many bands as a page holds each; the chart itself where they fit."""
+    found = band_field(spec)
+    if found is None:
+        return [spec]
+    field, ydef = found
+    values = band_values(spec, field, ydef)
+    whole = svg_size(render(spec))[1]
+    if len(values) < 2 or whole <= FIGURE_HEIGHT:
+        return [spec]
+    one = svg_size(render(banded(spec, field, values[:1])))[1]
+    step = max((whole - one) / (len(values) - 1), 1)  # bands differ (their bars side by side): the mean
+    per = max(1, int((FIGURE_HEIGHT - one) // step) + 1)
+    while per > 1:  # the measure was a mean: fewer bands where a page's worth does not fit
+        parts = [banded(spec, field, values[i : i + per]) for i in range(0, len(values), per)]
+        if all(svg_size(render(p))[1] <= FIGURE_HEIGHT for p in parts):
+            return parts
+        per = max(1, int(per * 0.8))
+    return [banded(spec, field, [v]) for v in values]
+
+
+def memo(render: Draw) -> Draw:
+    """``render`` drawing each spec once: a part is measured, then drawn."""
+    drawn: dict[str, str] = {}
+
+    def once(spec: dict) -> str:
+        key = json.dumps(spec, sort_keys=True, default=str)
+        if key not in drawn:
+            drawn[key] = render(spec)
+        return drawn[key]
+
+    return once
+
+
 def print_svgs(spec: dict, render: Draw = draw) -> list[str]:
-    """The SVGs a chart prints as: one, or several for a chart whose facets take more than a page."""
-    spec = themed(spec)
-    if facet_field(spec) is None:
-        return [shrunk(spec, render)]
-    return split_facets(spec, render) or [shrunk(spec, render)]
+    """The SVGs a chart prints as: one, or several for a chart whose facets or bands take more than
+    a page (each part with the same facets' columns, its own bands)."""
+    once = memo(render)
+    svgs: list[str] = []
+    for part in split_bands(themed(spec), once):
+        found = facet_field(part)
+        if found is not None and "field" not in (part.get("facet") or {}):  # a row or column: as it is, if it fits
+            svg = once(part)
+            if fits(svg):
+                svgs.append(svg)
+                continue
+        svgs += (split_facets(part, once) if found else None) or [shrunk(part, once)]
+    return svgs
 
 
 # a page's HTML as written (nbconvert's sanitiser orders attributes alphabetically and closes <img/>)
@@ -303,3 +413,20 @@ def print_figure(match: re.Match, render: Draw = draw) -> str:
 def print_figures(page: str, render: Draw = draw) -> str:
     """A page's HTML with every chart drawn for the printed page."""
     return _FIGURE.sub(lambda m: print_figure(m, render), page)
+
+
+WHOLE = 40  # characters: a cell this short (a name, a workload) is never wrapped on paper
+_CELL = re.compile(r"<td>([^<]*)</td>")
+
+
+def _cell(match: re.Match) -> str:
+    text = match.group(1)
+    if len(html.unescape(text)) <= WHOLE:
+        return f'<td class="whole">{text}</td>'
+    return f"<td>{text.replace('/', '/<wbr>')}</td>"  # a path wraps after its slashes
+
+
+def whole_names(page: str) -> str:
+    """A page's HTML whose table cells keep names whole: a cell of up to WHOLE characters is never
+    wrapped (print.css: td.whole), a longer one wraps at its spaces and a path after its slashes."""
+    return _CELL.sub(_cell, page)
