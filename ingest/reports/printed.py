@@ -80,7 +80,8 @@ def fits(svg: str) -> bool:
 
 
 def themed(spec: dict) -> dict:
-    """``spec`` with the print theme over its own config."""
+    """``spec`` with the print theme over its own config; facets' x axis titles no longer than their
+    plots (side by side, they would run into each other)."""
     out = copy.deepcopy(spec)
     config = out.setdefault("config", {})
     for key, value in THEME.items():
@@ -88,6 +89,9 @@ def themed(spec: dict) -> dict:
             config[key] = {**config.get(key, {}), **value}
         else:
             config[key] = value
+    width = _inner(out, "width") if "facet" in out else None
+    if width:
+        config["axisX"] = {**config.get("axisX", {}), "titleLimit": width}
     return out
 
 
@@ -415,18 +419,58 @@ def print_figures(page: str, render: Draw = draw) -> str:
     return _FIGURE.sub(lambda m: print_figure(m, render), page)
 
 
-WHOLE = 40  # characters: a cell this short (a name, a workload) is never wrapped on paper
-_CELL = re.compile(r"<td>([^<]*)</td>")
+WHOLE = 32  # characters: a name this short is never wrapped on paper
+# the columns of the pages' tables that hold names (their headers as shown): a system, a workload...
+NAMES = {
+    "system",
+    "baseline",
+    "baseline system",
+    "other system",
+    "workload",
+    "workload label",
+    "configuration",
+    "configurations",
+    "config",
+    "baseline config",
+    "config label",
+    "measurement",
+    "baseline measurement",
+    "target",
+    "volume",
+    "array name",
+    "tool",
+    "tools",
+}
+_TABLE = re.compile(r"<table>(.*?)</table>", re.S)
+_TH = re.compile(r"<th>([^<]*)</th>")
+_TR = re.compile(r"<tr>(.*?)</tr>", re.S)
+_TD = re.compile(r"<td( class=\"num\")?>(.*?)</td>", re.S)
 
 
-def _cell(match: re.Match) -> str:
-    text = match.group(1)
-    if len(html.unescape(text)) <= WHOLE:
-        return f'<td class="whole">{text}</td>'
-    return f"<td>{text.replace('/', '/<wbr>')}</td>"  # a path wraps after its slashes
+def _row(row: str, names: set[int]) -> str:
+    cells = list(_TD.finditer(row))
+    out = []
+    for i, cell in enumerate(cells):
+        num, text = cell.group(1) or "", cell.group(2)
+        if not num and i in names and "<" not in text:  # a long name wraps, in a column kept wide
+            whole = len(html.unescape(text)) <= WHOLE
+            out.append(f'<td class="{"whole" if whole else "name"}">{text.replace("/", "/<wbr>")}</td>')
+        elif not num and "<" not in text:
+            out.append(f"<td>{text.replace('/', '/<wbr>')}</td>")  # a path wraps after its slashes
+        else:
+            out.append(cell.group(0))
+    return "".join(out) if len(cells) else row
+
+
+def _table(match: re.Match) -> str:
+    body = match.group(1)
+    names = {i for i, h in enumerate(_TH.findall(body)) if html.unescape(h).strip() in NAMES}
+    return "<table>" + _TR.sub(lambda r: f"<tr>{_row(r.group(1), names)}</tr>", body) + "</table>"
 
 
 def whole_names(page: str) -> str:
-    """A page's HTML whose table cells keep names whole: a cell of up to WHOLE characters is never
-    wrapped (print.css: td.whole), a longer one wraps at its spaces and a path after its slashes."""
-    return _CELL.sub(_cell, page)
+    """A page's HTML whose tables keep names whole: a cell of a name column (NAMES) of up to WHOLE
+    characters is never wrapped (print.css: td.whole), a longer one wraps in a column kept wide
+    (td.name); other cells wrap at their spaces, a path after its slashes, and inside a word only
+    where a word is wider than its column."""
+    return _TABLE.sub(_table, page)
