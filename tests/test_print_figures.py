@@ -214,3 +214,19 @@ def test_the_comparison_prints_both_baselines_and_its_live_charts_warn_of_nothin
         pytest.approx(-27.27, abs=0.01),
         pytest.approx(36.36, abs=0.01),
     ]
+
+
+def test_lines_coloured_by_system_are_dashed_and_marked_by_it_too_on_paper():
+    """A greyscale printer makes the systems' blue, red and green lines the same grey: on paper each
+    system's line has its own dash and its points their own shape, in one legend with the colour."""
+    d = pd.DataFrame({"system": ["A", "A", "B", "B"], "load": [1, 2, 1, 2], "iops": [1.0, 2.0, 2.0, 3.0]})
+    colours = alt.Scale(domain=["A", "B"], range=["#1f77b4", "#d62728"])
+    chart = (
+        alt.Chart(d).mark_line(point=True).encode(x="load:Q", y="iops:Q", color=alt.Color("system:N", scale=colours))
+    )
+    enc = printed.themed(chart.to_dict())["encoding"]
+    for channel in ("strokeDash", "shape"):
+        assert enc[channel] == {"field": "system", "type": "nominal", "scale": {"domain": ["A", "B"]}}
+    (svg,) = printed.print_svgs(chart.to_dict())
+    assert svg.count('role-legend"') == 1 and svg.count("legend-title") == 1  # one legend, "system"
+    assert "stroke-dasharray" in svg

@@ -52,7 +52,6 @@ THEME = {
     "bar": {"stroke": "#222222", "strokeWidth": 0.6},
     "rect": {"stroke": None},
 }
-MOST_FACETS = 48  # facets a chart of the page may hold; a study with more gets that many pages' worth
 LOWEST = 0.6  # a faceted chart's plots may be drawn this much lower on paper to hold another row
 LEAST = 200  # px: the narrowest or lowest a chart's plot is drawn on paper
 SHRINK_STEPS = 6  # tries at drawing a chart without facets smaller before it is left as it is
@@ -89,10 +88,44 @@ def themed(spec: dict) -> dict:
             config[key] = {**config.get(key, {}), **value}
         else:
             config[key] = value
+    greyscale(out)
     width = _inner(out, "width") if "facet" in out else None
     if width:
         config["axisX"] = {**config.get("axisX", {}), "titleLimit": width}
     return out
+
+
+def _mark(unit: dict) -> str:
+    mark = unit.get("mark")
+    return str(mark.get("type") if isinstance(mark, dict) else mark)
+
+
+def greyscale(spec: dict) -> None:
+    """Lines told apart without their colour: a line coloured by a field (a system) gets a dash and
+    its points a shape by the same field, so a greyscale print still tells the systems apart (the
+    legend shows the three together)."""
+    inherited: dict = spec.get("encoding") or {}
+    views = [spec] + [v for v in (spec.get("spec"),) if isinstance(v, dict)]
+    for view in views:
+        base = {**inherited, **(view.get("encoding") or {})}
+        for unit in [view, *view.get("layer", [])]:
+            enc = {**base, **(unit.get("encoding") or {})}
+            colour = enc.get("color")
+            if _mark(unit) != "line" or not isinstance(colour, dict) or colour.get("type") != "nominal":
+                continue
+            own = unit.setdefault("encoding", {})
+            same = {k: colour[k] for k in ("field", "type", "legend", "title") if k in colour}
+            domain = (colour.get("scale") or {}).get("domain")
+            if domain is not None:  # the colour's own domain: one legend shows colour, dash and shape
+                same["scale"] = {"domain": domain}
+            if "strokeDash" not in enc:
+                own["strokeDash"] = dict(same)
+            if (
+                "shape" not in enc and (unit.get("mark") or {}).get("point")
+                if isinstance(unit.get("mark"), dict)
+                else False
+            ):
+                own["shape"] = dict(same)
 
 
 def facet_field(spec: dict) -> tuple[str, dict] | None:
@@ -206,7 +239,7 @@ def split_facets(spec: dict, render: Draw) -> list[str] | None:
     if found is None:
         return None
     field, fdef = found
-    values = facet_values(spec, field, fdef)[:MOST_FACETS]
+    values = facet_values(spec, field, fdef)
     if not values:
         return None
     spec, columns, rows = layout(spec, field, fdef, values, render)
