@@ -51,6 +51,7 @@ THEME = {
     # a bar's outline keeps a light grey bar ('single run') apart from the white page in greyscale
     "bar": {"stroke": "#222222", "strokeWidth": 0.6},
     "rect": {"stroke": None},
+    "view": {"discreteHeight": {"step": 14}},  # a bar 14 px high (20 on screen): more bars a page
 }
 LOWEST = 0.6  # a faceted chart's plots may be drawn this much lower on paper to hold another row
 LEAST = 200  # px: the narrowest or lowest a chart's plot is drawn on paper
@@ -84,7 +85,9 @@ def themed(spec: dict) -> dict:
     out = copy.deepcopy(spec)
     config = out.setdefault("config", {})
     for key, value in THEME.items():
-        if isinstance(value, dict):
+        if isinstance(value, dict) and key == "view":  # a plot's own step (Altair sets none) stays
+            config[key] = {**value, **config.get(key, {})}
+        elif isinstance(value, dict):
             config[key] = {**config.get(key, {}), **value}
         else:
             config[key] = value
@@ -354,9 +357,53 @@ def band_values(spec: dict, field: str, ydef: dict) -> list:
     return ordered + [v for v in facet_values(spec, field, {"sort": None}) if v not in most]
 
 
+def same_x(spec: dict) -> dict:
+    """``spec`` whose quantitative x axis spans all its data (and 0) whatever part of its bands is
+    drawn: the parts of a chart continued over pages share one scale."""
+    out = copy.deepcopy(spec)
+    for unit in _units(out):
+        x = (unit.get("encoding") or {}).get("x")
+        if not isinstance(x, dict) or x.get("type") != "quantitative" or "aggregate" in x:
+            continue
+        if "domain" in (x.get("scale") or {}):
+            continue
+        values = [r.get(x.get("field")) for r in rows_of(out)]
+        numbers = [v for v in values if isinstance(v, (int, float)) and v == v]
+        if numbers:
+            x["scale"] = {**(x.get("scale") or {}), "domain": [min(0, min(numbers)), max(0, max(numbers))]}
+    return out
+
+
+def band_weights(spec: dict, field: str, values: list) -> list[int]:
+    """How many bars each band holds: its distinct y offsets (bars side by side), else one."""
+    offset: dict = next(
+        (u["encoding"]["yOffset"] for u in _units(spec) if isinstance((u.get("encoding") or {}).get("yOffset"), dict)),
+        {},
+    )
+    if "field" not in offset:
+        return [1] * len(values)
+    bars: dict = {}
+    for row in rows_of(spec):
+        bars.setdefault(row.get(field), set()).add(row.get(offset["field"]))
+    return [max(1, len(bars.get(v, ()))) for v in values]
+
+
+def packed(values: list, weights: list[int], room: float) -> list[list]:
+    """``values`` in order, in groups whose weights add up to at most ``room`` (one at least)."""
+    groups: list[list] = [[]]
+    used = 0.0
+    for v, w in zip(values, weights):
+        if groups[-1] and used + w > room:
+            groups.append([])
+            used = 0.0
+        groups[-1].append(v)
+        used += w
+    return groups
+
+
 def split_bands(spec: dict, render: Draw) -> list[dict]:
     """A chart whose bands (one bar per workload...) are more than a page holds, as several charts of
-    as many bands as a page holds each; the chart itself where they fit."""
+    as many bands as a page holds each, sharing one x scale; the chart itself where they fit."""
     found = band_field(spec)
     if found is None:
         return [spec]
@@ -365,14 +412,16 @@ def split_bands(spec: dict, render: Draw) -> list[dict]:
     whole = svg_size(render(spec))[1]
     if len(values) < 2 or whole <= FIGURE_HEIGHT:
         return [spec]
+    weights = band_weights(spec, field, values)
     one = svg_size(render(banded(spec, field, values[:1])))[1]
-    step = max((whole - one) / (len(values) - 1), 1)  # bands differ (their bars side by side): the mean
-    per = max(1, int((FIGURE_HEIGHT - one) // step) + 1)
-    while per > 1:  # the measure was a mean: fewer bands where a page's worth does not fit
-        parts = [banded(spec, field, values[i : i + per]) for i in range(0, len(values), per)]
+    bar = max((whole - one) / max(sum(weights) - weights[0], 1), 1)  # px a bar takes
+    room = (FIGURE_HEIGHT * 0.97 - one) / bar + weights[0]
+    spec = same_x(spec)
+    while room >= 1:  # the measure was of one band: fewer bars where a page's worth does not fit
+        parts = [banded(spec, field, group) for group in packed(values, weights, room)]
         if all(svg_size(render(p))[1] <= FIGURE_HEIGHT for p in parts):
             return parts
-        per = max(1, int(per * 0.8))
+        room = int(room * 0.9)
     return [banded(spec, field, [v]) for v in values]
 
 
