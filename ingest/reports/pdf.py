@@ -107,7 +107,9 @@ def print_copy(page: Path, into: Path) -> Path:
 
 def print_template(name: str, into: Path, **values: object) -> Path:
     """Render template ``name`` into ``into`` as HTML and print it; the PDF's path."""
-    html = templates().get_template(name).render(print_css=print_css(), **values)
+    from .print_tables import whole_names
+
+    html = whole_names(templates().get_template(name).render(print_css=print_css(), **values))
     page = into / name.replace(".j2", "")
     page.write_text(html, encoding="utf-8")
     return page

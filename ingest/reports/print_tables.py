@@ -30,6 +30,8 @@ NAMES = {
     "array name",
     "tool",
     "tools",
+    "tool version",
+    "run",
 }
 _TABLE = re.compile(r"<table>(.*?)</table>", re.S)
 _TH = re.compile(r"<th>([^<]*)</th>")
@@ -44,7 +46,7 @@ def _row(row: str, names: set[int]) -> str:
         num, text = cell.group(1) or "", cell.group(2)
         if not num and i in names and "<" not in text:  # a long name wraps, in a column kept wide
             whole = len(html.unescape(text)) <= WHOLE
-            out.append(f'<td class="{"whole" if whole else "name"}">{text.replace("/", "/<wbr>")}</td>')
+            out.append(f'<td class="{"whole" if whole else "name"}">{text}</td>')
         elif not num and "<" not in text:
             out.append(f"<td>{text.replace('/', '/<wbr>')}</td>")  # a path wraps after its slashes
         else:
