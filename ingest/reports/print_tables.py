@@ -32,6 +32,10 @@ NAMES = {
     "tools",
     "tool version",
     "run",
+    "side",
+    "metric",
+    "scope",
+    "unit",
 }
 _TABLE = re.compile(r"<table>(.*?)</table>", re.S)
 _TH = re.compile(r"<th>([^<]*)</th>")
