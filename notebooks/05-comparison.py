@@ -63,7 +63,11 @@ HEADLINE = ["iops", "mbps", "avg_latency_ms"]
 c = r.query(
     con,
     """SELECT metric, unit, direction, system, workload_label AS workload, baseline_config, config,
-                           baseline_raid_level, raid_level, baseline_drives, drives, baseline_value, value, n_baseline, n, pct_better,
+                           baseline_raid_level, raid_level, baseline_drives, drives, baseline_value,
+                           -- where a correction applies, the baseline the % better is computed against
+                           CASE WHEN correction <> 1 THEN CASE direction WHEN 'higher' THEN baseline_value * correction
+                                WHEN 'lower' THEN baseline_value / correction END END AS corrected_baseline,
+                           value, n_baseline, n, pct_better,
                            ci95_low_pct, ci95_high_pct, coalesce(verdict, 'no direction') AS verdict, match_rule
                     FROM comparison WHERE study = ? AND metric IN (SELECT unnest(?::VARCHAR[]))
                     ORDER BY list_position(?::VARCHAR[], metric), system, block_size_bytes, read_pct, random_pct, load, workload,
@@ -73,6 +77,8 @@ c = r.query(
 PER_SYSTEM = 80  # bars per system panel; the table below holds every point
 baseline = r.query(con, "SELECT baseline_system FROM study_baseline WHERE study = ?", [study])["baseline_system"]
 for (metric, unit, direction), g in c.group_by(["metric", "unit", "direction"], maintain_order=True):
+    # the corrected baseline beside the raw one wherever a correction applies (the % better is against it)
+    uncorrected = ["corrected_baseline"] if g["corrected_baseline"].null_count() == g.height else []
     d = g.to_pandas()
     d["point"] = r.short_labels(d.apply(r.point_label, axis=1))  # every distinct matched point: its own bar
     shown = d.groupby("system", sort=False).head(PER_SYSTEM)  # a cut per system: every system keeps its panel
@@ -84,6 +90,7 @@ for (metric, unit, direction), g in c.group_by(["metric", "unit", "direction"], 
             "workload",
             "config",
             "baseline_value",
+            *(() if uncorrected else ("corrected_baseline",)),
             "value",
             "n_baseline",
             "n",
@@ -94,8 +101,17 @@ for (metric, unit, direction), g in c.group_by(["metric", "unit", "direction"], 
             "match_rule",
         ),
     )
+    # the % axis spans the bars and their intervals as given: a metric whose points are all single runs
+    # has no interval, and a scale left to find its extent would warn of an infinite one
+    ends = shown[["pct_better", "ci95_low_pct", "ci95_high_pct"]].astype(float)
+    lo, hi = float(ends.min().min()), float(ends.max().max())  # NaN (none given) skipped
+    span = [min(0.0, lo), max(0.0, hi)] if lo == lo else [-1.0, 1.0]
     bars = base.mark_bar().encode(
-        x=alt.X("pct_better:Q", title=f"% better than the baseline ({metric}; {direction} is better)"),
+        x=alt.X(
+            "pct_better:Q",
+            title=f"% better than the baseline ({metric}; {direction} is better)",
+            scale=alt.Scale(domain=span, nice=True),
+        ),
         color=alt.Color(
             "verdict:N", scale=headline.verdict_colors(shown["verdict"]), legend=alt.Legend(orient="bottom")
         ),
@@ -140,7 +156,10 @@ for (metric, unit, direction), g in c.group_by(["metric", "unit", "direction"], 
             ),
         ),
     )
-    r.table(g.drop(["metric", "unit", "direction"]), f"Matched points: {metric} ({unit}, {direction} is better)")
+    r.table(
+        g.drop(["metric", "unit", "direction", *uncorrected]),
+        f"Matched points: {metric} ({unit}, {direction} is better)",
+    )
 if c.is_empty():
     r.note("No point of another system matches a baseline point at the headline metrics.")
 

@@ -92,8 +92,12 @@ def chromium_print(page: Path, pdf: Path) -> int:
 
 
 def print_copy(page: Path, into: Path) -> Path:
-    """A copy of a report page with the print stylesheet, beside the others in ``into``."""
-    text = page.read_text(encoding="utf-8")
+    """A copy of a report page with the print stylesheet and its charts drawn for the page
+    (ingest.reports.printed), beside the others in ``into``."""
+    from .print_tables import whole_names
+    from .printed import print_figures
+
+    text = whole_names(print_figures(page.read_text(encoding="utf-8")))
     style = f"<style>{print_css()}</style>"
     text = text.replace("</head>", style + "</head>", 1) if "</head>" in text else style + text
     copy = into / f"page-{page.stem}.html"
@@ -103,7 +107,9 @@ def print_copy(page: Path, into: Path) -> Path:
 
 def print_template(name: str, into: Path, **values: object) -> Path:
     """Render template ``name`` into ``into`` as HTML and print it; the PDF's path."""
-    html = templates().get_template(name).render(print_css=print_css(), **values)
+    from .print_tables import whole_names
+
+    html = whole_names(templates().get_template(name).render(print_css=print_css(), **values))
     page = into / name.replace(".j2", "")
     page.write_text(html, encoding="utf-8")
     return page
@@ -391,7 +397,7 @@ def unprint(out: Path, where: dict[str, str], studies: set[str]) -> None:
 
 
 # the print stylesheet's marks, each on a line of its own (a page's text may cite "Figure 3" of a paper)
-_FIGURE = re.compile(r"^Figure (\d+)$", re.M)
+_FIGURE = re.compile(r"^Figure (\d+)(?: \(continued\))?$", re.M)
 _FIGURE_END = re.compile(r"^end of (?:ﬁ|fi)gure (\d+)$", re.M)
 _MARK = re.compile(r"end of (?:ﬁ|fi)gure(?: \d+)?")
 
@@ -414,6 +420,40 @@ def defects(path: Path) -> list[str]:
 
 
 SMALLEST_PT = 6.5  # the smallest text a printed page may carry (chart labels are meant for >= 7 pt)
+
+
+def figure_text(path: Path) -> list[str]:
+    """What is wrong with the figures' text of a printed edition, one line per page that carries a
+    figure ("Figure n" above it): text under FIGURE_PT inside the printable area (the folio below it
+    is the edition's, not the figure's), or text outside the page."""
+    import pypdf
+
+    found = []
+    for n, page in enumerate(pypdf.PdfReader(path).pages, 1):
+        width, height = float(page.mediabox.width), float(page.mediabox.height)
+        runs: list[tuple[float, float, float, str]] = []
+
+        def visit(text: str, cm: list, tm: list, font: object, size: float, runs: list = runs) -> None:
+            if text.strip() and not _MARK.fullmatch(text.strip()):
+                c, d = tm[2] * cm[0] + tm[3] * cm[2], tm[2] * cm[1] + tm[3] * cm[3]
+                x, y = tm[4] * cm[0] + tm[5] * cm[2] + cm[4], tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
+                runs.append((size * (c * c + d * d) ** 0.5, x, y, text.strip()))
+
+        text = page.extract_text(visitor_text=visit)
+        if not _FIGURE.search(text):
+            continue
+        # (the invisible "end of figure n" mark is 1 px: 0.75 pt)
+        small = [r for r in runs if r[2] > FOLIO_PT and 1 < r[0] < FIGURE_PT]
+        outside = [r for r in runs if not (0 <= r[1] <= width and 0 <= r[2] <= height)]
+        if small:
+            found.append(f"page {n}: {len(small)} runs of a figure's text under {FIGURE_PT:g} pt, e.g. {small[0][3]!r}")
+        if outside:
+            found.append(f"page {n}: {len(outside)} runs of text outside the page, e.g. {outside[0][3]!r}")
+    return found
+
+
+FIGURE_PT = 7  # the smallest text of a printed figure
+FOLIO_PT = 16 / 25.4 * 72  # the bottom margin (print.css), where the folio stands, in points
 
 
 def text_sizes(path: Path) -> list[tuple[int, float, str]]:
