@@ -1,8 +1,15 @@
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
+
+# A pytest-xdist worker's __main__ has neither a spec nor a file: pyspark.sql.connect takes that for a
+# doctest run and exits 0 when imported (Great Expectations imports it), ending the worker's test. The
+# worker's main module is execnet's; naming it so is true, and pyspark then imports as everywhere.
+if getattr(sys.modules["__main__"], "__spec__", None) is None and not hasattr(sys.modules["__main__"], "__file__"):
+    sys.modules["__main__"].__file__ = "<pytest-xdist worker>"
 
 from ingest import batch, db
 

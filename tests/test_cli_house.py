@@ -38,7 +38,7 @@ def test_doctor_says_what_is_missing_and_how_to_add_it(capsys, monkeypatch):
     assert doc["ready"] is True and doc["missing"] == ["jupyterlab", "fio"]
     rows = {r["item"]: r for r in doc["checks"]}
     assert rows["fio"]["found"] is None and rows["fio"]["fix"] == "apt-get update && apt-get install -y fio"
-    assert rows["jupyterlab"]["found"] is None and rows["jupyterlab"]["fix"].endswith("-m pip install jupyterlab")
+    assert rows["jupyterlab"]["found"] is None and rows["jupyterlab"]["fix"].endswith("-m pip install 'iolab[lab]'")
     assert rows["duckdb"] == {
         "part": "command line",
         "item": "duckdb",

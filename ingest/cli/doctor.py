@@ -82,12 +82,14 @@ APT = "apt-get update && apt-get install -y"
 
 # (part, Python distribution): the command line cannot run without the first group
 PACKAGES = [
-    *(("command line", d) for d in ("duckdb", "polars", "pyarrow", "rich", "pydantic", "sqlglot")),
-    *(("reports", d) for d in ("altair", "vl-convert-python", "nbconvert", "papermill", "jinja2")),
+    *(("command line", d) for d in ("duckdb", "polars", "pyarrow", "rich", "pydantic")),
+    *(("reports", d) for d in ("altair", "vl-convert-python", "nbconvert", "jinja2")),
     ("validation", "great-expectations"),
-    ("notebooks in the lab", "jupyterlab"),
-    ("Spark lake (lake views --engine spark)", "pyspark"),
+    *(("notebooks in the lab", d) for d in ("jupyterlab", "papermill")),
+    *(("Spark lake (lake views --engine spark)", d) for d in ("pyspark", "sqlglot")),
 ]
+# the distributions an extra of iolab brings (pyproject.toml): the fix installs the extra, not the one
+EXTRAS = {"jupyterlab": "lab", "papermill": "lab", "pyspark": "lake", "sqlglot": "lake"}
 # (part, program, its Debian package)
 PROGRAMS = [
     ("print edition (report --format pdf)", "chromium", "chromium"),
@@ -96,11 +98,16 @@ PROGRAMS = [
 ]
 
 
+def _wanted(dist: str) -> str:
+    """What to pip install for ``dist``: iolab's extra that brings it, else the distribution."""
+    return f"'iolab[{EXTRAS[dist]}]'" if dist in EXTRAS else dist
+
+
 def checks() -> list[Check]:
     """Every part iolab uses, found or not."""
     pip = f"{sys.executable} -m pip install"
     out = [Check("command line", f"Python {sys.version.split()[0]}", sys.executable, True, "")]
-    out += [Check(part, d, _package(d), part == "command line", f"{pip} {d}") for part, d in PACKAGES]
+    out += [Check(part, d, _package(d), part == "command line", f"{pip} {_wanted(d)}") for part, d in PACKAGES]
     out += [Check(part, prog, _program(prog), False, f"{APT} {deb}") for part, prog, deb in PROGRAMS]
     return out
 
