@@ -40,22 +40,23 @@ NAMES = {
 _TABLE = re.compile(r"<table>(.*?)</table>", re.S)
 _TH = re.compile(r"<th>([^<]*)</th>")
 _TR = re.compile(r"<tr>(.*?)</tr>", re.S)
-_TD = re.compile(r"<td( class=\"num\")?>(.*?)</td>", re.S)
+_TD = re.compile(r"<td([^>]*)>(.*?)</td>", re.S)  # every cell: its attributes, its content
+
+
+def _cell(cell: re.Match, i: int, names: set[int]) -> str:
+    """A plain text cell of a name column kept whole (or wide), a path's cell wrapping after its
+    slashes; any other cell (a number, a cell with a class or markup of its own) as it is."""
+    attrs, text = cell.group(1), cell.group(2)
+    if attrs or "<" in text:
+        return cell.group(0)
+    if i in names:  # a long name wraps, in a column kept wide
+        return f'<td class="{"whole" if len(html.unescape(text)) <= WHOLE else "name"}">{text}</td>'
+    return f"<td>{text.replace('/', '/<wbr>')}</td>"  # a path wraps after its slashes
 
 
 def _row(row: str, names: set[int]) -> str:
-    cells = list(_TD.finditer(row))
-    out = []
-    for i, cell in enumerate(cells):
-        num, text = cell.group(1) or "", cell.group(2)
-        if not num and i in names and "<" not in text:  # a long name wraps, in a column kept wide
-            whole = len(html.unescape(text)) <= WHOLE
-            out.append(f'<td class="{"whole" if whole else "name"}">{text}</td>')
-        elif not num and "<" not in text:
-            out.append(f"<td>{text.replace('/', '/<wbr>')}</td>")  # a path wraps after its slashes
-        else:
-            out.append(cell.group(0))
-    return "".join(out) if len(cells) else row
+    count = iter(range(len(row)))
+    return _TD.sub(lambda c: _cell(c, next(count), names), row)
 
 
 def _table(match: re.Match) -> str:

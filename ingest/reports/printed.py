@@ -11,8 +11,7 @@ screen's picture onto the paper.
   "Figure n", the others "Figure n (continued)", each on a page of its own. A chart too wide or tall
   without facets is drawn smaller (its plot, not its text).
 
-The screen pages are not changed: ``print_figures`` rewrites the print copy of a page only.
-"""
+The screen pages are not changed: ``print_figures`` rewrites the print copy of a page only."""
 
 from __future__ import annotations
 
