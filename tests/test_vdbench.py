@@ -238,3 +238,44 @@ def test_localized_header_date_reads_the_same():
     zh = vdbench_summary.parse(ZH.read_bytes(), ZH.name)
     assert sorted(map(repr, zh.samples)) == sorted(map(repr, parse(SUM_SD).samples))
     assert values(zh, "run3")["iops"] == 310.05
+
+
+# Written by vdbench 50406 built here from itfanr/vdbench and run under a non-English JVM locale
+# (tests/corpus/MANIFEST.tsv): the summary/totals print the locale's month and decimal sign,
+# the flatfile of the same run does not. Summary decimals printed per column (-> tolerance).
+LOCALIZED = {
+    "zh_CN": ("11月 27, 2026", 1722.0, 0.008),  # '1722.00 ... 0.008'
+    "de_DE": ("Nov. 27, 2026", 1812.67, 0.010),  # '1812,67 ... 0,010'
+}
+PRINTED = {
+    "iops": 2,
+    "mbps": 2,
+    "read_pct": 2,
+    "avg_latency_ms": 3,
+    "avg_read_latency_ms": 3,
+    "avg_write_latency_ms": 3,
+    "max_latency_ms": 3,
+    "stddev_latency_ms": 3,
+}
+
+
+def _tool_written(loc, kind):
+    return f"vdbench-{kind}/tool-written__itfanr-vdbench50406__{loc}.{kind}.html"
+
+
+@pytest.mark.parametrize("kind", ["summary", "totals"])
+@pytest.mark.parametrize("loc", sorted(LOCALIZED))
+def test_localized_tool_written_run_equals_its_flatfile(loc, kind):
+    date, iops, resp = LOCALIZED[loc]
+    rel = _tool_written(loc, kind)
+    assert date in corpus(rel).read_text(encoding="utf-8")
+    res, flat = parse(rel), parse(_tool_written(loc, "flatfile"))
+    assert [(r.workload, r.status) for r in res.runs] == [("SD_format", "complete"), ("rd1", "complete")]
+    # the summary knows only the RD line's settings (none here); the flatfile prints the workload's
+    assert [r.block_size_bytes for r in res.runs] == [r.block_size_bytes for r in flat.runs] == [131072, 4096]
+    got, want = values(res, "run2"), values(flat, "run2")
+    assert (got["iops"], got["avg_latency_ms"]) == (iops, resp)
+    for metric, places in PRINTED.items():
+        scale = MB_PER_MIB if metric == "mbps" else 1
+        # the summary rounds to its printed places, the flatfile to 4: both roundings apart at most
+        assert got[metric] == pytest.approx(want[metric], abs=scale * (0.5 * 10**-places + 0.5e-4) + 1e-9), metric

@@ -11,7 +11,8 @@ run's scope 'all' samples. An RD with no avg line (the run was killed, or the fi
 ran) is a run with status 'unterminated' whose interval lines are its numbers: time series (object
 "vdbench RD", one per run and column, as the flatfile's), never averages made up from them.
 The date before the header (`Nov 08, 2025`) is printed in the JVM's locale (`5月 10, 2023`,
-`mai 10, 2023`): any month word is a header. vdbench MB/sec is 2^20 bytes per second (the header says
+`mai 10, 2023`, `Nov. 27, 2026`): any month word is a header; numbers are printed in that locale
+too (`1812,67` under de_DE: a decimal comma, never a grouping separator). vdbench MB/sec is 2^20 bytes per second (the header says
 `1024**2`; the flatfile's comment block says `MB=1024*1024`): stored as MB/s x 1.048576.
 
 Signature: block size = xfersize= (else the avg line's bytes/xfer size), read % = rdpct= (else
@@ -292,7 +293,14 @@ def _pct(text: str | None) -> float | None:
         return None
 
 
+_DECIMAL_COMMA = re.compile(r"-?\d+,\d+")
+
+
 def _number(t: str, col: str, ln: int) -> float | None:
+    """vdbench prints these columns with Java's String.format in the JVM's locale: a decimal comma
+    under de_DE, fr_FR, ... (`1812,67`), never a grouping separator, so `d,d` is a decimal."""
+    if _DECIMAL_COMMA.fullmatch(t):
+        t = t.replace(",", ".")
     return number(t, f"column {col!r}", ln, missing=("n/a", "N/A"))
 
 
