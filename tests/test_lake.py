@@ -116,6 +116,7 @@ def test_views_on_a_standalone_cluster_equal_duckdb(exported, by_duckdb, cluster
     assert lakecheck.compare(duck_dir, tmp_path / "spark", names) == {}
 
 
+@pytest.mark.slow  # every view computed over the lake: make test-slow
 def test_views_named_are_computed_with_what_they_read(exported, by_duckdb, tmp_path):
     """--view NAME computes that view and the views it reads, no others, the same rows as a full run;
     an unknown name is refused with the list of views."""
@@ -308,6 +309,7 @@ def test_relabelled_source_rewrites_its_batch(tmp_path):
     assert systems and all(s.startswith("renamed ") for s in systems)
 
 
+@pytest.mark.slow  # every view computed over the lake: make test-slow
 def test_notebook_helper_reads_a_lake(demo, exported):
     """page.connect(db_path, lake): the notebooks' SQL answered from DIR/views/ and the tables."""
     from ingest.reports import page
@@ -430,6 +432,7 @@ def test_spark_sql_with_default_settings_equals_duckdb(exported, by_duckdb, tmp_
 # ---- the lake never deletes what it did not write -------------------------------------------------
 
 
+@pytest.mark.slow  # every view computed over the lake: make test-slow
 def test_out_refuses_a_folder_it_does_not_own(exported, tmp_path):
     lake_dir, _ = exported
     mine = tmp_path / "mine"
@@ -444,6 +447,7 @@ def test_out_refuses_a_folder_it_does_not_own(exported, tmp_path):
     assert (ours / "comparison").is_dir() and lake.views(lake_dir, "duckdb", out=ours)
 
 
+@pytest.mark.slow  # every view computed over the lake: make test-slow
 def test_a_view_too_big_for_duckdb_names_it_and_leaves_the_folder_ours(exported, tmp_path, monkeypatch):
     """DuckDB out of memory on one view: the error names the view and Spark; the folder is left
     stale, still iolab's, and the next run writes it whole."""
@@ -475,6 +479,7 @@ def test_a_view_too_big_for_duckdb_names_it_and_leaves_the_folder_ours(exported,
     assert lake.owned.status(lake_dir, out) == "current" and counts["comparison"] > 0
 
 
+@pytest.mark.slow  # every view computed over the lake: make test-slow
 def test_views_after_a_new_export_are_stale_and_recomputed(demo, tmp_path):
     out = tmp_path / "lake"
     lake.export(demo, out)
