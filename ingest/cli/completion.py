@@ -11,6 +11,7 @@ import argparse
 import re
 import shlex
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -169,16 +170,26 @@ def _bash_values(o: Opt | None, q: Any) -> str:
     }.get(o.value or "", ":")
 
 
-def bash(nodes: list[Node]) -> str:
+def _command_cases(nodes: list[Node]) -> str:
+    """The case pattern of every command path (bash and zsh read the same '|' form)."""
+    return "|".join(shlex.quote(f"{n.path}/{c}") for n in nodes for c, _ in n.commands)
+
+
+def _value_cases(nodes: list[Node], say: Callable[[Opt | None, Any], str]) -> list[str]:
+    """One case line per option taking a value: what ``say`` offers for it, then return."""
     q = shlex.quote
-    cmds = "|".join(q(f"{n.path}/{c}") for n in nodes for c, _ in n.commands)
-    values = [
-        f"        {q(f'{n.path}/{f}')}) {_bash_values(o, q)}; return ;;"
+    return [
+        f"        {q(f'{n.path}/{f}')}) {say(o, q)}; return ;;"
         for n in nodes
         for o in n.options
         if o.value
         for f in o.flags
     ]
+
+
+def bash(nodes: list[Node]) -> str:
+    q = shlex.quote
+    cmds, values = _command_cases(nodes), _value_cases(nodes, _bash_values)
     opts = [f"        {q(n.path)}) _iolab_words {' '.join(q(f) for o in n.options for f in o.flags)} ;;" for n in nodes]
     args = [
         f"        {q(n.path)}) "
@@ -288,14 +299,7 @@ def _described(items: list[tuple[str, str]], q: Any) -> str:
 
 def zsh(nodes: list[Node]) -> str:
     q = shlex.quote
-    cmds = "|".join(q(f"{n.path}/{c}") for n in nodes for c, _ in n.commands)
-    values = [
-        f"        {q(f'{n.path}/{f}')}) {_zsh_values(o, q)}; return ;;"
-        for n in nodes
-        for o in n.options
-        if o.value
-        for f in o.flags
-    ]
+    cmds, values = _command_cases(nodes), _value_cases(nodes, _zsh_values)
     opts = [
         f"        {q(n.path)}) items=({_described([(f, o.help) for o in n.options for f in o.flags], q)}) ;;"
         for n in nodes
