@@ -8,7 +8,11 @@ from __future__ import annotations
 
 import re
 
-from ingest.reports import pdf, print_tables
+import altair as alt
+import pandas as pd
+
+from ingest.reports import pdf, print_bands, print_tables, printed
+from tests.test_print_figures import recording, shown
 
 HOSTILE = '=HYPERLINK("http://example.invalid","Omega")'  # 44 characters, as tests/studies.py names Omega
 
@@ -61,3 +65,49 @@ def test_a_table_of_empty_cells_only_or_without_rows_is_left_as_it_is():
     assert len(re.findall(r"<th>", print_tables.whole_names(empty))) == 7
     head_only = "<table><thead><tr><th>system</th><th>config</th></tr></thead><tbody></tbody></table>"
     assert print_tables.whole_names(head_only) == head_only
+
+
+def side_by_side(bands: int, systems: int = 4) -> dict:
+    """Bars of ``systems`` systems side by side per workload, legend under the plot (the overview's)."""
+    rows = [
+        {"workload": f"w{b:02d}", "system": f"system {s}", "iops": 1000.0 * (b + 1) + s}
+        for b in range(bands)
+        for s in range(systems)
+    ]
+    legend = {"orient": "bottom", "columns": 1}
+    return (
+        alt.Chart(pd.DataFrame(rows))
+        .mark_bar()
+        .encode(
+            y=alt.Y("workload:N", sort="-x"),
+            x="iops:Q",
+            yOffset="system:N",
+            color=alt.Color("system:N", legend=alt.Legend(**legend)),
+        )
+        .properties(width=560, title="Headline IO/s per workload and system")
+        .to_dict()
+    )
+
+
+def test_twelve_workloads_of_four_systems_side_by_side_take_one_page_not_three():
+    """48 bars at 14 px and the legend under them were 1,011 px: three pages of 4-5 workloads. On
+    one page: the legend beside the plot and thinner bars (the first step of 12, 10, 8 px that fits)."""
+    drawn, render = recording()
+    (svg,) = printed.print_svgs(side_by_side(12), render)
+    assert printed.fits(svg) and svg.count('role-legend"') == 1
+    last = drawn[-1]
+    assert last["height"]["step"] in (12, 10, print_bands.THINNEST)
+    assert last["encoding"]["color"]["legend"]["orient"] == "right"
+    assert all(f"w{b:02d}" in svg for b in range(12))
+
+
+def test_bars_side_by_side_too_many_for_one_page_keep_every_slot_in_every_part():
+    """Thirty workloads of four systems do not fit at 8 px: parts of whole bands, every part's
+    offset scale the four systems (a part of one system's bands keeps its bars as thin)."""
+    drawn, render = recording()
+    svgs = printed.print_svgs(side_by_side(30), render)
+    assert len(svgs) >= 2 and all(printed.fits(s) for s in svgs)
+    parts = [p for p in drawn if p.get("transform")][-len(svgs) :]
+    assert sorted(sum((shown(p) for p in parts), [])) == [f"w{b:02d}" for b in range(30)]
+    for p in parts:
+        assert p["encoding"]["yOffset"]["scale"]["domain"] == [f"system {s}" for s in range(4)]

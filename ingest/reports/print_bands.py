@@ -119,18 +119,62 @@ def same_x(spec: dict) -> dict:
     return out
 
 
-def band_weights(spec: dict, field: str, values: list) -> list[int]:
-    """How many bars each band holds: its distinct y offsets (bars side by side), else one."""
-    offset: dict = next(
+def _offset(spec: dict) -> dict:
+    """The y offset of a chart's bars side by side (bars of several systems in a band), else {}."""
+    return next(
         (u["encoding"]["yOffset"] for u in units(spec) if isinstance((u.get("encoding") or {}).get("yOffset"), dict)),
         {},
     )
-    if "field" not in offset:
-        return [1] * len(values)
-    bars: dict = {}
-    for row in rows_of(spec):
-        bars.setdefault(row.get(field), set()).add(row.get(offset["field"]))
-    return [max(1, len(bars.get(v, ()))) for v in values]
+
+
+def same_offsets(spec: dict) -> tuple[dict, int]:
+    """``spec`` whose bars side by side keep every band's slots in every part (the offset scale's
+    domain: every value of the chart, ascending as Vega-Lite has it), and how many slots a band has
+    (1 without offsets). A band takes that many bars' height though it has fewer bars."""
+    if "field" not in _offset(spec):
+        return spec, 1
+    out = copy.deepcopy(spec)
+    offset = _offset(out)
+    domain = (offset.get("scale") or {}).get("domain")
+    if not isinstance(domain, list):
+        seen = {r.get(offset["field"]) for r in rows_of(out)} - {None}
+        domain = sorted(
+            seen, key=lambda v: (not isinstance(v, (int, float)), v if isinstance(v, (int, float)) else str(v))
+        )
+        offset["scale"] = {**(offset.get("scale") or {}), "domain": domain}
+    return out, max(1, len(domain))
+
+
+THINNEST = 8  # px: the thinnest a bar of bars side by side is drawn to keep its chart on one page
+
+
+def _legends_beside(view: object) -> None:
+    """Legends under the plot moved beside it: a landscape page has width to spare, not height."""
+    if isinstance(view, list):
+        for v in view:
+            _legends_beside(v)
+    elif isinstance(view, dict):
+        for enc in (view.get("encoding") or {}).values():
+            legend = enc.get("legend") if isinstance(enc, dict) else None
+            if isinstance(legend, dict) and legend.get("orient") == "bottom":
+                legend["orient"] = "right"
+        for key in ("layer", "spec"):
+            _legends_beside(view.get(key))
+
+
+def denser(spec: dict, render: Draw) -> dict | None:
+    """A chart of bars side by side a little taller than a page, on one page: its legend beside the
+    plot and its bars thinner (12 px, then 10, then THINNEST; each band's label stays on a band of
+    several bars); None where that still takes more than a page."""
+    if "field" not in _offset(spec) or isinstance(spec.get("spec"), dict):
+        return None
+    for step in (12, 10, THINNEST):
+        out = copy.deepcopy(spec)
+        out["height"] = {"step": step}
+        _legends_beside(out)
+        if svg_size(render(out))[1] <= FIGURE_HEIGHT:
+            return out
+    return None
 
 
 def packed(values: list, weights: list[int], room: float) -> list[list]:
@@ -148,16 +192,21 @@ def packed(values: list, weights: list[int], room: float) -> list[list]:
 
 def split_bands(spec: dict, render: Draw) -> list[dict]:
     """A chart whose bands (one bar per workload...) are more than a page holds, as several charts of
-    as many bands as a page holds each, sharing one x scale; the chart itself where they fit."""
+    as many bands as a page holds each, sharing one x scale; the chart itself where they fit, or a
+    chart of bars side by side drawn denser where that puts it on one page (``denser``)."""
     found = band_field(spec)
     if found is None:
         return [spec]
     field, ydef = found
     values = band_values(spec, field, ydef)
+    spec, slots = same_offsets(spec)
     whole = svg_size(render(spec))[1]
     if len(values) < 2 or whole <= FIGURE_HEIGHT:
         return [spec]
-    weights = band_weights(spec, field, values)
+    dense = denser(spec, render)
+    if dense is not None:
+        return [dense]
+    weights = [slots] * len(values)
     one = svg_size(render(banded(spec, field, values[:1])))[1]
     bar = max((whole - one) / max(sum(weights) - weights[0], 1), 1)  # px a bar takes
     room = (FIGURE_HEIGHT * 0.97 - one) / bar + weights[0]
