@@ -33,6 +33,7 @@ from .print_bands import (  # noqa: F401  (PT, rows_of: the page box and a chart
     svg_size,
     units,
 )
+from .print_fit import facet_scales, grown, wrap_titles
 
 LABEL = 11  # px: 8.25 pt, above the 7 pt a printed chart's smallest text must reach
 TITLE = 12
@@ -53,8 +54,10 @@ THEME = {
     "trail": {"strokeWidth": 2},
     "rule": {"strokeWidth": 1.5},
     "point": {"size": 45, "filled": True, "strokeWidth": 1.5},
-    # a bar's outline keeps a light grey bar ('single run') apart from the white page in greyscale
-    "bar": {"stroke": "#222222", "strokeWidth": 0.6},
+    # a bar's dark outline and the gap between bars keep a light grey bar ('single run') a bar of its
+    # own in greyscale, not one grey block with its neighbours (the legend says what the grey means)
+    "bar": {"stroke": "#222222", "strokeWidth": 1},
+    "scale": {"bandPaddingInner": 0.25},
     "rect": {"stroke": None},
     "view": {"discreteHeight": {"step": 14}},  # a bar 14 px high (20 on screen): more bars a page
 }
@@ -83,8 +86,9 @@ def themed(spec: dict) -> dict:
             config[key] = value
     greyscale(out)
     width = _inner(out, "width") if "facet" in out else None
-    if width:
+    if width:  # titles on lines as wide as the plot: side by side, they never run together
         config["axisX"] = {**config.get("axisX", {}), "titleLimit": width}
+        wrap_titles(out, width)
     return out
 
 
@@ -144,6 +148,7 @@ def wrapped(spec: dict, field: str, fdef: dict, values: list, columns: int) -> d
     width = _inner(out, "width")
     if width:  # an x axis's title no longer than its plot: side by side, the titles never run together
         out["config"]["axisX"] = {**out["config"].get("axisX", {}), "titleLimit": width}
+        wrap_titles(out, width)
     return out
 
 
@@ -160,6 +165,13 @@ def _no_legends(view: object) -> None:
                 enc["legend"] = None
         for key in ("layer", "spec", "hconcat", "vconcat", "concat"):
             _no_legends(view.get(key))
+
+
+def legendless(spec: dict) -> dict:
+    """``spec`` without its legends: a figure's part after its first (the first part shows them)."""
+    out = copy.deepcopy(spec)
+    _no_legends(out)
+    return out
 
 
 def bare(spec: dict) -> dict:
@@ -231,7 +243,8 @@ def split_facets(spec: dict, render: Draw) -> list[str] | None:
         return None
     per = columns * rows
     return [svg] + [
-        render(wrapped(spec, field, fdef, values[i : i + per], columns)) for i in range(per, len(values), per)
+        render(legendless(wrapped(spec, field, fdef, values[i : i + per], columns)))
+        for i in range(per, len(values), per)
     ]
 
 
@@ -295,11 +308,17 @@ def memo(render: Draw) -> Draw:
 
 def print_svgs(spec: dict, render: Draw = draw) -> list[str]:
     """The SVGs a chart prints as: one, or several for a chart whose facets or bands take more than
-    a page (each part with the same facets' columns, its own bands)."""
+    a page (each part with the same facets' columns, its own bands; the legends on the first part
+    only); a small chart drawn larger; facets on one scale where they compare like with like."""
     once = memo(render)
     svgs: list[str] = []
-    for part in split_bands(themed(spec), once):
+    for i, part in enumerate(split_bands(themed(spec), once)):
         found = facet_field(part)
+        if found is not None and "field" in (part.get("facet") or {}):
+            part = facet_scales(part, found[0])
+        part = legendless(part) if i else part
+        if found is None or len(facet_values(part, *found)) <= 2:  # a page of panels is not small
+            part = grown(part, once)
         if found is not None and "field" not in (part.get("facet") or {}):  # a row or column: as it is, if it fits
             svg = once(part)
             if fits(svg):
@@ -317,6 +336,7 @@ _SPEC = re.compile(r'<script\b[^>]*\bclass="iolab-chart-spec"[^>]*>([^<]*)</scri
 _LIVE = re.compile(
     r'<div\b[^>]*\bclass="iolab-vega"[^>]*>\s*</div>'
 )  # the screen's live chart: paper shows the picture
+LEGEND_NOTE = '<p class="iolab-legend-note">Legend: on the first page of this figure.</p>'
 _CAPTION = re.compile(r"<figcaption.*?</figcaption>", re.S)
 
 
@@ -338,10 +358,12 @@ def print_figure(match: re.Match, render: Draw = draw) -> str:
     alt = said.group(1) if said else ""  # escaped as the page has it
     first = _LIVE.sub("", body.replace(img.group(0), _image(svgs[0], alt), 1))
     out = [f"<figure{attrs}>{first}</figure>"]
+    note = LEGEND_NOTE if 'role-legend"' in svgs[0] else ""  # its legend is on the first part only
     for i, svg in enumerate(svgs[1:], 2):
         more = html.escape(f" (part {i} of {len(svgs)})", quote=True)
         out.append(
-            f"<figure{attrs.replace('iolab-chart', 'iolab-chart iolab-continued', 1)}>{_image(svg, alt + more)}</figure>"
+            f"<figure{attrs.replace('iolab-chart', 'iolab-chart iolab-continued', 1)}>"
+            f"{_image(svg, alt + more)}{note}</figure>"
         )
     if len(svgs) > 1:  # the caption says what the whole chart leaves out: under its last part
         caption = _CAPTION.search(first)
