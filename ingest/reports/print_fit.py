@@ -49,17 +49,16 @@ def _views(spec: dict) -> list[dict]:
     return found
 
 
-def wrap_titles(spec: dict, width: float, height: float | None = None) -> None:
-    """Axis titles of ``spec``'s views on lines no longer than the plot: x within ``width`` px, y
-    (drawn upright) within ``height`` px where given."""
+def wrap_titles(spec: dict, width: float) -> None:
+    """The x axis titles of ``spec``'s views on lines no longer than the plot is wide (``width`` px).
+    A y title is left as it is: upright beside its plot, it is not cut."""
     for view in _views(spec):
-        for channel, room in (("x", width), ("y", height)):
-            enc = (view.get("encoding") or {}).get(channel)
-            if room and isinstance(enc, dict) and isinstance(enc.get("title"), (str, list)):
-                enc["title"] = lines(enc["title"], room)
-            axis = enc.get("axis") if isinstance(enc, dict) else None
-            if room and isinstance(axis, dict) and isinstance(axis.get("title"), (str, list)):
-                axis["title"] = lines(axis["title"], room)
+        enc = (view.get("encoding") or {}).get("x")
+        if isinstance(enc, dict) and isinstance(enc.get("title"), (str, list)):
+            enc["title"] = lines(enc["title"], width)
+        axis = enc.get("axis") if isinstance(enc, dict) else None
+        if isinstance(axis, dict) and isinstance(axis.get("title"), (str, list)):
+            axis["title"] = lines(axis["title"], width)
 
 
 def _fields(spec: dict, channel: str) -> list[str]:
@@ -68,8 +67,9 @@ def _fields(spec: dict, channel: str) -> list[str]:
     for unit in units(spec):
         for ch in (channel, channel + "2"):
             enc = (unit.get("encoding") or {}).get(ch)
-            plain = isinstance(enc, dict) and "field" in enc and "aggregate" not in enc
-            if plain and (ch.endswith("2") or enc.get("type") == "quantitative"):
+            if not isinstance(enc, dict) or "field" not in enc or "aggregate" in enc:
+                continue
+            if ch.endswith("2") or enc.get("type") == "quantitative":
                 out.append(str(enc["field"]))
     return list(dict.fromkeys(out))
 
@@ -142,7 +142,7 @@ def grown(spec: dict, render: Draw) -> dict:
     itself where its plot's size is not a number of px or the larger chart would not fit."""
     plot = _plot(spec)
     width, height = plot.get("width"), plot.get("height")
-    if not all(isinstance(v, (int, float)) for v in (width, height)):
+    if not isinstance(width, (int, float)) or not isinstance(height, (int, float)):
         return spec
     w, h = svg_size(render(spec))
     if not (0 < w < PAGE_WIDTH * SMALL[0] and 0 < h < FIGURE_HEIGHT * SMALL[1]):
@@ -152,6 +152,6 @@ def grown(spec: dict, render: Draw) -> dict:
         return spec
     out = copy.deepcopy(spec)
     _plot(out).update(width=int(width * factor), height=int(height * factor))
-    wrap_titles(out, int(width * factor), int(height * factor))
+    wrap_titles(out, int(width * factor))
     w, h = svg_size(render(out))
     return out if w <= PAGE_WIDTH and h <= FIGURE_HEIGHT else spec
