@@ -6,12 +6,14 @@ the verdicts' grey bars outlined dark. Charts are drawn with vl-convert (no brow
 
 from __future__ import annotations
 
+import base64
 import re
 
 import altair as alt
 import pandas as pd
 
-from ingest.reports import pdf, print_bands, print_tables, printed
+from ingest.reports import pdf, print_bands, print_fit, print_tables, printed
+from ingest.reports.tables import figure_html
 from tests.test_print_figures import recording
 
 HOSTILE = '=HYPERLINK("http://example.invalid","Omega")'  # 44 characters, as tests/studies.py names Omega
@@ -114,3 +116,73 @@ def test_bars_side_by_side_too_many_for_one_page_keep_every_slot_in_every_part()
         p["encoding"]["yOffset"]["scale"]["domain"] == [f"system {s}" for s in range(4)] for p in parts
     )
     assert [s.count('role-legend"') for s in svgs] == [1] + [0] * (len(svgs) - 1)  # the legend once
+
+
+def test_a_facets_x_title_is_wrapped_onto_lines_as_wide_as_its_plot_not_cut():
+    """'outstanding I/Os (queue depth x workers), log2' under plots of 300 px ended 'x wor…'."""
+    title = "outstanding I/Os (queue depth x workers), log2"
+    spec = alt.Chart(facets_data(6)).mark_line().encode(x=alt.X("load:Q", title=title), y="iops:Q")
+    spec = spec.properties(width=240, height=150).facet(facet="workload:N", columns=3).to_dict()
+    (svg,) = printed.print_svgs(spec)
+    assert "…" not in svg and "wor…" not in svg
+    assert print_fit.lines(title, 240) == ["outstanding I/Os (queue depth", "x workers), log2"]
+    assert print_fit.lines("IO/s", 240) == "IO/s"  # a title that fits stays one line
+    shown = re.findall(r"<text[^>]*>((?:<tspan[^>]*>[^<]*</tspan>)+)</text>", svg)
+    said = [" ".join(re.findall(r">([^<]*)</tspan>", s)) for s in shown]
+    titles = [s for s in said if s.startswith("outstanding")]  # under each panel of the bottom row
+    assert len(titles) >= 3 and set(titles) == {title}  # whole, on lines
+
+
+def facets_data(n: int, scale=lambda i: 1.0) -> pd.DataFrame:
+    rows = [{"workload": f"w{i}", "load": x, "iops": 100.0 * x * scale(i)} for i in range(n) for x in (1, 2, 4, 8)]
+    return pd.DataFrame(rows)
+
+
+def own_scales(scale) -> dict:
+    chart = alt.Chart(facets_data(4, scale)).mark_line().encode(x="load:Q", y="iops:Q", color="workload:N")
+    chart = chart.properties(width=300, height=200).facet(facet="workload:N", columns=2)
+    return chart.properties(title="IO/s per panel").resolve_scale(y="independent").to_dict()
+
+
+def test_panels_of_comparable_values_share_one_y_scale_on_paper():
+    """Largest values 800 to 1,400 (under 4 times apart): one y scale, 0 to 1,400, over every panel."""
+    out = print_fit.facet_scales(own_scales(lambda i: 1.0 + 0.25 * i), "workload")
+    assert out["resolve"]["scale"]["y"] == "shared"
+    assert out["spec"]["encoding"]["y"]["scale"]["domain"] == [0, 1400.0]
+    assert out["title"] == "IO/s per panel"  # nothing to say
+
+
+def test_panels_far_apart_keep_their_own_scale_and_the_figure_says_so():
+    """Largest values 800 and 800,000: a shared scale would draw three panels flat."""
+    out = print_fit.facet_scales(own_scales(lambda i: 1000.0 if i == 3 else 1.0), "workload")
+    assert out["resolve"]["scale"]["y"] == "independent"
+    assert out["title"] == {"text": "IO/s per panel", "subtitle": "each panel has its own y scale: read its own axis"}
+    (svg,) = printed.print_svgs(own_scales(lambda i: 1000.0 if i == 3 else 1.0))
+    assert "each panel has its own y scale: read its own axis" in svg
+
+
+def test_a_figure_continued_shows_its_legend_once_and_says_where_it_is():
+    page = figure_html(side_by_side(30), printed.draw(side_by_side(30)), "Bars", "")
+    figures = re.findall(r"<figure\b[^>]*>.*?</figure>", printed.print_figures(page), re.S)
+    assert len(figures) >= 2
+    svgs = [[base64.b64decode(m).decode() for m in re.findall(r"base64,([^\"]+)\"", f)][0] for f in figures]
+    assert [s.count('role-legend"') for s in svgs] == [1] + [0] * (len(figures) - 1)
+    assert [printed.LEGEND_NOTE in f for f in figures] == [False] + [True] * (len(figures) - 1)
+    assert "figure.iolab-chart p.iolab-legend-note { color: #555; font-size: 12px;" in pdf.print_css()
+
+
+def test_a_single_small_panel_is_drawn_larger_up_to_the_page():
+    """The latency-percentile chart of one panel (320 x 220 px) sat small in a page of white."""
+    chart = alt.Chart(facets_data(1)).mark_line(point=True).encode(x="load:Q", y="iops:Q")
+    spec = chart.properties(width=320, height=220).facet(facet="workload:N", columns=2).to_dict()
+    drawn, render = recording()
+    (svg,) = printed.print_svgs(spec, render)
+    w, h = printed.svg_size(svg)
+    assert printed.fits(svg) and w > printed.PAGE_WIDTH * 0.5 and h > printed.FIGURE_HEIGHT * 0.75
+    last = drawn[-1]["spec"]
+    assert 320 * 1.5 < last["width"] <= 320 * print_fit.GROW and 220 * 1.5 < last["height"] <= 220 * print_fit.GROW
+
+
+def test_bars_are_outlined_dark_with_a_gap_between_them_on_paper():
+    assert printed.THEME["bar"] == {"stroke": "#222222", "strokeWidth": 1}
+    assert printed.THEME["scale"] == {"bandPaddingInner": 0.25}
