@@ -186,3 +186,20 @@ def test_a_single_small_panel_is_drawn_larger_up_to_the_page():
 def test_bars_are_outlined_dark_with_a_gap_between_them_on_paper():
     assert printed.THEME["bar"] == {"stroke": "#222222", "strokeWidth": 1}
     assert printed.THEME["scale"] == {"bandPaddingInner": 0.25}
+
+
+def test_parts_after_the_first_use_the_room_their_legend_left():
+    """The hockey stick: a four-line legend left room for one row of three panels on the first page
+    (3 pages of 3 for 9 panels). Drawn here by a stand-in measuring 250 px a row of panels and 120
+    px the legend: the parts after the first, without the legend, hold two rows (500 px of 585)."""
+    chart = alt.Chart(facets_data(9)).mark_line().encode(x="load:Q", y="iops:Q", color="workload:N")
+    spec = chart.properties(width=300, height=200).facet(facet="workload:N", columns=3).to_dict()
+
+    def measure(part: dict) -> str:
+        panels = len(part["transform"][0]["filter"]["oneOf"])
+        legend = part["spec"]["encoding"]["color"].get("legend", {}) is not None
+        return f'<svg width="900" height="{-(-panels // part["columns"]) * 250 + 120 * legend}"></svg>'
+
+    rest = [f"w{i}" for i in range(3, 9)]
+    assert printed._rows_without_legend(spec, "workload", {"type": "nominal"}, rest, 3, 1, measure) == 2
+    assert printed._rows_without_legend(spec, "workload", {"type": "nominal"}, rest[:3], 3, 1, measure) == 1

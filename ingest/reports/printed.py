@@ -241,11 +241,22 @@ def split_facets(spec: dict, render: Draw) -> list[str] | None:
             columns -= 1
     if not fits(svg):
         return None
-    per = columns * rows
+    rest = values[columns * rows :]
+    per = columns * _rows_without_legend(spec, field, fdef, rest, columns, rows, render)
     return [svg] + [
-        render(legendless(wrapped(spec, field, fdef, values[i : i + per], columns)))
-        for i in range(per, len(values), per)
+        render(legendless(wrapped(spec, field, fdef, rest[i : i + per], columns))) for i in range(0, len(rest), per)
     ]
+
+
+def _rows_without_legend(spec: dict, field: str, fdef: dict, rest: list, columns: int, rows: int, render: Draw) -> int:
+    """Rows of facets a page holds after a figure's first: as many as the first, or more where the
+    legend it no longer repeats leaves room for them."""
+    while len(rest) > columns * rows:
+        more = legendless(wrapped(spec, field, fdef, rest[: columns * (rows + 1)], columns))
+        if not fits(render(more)):
+            break
+        rows += 1
+    return rows
 
 
 def _less(spec: dict, key: str, by: float) -> bool:
