@@ -203,3 +203,17 @@ def test_parts_after_the_first_use_the_room_their_legend_left():
     rest = [f"w{i}" for i in range(3, 9)]
     assert printed._rows_without_legend(spec, "workload", {"type": "nominal"}, rest, 3, 1, measure) == 2
     assert printed._rows_without_legend(spec, "workload", {"type": "nominal"}, rest[:3], 3, 1, measure) == 1
+
+
+def test_a_column_of_short_texts_is_never_broken_over_two_lines():
+    """Run keys 's1/r57' and match rules 'sidecar:glob' were set over two lines ('s1/' 'r57')."""
+    table = (
+        "<table><thead><tr><th>run key</th><th>match rule</th><th>reason</th></tr></thead><tbody>"
+        "<tr><td>s1/r57</td><td>sidecar:glob</td><td>no point of the baseline at this load</td></tr>"
+        "<tr><td>1:1:random-read</td><td>sidecar:exact</td><td>x</td></tr></tbody></table>"
+    )
+    out = print_tables.whole_names(table)
+    assert print_tables.short_columns(table) == {0, 1}
+    assert '<td class="whole">s1/r57</td><td class="whole">sidecar:glob</td>' in out
+    assert '<td class="whole">1:1:random-read</td>' in out
+    assert "<td>no point of the baseline at this load</td>" in out  # longer text wraps at its spaces

@@ -44,22 +44,38 @@ _TR = re.compile(r"<tr>(.*?)</tr>", re.S)
 _TD = re.compile(r"<td([^>]*)>(.*?)</td>", re.S)  # every cell: its attributes, its content
 _CELL = re.compile(r"<(t[hd])\b[^>]*>.*?</\1>", re.S)  # a head or a body cell, whole
 _MARKUP = re.compile(r"<[^>]*>")
+_PATH_BREAK = re.compile(r"[/_-]+")  # where a path may wrap: after a slash, a dash, an underscore
+SHORT = 16  # characters: a column of texts no longer than this (a run key, a match rule) never wraps
 
 
-def _cell(cell: re.Match, i: int, names: set[int]) -> str:
-    """A plain text cell of a name column kept whole (or wide), a path's cell wrapping after its
-    slashes; any other cell (a number, a cell with a class or markup of its own) as it is."""
+def _cell(cell: re.Match, i: int, names: set[int], short: set[int]) -> str:
+    """A plain text cell of a name column or of a column of short texts kept whole (a long name:
+    wide), a path's cell wrapping after its slashes, dashes and underscores (never inside a word);
+    any other cell (a number, a cell with a class or markup of its own) as it is."""
     attrs, text = cell.group(1), cell.group(2)
     if attrs or "<" in text:
         return cell.group(0)
     if i in names:  # a long name wraps, in a column kept wide
         return f'<td class="{"whole" if len(html.unescape(text)) <= WHOLE else "name"}">{text}</td>'
-    return f"<td>{text.replace('/', '/<wbr>')}</td>"  # a path wraps after its slashes
+    if i in short:  # a run key, a match rule: never broken over two lines
+        return f'<td class="whole">{text}</td>'
+    if "/" in text and " " not in text:  # a path
+        return f"<td>{_PATH_BREAK.sub(lambda m: m.group(0) + '<wbr>', text)}</td>"
+    return f"<td>{text.replace('/', '/<wbr>')}</td>"
 
 
-def _row(row: str, names: set[int]) -> str:
+def _row(row: str, names: set[int], short: set[int]) -> str:
     count = iter(range(len(row)))
-    return _TD.sub(lambda c: _cell(c, next(count), names), row)
+    return _TD.sub(lambda c: _cell(c, next(count), names, short), row)
+
+
+def short_columns(body: str) -> set[int]:
+    """The columns of a table whose every body cell holds at most SHORT characters."""
+    rows = [[html.unescape(_MARKUP.sub("", c.group(2))) for c in _TD.finditer(r)] for r in _TR.findall(body)]
+    rows = [r for r in rows if r]
+    if not rows or any(len(r) != len(rows[0]) for r in rows):
+        return set()
+    return {i for i in range(len(rows[0])) if max(len(r[i]) for r in rows) <= SHORT}
 
 
 def empty_columns(body: str) -> list[int]:
@@ -90,7 +106,8 @@ def _table(match: re.Match) -> str:
         body = _TR.sub(lambda r: f"<tr>{_without(r.group(1), left)}</tr>", body)
         heads = _TH.findall(body)
     names = {i for i, h in enumerate(heads) if html.unescape(h).strip() in NAMES}
-    return "<table>" + _TR.sub(lambda r: f"<tr>{_row(r.group(1), names)}</tr>", body) + "</table>" + note
+    short = short_columns(body)
+    return "<table>" + _TR.sub(lambda r: f"<tr>{_row(r.group(1), names, short)}</tr>", body) + "</table>" + note
 
 
 def whole_names(page: str) -> str:
