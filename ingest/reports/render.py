@@ -42,7 +42,8 @@ from ingest.config import REPO as ROOT
 from ingest.progress import bar as progress_bar
 from ingest.terminal import console, markup, shown
 
-from . import early, scratch
+from . import early, scratch, validated
+from . import plan as planned
 from .folders import RECORD, assign, inside, read_record, slug
 from .interactive import as_page, embed
 from .pdf import edition_path, print_editions, unprint
@@ -379,8 +380,13 @@ def render(
         return 2
     pages = notebooks(notebooks_dir)
     scratch.sweep()  # what a render killed with SIGKILL left
+    known = planned.before(db, studies_of, None) if studies else None
+    if known is not None and unknown_studies(studies, known):  # refused before any work is started
+        return 2
     eager = force or not (out / "index.html").is_file()  # pages will run: start kernels while the snapshot is made
-    with scratch.folder("report") as tmp, early.started(lambda: early.warmed(Pages, WARM_UP), Pages.__exit__, eager):
+    gx = eager and not validated.likely_kept(out, db, studies)  # import the validation early only if it will run
+    kernels = early.started(lambda: early.warmed(Pages, WARM_UP), Pages.__exit__, eager, validation=gx)
+    with scratch.folder("report") as tmp, kernels:
         snap = snapshot(db, Path(tmp))
         if unknown_studies(studies, studies_of(snap)):
             return 2
@@ -388,10 +394,13 @@ def render(
         every = plan(snap, pages)
         where = assign(out, sorted(set(studies_of(snap)) | {s for s, _ in every}))  # one folder per study
         jobs = [j for j in every if not studies or j[0] in studies]
-        prints = fingerprints(snap, jobs, pages)
+        data = planned.content_digest(snap)
+        prints = fingerprints(snap, jobs, pages, data)
         old = {s: stored_prints(out / where[s]) for s in {s for s, _ in jobs}}
         kept = [] if force else keep_unchanged(jobs, out, where, old, prints, on_page)
-        done, failed = render_jobs(snap, out, where, jobs, pages, prints, old, on_page)
+        vkey = validated.key(data)  # the validation kept in out under it is reused (ingest.reports.validated)
+        footers = lambda some: validated.footers(out, vkey, some, lambda left: validate(snap, left), db)  # noqa: E731
+        done, failed = render_jobs(snap, out, where, jobs, pages, prints, old, on_page, footers)
         unwritable(failed)
         # the index links every page of the database that exists, also those of studies not asked for now
         linked = [(s, nb, out / where[s] / f"{nb}.html") for s, nb in every]
@@ -434,8 +443,9 @@ def unwritable(failed: list[tuple[str, str, Exception]]) -> None:
         raise e
 
 
-def render_jobs(snap, out, where, jobs, pages, prints, old, on_page):
-    """Execute and write ``jobs`` while the snapshot is validated: (pages written, pages failed)."""
+def render_jobs(snap, out, where, jobs, pages, prints, old, on_page, footers_of):
+    """Execute and write ``jobs`` while ``footers_of(studies)`` validates the snapshot (or reads the
+    validation kept for it): (pages written, pages failed)."""
     done: list[tuple[str, str, Path]] = []
     failed: list[tuple[str, str, Exception]] = []
     with progress_bar("reports", console()) as progress:
@@ -454,7 +464,7 @@ def render_jobs(snap, out, where, jobs, pages, prints, old, on_page):
                     progress.update(task, advance=1, description=shown(f"{job[0]} / {job[1]}{busy}"))
 
         def validation() -> dict[str, str]:
-            footers = validate(snap, {s for s, _ in jobs})
+            footers = footers_of({s for s, _ in jobs})
             validated.set()
             return footers
 
