@@ -1,6 +1,7 @@
-"""What a render does not do again: the validation kept beside the pages while the data and the checks
-are the same (ingest.reports.validated), and any work at all for a render refused for a study that is
-not in the database (ingest.reports.early)."""
+"""What a render does not do again or for nothing: the validation kept beside the pages while the data
+and the checks are the same (ingest.reports.validated), views no page of the render reads
+(ingest.reports.stored), and any work at all for a render refused for a study that is not in the
+database (ingest.reports.early)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import shutil
 import pytest
 
 from ingest import cli
-from ingest.reports import early, render, validated
+from ingest import db as dbm
+from ingest.reports import early, render, stored, validated
 from tests.conftest import ROOT
 
 STUDY = "iomark-vm-hp4335-2014"
@@ -128,3 +130,49 @@ def test_the_key_changes_with_the_data_and_with_a_suite(tmp_path, monkeypatch):
     c = validated.key("data 1")
     (suites / "s.py").write_text("SUITE = 'y'\n")
     assert c != a and validated.key("data 1") != c
+
+
+def test_the_views_a_render_reads_are_named_after_from_or_join_or_as_a_string():
+    got = stored.reads(
+        ['SELECT * FROM comparison c JOIN "study_runs" r USING (study)', "noise_alone(con, 'comparison_fdr')"]
+    )
+    assert got == {"comparison", "study_runs", "comparison_fdr"}
+    assert stored.reads(["FROM my_table JOIN (SELECT 1) x", "the trends page", "FROM measurements"]) == {"measurements"}
+
+
+def test_a_view_is_stored_with_every_view_it_is_computed_from_and_no_other():
+    trends = stored.chosen({"trends"})
+    # trends reads trend_runs and trend_measurements, which read run_starts and system_measurements
+    assert {"trends", "trend_runs", "trend_measurements", "system_measurements", "run_starts"} <= set(trends)
+    assert "measurements" not in trends and "comparison" not in trends  # a row view; a view it does not read
+    assert trends == [v for v in stored.definitions() if v in trends]  # in file order
+    pages = render.notebooks()
+    always = stored.chosen(stored.before_plan(p.studies for p in pages.values()))
+    assert "trend_measurements" in always and "trends" not in always  # the plan reads the one, page 09 the other
+    with_09 = stored.chosen(
+        stored.before_plan(p.studies for p in pages.values()) | stored.reads([pages["09-trends"].path.read_text()])
+    )
+    assert set(with_09) - set(always) >= {"trends"}
+
+
+def test_a_view_not_stored_stays_a_view_with_the_same_rows(tmp_path):
+    f = tmp_path / "esg.duckdb"  # a study with trends (20 rows) and drives (11 rows of per_drive_iops)
+    assert cli.main(["ingest", "-q", str(ROOT / "data" / "samples" / OTHER), "--db", str(f)]) == 0
+    con = dbm.connect(f, read_only=True)
+    want = {v: sorted(map(repr, con.execute(f"SELECT * FROM {v}").fetchall())) for v in ("trends", "per_drive_iops")}
+    con.close()
+    assert (len(want["trends"]), len(want["per_drive_iops"])) == (20, 11)
+    snap = render.snapshot(f, tmp_path, stored.chosen({"per_drive_iops"}))
+    con = dbm.connect(snap, read_only=True)
+    kinds = dict(con.execute("SELECT table_name, table_type FROM information_schema.tables").fetchall())
+    assert kinds["per_drive_iops"] == "BASE TABLE" and kinds["trends"] == "VIEW"
+    for v, rows in want.items():
+        assert sorted(map(repr, con.execute(f"SELECT * FROM {v}").fetchall())) == rows
+    con.close()
+    render.store_more(snap, stored.chosen({"trends"}))  # once the plan has a trends page
+    con = dbm.connect(snap, read_only=True)
+    assert con.execute("SELECT table_type FROM information_schema.tables WHERE table_name = 'trends'").fetchone() == (
+        "BASE TABLE",
+    )
+    assert sorted(map(repr, con.execute("SELECT * FROM trends").fetchall())) == want["trends"]
+    con.close()

@@ -42,12 +42,13 @@ from ingest.config import REPO as ROOT
 from ingest.progress import bar as progress_bar
 from ingest.terminal import console, markup, shown
 
-from . import early, scratch, validated
+from . import early, scratch, stored, validated
 from . import plan as planned
 from .folders import RECORD, assign, inside, read_record, slug
 from .interactive import as_page, embed
 from .pdf import edition_path, print_editions, unprint
-from .plan import Notebook, atomic_write, fingerprints, notebooks, plan, studies_of, view_names
+from .plan import Notebook, atomic_write, fingerprints, notebooks, plan, studies_of
+from .stored import ROW_VIEWS, materialize  # noqa: F401  (ROW_VIEWS: render's name for it)
 from .tables import VALIDATION_SLOT, esc
 
 
@@ -98,8 +99,9 @@ def validate(snap: Path, studies: set[str]) -> dict[str, str]:
     return {s: validation_html(summary(results[s])) for s in studies}
 
 
-def snapshot(db: Path, into: Path) -> Path:
-    """Copy the database and its .points store while a read-only connection holds the file.
+def snapshot(db: Path, into: Path, views: list[str] | None = None) -> Path:
+    """Copy the database and its .points store while a read-only connection holds the file, and store
+    ``views`` in the copy (None: every view; ingest.reports.stored).
 
     DuckDB lets no writer in while a reader has the file open, so the copy is one consistent state
     (ingest waits for it, as it waits for any other holder).
@@ -122,36 +124,23 @@ def snapshot(db: Path, into: Path) -> Path:
     # this iolab (a database only read since an upgrade), the points view reading the copy's own store
     con = dbm.open_db(target)
     try:
-        materialize(con)
+        materialize(con, views)
         con.execute("CHECKPOINT")
     finally:
         con.close()
     return target
 
 
-# Views of the raw numbers row for row, left views: a copy costs more than the queries over them
-# (a lab's 10.5 M measurements: 14 s of an 18 s materialize; the views after it took 4.6 s reading
-# the view, as long as reading a copy). The pages' queries filter them by study, which DuckDB
-# pushes down into the view.
-ROW_VIEWS = {"measurements"}
+def store_more(snap: Path, views: list[str]) -> None:
+    """Store ``views`` in the snapshot too (those of them still views): once the render knows its pages."""
+    from ingest import db as dbm
 
-
-def materialize(con: duckdb.DuckDBPyConnection) -> None:
-    """Turn each view of schemas/views into a table of the same name and rows, in the snapshot only.
-
-    The snapshot does not change during a render, but its pages query the views again and again:
-    11.7 s of the demo render's 33 pages went to computing the same views per query (the systems of a
-    study alone 32 times). Computed once here (1.4 s), the pages' queries took 1.4 s. In file order,
-    so a view reads the tables of those before it. The raw data stays views: the points
-    (series_points, series_values) over the store, and ROW_VIEWS."""
-    from ingest.db import transaction
-
-    names = [n for n in view_names() if n not in ROW_VIEWS]
-    with transaction(con):
-        for name in names:
-            con.execute(f'CREATE TABLE "iolab_materialized" AS SELECT * FROM "{name}"')
-            con.execute(f'DROP VIEW "{name}"')
-            con.execute(f'ALTER TABLE "iolab_materialized" RENAME TO "{name}"')
+    con = dbm.connect(snap)
+    try:
+        materialize(con, views)
+        con.execute("CHECKPOINT")
+    finally:
+        con.close()
 
 
 def stored_prints(folder: Path) -> dict[str, str]:
@@ -387,7 +376,8 @@ def render(
     gx = eager and not validated.likely_kept(out, db, studies)  # import the validation early only if it will run
     kernels = early.started(lambda: early.warmed(Pages, WARM_UP), Pages.__exit__, eager, validation=gx)
     with scratch.folder("report") as tmp, kernels:
-        snap = snapshot(db, Path(tmp))
+        always = stored.before_plan(p.studies for p in pages.values())  # read whatever the pages
+        snap = snapshot(db, Path(tmp), stored.chosen(always))
         if unknown_studies(studies, studies_of(snap)):
             return 2
         outputs.start(out, "reports")  # iolab's output: an ingest never reads the files it lists
@@ -398,6 +388,8 @@ def render(
         prints = fingerprints(snap, jobs, pages, data)
         old = {s: stored_prints(out / where[s]) for s in {s for s, _ in jobs}}
         kept = [] if force else keep_unchanged(jobs, out, where, old, prints, on_page)
+        read = {nb for _, nb in (every if pdf else jobs)}  # the notebooks that will run
+        store_more(snap, stored.chosen(always | stored.reads(pages[nb].path.read_text() for nb in read)))
         vkey = validated.key(data)  # the validation kept in out under it is reused (ingest.reports.validated)
         footers = lambda some: validated.footers(out, vkey, some, lambda left: validate(snap, left), db)  # noqa: E731
         done, failed = render_jobs(snap, out, where, jobs, pages, prints, old, on_page, footers)
