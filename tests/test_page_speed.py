@@ -215,3 +215,15 @@ def test_a_render_kernel_checks_each_chart_whole_and_its_parts_not_again():
     )
     got = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=bigstudy.ROOT)
     assert got.stdout.split("\n")[-2] == "True False refused when drawn"
+
+
+def test_the_largest_pages_of_the_last_render_run_first_new_ones_after_in_plan_order(tmp_path):
+    from ingest.reports import render
+
+    where = {"s": "s", "t": "t-2"}
+    for folder, nb, size in [("s", "a", 10), ("s", "b", 30), ("t-2", "a", 20)]:
+        (tmp_path / folder).mkdir(exist_ok=True)
+        (tmp_path / folder / f"{nb}.html").write_text("x" * size)
+    jobs = [("s", "a"), ("s", "new"), ("s", "b"), ("t", "a"), ("t", "new")]
+    render.heavy_first(jobs, tmp_path, where)
+    assert jobs == [("s", "b"), ("t", "a"), ("s", "a"), ("s", "new"), ("t", "new")]

@@ -392,6 +392,7 @@ def render(
         store_more(snap, stored.chosen(always | stored.reads(pages[nb].path.read_text() for nb in read)))
         vkey = validated.key(data)  # the validation kept in out under it is reused (ingest.reports.validated)
         footers = lambda some: validated.footers(out, vkey, some, lambda left: validate(snap, left), db)  # noqa: E731
+        heavy_first(jobs, out, where)
         done, failed = render_jobs(snap, out, where, jobs, pages, prints, old, on_page, footers)
         unwritable(failed)
         # the index links every page of the database that exists, also those of studies not asked for now
@@ -413,6 +414,18 @@ def render(
         msg = str(err).strip().splitlines()[-1] if str(err).strip() else repr(err)
         console().print(f"[red]failed[/] {markup(study)} / {nb}: {markup(msg)}")
     return 1 if failed else 0
+
+
+def heavy_first(jobs: list[tuple[str, str]], out: Path, where: dict[str, str]) -> None:
+    """Order ``jobs`` by the size of their page's last render, largest first (a new page keeps its place
+    after them): the longest pages (many faceted charts) start first, so no kernel is left with one
+    long page while the other has nothing to do (the render's end was the scaling curves' page)."""
+
+    def size(job: tuple[str, str]) -> int:
+        page = out / where[job[0]] / f"{job[1]}.html"
+        return page.stat().st_size if page.is_file() else 0
+
+    jobs.sort(key=size, reverse=True)
 
 
 def keep_unchanged(jobs, out, where, old, prints, on_page) -> list[tuple[str, str, Path]]:
