@@ -4,7 +4,8 @@
 
 First a consistent snapshot: the database (and its .points store) is copied while a read-only
 connection holds it, so an ingest cannot write in between and every page of one render sees the
-same data; each study's validation runs on that snapshot. Then, for every study, each notebook
+same data; each study's validation runs on that snapshot (or is the last render's, when the data
+and checks are the same: ingest.reports.validated). Then, for every study, each notebook
 that has something to show for it is parameterised as papermill does (db_path, study), executed in
 one kernel shared by the whole render (its namespace reset before each page), and
 converted by nbconvert without code cells; the result is stripped of every network reference
