@@ -106,9 +106,9 @@ def measure(cmd: list[str], cwd: Path | None = None) -> tuple[float, int]:
     return r["wall"], r["rss"]
 
 
-def median_times(fn, runs: int = 3) -> tuple[float, float]:
-    """(median wall seconds, median user + system seconds of the child processes) of ``runs`` calls
-    of ``fn`` (the benches of pages and views time their commands and queries with it)."""
+def timed_runs(fn, runs: int = 3) -> tuple[list[float], list[float]]:
+    """(wall seconds, user + system seconds of the child processes) of each of ``runs`` calls of
+    ``fn``, in order (the benches of pages and views time their commands and queries with it)."""
     import resource
 
     walls, cpus = [], []
@@ -119,6 +119,12 @@ def median_times(fn, runs: int = 3) -> tuple[float, float]:
         walls.append(time.perf_counter() - t)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpus.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+    return walls, cpus
+
+
+def median_times(fn, runs: int = 3) -> tuple[float, float]:
+    """(median wall seconds, median child CPU seconds) of ``runs`` calls of ``fn`` (timed_runs)."""
+    walls, cpus = timed_runs(fn, runs)
     return statistics.median(walls), statistics.median(cpus)
 
 

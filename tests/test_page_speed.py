@@ -193,3 +193,37 @@ def test_a_render_uses_its_early_kernel_and_an_unchanged_one_starts_none(tmp_pat
     assert "08-latency-percentiles.html" in pages
     assert render.render(dbf, tmp_path / "out") == 0  # every page unchanged: no kernel, no import
     assert (warmed, imported) == ([1], [1])
+
+
+def test_a_render_kernel_checks_each_chart_whole_and_its_parts_not_again():
+    """page.render_kernel turns Altair's debug mode off (each part checked as it is made); a chart
+    with a wrong part still fails, when it is drawn."""
+    import subprocess
+    import sys
+
+    code = (
+        "import altair as alt, pandas as pd\n"
+        "from altair.utils import schemapi\n"
+        "from ingest.reports import page\n"
+        "before = schemapi.DEBUG_MODE\n"
+        "page.render_kernel()\n"
+        "x = alt.X('x:Q', scale=alt.Scale(type='no such scale'))  # made without a word\n"
+        "try:\n"
+        "    alt.Chart(pd.DataFrame({'x': [1]})).mark_point().encode(x=x).to_dict()\n"
+        "except schemapi.SchemaValidationError:\n"
+        "    print(before, schemapi.DEBUG_MODE, 'refused when drawn')\n"
+    )
+    got = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=bigstudy.ROOT)
+    assert got.stdout.split("\n")[-2] == "True False refused when drawn"
+
+
+def test_the_largest_pages_of_the_last_render_run_first_new_ones_after_in_plan_order(tmp_path):
+    from ingest.reports import plan
+
+    where = {"s": "s", "t": "t-2"}
+    for folder, nb, size in [("s", "a", 10), ("s", "b", 30), ("t-2", "a", 20)]:
+        (tmp_path / folder).mkdir(exist_ok=True)
+        (tmp_path / folder / f"{nb}.html").write_text("x" * size)
+    jobs = [("s", "a"), ("s", "new"), ("s", "b"), ("t", "a"), ("t", "new")]
+    plan.heavy_first(jobs, tmp_path, where)
+    assert jobs == [("s", "b"), ("t", "a"), ("s", "a"), ("s", "new"), ("t", "new")]

@@ -8,7 +8,9 @@ a study of five pages they were 60 % of the render; started together with the sn
 while it is made instead of after it.
 
 Only when the render will execute pages (``--force``, or no render in the folder yet): a render that
-finds every page unchanged starts no kernel and imports nothing it would not use.
+finds every page unchanged starts no kernel and imports nothing it would not use; one that will reuse
+the validation kept beside its pages (ingest.reports.validated) does not import Great Expectations;
+one refused (a study not in the database) starts nothing at all.
 """
 
 from __future__ import annotations
@@ -101,14 +103,16 @@ def take() -> Any:
 
 
 @contextlib.contextmanager
-def started(start: Callable[[], P], close: Callable[[P], None], eager: bool) -> Iterator[Started[P] | None]:
+def started(
+    start: Callable[[], P], close: Callable[[P], None], eager: bool, validation: bool = True
+) -> Iterator[Started[P] | None]:
     """While the block runs: ``workers()`` kernels made by ``start`` (``take`` hands them to the page
-    workers) and the validation's import, begun now when ``eager``; on leaving, the kernels nobody
-    took are closed (``close``). None: not eager, nothing started."""
+    workers) and, if ``validation``, the validation's import, begun now when ``eager``; on leaving, the
+    kernels nobody took are closed (``close``). None: not eager, nothing started."""
     if not eager:
         yield None
         return
-    gx = threading.Thread(target=import_validation, name="iolab-validation-import")
+    gx = threading.Thread(target=import_validation if validation else lambda: None, name="iolab-validation-import")
     gx.start()
     kernels = Started(start, workers())
     _current.append(kernels)

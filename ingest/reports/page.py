@@ -80,6 +80,10 @@ def render_kernel() -> None:
 
     global _shared
     _shared = {}
+    # Altair checks each part of a chart as it is made (its debug mode: better tracebacks while a
+    # notebook is written) and the whole chart again when it is drawn (to_dict). A render draws
+    # notebooks that are written: the whole chart is still checked once, the parts not again.
+    alt.utils.schemapi.disable_debug_mode()
     warm_up()
     gc.freeze()
     atexit.register(gc.unfreeze)  # a kernel that exits normally frees them as usual

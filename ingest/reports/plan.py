@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import duckdb
 import jupytext
 
 from ingest.config import NOTEBOOKS as NOTEBOOK_DIR
 from ingest.config import VIEWS
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -88,10 +92,12 @@ def content_digest(db: Path) -> str:
     return h.hexdigest()
 
 
-def fingerprints(db: Path, jobs: list[tuple[str, str]], pages: dict[str, Notebook]) -> dict[tuple[str, str], str]:
+def fingerprints(
+    db: Path, jobs: list[tuple[str, str]], pages: dict[str, Notebook], data: str | None = None
+) -> dict[tuple[str, str], str]:
     """What a page depends on: its notebook, the page helpers and view files, iolab's version, whether
     its charts are live or static (``interactive.enabled``), and the whole database's content
-    (``content_digest``).
+    (``content_digest``; ``data``: that digest, when already computed).
 
     A page whose fingerprint matches the one stored beside it last time is not rendered again.
     """
@@ -104,13 +110,23 @@ def fingerprints(db: Path, jobs: list[tuple[str, str]], pages: dict[str, Noteboo
         for f in sorted(folder.glob("*.py")) + sorted(folder.glob("*.sql")):
             code.update(f.name.encode() + f.read_bytes())
     code.update(LAB.name.encode() + LAB.read_bytes())
-    data = content_digest(db)
+    data = data or content_digest(db)
     return {
         (s, nb): hashlib.sha256(
             f"{code.hexdigest()}|{data}|{nb}|{s}|".encode() + pages[nb].path.read_bytes()
         ).hexdigest()
         for s, nb in jobs
     }
+
+
+def before(db: Path, read: Callable[[Path], T], otherwise: T) -> T:
+    """``read(db)`` on the database itself, before its snapshot, for what a render decides early (a
+    study asked for that is not there, whether to import the validation): ``otherwise`` if it cannot
+    be read now (an ingest holds it, a database of an older iolab). The snapshot decides again."""
+    try:
+        return read(db)
+    except duckdb.Error:
+        return otherwise
 
 
 def studies_of(db: Path) -> list[str]:
@@ -139,3 +155,15 @@ def plan(db: Path, pages: dict[str, Notebook] | None = None) -> list[tuple[str, 
         return [(s, nb) for s in studies for nb in pages if s in shows[nb]]
     finally:
         con.close()
+
+
+def heavy_first(jobs: list[tuple[str, str]], out: Path, where: dict[str, str]) -> None:
+    """Order ``jobs`` by the size of their page's last render, largest first (a new page keeps its place
+    after them): the longest pages (many faceted charts) start first, so no kernel is left with one
+    long page while the other has nothing to do (the render's end was the scaling curves' page)."""
+
+    def size(job: tuple[str, str]) -> int:
+        page = out / where[job[0]] / f"{job[1]}.html"
+        return page.stat().st_size if page.is_file() else 0
+
+    jobs.sort(key=size, reverse=True)

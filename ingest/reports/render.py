@@ -4,7 +4,8 @@
 
 First a consistent snapshot: the database (and its .points store) is copied while a read-only
 connection holds it, so an ingest cannot write in between and every page of one render sees the
-same data; each study's validation runs on that snapshot. Then, for every study, each notebook
+same data; each study's validation runs on that snapshot (or is the last render's, when the data
+and checks are the same: ingest.reports.validated). Then, for every study, each notebook
 that has something to show for it is parameterised as papermill does (db_path, study), executed in
 one kernel shared by the whole render (its namespace reset before each page), and
 converted by nbconvert without code cells; the result is stripped of every network reference
@@ -43,11 +44,13 @@ from ingest.progress import bar as progress_bar
 from ingest.terminal import console, markup, shown
 from ingest.written import write_text
 
-from . import early, scratch
+from . import early, scratch, stored, validated
+from . import plan as planned
 from .folders import RECORD, assign, inside, read_record, slug
 from .interactive import as_page, embed
 from .pdf import edition_path, print_editions, unprint
-from .plan import Notebook, fingerprints, notebooks, plan, studies_of, view_names
+from .plan import Notebook, fingerprints, notebooks, plan, studies_of
+from .stored import ROW_VIEWS, materialize  # noqa: F401  (ROW_VIEWS: render's name for it)
 from .tables import VALIDATION_SLOT, esc
 
 
@@ -98,8 +101,9 @@ def validate(snap: Path, studies: set[str]) -> dict[str, str]:
     return {s: validation_html(summary(results[s])) for s in studies}
 
 
-def snapshot(db: Path, into: Path) -> Path:
-    """Copy the database and its .points store while a read-only connection holds the file.
+def snapshot(db: Path, into: Path, views: list[str] | None = None) -> Path:
+    """Copy the database and its .points store while a read-only connection holds the file, and store
+    ``views`` in the copy (None: every view; ingest.reports.stored).
 
     DuckDB lets no writer in while a reader has the file open, so the copy is one consistent state
     (ingest waits for it, as it waits for any other holder).
@@ -122,36 +126,23 @@ def snapshot(db: Path, into: Path) -> Path:
     # this iolab (a database only read since an upgrade), the points view reading the copy's own store
     con = dbm.open_db(target)
     try:
-        materialize(con)
+        materialize(con, views)
         con.execute("CHECKPOINT")
     finally:
         con.close()
     return target
 
 
-# Views of the raw numbers row for row, left views: a copy costs more than the queries over them
-# (a lab's 10.5 M measurements: 14 s of an 18 s materialize; the views after it took 4.6 s reading
-# the view, as long as reading a copy). The pages' queries filter them by study, which DuckDB
-# pushes down into the view.
-ROW_VIEWS = {"measurements"}
+def store_more(snap: Path, views: list[str]) -> None:
+    """Store ``views`` in the snapshot too (those of them still views): once the render knows its pages."""
+    from ingest import db as dbm
 
-
-def materialize(con: duckdb.DuckDBPyConnection) -> None:
-    """Turn each view of schemas/views into a table of the same name and rows, in the snapshot only.
-
-    The snapshot does not change during a render, but its pages query the views again and again:
-    11.7 s of the demo render's 33 pages went to computing the same views per query (the systems of a
-    study alone 32 times). Computed once here (1.4 s), the pages' queries took 1.4 s. In file order,
-    so a view reads the tables of those before it. The raw data stays views: the points
-    (series_points, series_values) over the store, and ROW_VIEWS."""
-    from ingest.db import transaction
-
-    names = [n for n in view_names() if n not in ROW_VIEWS]
-    with transaction(con):
-        for name in names:
-            con.execute(f'CREATE TABLE "iolab_materialized" AS SELECT * FROM "{name}"')
-            con.execute(f'DROP VIEW "{name}"')
-            con.execute(f'ALTER TABLE "iolab_materialized" RENAME TO "{name}"')
+    con = dbm.connect(snap)
+    try:
+        materialize(con, views)
+        con.execute("CHECKPOINT")
+    finally:
+        con.close()
 
 
 def stored_prints(folder: Path) -> dict[str, str]:
@@ -374,25 +365,34 @@ def render(
     the print edition of each study (ingest.reports.pdf), from the same snapshot.
     """
     if not db.is_file():
-        console().print(
-            f"[red]No database at {markup(str(db))}[/]: run `make demo` (or `iolab ingest DATA --db FILE`) first."
-        )
-        return 2
+        return no_database(db)
     pages = notebooks(notebooks_dir)
     scratch.sweep()  # what a render killed with SIGKILL left
+    known = planned.before(db, studies_of, None) if studies else None
+    if known is not None and unknown_studies(studies, known):  # refused before any work is started
+        return 2
     eager = force or not (out / "index.html").is_file()  # pages will run: start kernels while the snapshot is made
-    with scratch.folder("report") as tmp, early.started(lambda: early.warmed(Pages, WARM_UP), Pages.__exit__, eager):
-        snap = snapshot(db, Path(tmp))
+    gx = eager and not validated.likely_kept(out, db, studies)  # import the validation early only if it will run
+    kernels = early.started(lambda: early.warmed(Pages, WARM_UP), Pages.__exit__, eager, validation=gx)
+    with scratch.folder("report") as tmp, kernels:
+        always = stored.before_plan(p.studies for p in pages.values())  # read whatever the pages
+        snap = snapshot(db, Path(tmp), stored.chosen(always))
         if unknown_studies(studies, studies_of(snap)):
             return 2
         outputs.start(out, "reports")  # iolab's output: an ingest never reads the files it lists
         every = plan(snap, pages)
         where = assign(out, sorted(set(studies_of(snap)) | {s for s, _ in every}))  # one folder per study
         jobs = [j for j in every if not studies or j[0] in studies]
-        prints = fingerprints(snap, jobs, pages)
+        data = planned.content_digest(snap)
+        prints = fingerprints(snap, jobs, pages, data)
         old = {s: stored_prints(out / where[s]) for s in {s for s, _ in jobs}}
         kept = [] if force else keep_unchanged(jobs, out, where, old, prints, on_page)
-        done, failed = render_jobs(snap, out, where, jobs, pages, prints, old, on_page)
+        read = {nb for _, nb in (every if pdf else jobs)}  # the notebooks that will run
+        store_more(snap, stored.chosen(always | stored.reads(pages[nb].path.read_text() for nb in read)))
+        vkey = validated.key(data)  # the validation kept in out under it is reused (ingest.reports.validated)
+        footers = lambda some: validated.footers(out, vkey, some, lambda left: validate(snap, left), db)  # noqa: E731
+        planned.heavy_first(jobs, out, where)
+        done, failed = render_jobs(snap, out, where, jobs, pages, prints, old, on_page, footers)
         unwritable(failed)
         # the index links every page of the database that exists, also those of studies not asked for now
         linked = [(s, nb, out / where[s] / f"{nb}.html") for s, nb in every]
@@ -404,6 +404,18 @@ def render(
             unprint(out, where, {s for s, _, _ in done})
         linked += [(s, "print", edition_path(out, where[s])) for s in dict.fromkeys(s for s, _ in every)]
         idx = index(out, snap, [p for p in linked if p[2].is_file()], db, titles)
+    return said(done, kept, failed, idx)
+
+
+def no_database(db: Path) -> int:
+    console().print(
+        f"[red]No database at {markup(str(db))}[/]: run `make demo` (or `iolab ingest DATA --db FILE`) first."
+    )
+    return 2
+
+
+def said(done: list, kept: list, failed: list, idx: Path) -> int:
+    """What a render did, on the terminal: pages written and kept, each failure's last line; its exit status."""
     rendered = done + kept
     console().print(
         f"{len(rendered)} reports for {len({s for s, _, _ in rendered})} studies -> {markup(str(idx))}"
@@ -435,8 +447,9 @@ def unwritable(failed: list[tuple[str, str, Exception]]) -> None:
         raise e
 
 
-def render_jobs(snap, out, where, jobs, pages, prints, old, on_page):
-    """Execute and write ``jobs`` while the snapshot is validated: (pages written, pages failed)."""
+def render_jobs(snap, out, where, jobs, pages, prints, old, on_page, footers_of):
+    """Execute and write ``jobs`` while ``footers_of(studies)`` validates the snapshot (or reads the
+    validation kept for it): (pages written, pages failed)."""
     done: list[tuple[str, str, Path]] = []
     failed: list[tuple[str, str, Exception]] = []
     with progress_bar("reports", console()) as progress:
@@ -455,7 +468,7 @@ def render_jobs(snap, out, where, jobs, pages, prints, old, on_page):
                     progress.update(task, advance=1, description=shown(f"{job[0]} / {job[1]}{busy}"))
 
         def validation() -> dict[str, str]:
-            footers = validate(snap, {s for s, _ in jobs})
+            footers = footers_of({s for s, _ in jobs})
             validated.set()
             return footers
 
