@@ -345,7 +345,9 @@ def _drawn(chart, alt_text: str, source: dict | None, stack: bool, left_out: str
 
     meta = {"alt": alt_text, "source": source, "stack": stack, "left_out": left_out}
     chart = chart.configure_axis(labelFontSize=11, titleFontSize=12).configure_legend(labelLimit=320)
-    spec = visible(chart.properties(description=alt_text, usermeta={"iolab": meta}).to_dict())
+    own = getattr(chart, "usermeta", None)  # whole_labels' note for the print edition is kept
+    usermeta = {**(own if isinstance(own, dict) else {}), "iolab": meta}
+    spec = visible(chart.properties(description=alt_text, usermeta=usermeta).to_dict())
     live = interactive.enabled()
     if live:  # the same spec draws the static picture: a selection changes no mark
         spec = interactive.add(spec)

@@ -11,13 +11,41 @@ from .print_fit import lines
 WHOLE_LABELS = "iolab_whole_labels"  # as ingest.reports.page names it
 LABEL_CHAR = 6.5  # px: wider than an average character of an 11 px label is drawn
 LINE = 13  # px: a label's line height (an 11 px label and its leading)
-LABEL_WIDTH = PAGE_WIDTH * 0.45  # px: a label's lines at most this wide; the plot and legend take the rest
+LABEL_WIDTH = PAGE_WIDTH * 0.45  # px: a label's lines this wide, or wider up to WIDEST where that saves a line
+WIDEST = PAGE_WIDTH * 0.6  # px: the plot keeps the rest (at least print_fit's LEAST)
+
+
+SEP = " · "  # between the parts of a label (system · workload · drives): where it breaks first
 
 
 def wrapped(text: object, width: float = LABEL_WIDTH) -> str:
-    """A label as lines (joined by newlines) no wider than ``width`` px, broken at its spaces."""
-    got = lines(str(text), width, LABEL_CHAR)
-    return "\n".join(got) if isinstance(got, list) else got
+    """A label as lines (joined by newlines) no wider than ``width`` px, broken after a " · " where
+    its parts fit a line, else at its spaces."""
+    most = int(width // LABEL_CHAR)
+    out: list[str] = []
+    for part in str(text).split(SEP):
+        if out and len(out[-1]) + len(SEP) + len(part) <= most:
+            out[-1] += SEP + part
+            continue
+        if out:
+            out[-1] += SEP.rstrip()
+        got = lines(part, width, LABEL_CHAR)
+        out += got if isinstance(got, list) else [got]
+    return "\n".join(out)
+
+
+def _lines(texts: list[str], width: float) -> int:
+    return max((wrapped(t, width).count("\n") + 1 for t in texts), default=1)
+
+
+def narrowest(texts: list[str]) -> float:
+    """The narrowest width, from LABEL_WIDTH up to WIDEST, at which the labels take as few lines as
+    they take at WIDEST: every band as low as it can be, the plot as wide as that leaves it."""
+    fewest = _lines(texts, WIDEST)
+    width = LABEL_WIDTH
+    while width < WIDEST and _lines(texts, width) > fewest:
+        width += 4 * LABEL_CHAR
+    return min(width, WIDEST)
 
 
 def _rows(spec: dict) -> list[dict]:
@@ -35,10 +63,11 @@ def whole_labels(spec: dict) -> dict:
     most = 1
     for shown, whole in pairs.items():
         field = f"{whole}_lines"
-        for row in _rows(spec):
-            if isinstance(row, dict) and row.get(whole) is not None:
-                row[field] = wrapped(row[whole])
-                most = max(most, row[field].count("\n") + 1)
+        rows = [r for r in _rows(spec) if isinstance(r, dict) and r.get(whole) is not None]
+        width = narrowest([str(r[whole]) for r in rows])
+        for row in rows:
+            row[field] = wrapped(row[whole], width)
+            most = max(most, row[field].count("\n") + 1)
         for unit in units(spec):
             for channel, enc in (unit.get("encoding") or {}).items():
                 if isinstance(enc, dict) and enc.get("field") == shown and channel in ("x", "y"):
