@@ -61,7 +61,7 @@ def _cell(cell: re.Match, i: int, names: set[int], short: set[int]) -> str:
     if i in short:  # a run key, a match rule: never broken over two lines
         return f'<td class="whole">{text}</td>'
     if "/" in text and " " not in text:  # a path: on two lines at most, its column as wide as that takes
-        style = f' style="min-width: {two_lines(html.unescape(text))}ch"'
+        style = f' style="--two-lines: {two_lines(html.unescape(text))}ch"'  # print.css: td.path on a page
         return f'<td class="path"{style}>{_PATH_BREAK.sub(lambda m: m.group(0) + "<wbr>", text)}</td>'
     return f"<td>{text.replace('/', '/<wbr>')}</td>"
 
