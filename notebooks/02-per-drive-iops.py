@@ -63,19 +63,21 @@ if len(d):
     )
     EACH = max(5, 40 // d["system"].nunique())  # the highest runs of each system: every system keeps bars
     shown = d.sort_values("iops_per_drive", ascending=False).groupby("system", sort=False).head(EACH)
-    shown = shown.assign(run=r.short_labels(shown["run"]))
+    shown = shown.copy()
+    label = r.screen_labels(shown, "run")  # cut on the axis; "run" whole in the tooltip and in print
     r.show(
-        alt.Chart(shown)
+        r.whole_labels(alt.Chart(shown), **{label: "run"})
         .mark_bar()
         .encode(
             x=alt.X("iops_per_drive:Q", title="IO/s per physical drive"),
-            y=alt.Y("run:N", sort="-x", title=None, axis=alt.Axis(labelLimit=0)),
+            y=alt.Y(f"{label}:N", sort="-x", title=None, axis=alt.Axis(labelLimit=0)),
             color=alt.Color(
                 "system:N",
                 scale=r.system_colors(systems["system"], shown["system"]),
                 legend=alt.Legend(orient="bottom", columns=1),
             ),
             tooltip=r.tooltips(
+                "run",
                 "system",
                 "workload",
                 "drives",

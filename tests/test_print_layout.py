@@ -217,3 +217,54 @@ def test_a_column_of_short_texts_is_never_broken_over_two_lines():
     assert '<td class="whole">s1/r57</td><td class="whole">sidecar:glob</td>' in out
     assert '<td class="whole">1:1:random-read</td>' in out
     assert "<td>no point of the baseline at this load</td>" in out  # longer text wraps at its spaces
+
+
+def test_a_path_takes_two_lines_at_most_its_column_as_wide_as_that_needs():
+    """The per-run table's paths (62 characters) took 4 lines in a narrow column: 12 rows a page. A
+    path's column is now as wide as its two most even lines: 'four-systems/omega/derived-x0.8-' (32
+    characters, the longer) and 'sqlserverio__iometeroutput.csv' (30)."""
+    path = "four-systems/omega/derived-x0.8-sqlserverio__iometeroutput.csv"
+    assert print_tables.two_lines(path) == 33  # the longer line and a character to spare
+    assert print_tables.two_lines("fio/randread-1-1.json") == 14  # 'fio/randread-' | '1-1.json'
+    assert print_tables.two_lines("a/" + "b" * 80) == print_tables.PATH_MOST  # never wider than that
+    table = (
+        "<table><thead><tr><th>run key</th><th>source path</th></tr></thead><tbody>"
+        f"<tr><td>s1/r57</td><td>{path}</td></tr><tr><td>s1/r58</td><td>a&amp;b/c.csv</td></tr></tbody></table>"
+    )
+    out = print_tables.whole_names(table)
+    assert '<td class="path" style="--two-lines: 33ch">four-<wbr>systems/<wbr>omega/<wbr>' in out
+    assert '<td class="path" style="--two-lines: 6ch">a&amp;b/<wbr>c.csv</td>' in out  # 'a&b/' | 'c.csv'
+    # on a report page only: the appendix's file table (no .iolab) wraps its other columns instead
+    assert ".iolab td.path { min-width: var(--two-lines); }" in pdf.print_css()
+
+
+def per_drive(n: int = 24) -> dict:
+    """The per-drive chart of a page: one bar per run labelled by its system, workload, drives, file
+    and run key (over 80 characters), cut for the screen's axis (page.screen_labels)."""
+    from ingest.reports import page
+
+    runs = [f"{HOSTILE} · 8 KiB sequential read, QD {q} · 1 drives · randread-{q}-1.json s1/r{q}" for q in range(n)]
+    d = pd.DataFrame({"run": runs, "iops_per_drive": [100.0 * q for q in range(n)]})
+    label = page.screen_labels(d, "run")
+    chart = page.whole_labels(alt.Chart(d), **{label: "run"}).mark_bar()
+    y = alt.Y(f"{label}:N", sort="-x", title=None, axis=alt.Axis(labelLimit=0))
+    return chart.encode(x="iops_per_drive:Q", y=y, tooltip=["run"]).properties(width=520).to_dict()
+
+
+def test_a_label_cut_on_screen_is_whole_in_the_data_and_printed_whole_on_two_lines():
+    spec = per_drive()
+    rows = print_bands.rows_of(spec)
+    whole = f"{HOSTILE} · 8 KiB sequential read, QD 23 · 1 drives · randread-23-1.json s1/r23"
+    assert len(whole) == 114 and whole in [r["run"] for r in rows]  # whole in the data: the tooltip shows it
+    assert whole[:79] + "…" in [r["run_shown"] for r in rows]  # the screen's axis: 80 characters
+    assert spec["encoding"]["y"]["field"] == "run_shown" and spec["encoding"]["tooltip"][0]["field"] == "run"
+    svgs = printed.print_svgs(spec)
+    text = "".join(svgs)
+    assert "…" not in text
+    lines = re.findall(r"<tspan[^>]*>([^<]*)</tspan>", text)
+    assert f"{lines[0]} {lines[1]}" == whole  # the highest bar first, whole
+    assert lines[:2] == [
+        '=HYPERLINK("http://example.invalid","Omega") ·',  # broken after a part, where the next fits a line
+        "8 KiB sequential read, QD 23 · 1 drives · randread-23-1.json s1/r23",
+    ]
+    assert len(lines) == 2 * 24 and all(printed.fits(s) for s in svgs)

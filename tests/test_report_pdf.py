@@ -350,3 +350,21 @@ def test_table_cells_keep_names_whole(edition):
     named = [line for line in lines if re.match(r"\d+ KiB (random|sequential)\b", line)]
     whole = re.compile(r"\d+ KiB (random|sequential) (read|write)(, QD \d+| ·|$)")  # a facet's title has no QD
     assert len(named) > 50 and [line for line in named if not whole.match(line)] == []
+
+
+@needs_chromium
+def test_per_drive_labels_print_whole_and_per_run_rows_take_two_lines(edition):
+    """The per-drive chart's labels were cut in its data ("... · 1 drives · randread-…"): printed whole
+    now, on two lines. The per-run table's paths took 4 lines in a narrow column (12 rows a page): two
+    lines now, over 20 rows a page."""
+    _, reader, pages = edition
+    (start, end) = next((s, e) for t, s, e in sections(reader) if t == "IOPS per drive and sizing")
+    mine = pages[start : end + 1]
+    figures = [p for p in mine if re.search(r"^Figure 1( \(continued\))?$", p, re.M)]
+    whole = "fio | D3-S4610 `single` drive · 4 KiB random read, QD 16 · 1 drives · randread-16-1.json 1:1:random-read"
+    assert plain(whole) in plain(figures[0]) and "…" not in "".join(figures)
+    assert sum(plain(whole) in plain(p) for p in pages) == 1  # the bar's label, not some other text
+    first = next(i for i, p in enumerate(mine) if re.search(r"^Per run$", p, re.M))
+    last = next(i for i, p in enumerate(mine) if "Per workload target" in p)
+    rows = [len(re.findall(r"\bs1/r\d+\b", p)) for p in mine[first:last]]  # a run key a row
+    assert len(rows) >= 2 and min(rows[:-1]) >= 20, rows  # the last page: the table's rest

@@ -251,6 +251,25 @@ def short_labels(values, n: int = LABEL_CHARS):
     return values.map(lambda v: cut(v) if len(originals[cut(v)]) == 1 else v, na_action="ignore")
 
 
+# a chart's usermeta key: {field drawn on an axis, cut for the screen: the field holding its whole text}
+WHOLE_LABELS = "iolab_whole_labels"
+
+
+def screen_labels(d, field: str) -> str:
+    """A field of ``d`` (a pandas frame) for the screen's axis: ``field``'s labels cut by
+    ``short_labels``; ``field`` itself keeps them whole (for the tooltip, and the print edition, which
+    draws the whole label wrapped: ``whole_labels``). Returns the new field's name."""
+    shown = f"{field}_shown"
+    d[shown] = short_labels(d[field])
+    return shown
+
+
+def whole_labels(chart, **shown: str):
+    """``chart`` saying which of its fields are labels cut for the screen and which field holds each
+    whole (``run_shown="run"``): the print edition draws the whole ones (ingest.reports.print_labels)."""
+    return chart.properties(usermeta={WHOLE_LABELS: shown})
+
+
 def warm_up() -> None:
     """What a kernel's first page would pay: pandas (Altair hands it its data) and vl-convert's
     JavaScript engine, which starts on the first chart drawn (0.8 s). A render's kernels pay it
@@ -330,7 +349,9 @@ def _drawn(chart, alt_text: str, source: dict | None, stack: bool, left_out: str
 
     meta = {"alt": alt_text, "source": source, "stack": stack, "left_out": left_out}
     chart = chart.configure_axis(labelFontSize=11, titleFontSize=12).configure_legend(labelLimit=320)
-    spec = visible(chart.properties(description=alt_text, usermeta={"iolab": meta}).to_dict())
+    own = getattr(chart, "usermeta", None)  # whole_labels' note for the print edition is kept
+    usermeta = {**(own if isinstance(own, dict) else {}), "iolab": meta}
+    spec = visible(chart.properties(description=alt_text, usermeta=usermeta).to_dict())
     live = interactive.enabled()
     if live:  # the same spec draws the static picture: a selection changes no mark
         spec = interactive.add(spec)

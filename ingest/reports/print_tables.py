@@ -45,6 +45,7 @@ _TD = re.compile(r"<td([^>]*)>(.*?)</td>", re.S)  # every cell: its attributes, 
 _CELL = re.compile(r"<(t[hd])\b[^>]*>.*?</\1>", re.S)  # a head or a body cell, whole
 _MARKUP = re.compile(r"<[^>]*>")
 _PATH_BREAK = re.compile(r"[/_-]+")  # where a path may wrap: after a slash, a dash, an underscore
+PATH_MOST = 48  # characters: a path's column is never made wider than this (a longer path takes 3 lines)
 SHORT = 16  # characters: a column of texts no longer than this (a run key, a match rule) never wraps
 
 
@@ -59,9 +60,17 @@ def _cell(cell: re.Match, i: int, names: set[int], short: set[int]) -> str:
         return f'<td class="{"whole" if len(html.unescape(text)) <= WHOLE else "name"}">{text}</td>'
     if i in short:  # a run key, a match rule: never broken over two lines
         return f'<td class="whole">{text}</td>'
-    if "/" in text and " " not in text:  # a path
-        return f"<td>{_PATH_BREAK.sub(lambda m: m.group(0) + '<wbr>', text)}</td>"
+    if "/" in text and " " not in text:  # a path: on two lines at most, its column as wide as that takes
+        style = f' style="--two-lines: {two_lines(html.unescape(text))}ch"'  # print.css: td.path on a page
+        return f'<td class="path"{style}>{_PATH_BREAK.sub(lambda m: m.group(0) + "<wbr>", text)}</td>'
     return f"<td>{text.replace('/', '/<wbr>')}</td>"
+
+
+def two_lines(path: str) -> int:
+    """Characters of the longer line of ``path`` broken once, after a slash, dash or underscore, where
+    its two lines are most even (the whole path where it has no such place), at most PATH_MOST."""
+    cuts = [m.end() for m in _PATH_BREAK.finditer(path) if m.end() < len(path)]
+    return min(PATH_MOST, min((max(c, len(path) - c) for c in cuts), default=len(path)) + 1)
 
 
 def _row(row: str, names: set[int], short: set[int]) -> str:

@@ -34,6 +34,7 @@ from .print_bands import (  # noqa: F401  (PT, rows_of: the page box and a chart
     units,
 )
 from .print_fit import facet_scales, grown, wrap_titles
+from .print_labels import whole_labels
 
 LABEL = 11  # px: 8.25 pt, above the 7 pt a printed chart's smallest text must reach
 TITLE = 12
@@ -74,7 +75,7 @@ def draw(spec: dict) -> str:
 
 def themed(spec: dict) -> dict:
     """``spec`` with the print theme over its own config; facets' x axis titles no longer than their
-    plots (side by side, they would run into each other)."""
+    plots (side by side, they would run into each other); axis labels cut for the screen whole."""
     out = copy.deepcopy(spec)
     config = out.setdefault("config", {})
     for key, value in THEME.items():
@@ -85,6 +86,7 @@ def themed(spec: dict) -> dict:
         else:
             config[key] = value
     greyscale(out)
+    whole_labels(out)  # labels cut for the screen drawn whole, on as many lines as they take
     width = _inner(out, "width") if "facet" in out else None
     if width:  # titles on lines as wide as the plot: side by side, they never run together
         config["axisX"] = {**config.get("axisX", {}), "titleLimit": width}
