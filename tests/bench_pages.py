@@ -74,8 +74,8 @@ def render_figures(dbf: Path, out: Path, renders: int) -> tuple[float, float, in
 def page_work(dbf: Path, passes: int = 3) -> list[tuple[str, str, float, float]]:
     """(study, notebook, seconds of the page's code, seconds of its queries) per page, each the median
     of ``passes``: every notebook run in this process on the render's snapshot, its output dropped."""
-    from ingest.reports import page, render
-    from ingest.reports.plan import notebooks, plan
+    from iolab.reports import page, render
+    from iolab.reports.plan import notebooks, plan
 
     page.render_kernel()
     page.display = lambda *a, **k: None  # type: ignore[assignment]

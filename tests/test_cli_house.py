@@ -9,8 +9,8 @@ from importlib import metadata
 
 import pytest
 
-from ingest import cli
-from ingest.cli import doctor
+from iolab import cli
+from iolab.cli import doctor
 
 
 def test_version_names_the_schema_and_the_engines(capsys):
@@ -24,7 +24,7 @@ def test_version_names_the_schema_and_the_engines(capsys):
 
 
 def cli_schemas():
-    from ingest.config import SCHEMAS
+    from iolab.config import SCHEMAS
 
     return sorted(SCHEMAS.glob("V*__*.sql"))
 

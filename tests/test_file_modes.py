@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from ingest import cli
-from ingest.written import replacing, write_bytes, write_text
+from iolab import cli
+from iolab.written import replacing, write_bytes, write_text
 from tests.conftest import ROOT
 
 CHARTED = "esg-ds5020-2009"  # three pages with a chart each

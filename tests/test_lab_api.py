@@ -10,8 +10,8 @@ import duckdb
 import jupytext
 import pytest
 
-from ingest import batch, db, lab
-from ingest.reports import interactive, page, render
+from iolab import batch, db, lab
+from iolab.reports import interactive, page, render
 from tests.conftest import ROOT
 
 STUDY = "ds4300-vs-fastt200-2004"

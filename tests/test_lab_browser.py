@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from ingest import batch, db
-from ingest.reports.page import PALETTE
+from iolab import batch, db
+from iolab.reports.page import PALETTE
 from tests.browser import Browser, chromium_path
 from tests.conftest import ROOT
 from tests.test_lab import server

@@ -62,7 +62,7 @@ def test_wheel_installs_and_ingests(tmp_path):
     work = tmp_path / "elsewhere"
     work.mkdir()
     where = sh(
-        py, "-c", "import ingest.config as c; print(c.__file__); print(c.SCHEMAS); print(c.NOTEBOOKS)", cwd=work
+        py, "-c", "import iolab.config as c; print(c.__file__); print(c.SCHEMAS); print(c.NOTEBOOKS)", cwd=work
     ).split()
     assert all(w.startswith(str(venv)) for w in where), where
     assert (venv / where[1] / "views" / "010_measurements.sql").is_file()

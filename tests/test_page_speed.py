@@ -9,9 +9,9 @@ import json
 import polars as pl
 import pytest
 
-from ingest import batch, db
-from ingest.reports import early, interactive, marks
-from ingest.reports.oracle import charts
+from iolab import batch, db
+from iolab.reports import early, interactive, marks
+from iolab.reports.oracle import charts
 from tests import bigstudy
 from tests.conftest import rendered_page
 
@@ -185,7 +185,7 @@ def test_a_render_uses_its_early_kernel_and_an_unchanged_one_starts_none(tmp_pat
     real_warmed, real_import = early.warmed, early.import_validation
     monkeypatch.setattr(early, "warmed", lambda *a: warmed.append(1) or real_warmed(*a))
     monkeypatch.setattr(early, "import_validation", lambda: imported.append(1) or real_import())
-    from ingest.reports import render
+    from iolab.reports import render
 
     assert render.render(dbf, tmp_path / "out", force=True) == 0
     assert (warmed, imported) == ([1], [1])  # the kernel started with the snapshot rendered the pages

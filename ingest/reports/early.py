@@ -82,9 +82,9 @@ def warmed(make: Callable[[], P], code: str) -> P:
 
 
 def import_validation() -> None:
-    """Great Expectations imported as the validation imports it (validation.run: quiet, no pyspark)."""
+    """Great Expectations imported as the validation imports it (iolab.validation.run: quiet, no pyspark)."""
     logging.getLogger("great_expectations").setLevel(logging.ERROR)
-    from validation.run import _import_gx
+    from iolab.validation.run import _import_gx
 
     with contextlib.suppress(Exception):  # the validation imports it again and reports what fails
         _import_gx()

@@ -11,9 +11,9 @@ from pathlib import Path
 import duckdb
 import jupytext
 
-from ingest.config import NOTEBOOKS as NOTEBOOK_DIR
-from ingest.config import VIEWS
-from ingest.written import write_text
+from ..config import NOTEBOOKS as NOTEBOOK_DIR
+from ..config import VIEWS
+from ..written import write_text
 
 
 @dataclass(frozen=True)
@@ -96,8 +96,7 @@ def fingerprints(db: Path, jobs: list[tuple[str, str]], pages: dict[str, Noteboo
 
     A page whose fingerprint matches the one stored beside it last time is not rendered again.
     """
-    from ingest import __version__
-
+    from .. import __version__
     from .interactive import enabled
 
     code = hashlib.sha256(f"{__version__}|live charts: {enabled()}".encode())
@@ -115,7 +114,7 @@ def fingerprints(db: Path, jobs: list[tuple[str, str]], pages: dict[str, Noteboo
 
 
 def atomic_write(path: Path, text: str) -> None:
-    """Write ``path`` whole or not at all (ingest.written): a temporary file beside it, then a rename.
+    """Write ``path`` whole or not at all (iolab.written): a temporary file beside it, then a rename.
     A render killed half-way leaves the old page (or none), never a cut one."""
     write_text(path, text)
 

@@ -9,7 +9,7 @@ that has something to show for it is parameterised as papermill does (db_path, s
 one kernel shared by the whole render (its namespace reset before each page), and
 converted by nbconvert without code cells; the result is stripped of every network reference
 (CDN scripts, fonts), so it opens offline. Folder names are safe slugs kept inside --out,
-one per study (ingest.reports.folders);
+one per study (iolab.reports.folders);
 <out>/index.html links them all.
 """
 
@@ -36,12 +36,11 @@ from nbclient import NotebookClient
 from nbconvert import HTMLExporter
 from traitlets import CaselessStrEnum
 
-from ingest import outputs
-from ingest.config import NOTEBOOKS as NOTEBOOK_DIR
-from ingest.config import REPO as ROOT
-from ingest.progress import bar as progress_bar
-from ingest.terminal import console, markup, shown
-
+from .. import outputs
+from ..config import NOTEBOOKS as NOTEBOOK_DIR
+from ..config import REPO as ROOT
+from ..progress import bar as progress_bar
+from ..terminal import console, markup, shown
 from . import early, scratch
 from .folders import RECORD, assign, inside, read_record, slug
 from .interactive import as_page, embed
@@ -82,8 +81,7 @@ def offline(page: str) -> str:
 
 def validate(snap: Path, studies: set[str]) -> dict[str, str]:
     """Each study's validation on the snapshot, as the HTML of its pages' footer."""
-    from ingest import db as dbm
-
+    from .. import db as dbm
     from .tables import validation_html
     from .validation import all_results, summary
 
@@ -103,7 +101,7 @@ def snapshot(db: Path, into: Path) -> Path:
     DuckDB lets no writer in while a reader has the file open, so the copy is one consistent state
     (ingest waits for it, as it waits for any other holder).
     """
-    from ingest import db as dbm
+    from .. import db as dbm
 
     target = into / "snapshot.duckdb"
     holder = dbm.connect(db, read_only=True)  # waits while an ingest writes
@@ -143,7 +141,7 @@ def materialize(con: duckdb.DuckDBPyConnection) -> None:
     study alone 32 times). Computed once here (1.4 s), the pages' queries took 1.4 s. In file order,
     so a view reads the tables of those before it. The raw data stays views: the points
     (series_points, series_values) over the store, and ROW_VIEWS."""
-    from ingest.db import transaction
+    from ..db import transaction
 
     names = [n for n in view_names() if n not in ROW_VIEWS]
     with transaction(con):
@@ -159,7 +157,7 @@ def stored_prints(folder: Path) -> dict[str, str]:
 
 
 def store_prints(out: Path, folder: str, study: str, prints: dict[str, str]) -> None:
-    """The render record of ``folder``: which study it holds (ingest.reports.folders) and its pages' fingerprints."""
+    """The render record of ``folder``: which study it holds (iolab.reports.folders) and its pages' fingerprints."""
     record = {"study": study, "pages": prints}
     atomic_write(inside(out, out / folder / RECORD), json.dumps(record, sort_keys=True))
 
@@ -287,7 +285,7 @@ rendered {dt.datetime.now().strftime("%Y-%m-%d %H:%M")} from one snapshot of it.
 EXPORT = dict(template_name="lab", exclude_input=True, exclude_input_prompt=True, exclude_output_prompt=True)
 
 
-WARM_UP = "from ingest.reports import page\npage.render_kernel()"
+WARM_UP = "from iolab.reports import page\npage.render_kernel()"
 
 
 def run_pages(
@@ -298,7 +296,7 @@ def run_pages(
 ) -> None:
     """Execute ``jobs`` on one kernel per worker thread (a page mostly waits on its kernel, so two
     kernels use two cores; IOLAB_REPORT_WORKERS sets how many) while ``first`` runs here. Kernels the
-    render started with its snapshot (ingest.reports.early) are taken before any is started here.
+    render started with its snapshot (iolab.reports.early) are taken before any is started here.
 
     A page is finished (``finish(job, executed, value of first)``) once ``first`` has returned;
     those executed before wait in memory until then. If ``first`` raises, no page is finished."""
@@ -370,7 +368,7 @@ def render(
 
     A page whose fingerprint (``fingerprints``) is unchanged since its last render is kept as it is,
     unless ``force``. ``on_page`` hears of every page as it is rendered, kept or failed. ``pdf``: also
-    the print edition of each study (ingest.reports.pdf), from the same snapshot.
+    the print edition of each study (iolab.reports.pdf), from the same snapshot.
     """
     if not db.is_file():
         console().print(
