@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from . import paths
+from .written import write_text
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -232,8 +233,7 @@ def seal(folder: Path, what: str, since_ns: int | None) -> None:
             continue
         if old.covers(f, st.st_size) or (since_ns is not None and st.st_mtime_ns >= since_ns):
             lines.append(json.dumps({"file": f.relative_to(folder).as_posix(), "size": st.st_size}))
-    with temporary(folder / MARK) as tmp:
-        tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    write_text(folder / MARK, "\n".join(lines) + "\n")
 
 
 def record_file(path: Path) -> None:
@@ -295,20 +295,6 @@ def sealed(what: str, folder: str) -> Callable[[F], F]:
         return cast(F, run)
 
     return wrap
-
-
-@contextlib.contextmanager
-def temporary(dest: Path) -> Iterator[Path]:
-    """A hidden temporary name beside ``dest`` that becomes ``dest`` when the block ends; removed if
-    it fails (a full or read-only disk leaves no temporary file)."""
-    tmp = dest.with_name(f".{dest.name}.tmp")
-    try:
-        yield tmp
-        os.replace(tmp, dest)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise
 
 
 # what the OS (or DuckDB, or Polars, in words) says when a folder cannot be written, and what it means

@@ -106,6 +106,22 @@ def measure(cmd: list[str], cwd: Path | None = None) -> tuple[float, int]:
     return r["wall"], r["rss"]
 
 
+def median_times(fn, runs: int = 3) -> tuple[float, float]:
+    """(median wall seconds, median user + system seconds of the child processes) of ``runs`` calls
+    of ``fn`` (the benches of pages and views time their commands and queries with it)."""
+    import resource
+
+    walls, cpus = [], []
+    for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t = time.perf_counter()
+        fn()
+        walls.append(time.perf_counter() - t)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+    return statistics.median(walls), statistics.median(cpus)
+
+
 def run_pair(csv: Path, work: Path, reps: int = 3) -> dict:
     """Baseline and iolab, one after the other, ``reps`` times: the machine's speed drifts by 20 %
     and more from minute to minute here, so the figures are the medians (each iolab run ingests into
@@ -220,15 +236,26 @@ def main(argv=None) -> int:
 
 def save(path: Path, result: dict) -> None:
     """Write this run's figures for the next run; print the earlier ratios beside today's."""
+    old = earlier(path)
+    for k, r in result.items():
+        if isinstance(r, dict) and "ratio" in r and isinstance(old.get(k), dict):
+            print(f"{k:>6}: ratio {r['ratio']:.2f} (earlier run {old[k]['ratio']:.2f})")
+    keep(path, result)
+
+
+def earlier(path: Path) -> dict:
+    """The figures the run before wrote to ``path`` (keep), to print beside this run's; {} at first."""
     import json
 
-    if path.exists():
-        old = json.loads(path.read_text())
-        for k, r in result.items():
-            if isinstance(r, dict) and "ratio" in r and isinstance(old.get(k), dict):
-                print(f"{k:>6}: ratio {r['ratio']:.2f} (earlier run {old[k]['ratio']:.2f})")
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
+def keep(path: Path, result: dict, said: str = "") -> None:
+    """Write this run's figures to ``path`` for the next run, and say where (after ``said``)."""
+    import json
+
     path.write_text(json.dumps(result, indent=1))
-    print(f"results in {path}")
+    print(f"{said}results in {path}")
 
 
 if __name__ == "__main__":

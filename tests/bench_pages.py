@@ -25,7 +25,6 @@ import argparse
 import json
 import os
 import re
-import resource
 import statistics
 import subprocess
 import sys
@@ -54,21 +53,11 @@ def build(work: Path, runs: int) -> dict[str, Path]:
 
 def render_figures(dbf: Path, out: Path, renders: int) -> tuple[float, float, int]:
     """(median wall seconds, median user + system seconds of `iolab report --force`, pages written)."""
-    walls, cpus = [], []
-    for _ in range(renders):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        t = time.perf_counter()
-        subprocess.run(
-            [str(IOLAB), "report", "--db", str(dbf), "--out", str(out), "--force"],
-            check=True,
-            stdout=subprocess.DEVNULL,
-            env=ENV,
-        )
-        walls.append(time.perf_counter() - t)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpus.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
-    pages = len(list(out.glob("*/*.html")))
-    return statistics.median(walls), statistics.median(cpus), pages
+    from tests.bench import median_times
+
+    render = [str(IOLAB), "report", "--db", str(dbf), "--out", str(out), "--force"]
+    wall, cpu = median_times(lambda: subprocess.run(render, check=True, stdout=subprocess.DEVNULL, env=ENV), renders)
+    return wall, cpu, len(list(out.glob("*/*.html")))
 
 
 def page_work(dbf: Path, passes: int = 3) -> list[tuple[str, str, float, float]]:
@@ -139,8 +128,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     cache = Path(a.cache)
     cache.mkdir(parents=True, exist_ok=True)
+    from tests.bench import earlier, keep
+
     old_file = cache / "bench-pages.json"
-    old = json.loads(old_file.read_text()) if old_file.exists() else {}
+    old = earlier(old_file)
     result = {}
     with tempfile.TemporaryDirectory(dir=cache) as work:
         for name, dbf in build(Path(work), a.runs).items():
@@ -173,8 +164,7 @@ def main(argv: list[str] | None = None) -> int:
         for study, nb, own, q in r["per_page"]:
             if own >= 0.2 or name != "demo":
                 print(f"  {name:<18} {own:6.2f} {q:6.2f}  {study[:40]} / {nb}")
-    old_file.write_text(json.dumps(result, indent=1))
-    print(f"results in {old_file}")
+    keep(old_file, result)
     return 0
 
 

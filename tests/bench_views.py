@@ -27,9 +27,7 @@ Timings are medians of three runs. No test asserts on them: these machines are n
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -41,12 +39,9 @@ sys.path.insert(0, str(ROOT))
 
 
 def median_time(fn, runs: int = 3) -> float:
-    times = []
-    for _ in range(runs):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
+    from tests.bench import median_times
+
+    return median_times(fn, runs)[0]
 
 
 def query_figures(db_file: Path, what: str) -> dict[str, tuple[float, float, str]]:
@@ -221,8 +216,10 @@ def main(argv: list[str] | None = None) -> int:
     figures["report page"] = (per_page, empty, f"iolab report --force, {pages} demo pages; floor: an empty notebook")
     figures["iolab --help"] = (*startup_figures(), 'floor: python -c "import duckdb"')
 
+    from tests.bench import earlier, keep
+
     old_file = cache / "bench-views.json"
-    old = json.loads(old_file.read_text()) if old_file.exists() else {}
+    old = earlier(old_file)
     print(f"{'figure':<26} {'iolab s':>9} {'floor s':>9} {'ratio':>7} {'(earlier)':>9}  {'verdict':<18} what")
     result = {}
     for name, (took, floor, what) in figures.items():
@@ -230,8 +227,7 @@ def main(argv: list[str] | None = None) -> int:
         result[name] = {"seconds": took, "floor_seconds": floor, "ratio": ratio, "what": what}
         before = f"({old[name]['ratio']:.2f})" if name in old else ""
         print(f"{name:<26} {took:9.3f} {floor:9.3f} {ratio:7.2f} {before:>9}  {verdict(name, ratio):<18} {what}")
-    old_file.write_text(json.dumps(result, indent=1))
-    print(f"capture {csv.stat().st_size / 1e6:.0f} MB; results in {old_file}")
+    keep(old_file, result, f"capture {csv.stat().st_size / 1e6:.0f} MB; ")
     return 0
 
 

@@ -45,6 +45,22 @@ def test_plain_lines_off_a_terminal(tmp_path, capsys):
     assert "\x1b[" not in out  # no terminal control codes in a log
 
 
+def test_a_parsers_note_is_printed_once_off_a_terminal(tmp_path, capsys):
+    """A file read with a note (IOzone's report inside a script's log) says the note once, as the
+    warning a terminal shows too, not also on its own plain log line."""
+    report = (
+        ROOT / "tests" / "corpus" / "iozone-text" / "Rovanion__iozone-results-comparator__3.327_auto_U_ext2_1.iozone"
+    )
+    log = tmp_path / "x.log"
+    log.write_bytes(b"+ ./run_iozone.sh ext2\n[10:00] starting\n" + report.read_bytes() + b"\nuser@host:~$ \n")
+    rc, out = run(capsys, "ingest", str(log), "--db", str(tmp_path / "a.duckdb"))
+    note = "read the IOzone report at lines 3-192 of 194; skipped 2 lines before it, 1 line after it"
+    lines = out.splitlines()
+    assert rc == 0 and out.count(note) == 1, out
+    assert lines[0] == f"ingested   {log} [iozone-text]"
+    assert lines[1].startswith(f"Warning: {log}: {note}")
+
+
 def test_a_hostile_file_name_cannot_drive_the_terminal(tmp_path, capsys):
     """A name's control characters are shown as escapes (rich would have passed ESC through and
     turned :smile: into an emoji); markup-like brackets are text. The database keeps the real name."""

@@ -11,6 +11,7 @@ import pytest
 
 from iolab import cli
 from iolab.cli import doctor
+from tests.conftest import ROOT
 
 
 def test_version_names_the_schema_and_the_engines(capsys):
@@ -95,3 +96,42 @@ def test_doctor_finds_java_as_spark_does_and_says_when_it_is_too_old(tmp_path, m
     assert doctor._program("java") == f"21.0.7 ({tmp_path / 'jdk' / 'bin' / 'java'})"
     fake(tmp_path / "jdk" / "bin", "java", 'java version "1.8.0_292"')
     assert doctor._program("java") is None  # Java 8
+
+
+def test_doctor_knows_each_extra_from_pyproject_and_the_installed_metadata(monkeypatch, tmp_path):
+    """Which extra brings which distribution is pyproject.toml's optional-dependencies (lab, lake), read
+    from iolab's installed metadata, or from the checkout's pyproject.toml where that metadata is
+    missing or stale (an editable install keeps the requirements of its last pip install)."""
+    import tomllib
+
+    from iolab import config
+
+    optional = tomllib.loads((config.REPO / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    declared = {re.match(r"[A-Za-z0-9._-]+", r)[0].lower(): e for e in ("lab", "lake") for r in optional[e]}
+    assert (
+        doctor.extras() == declared == {"jupyterlab": "lab", "papermill": "lab", "pyspark": "lake", "sqlglot": "lake"}
+    )
+    requires = [
+        "duckdb>=1.1",
+        'PySpark==4.3.0; extra == "lake"',
+        'pytest>=8.3; extra == "dev"',
+        'jupyterlab<5,>=4.4; extra == "lab"',
+        "Foo_Bar.baz>=1 ; python_version >= \"3.11\" and extra == 'lab'",
+    ]
+    assert doctor.extras_of(requires) == {"pyspark": "lake", "jupyterlab": "lab", "foo-bar-baz": "lab"}
+    monkeypatch.setattr(metadata, "requires", lambda name: requires if name == "iolab" else None)
+    assert doctor.extras() == declared  # a checkout's pyproject.toml outranks metadata that disagrees
+    monkeypatch.setattr(config, "REPO", tmp_path)  # installed from a wheel: no pyproject.toml beside it
+    assert doctor.extras() == {"pyspark": "lake", "jupyterlab": "lab", "foo-bar-baz": "lab"}
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "other"\n[project.optional-dependencies]\nlab = ["x"]\n'
+    )
+    assert doctor.extras() == {"pyspark": "lake", "jupyterlab": "lab", "foo-bar-baz": "lab"}  # not iolab's
+
+    def missing(name):
+        raise metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(metadata, "requires", missing)
+    assert doctor.extras() == {}  # neither: each fix names the distribution itself
+    monkeypatch.setattr(config, "REPO", ROOT)  # no metadata, a checkout: its pyproject.toml
+    assert doctor.extras() == declared

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from iolab import cli
-from iolab.written import replacing, write_bytes, write_text
+from iolab import cli, outputs
+from iolab.written import replacing, replacing_by_name, write_bytes, write_text
 from tests.conftest import ROOT
 
 CHARTED = "esg-ds5020-2009"  # three pages with a chart each
@@ -41,7 +41,9 @@ def test_an_atomic_write_gets_the_mode_of_a_new_file_under_the_umask(tmp_path, u
     write_bytes(tmp_path / "b.png", b"\x89PNG")
     with replacing(tmp_path / "c.csv", suffix=".part") as f:
         f.write("a,b\n")
-    assert modes(tmp_path) == dict.fromkeys(["a.html", "b.png", "c.csv"], oct(mode))
+    with replacing_by_name(tmp_path / "d.parquet") as name:  # as DuckDB's COPY writes a lake's part
+        name.write_bytes(b"PAR1")
+    assert modes(tmp_path) == dict.fromkeys(["a.html", "b.png", "c.csv", "d.parquet"], oct(mode))
     assert (tmp_path / "a.html").read_text() == "<p>x</p>"
 
 
@@ -52,6 +54,25 @@ def test_a_failed_write_leaves_the_old_file_and_no_temporary_one(tmp_path, umask
         f.write("half")
         raise RuntimeError("stopped half-way")
     assert [p.name for p in tmp_path.iterdir()] == ["page.html"] and target.read_text() == "old"
+    with pytest.raises(RuntimeError), replacing_by_name(target) as name:
+        name.write_text("half")
+        raise RuntimeError("stopped half-way")
+    assert [p.name for p in tmp_path.iterdir()] == ["page.html"] and target.read_text() == "old"
+
+
+def test_a_link_planted_where_a_temporary_file_would_go_is_never_written_through(tmp_path):
+    """An output folder's marker (as the lake's manifests and scripts) is written beside itself under
+    a new name, as every page is: a link planted at a name fixed in advance (.iolab-output.tmp, as
+    the marker's was) neither has the file it points to overwritten nor becomes the marker."""
+    victim = tmp_path / "notes.txt"
+    victim.write_text("a user's notes")
+    out = tmp_path / "reports"
+    out.mkdir()
+    (out / f".{outputs.MARK}.tmp").symlink_to(victim)
+    outputs.start(out, "report")
+    assert victim.read_text() == "a user's notes"
+    assert not (out / outputs.MARK).is_symlink()
+    assert (out / outputs.MARK).read_text() == '{"iolab_output": 1, "what": "report"}\n'
 
 
 def test_every_file_report_and_export_write_is_0644_under_umask_022(tmp_path, umask):

@@ -1,4 +1,4 @@
-"""`from ingest import lab`: the default database opened read-only, a view as a Polars frame equal to the
+"""`from iolab import lab`: the default database opened read-only, a view as a Polars frame equal to the
 same query in DuckDB, the studies, charts with the pages' conventions, and notebooks/explore.py (not
 a report page) running on the demo studies."""
 

@@ -135,7 +135,7 @@ def test_table_cells_of_names_are_kept_whole_and_long_text_wraps():
     table = (
         "<table><thead><tr><th>system</th><th>reason</th><th>source path</th><th>iops</th></tr></thead><tbody>"
         "<tr><td>IBM DS4300 (dual controllers)</td><td>no point of the baseline at this load</td>"
-        '<td>a/b/c.csv</td><td class="num">1,070</td></tr>'
+        '<td>four-systems/omega/derived-x0.8-sqlserverio__iometeroutput.csv</td><td class="num">1,070</td></tr>'
         "<tr><td>IBM DS4300 (dual controllers) with a name longer than fits</td><td>x</td>"
         '<td></td><td class="num">2</td></tr></tbody></table>'
     )
@@ -143,7 +143,8 @@ def test_table_cells_of_names_are_kept_whole_and_long_text_wraps():
     assert '<td class="whole">IBM DS4300 (dual controllers)</td>' in out  # a name: never wrapped
     assert '<td class="name">IBM DS4300 (dual controllers) with a name longer than fits</td>' in out
     assert "<td>no point of the baseline at this load</td>" in out  # text wraps at its spaces
-    assert "<td>a/<wbr>b/<wbr>c.csv</td>" in out and '<td class="num">1,070</td>' in out
+    path = "four-<wbr>systems/<wbr>omega/<wbr>derived-<wbr>x0.8-<wbr>sqlserverio__<wbr>iometeroutput.csv"
+    assert f"<td>{path}</td>" in out and '<td class="num">1,070</td>' in out  # never inside a word
     css = pdf.print_css()
     assert ".iolab td.whole, td.whole { white-space: nowrap; }" in css  # the appendix has no .iolab
     assert "overflow-wrap: break-word" not in css

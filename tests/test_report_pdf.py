@@ -127,6 +127,16 @@ def test_a_table_over_several_pages_repeats_its_head_on_each(edition):
 
 
 @needs_chromium
+def test_no_page_is_blank_but_for_its_folio(edition):
+    """A table's last line ending at the foot of a page once started a page of nothing but its folio
+    (a bottom margin carried over); every page carries more than its folio."""
+    _, _, pages = edition
+    folio = re.compile(r"page \d+ of \d+")
+    bare = [i + 1 for i, text in enumerate(pages) if len(plain(folio.sub("", text).replace(STUDY, ""))) < 20]
+    assert bare == []
+
+
+@needs_chromium
 def test_every_chart_is_printed_whole_on_one_page(edition):
     folder, reader, pages = edition
     charts = sum(p.read_text(encoding="utf-8").count('<figure class="iolab-chart"') for p in folder.glob("*.html"))

@@ -11,10 +11,11 @@ number so that no two runs are the same bytes (a copy counts once).
 from __future__ import annotations
 
 import json
+import random
 import statistics
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from iolab import db
@@ -77,6 +78,8 @@ def export(dbf: Path) -> str:
 
 @settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(design=DESIGN, order=st.randoms(use_true_random=False))
+# found by hypothesis: three runs of 0.1 summed make 0.30000000000000004, so equal sides were 2.2e-14 % apart
+@example(design=[([[0.1, 0.1]], False), ([[0.1, 0.1, 0.1]], False)], order=random.Random(0))
 def test_random_designs(tmp_path_factory, design, order):
     tmp = tmp_path_factory.mktemp("design")
     study = write(tmp / "data", design)

@@ -47,7 +47,7 @@ def test_validation_runs_inside_a_jupyter_kernel(planted):
     from jupyter_client.manager import start_new_kernel
 
     code = (
-        "import duckdb\nfrom validation import run\n"
+        "import duckdb\nfrom iolab.validation import run\n"
         f"con = duckdb.connect({str(planted)!r}, read_only=True)\n"
         "rows = run.validate(con, store=False)\n"
         "print(sorted({(r['suite'], r['expectation']) for r in rows if not r['success']}))\n"

@@ -31,7 +31,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SKIP = ("tests/corpus/", "tests/fixtures/", "data/", "tools/rename_package.py", ".venv/", "build/")
+SKIP = ("tests/corpus/", "tests/fixtures/", "data/", "tools/rename_package.py", "schemas/V090", ".venv/", "build/")
 TEXT = {".py", ".md", ".toml", ".json", ".yaml", ".yml", ".sql", ".j2", ".txt", ".cfg", ".sh", ""}
 
 

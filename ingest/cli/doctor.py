@@ -88,8 +88,10 @@ PACKAGES = [
     *(("notebooks in the lab", d) for d in ("jupyterlab", "papermill")),
     *(("Spark lake (lake views --engine spark)", d) for d in ("pyspark", "sqlglot")),
 ]
-# the distributions an extra of iolab brings (pyproject.toml): the fix installs the extra, not the one
-EXTRAS = {"jupyterlab": "lab", "papermill": "lab", "pyspark": "lake", "sqlglot": "lake"}
+# the extras of iolab whose distributions a fix installs through the extra (pip install 'iolab[lab]')
+EXTRA_NAMES = ("lab", "lake")
+_NAME = re.compile(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
+_EXTRA = re.compile(r"""\bextra\s*==\s*["']([^"']+)["']""")
 # (part, program, its Debian package)
 PROGRAMS = [
     ("print edition (report --format pdf)", "chromium", "chromium"),
@@ -98,16 +100,63 @@ PROGRAMS = [
 ]
 
 
-def _wanted(dist: str) -> str:
+def _wanted(dist: str, extras: dict[str, str]) -> str:
     """What to pip install for ``dist``: iolab's extra that brings it, else the distribution."""
-    return f"'iolab[{EXTRAS[dist]}]'" if dist in EXTRAS else dist
+    return f"'iolab[{extras[dist]}]'" if dist in extras else dist
+
+
+def _dist(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()  # PEP 503: one spelling of a distribution's name
+
+
+def extras_of(requirements: list[str]) -> dict[str, str]:
+    """Each distribution of ``requirements`` (as importlib.metadata.requires gives them) that one of
+    EXTRA_NAMES brings (its marker ``extra == "lab"``), with that extra."""
+    out = {}
+    for r in requirements:
+        if (extra := _EXTRA.search(r)) and extra.group(1) in EXTRA_NAMES and (name := _NAME.match(r)):
+            out[_dist(name.group(1))] = extra.group(1)
+    return out
+
+
+def declared_extras(pyproject: Path) -> dict[str, str] | None:
+    """As extras_of, from iolab's pyproject.toml (its optional-dependencies); None if it is not one."""
+    import tomllib
+
+    try:
+        project = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("project", {})
+    except (OSError, tomllib.TOMLDecodeError):
+        return None
+    if project.get("name") != "iolab":
+        return None
+    optional = project.get("optional-dependencies", {})
+    return extras_of([f'{r}; extra == "{e}"' for e in EXTRA_NAMES for r in optional.get(e, [])])
+
+
+def extras() -> dict[str, str]:
+    """Each distribution an extra of iolab brings, with the extra: from iolab's installed metadata,
+    unless a checkout's pyproject.toml says otherwise (the metadata is stale: an editable install's is
+    as old as its last pip install) or there is none."""
+    from importlib import metadata
+
+    from ..config import REPO
+
+    try:
+        installed = extras_of(metadata.requires("iolab") or [])
+    except metadata.PackageNotFoundError:
+        installed = None
+    declared = declared_extras(REPO / "pyproject.toml")
+    if declared is not None and declared != installed:
+        return declared
+    return installed or {}
 
 
 def checks() -> list[Check]:
     """Every part iolab uses, found or not."""
     pip = f"{sys.executable} -m pip install"
     out = [Check("command line", f"Python {sys.version.split()[0]}", sys.executable, True, "")]
-    out += [Check(part, d, _package(d), part == "command line", f"{pip} {_wanted(d)}") for part, d in PACKAGES]
+    bring = extras()
+    out += [Check(part, d, _package(d), part == "command line", f"{pip} {_wanted(d, bring)}") for part, d in PACKAGES]
     out += [Check(part, prog, _program(prog), False, f"{APT} {deb}") for part, prog, deb in PROGRAMS]
     return out
 

@@ -109,10 +109,11 @@ def _absent(con: Any, paths: list[Path]) -> list[Path]:
 
 
 def _line(o: batch.Outcome, verbose: bool) -> str:
-    """One plain log line for a file: status, path, format, and the reason or the counts."""
+    """One plain log line for a file: status, path, format, and the reason or the counts. An ingested
+    file's reason is a parser's note, said once as a warning after the files (as on a terminal)."""
     where = f" (line {o.line})" if o.line else ""
     text = f"{o.status:<10} {shown(o.path)}" + (f" [{o.format}]" if o.format else "")
-    if o.reason:
+    if o.reason and o.status != Status.INGESTED:
         return f"{text}{where}: {shown(o.reason)}"
     if verbose and o.counts:
         return f"{text}: " + ", ".join(f"{k}={v}" for k, v in o.counts.items())

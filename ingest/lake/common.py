@@ -22,10 +22,10 @@ def _q(path: Path | str) -> str:
 
 
 def _copy(con, sql: str, dest: Path) -> None:
-    from ..outputs import temporary
+    from ..written import replacing_by_name
 
     dest.parent.mkdir(parents=True, exist_ok=True)
-    with temporary(dest) as tmp:  # hidden from readers until complete; removed if the write fails
+    with replacing_by_name(dest) as tmp:  # hidden from readers until complete; removed if the write fails
         con.execute(f"COPY ({sql}) TO {_q(tmp)} (FORMAT parquet, COMPRESSION zstd)")
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import outputs
+from ..written import replacing_by_name, write_text
 from .common import CATALOGUE, LAKE_FORMAT, MANIFEST, SCHEMA_FILE, _copy
 from .script import write_script
 
@@ -114,8 +115,7 @@ def export(db_path: str | Path, lake: str | Path, step: Step | None = None) -> d
         "batches": batches,
         "last_run": {"new_sources": new, "rewritten_batches": sorted(int(b) for b in stale), "batch": added},
     }
-    with outputs.temporary(man_path) as tmp:
-        tmp.write_text(json.dumps(manifest, indent=1, sort_keys=True))
+    write_text(man_path, json.dumps(manifest, indent=1, sort_keys=True))
     write_script(lake)
     return manifest
 
@@ -177,6 +177,6 @@ def _copy_points(con, lake: Path) -> dict[int, int]:
     for sid, (name, _) in files.items():
         dest = out / f"part-{sid}.parquet"
         if not dest.exists() or dest.stat().st_size != (store / name).stat().st_size:  # new, or upgraded
-            with outputs.temporary(dest) as tmp:
+            with replacing_by_name(dest) as tmp:
                 shutil.copyfile(store / name, tmp)
     return {sid: n for sid, (_, n) in files.items()}

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 from .. import outputs
+from ..written import write_text
 from .common import MANIFEST, data_roots
 
 VIEWS_MANIFEST = outputs.VIEWS_MARK
@@ -51,8 +52,7 @@ def mark(lake: Path, out: Path, engine: str, names: list[str], done: bool = True
         "computed_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "views": sorted(names),
     }
-    with outputs.temporary(out / VIEWS_MANIFEST) as tmp:
-        tmp.write_text(json.dumps(record, indent=1))
+    write_text(out / VIEWS_MANIFEST, json.dumps(record, indent=1))
 
 
 def status(lake: Path, out: Path | None = None) -> str:

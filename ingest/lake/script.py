@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..outputs import temporary
+from ..written import write_text
 from .common import lake_tables
 from .translate import ROW_VIEWS, spark_statements
 
@@ -111,6 +111,5 @@ def write_script(lake: Path) -> Path:
         if old.name not in files:
             old.unlink()
     for name, text in files.items():
-        with temporary(out / name) as tmp:
-            tmp.write_text(text)
+        write_text(out / name, text)
     return out

@@ -307,9 +307,9 @@ def join(ed: Edition, toc: Part, tmp: Path, target: Path) -> int:
         for page, folio in zip(writer.pages, pypdf.PdfReader(folios).pages):
             page.merge_page(folio)
     writer.add_metadata({"/Title": f"{visible(ed.study)}: iolab report", "/Creator": "iolab report --format pdf"})
-    from ..outputs import temporary
+    from ..written import replacing
 
-    with temporary(target) as part_file, part_file.open("wb") as f:  # whole or not at all
+    with replacing(target, binary=True) as f:  # whole or not at all
         writer.write(f)
     return total
 

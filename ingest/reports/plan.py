@@ -13,7 +13,6 @@ import jupytext
 
 from ..config import NOTEBOOKS as NOTEBOOK_DIR
 from ..config import VIEWS
-from ..written import write_text
 
 
 @dataclass(frozen=True)
@@ -111,12 +110,6 @@ def fingerprints(db: Path, jobs: list[tuple[str, str]], pages: dict[str, Noteboo
         ).hexdigest()
         for s, nb in jobs
     }
-
-
-def atomic_write(path: Path, text: str) -> None:
-    """Write ``path`` whole or not at all (iolab.written): a temporary file beside it, then a rename.
-    A render killed half-way leaves the old page (or none), never a cut one."""
-    write_text(path, text)
 
 
 def studies_of(db: Path) -> list[str]:

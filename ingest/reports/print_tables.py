@@ -1,15 +1,16 @@
 """The print edition's tables: names kept whole. A cell of a column holding names (a system, a
 workload, a configuration) short enough to stand on one line is never wrapped; a longer name wraps in
-a column kept wide enough to read; other cells wrap at their spaces, a path after its slashes. The
-screen pages are not changed: ``whole_names`` rewrites the print copy of a page only (print.css
-holds the rules: td.whole, td.name)."""
+a column kept wide enough to read; other cells wrap at their spaces, a path after its slashes. A
+column empty in every row shown (a config, a RAID level no sidecar declares) is left out on paper, and
+a line under the table says which. The screen pages are not changed: ``whole_names`` rewrites the
+print copy of a page only (print.css holds the rules: td.whole, td.name, p.left-out)."""
 
 from __future__ import annotations
 
 import html
 import re
 
-WHOLE = 32  # characters: a name this short is never wrapped on paper
+WHOLE = 48  # characters: a name this short is never wrapped on paper (a 44-character one, whole)
 # the columns of the pages' tables that hold names (their headers as shown): a system, a workload...
 NAMES = {
     "system",
@@ -41,33 +42,78 @@ _TABLE = re.compile(r"<table>(.*?)</table>", re.S)
 _TH = re.compile(r"<th>([^<]*)</th>")
 _TR = re.compile(r"<tr>(.*?)</tr>", re.S)
 _TD = re.compile(r"<td([^>]*)>(.*?)</td>", re.S)  # every cell: its attributes, its content
+_CELL = re.compile(r"<(t[hd])\b[^>]*>.*?</\1>", re.S)  # a head or a body cell, whole
+_MARKUP = re.compile(r"<[^>]*>")
+_PATH_BREAK = re.compile(r"[/_-]+")  # where a path may wrap: after a slash, a dash, an underscore
+SHORT = 16  # characters: a column of texts no longer than this (a run key, a match rule) never wraps
 
 
-def _cell(cell: re.Match, i: int, names: set[int]) -> str:
-    """A plain text cell of a name column kept whole (or wide), a path's cell wrapping after its
-    slashes; any other cell (a number, a cell with a class or markup of its own) as it is."""
+def _cell(cell: re.Match, i: int, names: set[int], short: set[int]) -> str:
+    """A plain text cell of a name column or of a column of short texts kept whole (a long name:
+    wide), a path's cell wrapping after its slashes, dashes and underscores (never inside a word);
+    any other cell (a number, a cell with a class or markup of its own) as it is."""
     attrs, text = cell.group(1), cell.group(2)
     if attrs or "<" in text:
         return cell.group(0)
     if i in names:  # a long name wraps, in a column kept wide
         return f'<td class="{"whole" if len(html.unescape(text)) <= WHOLE else "name"}">{text}</td>'
-    return f"<td>{text.replace('/', '/<wbr>')}</td>"  # a path wraps after its slashes
+    if i in short:  # a run key, a match rule: never broken over two lines
+        return f'<td class="whole">{text}</td>'
+    if "/" in text and " " not in text:  # a path
+        return f"<td>{_PATH_BREAK.sub(lambda m: m.group(0) + '<wbr>', text)}</td>"
+    return f"<td>{text.replace('/', '/<wbr>')}</td>"
 
 
-def _row(row: str, names: set[int]) -> str:
+def _row(row: str, names: set[int], short: set[int]) -> str:
     count = iter(range(len(row)))
-    return _TD.sub(lambda c: _cell(c, next(count), names), row)
+    return _TD.sub(lambda c: _cell(c, next(count), names, short), row)
+
+
+def short_columns(body: str) -> set[int]:
+    """The columns of a table whose every body cell holds at most SHORT characters."""
+    rows = [[html.unescape(_MARKUP.sub("", c.group(2))) for c in _TD.finditer(r)] for r in _TR.findall(body)]
+    rows = [r for r in rows if r]
+    if not rows or any(len(r) != len(rows[0]) for r in rows):
+        return set()
+    return {i for i in range(len(rows[0])) if max(len(r[i]) for r in rows) <= SHORT}
+
+
+def empty_columns(body: str) -> list[int]:
+    """The columns of a table (its inside) whose every body cell is empty, markup aside; none where a
+    row has another count of cells than the head (a spanning cell: the columns are not plain)."""
+    rows = [[c.group(0) for c in _CELL.finditer(r)] for r in _TR.findall(body)]
+    if len(rows) < 2 or any(len(r) != len(rows[0]) for r in rows):
+        return []
+    cells = [r for r in rows[1:] if r and r[0].startswith("<td")]
+    if not cells:
+        return []
+    return [i for i in range(len(rows[0])) if all(not html.unescape(_MARKUP.sub("", r[i])).strip() for r in cells)]
+
+
+def _without(row: str, columns: set[int]) -> str:
+    count = iter(range(len(row)))
+    return _CELL.sub(lambda c: "" if next(count) in columns else c.group(0), row)
 
 
 def _table(match: re.Match) -> str:
     body = match.group(1)
-    names = {i for i, h in enumerate(_TH.findall(body)) if html.unescape(h).strip() in NAMES}
-    return "<table>" + _TR.sub(lambda r: f"<tr>{_row(r.group(1), names)}</tr>", body) + "</table>"
+    heads = _TH.findall(body)
+    left = set(empty_columns(body)) if len(heads) > 1 else set()
+    note = ""
+    if left and len(left) < len(heads):  # a table of nothing but empty columns stays as it is
+        said = ", ".join(heads[i] for i in sorted(left))  # escaped as the page has them
+        note = f'<p class="left-out">columns empty in every row shown are left out: {said}</p>'
+        body = _TR.sub(lambda r: f"<tr>{_without(r.group(1), left)}</tr>", body)
+        heads = _TH.findall(body)
+    names = {i for i, h in enumerate(heads) if html.unescape(h).strip() in NAMES}
+    short = short_columns(body)
+    return "<table>" + _TR.sub(lambda r: f"<tr>{_row(r.group(1), names, short)}</tr>", body) + "</table>" + note
 
 
 def whole_names(page: str) -> str:
     """A page's HTML whose tables keep names whole: a cell of a name column (NAMES) of up to WHOLE
     characters is never wrapped (print.css: td.whole), a longer one wraps in a column kept wide
     (td.name); other cells wrap at their spaces, a path after its slashes, and inside a word only
-    where a word is wider than its column."""
+    where a word is wider than its column. Columns empty in every row are left out, and said so under
+    the table."""
     return _TABLE.sub(_table, page)

@@ -20,14 +20,21 @@ import copy
 import html
 import json
 import re
-from collections.abc import Callable
 
-MM = 96 / 25.4  # CSS px per millimetre, as Chromium prints
-# A4 landscape less print.css's @page margins (14 mm left and right, 12 mm top, 16 mm bottom)
-PAGE_WIDTH = int((297 - 28) * MM)  # 1016 px
-# a figure's height on its page: the rest of the page's 182 mm holds "Figure n" and its caption
-FIGURE_HEIGHT = int(155 * MM)  # 585 px
-PT = 0.75  # points per CSS px
+from .print_bands import (  # noqa: F401  (PT, rows_of: the page box and a chart's rows, as printed has them)
+    FIGURE_HEIGHT,
+    PAGE_WIDTH,
+    PT,
+    Draw,
+    facet_values,
+    fits,
+    rows_of,
+    split_bands,
+    svg_size,
+    units,
+)
+from .print_fit import facet_scales, grown, wrap_titles
+
 LABEL = 11  # px: 8.25 pt, above the 7 pt a printed chart's smallest text must reach
 TITLE = 12
 THEME = {
@@ -47,8 +54,10 @@ THEME = {
     "trail": {"strokeWidth": 2},
     "rule": {"strokeWidth": 1.5},
     "point": {"size": 45, "filled": True, "strokeWidth": 1.5},
-    # a bar's outline keeps a light grey bar ('single run') apart from the white page in greyscale
-    "bar": {"stroke": "#222222", "strokeWidth": 0.6},
+    # a bar's dark outline and the gap between bars keep a light grey bar ('single run') a bar of its
+    # own in greyscale, not one grey block with its neighbours (the legend says what the grey means)
+    "bar": {"stroke": "#222222", "strokeWidth": 1},
+    "scale": {"bandPaddingInner": 0.25},
     "rect": {"stroke": None},
     "view": {"discreteHeight": {"step": 14}},  # a bar 14 px high (20 on screen): more bars a page
 }
@@ -56,26 +65,11 @@ LOWEST = 0.6  # a faceted chart's plots may be drawn this much lower on paper to
 LEAST = 200  # px: the narrowest or lowest a chart's plot is drawn on paper
 SHRINK_STEPS = 6  # tries at drawing a chart without facets smaller before it is left as it is
 
-Draw = Callable[[dict], str]
-
 
 def draw(spec: dict) -> str:
     import vl_convert
 
     return vl_convert.vegalite_to_svg(spec)
-
-
-def svg_size(svg: str) -> tuple[float, float]:
-    """The width and height in px an SVG of vl-convert declares."""
-    head = svg[: svg.find(">") + 1]
-    w = re.search(r'\swidth="([\d.]+)', head)
-    h = re.search(r'\sheight="([\d.]+)', head)
-    return (float(w.group(1)) if w else 0.0, float(h.group(1)) if h else 0.0)
-
-
-def fits(svg: str) -> bool:
-    w, h = svg_size(svg)
-    return w <= PAGE_WIDTH and h <= FIGURE_HEIGHT
 
 
 def themed(spec: dict) -> dict:
@@ -92,8 +86,9 @@ def themed(spec: dict) -> dict:
             config[key] = value
     greyscale(out)
     width = _inner(out, "width") if "facet" in out else None
-    if width:
+    if width:  # titles on lines as wide as the plot: side by side, they never run together
         config["axisX"] = {**config.get("axisX", {}), "titleLimit": width}
+        wrap_titles(out, width)
     return out
 
 
@@ -144,26 +139,6 @@ def facet_field(spec: dict) -> tuple[str, dict] | None:
     return None
 
 
-def rows_of(spec: dict) -> list[dict]:
-    data = spec.get("data") or {}
-    if "values" in data:
-        return list(data["values"])
-    return list((spec.get("datasets") or {}).get(data.get("name", ""), []))
-
-
-def facet_values(spec: dict, field: str, fdef: dict) -> list:
-    """The facets of a chart in the order it draws them: a sort list as given, no sort (None) in the
-    order of the data, else ascending (Vega-Lite's default)."""
-    seen = list(dict.fromkeys(r.get(field) for r in rows_of(spec) if isinstance(r, dict)))
-    sort = fdef.get("sort", "ascending")
-    if isinstance(sort, list):
-        return [v for v in sort if v in seen] + [v for v in seen if v not in sort]
-    if sort is None:
-        return seen
-    ordered = sorted(seen, key=lambda v: (v is None, str(v) if not isinstance(v, (int, float)) else v))
-    return ordered[::-1] if sort == "descending" else ordered
-
-
 def wrapped(spec: dict, field: str, fdef: dict, values: list, columns: int) -> dict:
     """``spec`` drawing only the facets ``values``, wrapped in ``columns`` columns."""
     out = copy.deepcopy(spec)
@@ -173,6 +148,7 @@ def wrapped(spec: dict, field: str, fdef: dict, values: list, columns: int) -> d
     width = _inner(out, "width")
     if width:  # an x axis's title no longer than its plot: side by side, the titles never run together
         out["config"]["axisX"] = {**out["config"].get("axisX", {}), "titleLimit": width}
+        wrap_titles(out, width)
     return out
 
 
@@ -189,6 +165,13 @@ def _no_legends(view: object) -> None:
                 enc["legend"] = None
         for key in ("layer", "spec", "hconcat", "vconcat", "concat"):
             _no_legends(view.get(key))
+
+
+def legendless(spec: dict) -> dict:
+    """``spec`` without its legends: a figure's part after its first (the first part shows them)."""
+    out = copy.deepcopy(spec)
+    _no_legends(out)
+    return out
 
 
 def bare(spec: dict) -> dict:
@@ -258,10 +241,22 @@ def split_facets(spec: dict, render: Draw) -> list[str] | None:
             columns -= 1
     if not fits(svg):
         return None
-    per = columns * rows
+    rest = values[columns * rows :]
+    per = columns * _rows_without_legend(spec, field, fdef, rest, columns, rows, render)
     return [svg] + [
-        render(wrapped(spec, field, fdef, values[i : i + per], columns)) for i in range(per, len(values), per)
+        render(legendless(wrapped(spec, field, fdef, rest[i : i + per], columns))) for i in range(0, len(rest), per)
     ]
+
+
+def _rows_without_legend(spec: dict, field: str, fdef: dict, rest: list, columns: int, rows: int, render: Draw) -> int:
+    """Rows of facets a page holds after a figure's first: as many as the first, or more where the
+    legend it no longer repeats leaves room for them."""
+    while len(rest) > columns * rows:
+        more = legendless(wrapped(spec, field, fdef, rest[: columns * (rows + 1)], columns))
+        if not fits(render(more)):
+            break
+        rows += 1
+    return rows
 
 
 def _less(spec: dict, key: str, by: float) -> bool:
@@ -286,7 +281,7 @@ def _shorter_labels(spec: dict, width: float) -> None:
     limit = config.get("axisY", {}).get("labelLimit") or width - LEAST - 30
     limit -= width - PAGE_WIDTH * 0.98
     config["axisY"] = {**config.get("axisY", {}), "labelLimit": max(120, int(limit))}
-    for unit in _units(spec):
+    for unit in units(spec):
         axis = ((unit.get("encoding") or {}).get("y") or {}).get("axis")
         if isinstance(axis, dict) and axis.get("labelLimit") == 0:
             axis.pop("labelLimit")  # labelLimit 0 (no limit) of the screen would win over the config's
@@ -309,121 +304,6 @@ def shrunk(spec: dict, render: Draw) -> str:
     return svg
 
 
-def _units(view: object) -> list[dict]:
-    """The unit views (those with a mark) of a spec, in order."""
-    if not isinstance(view, dict):
-        return []
-    found = [view] if "mark" in view else []
-    for sub in view.get("layer", []):
-        found += _units(sub)
-    return found + _units(view.get("spec"))
-
-
-def band_field(spec: dict) -> tuple[str, dict] | None:
-    """The field of a chart's bands (a nominal y whose plot grows a step per value), and its
-    definition; None where the plot has a fixed height."""
-    inner = spec.get("spec")
-    if isinstance((inner if isinstance(inner, dict) else spec).get("height"), (int, float)):
-        return None
-    for unit in _units(spec):
-        y = (unit.get("encoding") or {}).get("y")
-        if isinstance(y, dict) and y.get("type") in ("nominal", "ordinal") and "field" in y:
-            return str(y["field"]), y
-    return None
-
-
-def banded(spec: dict, field: str, values: list) -> dict:
-    out = copy.deepcopy(spec)
-    out["transform"] = [{"filter": {"field": field, "oneOf": values}}, *out.get("transform", [])]
-    return out
-
-
-def band_values(spec: dict, field: str, ydef: dict) -> list:
-    """The bands of a chart in the order it draws them, top to bottom: sorted by the x value
-    ("x", "-x": by the largest of each band), as listed, as in the data or ascending."""
-    sort = ydef.get("sort", "ascending")
-    if sort not in ("x", "-x"):
-        return facet_values(spec, field, {"sort": sort})
-    x: dict = next(
-        (u["encoding"]["x"] for u in _units(spec) if isinstance((u.get("encoding") or {}).get("x"), dict)), {}
-    )
-    most: dict = {}
-    for row in rows_of(spec):
-        v = row.get(x.get("field", ""))
-        if isinstance(v, (int, float)):
-            most[row.get(field)] = max(most.get(row.get(field), v), v)
-    ordered = sorted(most, key=lambda b: most[b], reverse=sort == "-x")
-    return ordered + [v for v in facet_values(spec, field, {"sort": None}) if v not in most]
-
-
-def same_x(spec: dict) -> dict:
-    """``spec`` whose quantitative x axis spans all its data (and 0) whatever part of its bands is
-    drawn: the parts of a chart continued over pages share one scale."""
-    out = copy.deepcopy(spec)
-    for unit in _units(out):
-        x = (unit.get("encoding") or {}).get("x")
-        if not isinstance(x, dict) or x.get("type") != "quantitative" or "aggregate" in x:
-            continue
-        if "domain" in (x.get("scale") or {}):
-            continue
-        values = [r.get(x.get("field")) for r in rows_of(out)]
-        numbers = [v for v in values if isinstance(v, (int, float)) and v == v]
-        if numbers:
-            x["scale"] = {**(x.get("scale") or {}), "domain": [min(0, min(numbers)), max(0, max(numbers))]}
-    return out
-
-
-def band_weights(spec: dict, field: str, values: list) -> list[int]:
-    """How many bars each band holds: its distinct y offsets (bars side by side), else one."""
-    offset: dict = next(
-        (u["encoding"]["yOffset"] for u in _units(spec) if isinstance((u.get("encoding") or {}).get("yOffset"), dict)),
-        {},
-    )
-    if "field" not in offset:
-        return [1] * len(values)
-    bars: dict = {}
-    for row in rows_of(spec):
-        bars.setdefault(row.get(field), set()).add(row.get(offset["field"]))
-    return [max(1, len(bars.get(v, ()))) for v in values]
-
-
-def packed(values: list, weights: list[int], room: float) -> list[list]:
-    """``values`` in order, in groups whose weights add up to at most ``room`` (one at least)."""
-    groups: list[list] = [[]]
-    used = 0.0
-    for v, w in zip(values, weights):
-        if groups[-1] and used + w > room:
-            groups.append([])
-            used = 0.0
-        groups[-1].append(v)
-        used += w
-    return groups
-
-
-def split_bands(spec: dict, render: Draw) -> list[dict]:
-    """A chart whose bands (one bar per workload...) are more than a page holds, as several charts of
-    as many bands as a page holds each, sharing one x scale; the chart itself where they fit."""
-    found = band_field(spec)
-    if found is None:
-        return [spec]
-    field, ydef = found
-    values = band_values(spec, field, ydef)
-    whole = svg_size(render(spec))[1]
-    if len(values) < 2 or whole <= FIGURE_HEIGHT:
-        return [spec]
-    weights = band_weights(spec, field, values)
-    one = svg_size(render(banded(spec, field, values[:1])))[1]
-    bar = max((whole - one) / max(sum(weights) - weights[0], 1), 1)  # px a bar takes
-    room = (FIGURE_HEIGHT * 0.97 - one) / bar + weights[0]
-    spec = same_x(spec)
-    while room >= 1:  # the measure was of one band: fewer bars where a page's worth does not fit
-        parts = [banded(spec, field, group) for group in packed(values, weights, room)]
-        if all(svg_size(render(p))[1] <= FIGURE_HEIGHT for p in parts):
-            return parts
-        room = int(room * 0.9)
-    return [banded(spec, field, [v]) for v in values]
-
-
 def memo(render: Draw) -> Draw:
     """``render`` drawing each spec once: a part is measured, then drawn."""
     drawn: dict[str, str] = {}
@@ -439,11 +319,17 @@ def memo(render: Draw) -> Draw:
 
 def print_svgs(spec: dict, render: Draw = draw) -> list[str]:
     """The SVGs a chart prints as: one, or several for a chart whose facets or bands take more than
-    a page (each part with the same facets' columns, its own bands)."""
+    a page (each part with the same facets' columns, its own bands; the legends on the first part
+    only); a small chart drawn larger; facets on one scale where they compare like with like."""
     once = memo(render)
     svgs: list[str] = []
-    for part in split_bands(themed(spec), once):
+    for i, part in enumerate(split_bands(themed(spec), once)):
         found = facet_field(part)
+        if found is not None and "field" in (part.get("facet") or {}):
+            part = facet_scales(part, found[0])
+        part = legendless(part) if i else part
+        if found is None or len(facet_values(part, *found)) <= 2:  # a page of panels is not small
+            part = grown(part, once)
         if found is not None and "field" not in (part.get("facet") or {}):  # a row or column: as it is, if it fits
             svg = once(part)
             if fits(svg):
@@ -461,6 +347,7 @@ _SPEC = re.compile(r'<script\b[^>]*\bclass="iolab-chart-spec"[^>]*>([^<]*)</scri
 _LIVE = re.compile(
     r'<div\b[^>]*\bclass="iolab-vega"[^>]*>\s*</div>'
 )  # the screen's live chart: paper shows the picture
+LEGEND_NOTE = '<p class="iolab-legend-note">Legend: on the first page of this figure.</p>'
 _CAPTION = re.compile(r"<figcaption.*?</figcaption>", re.S)
 
 
@@ -482,10 +369,12 @@ def print_figure(match: re.Match, render: Draw = draw) -> str:
     alt = said.group(1) if said else ""  # escaped as the page has it
     first = _LIVE.sub("", body.replace(img.group(0), _image(svgs[0], alt), 1))
     out = [f"<figure{attrs}>{first}</figure>"]
+    note = LEGEND_NOTE if 'role-legend"' in svgs[0] else ""  # its legend is on the first part only
     for i, svg in enumerate(svgs[1:], 2):
         more = html.escape(f" (part {i} of {len(svgs)})", quote=True)
         out.append(
-            f"<figure{attrs.replace('iolab-chart', 'iolab-chart iolab-continued', 1)}>{_image(svg, alt + more)}</figure>"
+            f"<figure{attrs.replace('iolab-chart', 'iolab-chart iolab-continued', 1)}>"
+            f"{_image(svg, alt + more)}{note}</figure>"
         )
     if len(svgs) > 1:  # the caption says what the whole chart leaves out: under its last part
         caption = _CAPTION.search(first)

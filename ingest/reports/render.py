@@ -41,11 +41,12 @@ from ..config import NOTEBOOKS as NOTEBOOK_DIR
 from ..config import REPO as ROOT
 from ..progress import bar as progress_bar
 from ..terminal import console, markup, shown
+from ..written import write_text
 from . import early, scratch
 from .folders import RECORD, assign, inside, read_record, slug
 from .interactive import as_page, embed
 from .pdf import edition_path, print_editions, unprint
-from .plan import Notebook, atomic_write, fingerprints, notebooks, plan, studies_of, view_names
+from .plan import Notebook, fingerprints, notebooks, plan, studies_of, view_names
 from .tables import VALIDATION_SLOT, esc
 
 
@@ -159,7 +160,7 @@ def stored_prints(folder: Path) -> dict[str, str]:
 def store_prints(out: Path, folder: str, study: str, prints: dict[str, str]) -> None:
     """The render record of ``folder``: which study it holds (iolab.reports.folders) and its pages' fingerprints."""
     record = {"study": study, "pages": prints}
-    atomic_write(inside(out, out / folder / RECORD), json.dumps(record, sort_keys=True))
+    write_text(inside(out, out / folder / RECORD), json.dumps(record, sort_keys=True))
 
 
 def parameterize(nb: nbformat.NotebookNode, params: dict[str, str]) -> nbformat.NotebookNode:
@@ -244,7 +245,7 @@ def write_page(out: Path, name: str, nb: str, body: str, validation: str) -> Pat
     folder = inside(out, out / name)
     folder.mkdir(parents=True, exist_ok=True)
     target = inside(out, folder / f"{nb}.html")
-    atomic_write(target, body.replace(VALIDATION_SLOT, validation))
+    write_text(target, body.replace(VALIDATION_SLOT, validation))
     return target
 
 
@@ -278,7 +279,7 @@ rendered {dt.datetime.now().strftime("%Y-%m-%d %H:%M")} from one snapshot of it.
 <table><tr><th>study</th><th>systems under test</th><th>files</th><th>reports</th></tr>{"".join(rows)}</table>
 </body></html>"""
     target = out / "index.html"
-    atomic_write(target, page)
+    write_text(target, page)
     return target
 
 

@@ -41,20 +41,25 @@ SELECT r.run_id,
            AS started_from
 FROM runs r LEFT JOIN rt ON rt.run_id = r.run_id;
 
+-- firmware_order: the study's declared firmware_order, each firmware's (first) position (none where
+-- its sidecars declare different ones); file_measurements orders by it.
+CREATE OR REPLACE VIEW firmware_order AS
+WITH o AS (
+    SELECT study, from_json((labels->'firmware_order'), '["VARCHAR"]') AS fw
+    FROM source_files
+    WHERE status = 'ok' AND study IS NOT NULL AND json_type((labels->'firmware_order')) = 'ARRAY'
+)
+SELECT study, firmware, min(array_position(fw, firmware)) AS position
+FROM (SELECT study, fw, unnest(fw) AS firmware FROM o
+      WHERE study NOT IN (SELECT study FROM o GROUP BY study HAVING count(DISTINCT CAST(fw AS VARCHAR)) > 1))
+GROUP BY study, firmware;
+
 -- file_measurements: one row per study, system and placed file (source_id is the place), with its
 -- measurement and that measurement's order; system_measurements: one row per measurement.
 CREATE OR REPLACE VIEW file_measurements AS
 WITH sf AS (
-    SELECT source_id, content_id, study, system, path, labels->>'firmware' AS firmware,
-           CASE WHEN json_type((labels->'firmware_order')) = 'ARRAY'
-                THEN from_json((labels->'firmware_order'), '["VARCHAR"]') END AS fw_order
+    SELECT source_id, content_id, study, system, path, labels->>'firmware' AS firmware
     FROM source_files WHERE status = 'ok' AND study IS NOT NULL
-), fw AS (  -- the study's firmware_order: each firmware's (first) position
-    SELECT study, firmware, min(array_position(fw_order, firmware)) AS position
-    FROM (SELECT study, fw_order, unnest(fw_order) AS firmware FROM sf WHERE fw_order IS NOT NULL)
-    WHERE study NOT IN (SELECT study FROM sf WHERE fw_order IS NOT NULL GROUP BY study
-                        HAVING count(DISTINCT CAST(fw_order AS VARCHAR)) > 1)
-    GROUP BY study, firmware
 ), f AS (
     SELECT f.study, coalesce(r.system, f.system) AS system, f.source_id, min(f.path) AS source_path,
            min(f.firmware) AS firmware,
@@ -96,7 +101,8 @@ WITH sf AS (
 ), m AS (  -- per measurement: its span, files and place in the declared order
     SELECT e.study, e.system, e.measurement, e.measured_by, min(e.first_run) AS m_first_run,
            max(e.last_run) AS m_last_run, count(DISTINCT e.source_id) AS files, min(o.position) AS position
-    FROM every e LEFT JOIN fw o ON o.study = e.study AND o.firmware = e.measurement AND e.measured_by = 'firmware'
+    FROM every e LEFT JOIN firmware_order o
+                 ON o.study = e.study AND o.firmware = e.measurement AND e.measured_by = 'firmware'
     GROUP BY e.study, e.system, e.measurement, e.measured_by
 ), o AS (
     SELECT *,
@@ -130,15 +136,3 @@ CREATE OR REPLACE VIEW system_measurements AS
 SELECT DISTINCT study, system, measurement, measured_by, m_first_run AS first_run, m_last_run AS last_run, files,
        ordered_by, measurement_no, measurements, is_current, current_note
 FROM file_measurements;
-
--- The study's declared firmware_order: each firmware's (first) position (none where its sidecars
--- declare different ones).
-CREATE OR REPLACE VIEW firmware_order AS
-WITH o AS (
-    SELECT study, from_json((labels->'firmware_order'), '["VARCHAR"]') AS fw
-    FROM source_files WHERE status = 'ok' AND json_type((labels->'firmware_order')) = 'ARRAY'
-)
-SELECT study, firmware, min(array_position(fw, firmware)) AS position
-FROM (SELECT study, fw, unnest(fw) AS firmware FROM o
-      WHERE study NOT IN (SELECT study FROM o GROUP BY study HAVING count(DISTINCT CAST(fw AS VARCHAR)) > 1))
-GROUP BY study, firmware;

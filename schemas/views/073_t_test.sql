@@ -1,5 +1,5 @@
--- The two-sided p-value of Student's t, for the false-discovery-rate columns of the views that
--- give verdicts (comparison_fdr, 076; trends, 078).
+-- The two-sided p-value of Student's t and the Benjamini-Hochberg adjustment, for the
+-- false-discovery-rate columns of the views that give verdicts (comparison_fdr, 076; trends, 078).
 --
 -- t_p2(t, df)   P(|T| >= |t|) for T ~ Student's t with df degrees of freedom, df a whole number
 --               >= 1 (the views' Welch df is rounded down, 074_noise.sql). Exact, not approximated:
@@ -12,6 +12,17 @@
 --               (tests/test_fdr.py: within 1e-12).
 -- ln_gamma(x)   ln Gamma(x) for x > 0, Lanczos (g = 7, 9 terms; relative error ~1e-15): plain
 --               arithmetic, so the lake's Spark SQL computes it too (it has no lgamma).
+-- Benjamini-Hochberg over a family of verdicts (the rows of one `fam`, those with a p-value), in two
+-- steps because the second is a window over the first (a view computes bh_step in one CTE and
+-- bh_q over it in the next):
+-- bh_family(p, fam)      m, how many rows of the family have a p-value.
+-- bh_step(p, fam)        p x m / rank, the rank among the family's p-values (NULL where p is NULL).
+-- bh_q(step, p, fam)     the adjusted p-value: the running minimum of the steps from the largest p
+--                        down, at most 1 (RANGE: tied p-values get one q, whatever their rank), i.e.
+--                        min over rank k >= i of p_(k) x m / k; NULL where p is NULL.
+-- fdr_verdict(verdict, q)  the verdict with the family's false discovery rate held at 5 %: a
+--                        'better' or 'worse' whose q is not below 0.05 becomes 'within noise';
+--                        every other verdict is kept (the adjustment only takes claims away).
 CREATE OR REPLACE MACRO ln_gamma(x) AS  -- (x): the lake's Spark translation puts the argument in as written
     0.5 * ln(2 * pi()) + ((x) - 0.5) * ln((x) + 6.5) - ((x) + 6.5)
     + ln(0.99999999999980993 + 676.5203681218851 / (x) - 1259.1392167224028 / ((x) + 1)
@@ -35,3 +46,16 @@ CREATE OR REPLACE MACRO t_p2(t, df) AS
                                  * pow(cos(atan(abs(t) / sqrt(df))), 2 * j)))
              END))
     END;
+
+CREATE OR REPLACE MACRO bh_family(p, fam) AS count(p) OVER (PARTITION BY fam);
+
+CREATE OR REPLACE MACRO bh_step(p, fam) AS
+    (p) * bh_family(p, fam) / row_number() OVER (PARTITION BY fam, (p) IS NULL ORDER BY p);
+
+CREATE OR REPLACE MACRO bh_q(step, p, fam) AS
+    CASE WHEN (p) IS NOT NULL THEN
+         least(1.0, min(step) OVER (PARTITION BY fam, (p) IS NULL ORDER BY p DESC
+                                    RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)) END;
+
+CREATE OR REPLACE MACRO fdr_verdict(verdict, q) AS
+    CASE WHEN (verdict) IN ('better', 'worse') AND NOT (q) < 0.05 THEN 'within noise' ELSE verdict END;

@@ -7,11 +7,11 @@
 -- (t_p2, 073_t_test.sql); 0 where neither side varies and the means differ, 1 where they are
 -- equal; NULL where the verdict has no interval (one run on a side, no direction).
 -- fdr_family: how many verdicts of the study have a p-value (the family adjusted together).
--- fdr_q: the Benjamini-Hochberg adjusted p-value over that family (min over rank k >= i of
--- p_(k) x m / k, at most 1; tied p-values get one q).
--- verdict_fdr: the verdict with the family's false discovery rate held at 5 %: a 'better' or
--- 'worse' whose fdr_q is not below 0.05 becomes 'within noise'; every other verdict is kept (the
--- adjustment only takes claims away). With nothing changed, noise alone makes about 5 % of the
+-- fdr_q: the Benjamini-Hochberg adjusted p-value over that family (macro bh_q, 073_t_test.sql:
+-- min over rank k >= i of p_(k) x m / k, at most 1; tied p-values get one q).
+-- verdict_fdr: the verdict with the family's false discovery rate held at 5 % (macro fdr_verdict:
+-- a 'better' or 'worse' whose fdr_q is not below 0.05 becomes 'within noise'; every other verdict
+-- is kept, the adjustment only takes claims away). With nothing changed, noise alone makes about 5 % of the
 -- fdr_family verdicts 'better' or 'worse' (the 95 % interval misses 0 one time in 20).
 CREATE OR REPLACE VIEW comparison_fdr AS
 WITH s AS (
@@ -29,18 +29,10 @@ WITH s AS (
                 WHEN fdr_vb + fdr_vs = 0 THEN CASE WHEN fdr_diff = 0 THEN 1.0 ELSE 0.0 END
                 ELSE t_p2(fdr_diff / sqrt(fdr_vb + fdr_vs), welch_df(fdr_vb, n_baseline, fdr_vs, n)) END AS p_value
     FROM v
-), q AS (  -- p x m / rank, then the running minimum from the largest p down (RANGE: ties get one q)
-    SELECT *, count(p_value) OVER (PARTITION BY study) AS fdr_family,
-           p_value * count(p_value) OVER (PARTITION BY study)
-               / row_number() OVER (PARTITION BY study, p_value IS NULL ORDER BY p_value) AS bh
-    FROM p
+), q AS (  -- Benjamini-Hochberg over the study's verdicts with a p-value (073_t_test.sql)
+    SELECT *, bh_family(p_value, study) AS fdr_family, bh_step(p_value, study) AS bh FROM p
 ), f AS (
-    SELECT * EXCLUDE (bh),
-           CASE WHEN p_value IS NOT NULL THEN
-                least(1.0, min(bh) OVER (PARTITION BY study, p_value IS NULL ORDER BY p_value DESC
-                                         RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)) END AS fdr_q
-    FROM q
+    SELECT * EXCLUDE (bh), bh_q(bh, p_value, study) AS fdr_q FROM q
 )
-SELECT *, CASE WHEN verdict IN ('better', 'worse') AND NOT fdr_q < 0.05 THEN 'within noise' ELSE verdict END
-              AS verdict_fdr
+SELECT *, fdr_verdict(verdict, fdr_q) AS verdict_fdr
 FROM f;

@@ -48,10 +48,10 @@ FROM system_measurements s LEFT JOIN r USING (study, system, measurement);
 -- same difference (t = diff / se, the interval's rounded-down df; t_p2, 073_t_test.sql; 0 where
 -- neither side varies and the means differ, 1 where they are equal; NULL where the verdict has no
 -- interval). fdr_family: how many verdicts of the study have one (the family adjusted together);
--- fdr_q: the Benjamini-Hochberg adjusted p-value over that family (min over rank k >= i of
--- p_(k) x m / k, at most 1). verdict_fdr: the verdict once the family's false discovery rate is held
--- at 5 %: a 'better' or 'worse' whose fdr_q is not below 0.05 becomes 'within noise'; every other
--- verdict is kept (the adjustment only takes claims away). Noise alone, with nothing changed,
+-- fdr_q: the Benjamini-Hochberg adjusted p-value over that family (macro bh_q, 073_t_test.sql: min
+-- over rank k >= i of p_(k) x m / k, at most 1). verdict_fdr: the verdict once the family's false
+-- discovery rate is held at 5 % (macro fdr_verdict: a 'better' or 'worse' whose fdr_q is not below
+-- 0.05 becomes 'within noise'; every other verdict is kept). Noise alone, with nothing changed,
 -- gives about 5 % of fdr_family verdicts 'better' or 'worse' (the pages say how many).
 CREATE OR REPLACE VIEW trends AS
 WITH p AS (
@@ -120,21 +120,11 @@ WITH p AS (
                 WHEN ci95_high_pct < 0 THEN 'worse'
                 ELSE 'within noise' END AS verdict
     FROM c
-), q AS (  -- Benjamini-Hochberg over the study's verdicts with a p-value: p x m / rank, then the
-    -- running minimum from the largest p down (RANGE: tied p-values get one q, whatever their rank)
-    SELECT *, count(p_value) OVER (PARTITION BY study) AS fdr_family,
-           p_value * count(p_value) OVER (PARTITION BY study)
-               / row_number() OVER (PARTITION BY study, p_value IS NULL ORDER BY p_value) AS bh
-    FROM d
+), q AS (  -- Benjamini-Hochberg over the study's verdicts with a p-value (073_t_test.sql)
+    SELECT *, bh_family(p_value, study) AS fdr_family, bh_step(p_value, study) AS bh FROM d
 ), f AS (
-    SELECT * EXCLUDE (bh),
-           CASE WHEN p_value IS NOT NULL THEN
-                least(1.0, min(bh) OVER (PARTITION BY study, p_value IS NULL ORDER BY p_value DESC
-                                         RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)) END AS fdr_q
-    FROM q
+    SELECT * EXCLUDE (bh), bh_q(bh, p_value, study) AS fdr_q FROM q
 )
 SELECT *, CASE WHEN verdict IN ('better', 'worse', 'within noise', 'equal') THEN verdict = 'worse' END AS regression,
-       point_measurements > 1 AS trended,
-       CASE WHEN verdict IN ('better', 'worse') AND NOT fdr_q < 0.05 THEN 'within noise' ELSE verdict END
-           AS verdict_fdr
+       point_measurements > 1 AS trended, fdr_verdict(verdict, fdr_q) AS verdict_fdr
 FROM f;

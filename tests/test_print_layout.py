@@ -1,0 +1,219 @@
+"""The print edition as a customer reads it (issue 43, point 1): tables without columns that are empty
+in every row (said once under the table), names of 44 characters kept on one line, figures whose
+parts show their legend once, axis titles wrapped rather than cut, small charts drawn to the page,
+scales of facets shared where they compare like with like (said on the figure where they do not), and
+the verdicts' grey bars outlined dark. Charts are drawn with vl-convert (no browser)."""
+
+from __future__ import annotations
+
+import base64
+import re
+
+import altair as alt
+import pandas as pd
+
+from iolab.reports import pdf, print_bands, print_fit, print_tables, printed
+from iolab.reports.tables import figure_html
+from tests.test_print_figures import recording
+
+HOSTILE = '=HYPERLINK("http://example.invalid","Omega")'  # 44 characters, as tests/studies.py names Omega
+
+
+def matched(rows: list[list[str]]) -> str:
+    heads = ["system", "workload", "config", "raid level", "value", "ci95 low pct", "verdict"]
+    head = "".join(f"<th>{h}</th>" for h in heads)
+    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>" for r in rows)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def test_columns_empty_in_every_row_are_left_out_and_said_once():
+    table = matched(
+        [
+            [
+                "=HYPERLINK(&quot;http://example.invalid&quot;,&quot;Omega&quot;)",
+                "8 KiB write, QD 1",
+                "",
+                "",
+                "658.0",
+                "",
+                "single run",
+            ],
+            ["Acme &lt;b&gt;", "8 KiB write, QD 2", "", " ", "1,379", "<span></span>", "single run"],
+        ]
+    )
+    out = print_tables.whole_names(table)
+    heads = re.findall(r"<th>([^<]*)</th>", out)
+    assert heads == ["system", "workload", "value", "verdict"]
+    assert [len(re.findall(r"<td", r)) for r in re.findall(r"<tr>(.*?)</tr>", out)[1:]] == [4, 4]
+    assert out.endswith(
+        '</table><p class="left-out">columns empty in every row shown are left out: config, raid level, ci95 low pct</p>'
+    )
+    assert out.count("left out") == 1
+    assert '<td class="whole">=HYPERLINK(&quot;http://example.invalid&quot;,&quot;Omega&quot;)</td>' in out
+    assert len(HOSTILE) == 44 <= print_tables.WHOLE  # a name of 44 characters is never wrapped on paper
+    css = pdf.print_css()
+    assert ".iolab p.left-out, p.left-out { color: #555; font-size: 12px;" in css
+
+
+def test_a_table_with_a_value_in_every_column_keeps_them_all():
+    table = matched([["A", "w", "c1", "", "1.0", "", "better"], ["B", "w", "", "RAID 5", "2.0", "3", "worse"]])
+    out = print_tables.whole_names(table)
+    assert len(re.findall(r"<th>", out)) == 7 and "left-out" not in out
+
+
+def test_a_table_of_empty_cells_only_or_without_rows_is_left_as_it_is():
+    empty = matched([["", "", "", "", "", "", ""]])
+    assert "left-out" not in print_tables.whole_names(empty)
+    assert len(re.findall(r"<th>", print_tables.whole_names(empty))) == 7
+    head_only = "<table><thead><tr><th>system</th><th>config</th></tr></thead><tbody></tbody></table>"
+    assert print_tables.whole_names(head_only) == head_only
+
+
+def side_by_side(bands: int, systems: int = 4) -> dict:
+    """Bars of ``systems`` systems side by side per workload, legend under the plot (the overview's)."""
+    rows = [
+        {"workload": f"w{b:02d}", "system": f"system {s}", "iops": 1000.0 * (b + 1) + s}
+        for b in range(bands)
+        for s in range(systems)
+    ]
+    legend = {"orient": "bottom", "columns": 1}
+    return (
+        alt.Chart(pd.DataFrame(rows))
+        .mark_bar()
+        .encode(
+            y=alt.Y("workload:N", sort="-x"),
+            x="iops:Q",
+            yOffset="system:N",
+            color=alt.Color("system:N", legend=alt.Legend(**legend)),
+        )
+        .properties(width=560, title="Headline IO/s per workload and system")
+        .to_dict()
+    )
+
+
+def test_twelve_workloads_of_four_systems_side_by_side_take_one_page_not_three():
+    """48 bars at 14 px and the legend under them were 1,011 px: three pages of 4-5 workloads. On
+    one page: the legend beside the plot and thinner bars (the first step of 12, 10, 8 px that fits)."""
+    drawn, render = recording()
+    (svg,) = printed.print_svgs(side_by_side(12), render)
+    assert printed.fits(svg) and svg.count('role-legend"') == 1
+    last = drawn[-1]
+    assert last["height"]["step"] in (12, 10, print_bands.THINNEST)
+    assert last["encoding"]["color"]["legend"]["orient"] == "right"
+    assert all(f"w{b:02d}" in svg for b in range(12))
+
+
+def test_bars_side_by_side_too_many_for_one_page_keep_every_slot_in_every_part():
+    """Thirty workloads of four systems do not fit at 8 px: parts of whole bands, every part's
+    offset scale the four systems (a part of one system's bands keeps its bars as thin)."""
+    drawn, render = recording()
+    svgs = printed.print_svgs(side_by_side(30), render)
+    assert len(svgs) >= 2 and all(printed.fits(s) for s in svgs)
+    labels = [re.findall(r">(w\d\d)</text>", svg) for svg in svgs]
+    assert sorted(sum(labels, [])) == [f"w{b:02d}" for b in range(30)]  # each workload once, whole
+    parts = [p for p in drawn if p.get("transform")]
+    assert parts and all(
+        p["encoding"]["yOffset"]["scale"]["domain"] == [f"system {s}" for s in range(4)] for p in parts
+    )
+    assert [s.count('role-legend"') for s in svgs] == [1] + [0] * (len(svgs) - 1)  # the legend once
+
+
+def test_a_facets_x_title_is_wrapped_onto_lines_as_wide_as_its_plot_not_cut():
+    """'outstanding I/Os (queue depth x workers), log2' under plots of 300 px ended 'x wor…'."""
+    title = "outstanding I/Os (queue depth x workers), log2"
+    spec = alt.Chart(facets_data(6)).mark_line().encode(x=alt.X("load:Q", title=title), y="iops:Q")
+    spec = spec.properties(width=240, height=150).facet(facet="workload:N", columns=3).to_dict()
+    (svg,) = printed.print_svgs(spec)
+    assert "…" not in svg and "wor…" not in svg
+    assert print_fit.lines(title, 240) == ["outstanding I/Os (queue depth", "x workers), log2"]
+    assert print_fit.lines("IO/s", 240) == "IO/s"  # a title that fits stays one line
+    shown = re.findall(r"<text[^>]*>((?:<tspan[^>]*>[^<]*</tspan>)+)</text>", svg)
+    said = [" ".join(re.findall(r">([^<]*)</tspan>", s)) for s in shown]
+    titles = [s for s in said if s.startswith("outstanding")]  # under each panel of the bottom row
+    assert len(titles) >= 3 and set(titles) == {title}  # whole, on lines
+
+
+def facets_data(n: int, scale=lambda i: 1.0) -> pd.DataFrame:
+    rows = [{"workload": f"w{i}", "load": x, "iops": 100.0 * x * scale(i)} for i in range(n) for x in (1, 2, 4, 8)]
+    return pd.DataFrame(rows)
+
+
+def own_scales(scale) -> dict:
+    chart = alt.Chart(facets_data(4, scale)).mark_line().encode(x="load:Q", y="iops:Q", color="workload:N")
+    chart = chart.properties(width=300, height=200).facet(facet="workload:N", columns=2)
+    return chart.properties(title="IO/s per panel").resolve_scale(y="independent").to_dict()
+
+
+def test_panels_of_comparable_values_share_one_y_scale_on_paper():
+    """Largest values 800 to 1,400 (under 4 times apart): one y scale, 0 to 1,400, over every panel."""
+    out = print_fit.facet_scales(own_scales(lambda i: 1.0 + 0.25 * i), "workload")
+    assert out["resolve"]["scale"]["y"] == "shared"
+    assert out["spec"]["encoding"]["y"]["scale"]["domain"] == [0, 1400.0]
+    assert out["title"] == "IO/s per panel"  # nothing to say
+
+
+def test_panels_far_apart_keep_their_own_scale_and_the_figure_says_so():
+    """Largest values 800 and 800,000: a shared scale would draw three panels flat."""
+    out = print_fit.facet_scales(own_scales(lambda i: 1000.0 if i == 3 else 1.0), "workload")
+    assert out["resolve"]["scale"]["y"] == "independent"
+    assert out["title"] == {"text": "IO/s per panel", "subtitle": "each panel has its own y scale: read its own axis"}
+    (svg,) = printed.print_svgs(own_scales(lambda i: 1000.0 if i == 3 else 1.0))
+    assert "each panel has its own y scale: read its own axis" in svg
+
+
+def test_a_figure_continued_shows_its_legend_once_and_says_where_it_is():
+    page = figure_html(side_by_side(30), printed.draw(side_by_side(30)), "Bars", "")
+    figures = re.findall(r"<figure\b[^>]*>.*?</figure>", printed.print_figures(page), re.S)
+    assert len(figures) >= 2
+    svgs = [[base64.b64decode(m).decode() for m in re.findall(r"base64,([^\"]+)\"", f)][0] for f in figures]
+    assert [s.count('role-legend"') for s in svgs] == [1] + [0] * (len(figures) - 1)
+    assert [printed.LEGEND_NOTE in f for f in figures] == [False] + [True] * (len(figures) - 1)
+    assert "figure.iolab-chart p.iolab-legend-note { color: #555; font-size: 12px;" in pdf.print_css()
+
+
+def test_a_single_small_panel_is_drawn_larger_up_to_the_page():
+    """The latency-percentile chart of one panel (320 x 220 px) sat small in a page of white."""
+    chart = alt.Chart(facets_data(1)).mark_line(point=True).encode(x="load:Q", y="iops:Q")
+    spec = chart.properties(width=320, height=220).facet(facet="workload:N", columns=2).to_dict()
+    drawn, render = recording()
+    (svg,) = printed.print_svgs(spec, render)
+    w, h = printed.svg_size(svg)
+    assert printed.fits(svg) and w > printed.PAGE_WIDTH * 0.5 and h > printed.FIGURE_HEIGHT * 0.75
+    last = drawn[-1]["spec"]
+    assert 320 * 1.5 < last["width"] <= 320 * print_fit.GROW and 220 * 1.5 < last["height"] <= 220 * print_fit.GROW
+
+
+def test_bars_are_outlined_dark_with_a_gap_between_them_on_paper():
+    assert printed.THEME["bar"] == {"stroke": "#222222", "strokeWidth": 1}
+    assert printed.THEME["scale"] == {"bandPaddingInner": 0.25}
+
+
+def test_parts_after_the_first_use_the_room_their_legend_left():
+    """The hockey stick: a four-line legend left room for one row of three panels on the first page
+    (3 pages of 3 for 9 panels). Drawn here by a stand-in measuring 250 px a row of panels and 120
+    px the legend: the parts after the first, without the legend, hold two rows (500 px of 585)."""
+    chart = alt.Chart(facets_data(9)).mark_line().encode(x="load:Q", y="iops:Q", color="workload:N")
+    spec = chart.properties(width=300, height=200).facet(facet="workload:N", columns=3).to_dict()
+
+    def measure(part: dict) -> str:
+        panels = len(part["transform"][0]["filter"]["oneOf"])
+        legend = part["spec"]["encoding"]["color"].get("legend", {}) is not None
+        return f'<svg width="900" height="{-(-panels // part["columns"]) * 250 + 120 * legend}"></svg>'
+
+    rest = [f"w{i}" for i in range(3, 9)]
+    assert printed._rows_without_legend(spec, "workload", {"type": "nominal"}, rest, 3, 1, measure) == 2
+    assert printed._rows_without_legend(spec, "workload", {"type": "nominal"}, rest[:3], 3, 1, measure) == 1
+
+
+def test_a_column_of_short_texts_is_never_broken_over_two_lines():
+    """Run keys 's1/r57' and match rules 'sidecar:glob' were set over two lines ('s1/' 'r57')."""
+    table = (
+        "<table><thead><tr><th>run key</th><th>match rule</th><th>reason</th></tr></thead><tbody>"
+        "<tr><td>s1/r57</td><td>sidecar:glob</td><td>no point of the baseline at this load</td></tr>"
+        "<tr><td>1:1:random-read</td><td>sidecar:exact</td><td>x</td></tr></tbody></table>"
+    )
+    out = print_tables.whole_names(table)
+    assert print_tables.short_columns(table) == {0, 1}
+    assert '<td class="whole">s1/r57</td><td class="whole">sidecar:glob</td>' in out
+    assert '<td class="whole">1:1:random-read</td>' in out
+    assert "<td>no point of the baseline at this load</td>" in out  # longer text wraps at its spaces
