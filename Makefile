@@ -54,17 +54,17 @@ reports-pdf: setup ## the reports and each study's print edition, reports/<study
 
 check-reports: setup ## screenshot every report in headless Chromium (installs Debian's chromium if missing)
 	command -v chromium >/dev/null || (apt-get update -q && apt-get install -y -q chromium)
-	$(BIN)/python -m ingest.cli.check_reports --db $(DB) reports
+	$(BIN)/python -m iolab.cli.check_reports --db $(DB) reports
 
 lab: setup ## JupyterLab at the repository root (notebooks/, data/, reports/), the demo database ready
 	test -f $(DB) || $(MAKE) --no-print-directory demo
 	IOLAB_ROOT=$(CURDIR) JUPYTER_CONFIG_PATH=$(CURDIR)/.jupyter $(BIN)/jupyter lab --allow-root --no-browser --ServerApp.ip=127.0.0.1 \
 		--ServerApp.root_dir=$(CURDIR) --ServerApp.default_url=/lab/tree/notebooks
 
-lint: setup ## ruff check, ruff format --check, mypy (ingest/, validation/): config in pyproject.toml
+lint: setup ## ruff check, ruff format --check, mypy on the package iolab (ingest/, validation/; tools/typecheck.py): config in pyproject.toml
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy
+	$(BIN)/python tools/typecheck.py
 
 tools: ## Debian's tools the tests run for real, installed when missing: Java 17 (Spark), fio, zsh and fish (completion), chromium (pages, print, the lab)
 	command -v java >/dev/null || (apt-get update -q && apt-get install -y -q openjdk-17-jre-headless)

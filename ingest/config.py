@@ -16,8 +16,8 @@ Environment variables (all optional):
 * ``IOLAB_MAX_FILES``: how many files an ``iolab ingest`` may find before it asks for ``--yes``
   (a folder named by mistake, such as a system folder); default 20,000.
 
-``schemas/`` (migrations and views) and ``notebooks/`` ship inside the wheel as ``ingest/schemas``
-and ``ingest/notebooks`` (package data, beside this module); in a checkout they are read from the
+``schemas/`` (migrations and views) and ``notebooks/`` ship inside the wheel as ``iolab/schemas``
+and ``iolab/notebooks`` (package data, beside this module); in a checkout they are read from the
 repository itself.
 """
 

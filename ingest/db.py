@@ -1,4 +1,4 @@
-"""The database, as the rest of iolab uses it: ``from ingest import db``. The code lives in
+"""The database, as the rest of iolab uses it: ``from iolab import db``. The code lives in
 ingest/store/ (one module per concern); this module names what is public."""
 
 from .store.connect import DatabaseBusy, DatabaseProblem, connect, transaction

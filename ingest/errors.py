@@ -1,5 +1,5 @@
 """The one error a parser raises. It lives below every other module (text helpers, archives, the
-records of ``ingest.model``, which re-exports it) so that each of them can raise it without
+records of ``iolab.model``, which re-exports it) so that each of them can raise it without
 importing the others: the import test (tests/test_layers.py) keeps that graph free of circles."""
 
 from __future__ import annotations

@@ -33,7 +33,7 @@ def display_path(p: Path) -> str:
 def walk(paths: list[Path], notes: list[str] | None = None) -> Iterator[tuple[Path, Path]]:
     """(given path, file) for every candidate file below the given paths. Not walked: symlinked
     folders (no loops), hidden files and folders, sidecars, the files iolab wrote into its own output
-    folders (those a marker lists: ingest.outputs; any other file there is read, and ``notes`` gets
+    folders (those a marker lists: iolab.outputs; any other file there is read, and ``notes`` gets
     a line saying so), a database's time-series store and files named in IGNORED_SUFFIXES, such as
     the database. A folder on a special file system (SPECIAL_FS: /proc, /sys...) is yielded itself,
     never walked: the ingest skips it with the reason."""

@@ -1,7 +1,7 @@
 """A notebook of your own: iolab's database, its views as Polars frames and charts as the pages draw
 them, in three lines (notebooks/explore.py shows more)::
 
-    from ingest import lab
+    from . import lab
     df = lab.view("comparison", study="ds4300-vs-fastt200-2004", metric="iops")
     lab.chart(df, x="pct_better", y="workload_label")
 
@@ -10,7 +10,7 @@ them, in three lines (notebooks/explore.py shows more)::
   function here uses from then on (the default database is opened on first use).
 * ``studies()``, ``views()``: what there is to look at.
 * ``view(name, study=None, **where)``: a view (schemas/views/*.sql) or table, all its rows or one study's,
-  as the pages read it (``ingest.reports.page.query``: HUGEINT and DECIMAL as plain numbers, lists
+  as the pages read it (``iolab.reports.page.query``: HUGEINT and DECIMAL as plain numbers, lists
   as text), in a stable order (ORDER BY ALL).
 * ``chart(df, x, y, color=...)``: a bar, line or point chart with the pages' conventions (one colour
   per system on every chart, tooltips, long labels cut), drawn live in JupyterLab
@@ -27,8 +27,8 @@ import altair as alt
 import duckdb
 import polars as pl
 
-from ingest.reports import page
-from ingest.reports.page import query, show
+from .reports import page
+from .reports.page import query, show
 
 __all__ = ["chart", "connect", "query", "show", "studies", "view", "views"]
 
@@ -65,7 +65,7 @@ def studies(con: duckdb.DuckDBPyConnection | None = None) -> pl.DataFrame:
 
 def views() -> list[str]:
     """The names of iolab's views (schemas/views/*.sql), in file order."""
-    from ingest.reports.plan import view_names
+    from .reports.plan import view_names
 
     return view_names()
 

@@ -2,7 +2,7 @@
 
 A parser is a pure function from bytes to a ``ParseResult``: no clock, no database, no globals.
 It either returns exactly what the file says (in canonical units) or raises ``ParseError``
-naming the line and the reason. The writer (``ingest.db``) stores a result in one transaction.
+naming the line and the reason. The writer (``iolab.db``) stores a result in one transaction.
 """
 
 from __future__ import annotations

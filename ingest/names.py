@@ -5,8 +5,8 @@ characters act on the reader instead of being read: control characters (ESC, CR,
 terminal or split a log line; bidi controls reorder what follows (a study ``Study \\u202eevil\\u202c``
 reads "Study live"); zero-width and other invisible format characters make two different names look
 the same. ``visible`` writes each as an escape, as Python writes it in a string (``\\x1b``,
-``\\u202e``), wherever a name lands: the terminal (ingest.terminal.shown), pages and charts
-(ingest.reports.tables), the print edition. The rule, one for all of them:
+``\\u202e``), wherever a name lands: the terminal (iolab.terminal.shown), pages and charts
+(iolab.reports.tables), the print edition. The rule, one for all of them:
 
   - control characters, Unicode category Cc (C0, DEL, C1), but those of ``keep``;
   - format characters, category Cf: the bidi embeddings, overrides and isolates (U+202A-202E,

@@ -25,7 +25,7 @@ class Status(StrEnum):
 
 FAILED = (Status.REJECTED, Status.UNREADABLE)
 
-# Set by the `iolab` command's SIGINT handler (ingest.cli): Ctrl-C was pressed. A library may turn
+# Set by the `iolab` command's SIGINT handler (iolab.cli): Ctrl-C was pressed. A library may turn
 # the KeyboardInterrupt into its own error (DuckDB interrupts the query it runs and raises
 # InterruptException): then the flag still says the user asked to stop, not that a file is bad.
 interrupted = threading.Event()

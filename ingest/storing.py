@@ -1,6 +1,6 @@
 """One parsed file into the store, whole or not at all: its rows, its place (source_history), the
 earlier version it replaces, and what happens when the same bytes turn out to be stored already.
-``ingest.batch`` (the run over many files) calls these; they were part of it until it outgrew a
+``iolab.batch`` (the run over many files) calls these; they were part of it until it outgrew a
 module's 500 lines.
 """
 

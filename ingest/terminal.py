@@ -3,7 +3,7 @@
 Names and reasons come from outside (file names, study and system names, a parse error quoting its
 file). A control character in one (ESC, CR, BEL, a newline) would act on the reader's terminal or
 split a log line, and a bidi control or an invisible character would make the name read as another, so
-``shown`` writes each as an escape (``\\x1b``, ``\\u202e``: the rule of ingest.names); rich passes ESC
+``shown`` writes each as an escape (``\\x1b``, ``\\u202e``: the rule of iolab.names); rich passes ESC
 through as it is.
 rich is imported only when something is drawn: an ingest's plain log does without it (its import
 was 2 % of ingesting a 100 MB capture).
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 
 def shown(text: object) -> str:
-    """``text`` with every control, bidi and invisible character written as an escape (ingest.names)."""
+    """``text`` with every control, bidi and invisible character written as an escape (iolab.names)."""
     return visible(str(text))
 
 

@@ -4,7 +4,7 @@
 ``ParseResult.add`` refuses a (metric, unit, scope) that is not listed here: a parser that invents a
 name or stores a number in the wrong unit is a programming error and fails at once, in its tests.
 The metric table of schemas/README.md is generated from ``ENTRIES`` (``python -m
-ingest.vocabulary_table`` prints it; tests/test_vocabulary.py checks the README holds exactly that).
+iolab.vocabulary_table`` prints it; tests/test_vocabulary.py checks the README holds exactly that).
 
 Adding a metric is one line: an ``Entry(names, unit, scopes, source, kind="<role> [lower|higher]")``
 in ``ENTRIES`` (ingest/metrics.py). ``names`` is a brace pattern: ``"{,read_,write_}iops"`` stands for ``iops``,

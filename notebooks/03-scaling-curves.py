@@ -21,9 +21,9 @@ study = "sqlserverio-pliant-ssd-2010"
 # %%
 import altair as alt
 
-from ingest import lab
-from ingest.reports import headline
-from ingest.reports import page as r
+from iolab import lab
+from iolab.reports import headline
+from iolab.reports import page as r
 
 con = lab.connect(db_path, lake)
 r.heading(study, "scaling curves")

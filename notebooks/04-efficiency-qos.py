@@ -22,8 +22,8 @@ study = "iomark-vm-hp4335-2014"
 # %%
 import altair as alt
 
-from ingest import lab
-from ingest.reports import page as r
+from iolab import lab
+from iolab.reports import page as r
 
 con = lab.connect(db_path, lake)
 r.heading(study, "QoS verdicts and efficiency")

@@ -21,10 +21,10 @@ study = "ds4300-vs-fastt200-2004"
 # %%
 import altair as alt
 
-from ingest import lab
-from ingest.fdr import noise_alone
-from ingest.reports import headline
-from ingest.reports import page as r
+from iolab import lab
+from iolab.fdr import noise_alone
+from iolab.reports import headline
+from iolab.reports import page as r
 
 con = lab.connect(db_path, lake)
 r.heading(study, "systems compared at matched points")

@@ -22,8 +22,8 @@ study = "esxtop-perfmon-samples"
 import altair as alt
 import polars as pl
 
-from ingest import lab
-from ingest.reports import page as r
+from iolab import lab
+from iolab.reports import page as r
 
 con = lab.connect(db_path, lake)
 r.heading(study, "esxtop and perfmon time series")

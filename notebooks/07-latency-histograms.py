@@ -21,8 +21,8 @@ study = "quarch-intel-nvme-2023"
 # %%
 import altair as alt
 
-from ingest import lab
-from ingest.reports import page as r
+from iolab import lab
+from iolab.reports import page as r
 
 con = lab.connect(db_path, lake)
 r.heading(study, "latency histograms")

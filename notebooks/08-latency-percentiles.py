@@ -21,9 +21,9 @@ study = "fio-intel-d3-s4610-qd-sweep"
 # %%
 import altair as alt
 
-from ingest import lab
-from ingest.reports import marks
-from ingest.reports import page as r
+from iolab import lab
+from iolab.reports import marks
+from iolab.reports import page as r
 
 con = lab.connect(db_path, lake)
 r.heading(study, "latency percentiles")

@@ -23,9 +23,9 @@ import itertools
 
 import altair as alt
 
-from ingest import lab
-from ingest.fdr import noise_alone
-from ingest.reports import page as r
+from iolab import lab
+from iolab.fdr import noise_alone
+from iolab.reports import page as r
 
 con = lab.connect(db_path, lake)
 r.heading(study, "trends over time")

@@ -21,9 +21,9 @@ study = "fio-pkb-clat-hist-2017"
 # %%
 import altair as alt
 
-from ingest import lab
-from ingest.reports import heatmap
-from ingest.reports import page as r
+from iolab import lab
+from iolab.reports import heatmap
+from iolab.reports import page as r
 
 con = lab.connect(db_path, lake)
 r.heading(study, "latency heatmaps")

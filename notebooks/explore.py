@@ -16,13 +16,13 @@
 # # Explore iolab's database
 #
 # A notebook of your own, for the questions the report pages do not answer (it is not a page:
-# `iolab report` leaves it out). `ingest.lab` opens the default database read-only (`$IOLAB_DB`,
+# `iolab report` leaves it out). `iolab.lab` opens the default database read-only (`$IOLAB_DB`,
 # else `data/iolab.duckdb`; `make demo` makes one), hands any view of `schemas/views/` as a Polars
 # frame, and draws charts as the pages do: one colour per system, tooltips, live in JupyterLab.
 # Copy this file under another name to keep your own.
 
 # %%
-from ingest import lab
+from iolab import lab
 
 lab.studies()
 

@@ -161,7 +161,7 @@ def run_pair(csv: Path, work: Path, reps: int = 3) -> dict:
 
 def corpus_file_seconds() -> float:
     sys.path.insert(0, str(ROOT))
-    from ingest import batch, db
+    from iolab import batch, db
 
     real = ROOT / "tests" / "corpus" / "esxtop" / "rachsharp__small-esxtop-data.csv"
     with tempfile.TemporaryDirectory() as d:

@@ -59,7 +59,7 @@ def main(argv: list[str] | None = None) -> None:
             str(src),
         ]
     )
-    ingest = run_child([sys.executable, "-m", "ingest", "ingest", str(src), "--db", str(tmp / "bench.duckdb")])
+    ingest = run_child([sys.executable, "-m", "iolab", "ingest", str(src), "--db", str(tmp / "bench.duckdb")])
     print(f"{'':24}{'wall s':>10}{'peak RSS MB':>14}{'RSS / file':>12}")
     for label, (wall, rss) in (("floor (read + sha256)", floor), ("iolab ingest", ingest)):
         print(f"{label:24}{wall:10.1f}{rss:14.0f}{rss / size_mb:12.1f}")

@@ -6,7 +6,7 @@ lab, against Spark's own plain Parquet scan of the same lake in the same run.
 
 The lab (tests/lablake.py): RUNS esxtop captures standing for LAB_MB of esxtop CSV, each with its
 own numbers, as an iolab database. Steps, each timed: export to a fresh lake; a cluster started
-here (ingest.lake.LocalCluster: a master and two workers, one core each, on 127.0.0.1); in
+here (iolab.lake.LocalCluster: a master and two workers, one core each, on 127.0.0.1); in
 ONE SparkSession on it, the floor (every table of the lake read in full, `spark.read.parquet`
 written to the no-op sink) then the views (`lake.views(..., "spark")`, what `iolab lake views
 --master` runs); then, on the same cluster, Spark alone: `spark-sql --master ... -f
@@ -35,7 +35,7 @@ def _size(folder: Path) -> int:
 
 
 def _export(db_path: Path, lake_dir: Path) -> dict:
-    from ingest import lake
+    from iolab import lake
 
     t = time.perf_counter()
     m = lake.export(db_path, lake_dir)
@@ -51,7 +51,7 @@ def _export(db_path: Path, lake_dir: Path) -> dict:
 
 def _on_cluster(lake_dir: Path, out: Path, memory: str) -> dict:
     """The floor and the views in one session on a fresh two-worker cluster."""
-    from ingest import lake
+    from iolab import lake
 
     with lake.LocalCluster(workers=2, cores=1, memory=memory) as cluster:
         os.environ.update(cluster.env())  # the driver reads the cluster's spark-defaults.conf
@@ -76,7 +76,7 @@ def _on_cluster(lake_dir: Path, out: Path, memory: str) -> dict:
 def _spark_sql(lake_dir: Path, cluster) -> float:
     """Seconds of `spark-sql --master CLUSTER -f views/_sql/create_all.sql`, Spark's own command
     (JVM start included), which writes the views to LAKE.spark-views/."""
-    from ingest import lake
+    from iolab import lake
 
     script = lake_dir / "views" / "_sql" / "create_all.sql"
     cmd = [str(lake.cluster.spark_home() / "bin" / "spark-sql"), "--master", cluster.master, "-f", str(script)]
@@ -91,9 +91,9 @@ def _spark_sql(lake_dir: Path, cluster) -> float:
 def _by_duckdb(lake_dir: Path, out: Path) -> tuple[dict[str, int], float, set[str]]:
     """Every view DuckDB computes on this machine: a view it has not the memory for (an exact p95
     over a billion points) is left out, with the views that read it; (counts, seconds, left out)."""
-    from ingest import lake
-    from ingest.lake.translate import needed
-    from ingest.lake.views import TooBig
+    from iolab import lake
+    from iolab.lake.translate import needed
+    from iolab.lake.views import TooBig
 
     names = [n for k, n, _ in lake.view_statements() if k == "view" and n not in lake.ROW_VIEWS]
     left_out: set[str] = set()
@@ -116,8 +116,8 @@ def _by_duckdb_in_batches(lake_dir: Path, out: Path, names: set[str]) -> float:
     has a row per series or per source, so the batches together are the whole view. Seconds taken."""
     import duckdb
 
-    from ingest import lake
-    from ingest.lake.common import SCHEMA_FILE, _copy, _q
+    from iolab import lake
+    from iolab.lake.common import SCHEMA_FILE, _copy, _q
 
     t = time.perf_counter()
     con = duckdb.connect(config={"autoinstall_known_extensions": False, "autoload_known_extensions": False})
@@ -148,7 +148,7 @@ def _by_duckdb_in_batches(lake_dir: Path, out: Path, names: set[str]) -> float:
 
 def main(lab_mb: float, runs: int, cache: Path) -> int:
     sys.path.insert(0, str(ROOT))
-    from ingest import lake
+    from iolab import lake
     from tests import lablake, lakecheck
 
     cache.mkdir(parents=True, exist_ok=True)

@@ -8,7 +8,7 @@ Two databases: the demo (data/samples) and a generated four-system study of --ru
   s/page      `iolab report --force` start to finish (snapshot, validation, kernels, every page),
               the median of --renders runs, divided by its pages: what a user waits per page. The
               first render into the fresh folder validates the data; those after it reuse that
-              validation (the data has not changed: ingest.reports.validated), as a user's next
+              validation (the data has not changed: iolab.reports.validated), as a user's next
               --force does
   first       the first render alone, per page: the one that validates
   cpu/page    the same command's user + system seconds (its kernels included) per page, the median
@@ -67,8 +67,8 @@ def render_figures(dbf: Path, out: Path, renders: int) -> tuple[list[float], lis
 def page_work(dbf: Path, passes: int = 3) -> list[tuple[str, str, float, float]]:
     """(study, notebook, seconds of the page's code, seconds of its queries) per page, each the median
     of ``passes``: every notebook run in this process on the render's snapshot, its output dropped."""
-    from ingest.reports import page, render
-    from ingest.reports.plan import notebooks, plan
+    from iolab.reports import page, render
+    from iolab.reports.plan import notebooks, plan
 
     page.render_kernel()
     page.display = lambda *a, **k: None  # type: ignore[assignment]

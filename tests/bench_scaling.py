@@ -173,7 +173,7 @@ def child(path: str) -> None:
     import gc
 
     gc.set_threshold(100_000)  # as ingest/cli sets it for the command's process
-    from ingest import batch, db
+    from iolab import batch, db
 
     with tempfile.TemporaryDirectory(prefix="iolab-scaling-db-") as d:
         con = db.open_db(Path(d) / "s.duckdb")

@@ -45,7 +45,7 @@ def median_time(fn, runs: int = 3) -> float:
 
 
 def query_figures(db_file: Path, what: str) -> dict[str, tuple[float, float, str]]:
-    from ingest import db
+    from iolab import db
 
     con = db.connect(db_file, read_only=True)  # as the reports read it
     store = f"'{db.store_dir(con)}/*.parquet'"
@@ -80,8 +80,8 @@ def report_figures(runs: int = 3) -> tuple[float, float, int]:
     The render's fixed costs (snapshot, validation) are in the per page."""
     import nbformat
 
-    from ingest import batch, db
-    from ingest.reports import render
+    from iolab import batch, db
+    from iolab.reports import render
 
     with tempfile.TemporaryDirectory() as d:
         dbf = Path(d) / "r.duckdb"
@@ -123,8 +123,8 @@ def ingest_figures(work: Path, n: int = 1000) -> dict[str, tuple[float, float, s
     """First ingest of ``n`` Iometer files (distinct variants of the real sqlserverio file, ~241 KB
     each, as a lab's folder of runs) by the iolab command against parsing them alone in one process;
     re-ingest of the unchanged files against hashing them."""
-    from ingest import batch, db
-    from ingest.formats import iometer
+    from iolab import batch, db
+    from iolab.formats import iometer
 
     src = (ROOT / "tests" / "corpus" / "iometer" / "sqlserverio__iometeroutput.csv").read_bytes()
     folder = work / "many" / "s"
@@ -150,8 +150,8 @@ def ingest_figures(work: Path, n: int = 1000) -> dict[str, tuple[float, float, s
 def validation_figure(dbfs: list[Path]) -> tuple[float, float, str]:
     """Every suite run over each database (as `iolab validate`, nothing stored) against pulling the
     suites' frames from DuckDB: what Great Expectations adds to reading the data it checks."""
-    from ingest import db
-    from validation import run
+    from iolab import db
+    from iolab.validation import run
 
     run.Checker()  # GX imported once, outside both timings
     took = floor = 0.0
@@ -201,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
     if not csv.exists():
         print(f"generating {csv} ...", flush=True)
         generate(csv, a.mb * 1_000_000)
-    from ingest import batch, db
+    from iolab import batch, db
 
     figures: dict[str, tuple[float, float, str]] = {}
     with tempfile.TemporaryDirectory(dir=cache) as work:

@@ -11,7 +11,7 @@ import pytest
 if getattr(sys.modules["__main__"], "__spec__", None) is None and not hasattr(sys.modules["__main__"], "__file__"):
     sys.modules["__main__"].__file__ = "<pytest-xdist worker>"
 
-from ingest import batch, db
+from iolab import batch, db
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "corpus"  # real files from the wild, provenance in MANIFEST.tsv
@@ -53,7 +53,7 @@ def q(con, sql: str, params=None):
 def rendered_page(dbf: Path, out: Path, study: str, page: str) -> str:
     """Render ``study``'s pages from the database ``dbf`` into ``out``: the HTML of ``page``
     (e.g. 05-comparison.html), whose charts the chart oracle found true to the views."""
-    from ingest.reports import oracle, render
+    from iolab.reports import oracle, render
 
     assert render.render(dbf, out, [study]) == 0
     path = next(out.glob(f"*/{page}"))

@@ -33,9 +33,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ingest import batch, db  # noqa: E402
-from ingest.store import places  # noqa: E402
-from ingest.vocabulary import FACTORS as UNIT_FACTORS  # noqa: E402
+from iolab import batch, db  # noqa: E402
+from iolab.store import places  # noqa: E402
+from iolab.vocabulary import FACTORS as UNIT_FACTORS  # noqa: E402
 
 CORPUS = ROOT / "tests" / "corpus"
 FILES = sorted(p for p in CORPUS.rglob("*") if p.is_file() and p.name != "MANIFEST.tsv")
@@ -295,7 +295,7 @@ def check_loaded(con, sid: int, data: bytes, kind: str, src: Path, originals) ->
     if data.startswith(b"\x1f\x8b"):  # a .gz: its lines are the file inside's
         data = gzip.decompress(data)
     try:
-        from ingest.model import decode_text, split_lines
+        from iolab.model import decode_text, split_lines
 
         lines = split_lines(decode_text(data))
     except Exception:

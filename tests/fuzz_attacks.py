@@ -37,9 +37,9 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ingest import batch, db
-from ingest.reports.render import slug
-from ingest.store import places
+from iolab import batch, db
+from iolab.reports.render import slug
+from iolab.store import places
 from tests.fuzz import rows_left, source_tables
 
 HOSTILE = [

@@ -40,7 +40,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from ingest import batch, db
+from iolab import batch, db
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "corpus"
@@ -395,7 +395,7 @@ def main(argv: list[str] | None = None) -> int:
                     t.unlink()
                     print(f"removed {t.relative_to(ROOT)} (its corpus file is gone)")
     if not a.check:  # what `iolab formats` says about the real files, shipped with the package
-        from ingest.cli import formats
+        from iolab.cli import formats
 
         formats.write_seen()
     print(f"{len(files)} corpus files, {bad} differ" if a.check else f"{len(files)} corpus files")

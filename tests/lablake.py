@@ -47,7 +47,7 @@ def _write_template(path: Path, t: int, size_bytes: int) -> None:
 
 
 def _ingest_templates(lab: Path, db_path: Path, per_run: int) -> None:
-    from ingest import batch, db
+    from iolab import batch, db
 
     for t in range(TEMPLATES):
         d = lab / f"template-{t}"
@@ -113,7 +113,7 @@ def _copy_points(con, store: Path, files: list[str]) -> None:
 
 def make(where: Path, lab_mb: float, runs: int) -> Path:
     """The lab's database (kept in ``where`` for later runs with the same size); its path."""
-    from ingest import db
+    from iolab import db
 
     lab = where / f"lab-{lab_mb:g}MB-{runs}runs"
     db_path = lab / "lab.duckdb"

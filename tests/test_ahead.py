@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from ingest import ahead, batch, db, files, registry
-from ingest.cli import main
-from ingest.store import points
+from iolab import ahead, batch, db, files, registry
+from iolab.cli import main
+from iolab.store import points
 from tests.conftest import corpus, q
 
 RS2 = "esxtop/rachsharp__small-esxtop-data.csv"

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from ingest import registry
-from ingest.formats import array_perf
-from ingest.model import ParseError
+from iolab import registry
+from iolab.formats import array_perf
+from iolab.model import ParseError
 from tests.conftest import CORPUS, FIXTURES, corpus, ingest, q
 
 MD3000I = "array-perf/rtjust__Dell-MD-Powervault-MDTechView__md3000i_performanceStatistics.csv"

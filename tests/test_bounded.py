@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest.formats import fio_json
+from iolab.formats import fio_json
 from tests import golden
 
 ROOT = Path(__file__).parent.parent
@@ -65,7 +65,7 @@ PACKED = sorted(p for d in PACKED_DIRS for p in (CORPUS / d).iterdir() if p.is_f
 def test_rows_packed_in_small_chunks_yield_the_same_twin(path, monkeypatch):
     """A big file's rows go to compressed batches a chunk at a time: with chunks of a few rows,
     every real file still yields its golden twin (order, types and values)."""
-    from ingest.formats import _rows, iometer, iometer_inst
+    from iolab.formats import _rows, iometer, iometer_inst
 
     monkeypatch.setattr(_rows.Rows, "CHUNK", 4)
     monkeypatch.setattr(iometer._Parser, "CHUNK", 50)
@@ -89,8 +89,8 @@ def test_packed_tables_of_formats_without_a_corpus_file(fmt, path, big, monkeypa
     tables hold the same rows, in the same order, as the plain lists of a small file."""
     import polars as pl
 
-    from ingest import registry
-    from ingest.formats import _rows
+    from iolab import registry
+    from iolab.formats import _rows
 
     mod = next(m for m in registry.modules() if fmt == m.FORMAT)
     data = (ROOT / path).read_bytes()
@@ -107,7 +107,7 @@ def test_packed_tables_of_formats_without_a_corpus_file(fmt, path, big, monkeypa
 
 
 def test_rows_refuse_an_unknown_kind_and_pack_past_the_chunk():
-    from ingest.formats._rows import Rows
+    from iolab.formats._rows import Rows
 
     with pytest.raises(ValueError, match="unknown column kind"):
         Rows({"a": "int"})
@@ -123,7 +123,7 @@ def test_rows_refuse_an_unknown_kind_and_pack_past_the_chunk():
 
 
 def test_a_writing_connection_keeps_duckdb_to_its_memory_limit(tmp_path, monkeypatch):
-    from ingest import db
+    from iolab import db
 
     monkeypatch.setenv("IOLAB_DB_MEMORY", "300MB")
     con = db.open_db(tmp_path / "m.duckdb")
@@ -159,7 +159,7 @@ def test_a_repeated_key_keeps_every_value_and_a_plain_object_its_items():
 def test_the_scaling_bench_grows_iometer_with_every_session_perturbed(tmp_path):
     """make bench's Iometer file: the real sessions repeated with their numbers varied (a file of one
     session repeated compresses unusually well), still a file the parser reads whole."""
-    from ingest.formats import iometer
+    from iolab.formats import iometer
     from tests import bench_scaling
 
     case = next(c for c in bench_scaling.CASES if c.fmt == "iometer-results-csv")
@@ -193,7 +193,7 @@ def test_vary_keeps_the_kind_of_each_number():
 def test_diskspd_runs_of_a_long_capture_each_sum_their_own_targets():
     """Each run of a console capture reads only its own rows (linear in runs): three copies of a
     real two-run capture give its per-target sums three times over."""
-    from ingest.formats import diskspd_text
+    from iolab.formats import diskspd_text
 
     raw = (CORPUS / "diskspd-text" / "BasilKisel__trying-out-diskspd__2.0.x_azure_2runs.txt").read_bytes()
     one = diskspd_text.parse(raw, "one.txt")
@@ -210,8 +210,8 @@ def test_diskspd_runs_of_a_long_capture_each_sum_their_own_targets():
 def test_a_value_no_column_can_hold_is_refused_as_the_writer_refuses_it(columns):
     """A lone surrogate (a JSON escape such as \\ud800) cannot be stored: a small file's rows are
     refused by the writer with this reason; a big file's packed rows say the same, not 'internal error'."""
-    from ingest.formats._rows import Rows
-    from ingest.model import ParseError
+    from iolab.formats._rows import Rows
+    from iolab.model import ParseError
 
     rows = Rows(columns, chunk=1)
     with pytest.raises(ParseError, match=r"could not store the parsed rows \(UnicodeEncodeError: .*surrogates"):
@@ -239,7 +239,7 @@ def test_a_big_table_goes_in_a_slice_at_a_time_whole_and_in_order(monkeypatch):
     import duckdb
     import polars as pl
 
-    from ingest.store import writer
+    from iolab.store import writer
 
     monkeypatch.setattr(writer, "SLICE", 3)
     con = duckdb.connect()

@@ -1,11 +1,11 @@
-"""`make check-reports`' command (python -m ingest.cli.check_reports): its arguments and exit codes."""
+"""`make check-reports`' command (python -m iolab.cli.check_reports): its arguments and exit codes."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 
-from ingest.cli import check_reports
+from iolab.cli import check_reports
 
 
 def test_without_chromium_it_says_how_to_get_it(tmp_path, monkeypatch, capsys):
@@ -23,13 +23,13 @@ def test_a_folder_without_pages_passes_and_nothing_is_opened(tmp_path, monkeypat
 
 def test_it_runs_as_a_module_as_the_makefile_calls_it(tmp_path):
     done = subprocess.run(
-        [sys.executable, "-m", "ingest.cli.check_reports", "--help"], capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "iolab.cli.check_reports", "--help"], capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 0 and "[--db DB] [reports]" in done.stdout
 
 
 def test_the_chart_oracle_command_counts_the_defects_of_every_page(tmp_path, capsys):
-    from ingest.cli import chart_oracle
+    from iolab.cli import chart_oracle
 
     page = tmp_path / "reports" / "s" / "01-overview.html"
     page.parent.mkdir(parents=True)

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from ingest import cli
+from iolab import cli
 from tests.conftest import ROOT
 
 FIO = ROOT / "tests" / "corpus" / "fio-json" / "louwrentius__fio-plot__fio31_randrw-1-1.json"
@@ -77,7 +77,7 @@ def test_a_hostile_file_name_cannot_drive_the_terminal(tmp_path, capsys):
     err = capsys.readouterr().err
     assert rc == 2
     assert "missing\\x1b]0;title\\x07 does not exist" in err and "\x1b" not in err
-    from ingest import db
+    from iolab import db
 
     con = db.connect(dbf, read_only=True)
     assert con.execute("SELECT count(*) FROM source_files WHERE path LIKE ?", [f"%{hostile}"]).fetchone() == (1,)
@@ -90,7 +90,7 @@ def test_a_plain_ingest_does_not_import_rich(tmp_path):
     import sys
 
     code = (
-        "import sys; from ingest.cli import main; "
+        "import sys; from iolab.cli import main; "
         f"main(['ingest', {str(FIO)!r}, '--db', {str(tmp_path / 'a.duckdb')!r}]); "
         "print('rich loaded' if any(m.split('.')[0] == 'rich' for m in sys.modules) else 'no rich')"
     )
@@ -142,12 +142,12 @@ def test_a_closed_pipe_ends_quietly(tmp_path, command):
     try:
         argv = ["ingest", "-v", str(FIO)] if command == "ingest" else ["info"]
         p = subprocess.run(
-            [sys.executable, "-m", "ingest", *argv, "--db", str(dbf)], stdout=write, stderr=subprocess.PIPE, text=True
+            [sys.executable, "-m", "iolab", *argv, "--db", str(dbf)], stdout=write, stderr=subprocess.PIPE, text=True
         )
     finally:
         os.close(write)
     assert p.returncode == 0 and p.stderr == "", p.stderr
-    from ingest import db
+    from iolab import db
 
     con = db.connect(dbf, read_only=True)
     assert con.execute("SELECT count(*) FROM source_files WHERE status = 'ok'").fetchone() == (1,)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest import batch, cli, db, registry
+from iolab import batch, cli, db, registry
 from tests.conftest import ROOT
 
 FIO = ROOT / "data" / "samples" / "fio-intel-d3-s4610-qd-sweep"
@@ -62,7 +62,7 @@ def test_detect_never_reads_a_fifo(tmp_path):
     fifo = tmp_path / "pipe.txt"
     os.mkfifo(fifo)
     p = subprocess.run(
-        [sys.executable, "-m", "ingest", "detect", str(fifo), str(tmp_path)],
+        [sys.executable, "-m", "iolab", "detect", str(fifo), str(tmp_path)],
         capture_output=True,
         text=True,
         timeout=60,  # a read of the FIFO would block for ever

@@ -9,8 +9,8 @@ from importlib import metadata
 
 import pytest
 
-from ingest import cli
-from ingest.cli import doctor
+from iolab import cli
+from iolab.cli import doctor
 from tests.conftest import ROOT
 
 
@@ -25,7 +25,7 @@ def test_version_names_the_schema_and_the_engines(capsys):
 
 
 def cli_schemas():
-    from ingest.config import SCHEMAS
+    from iolab.config import SCHEMAS
 
     return sorted(SCHEMAS.glob("V*__*.sql"))
 
@@ -104,7 +104,7 @@ def test_doctor_knows_each_extra_from_pyproject_and_the_installed_metadata(monke
     missing or stale (an editable install keeps the requirements of its last pip install)."""
     import tomllib
 
-    from ingest import config
+    from iolab import config
 
     optional = tomllib.loads((config.REPO / "pyproject.toml").read_text())["project"]["optional-dependencies"]
     declared = {re.match(r"[A-Za-z0-9._-]+", r)[0].lower(): e for e in ("lab", "lake") for r in optional[e]}

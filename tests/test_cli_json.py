@@ -12,8 +12,8 @@ import shutil
 
 import pytest
 
-from ingest import cli, db
-from ingest.cli import formats, steps
+from iolab import cli, db
+from iolab.cli import formats, steps
 from tests.conftest import ROOT
 
 STUDY = 'ds <i>"4300"</i>; rm -rf'
@@ -61,7 +61,7 @@ def test_info(dbf, capsys):
 
 
 def test_validate(dbf, capsys):
-    from validation.run import suites
+    from iolab.validation.run import suites
 
     assert cli.main(["validate", "--db", str(dbf), "--format", "json"]) == 0
     out, err = capsys.readouterr()
@@ -84,12 +84,12 @@ def test_validate(dbf, capsys):
 
 
 def test_formats(capsys):
-    from ingest import registry
+    from iolab import registry
 
     d = doc(capsys, "formats", "--format", "json")
     assert [f["format"] for f in d["formats"]] == [m.FORMAT for m in registry.modules()]
     fio = next(f for f in d["formats"] if f["format"] == "fio-json")
-    assert fio["versions_seen"] == formats.shipped_versions()["fio-json"] and fio["module"] == "ingest.formats.fio_json"
+    assert fio["versions_seen"] == formats.shipped_versions()["fio-json"] and fio["module"] == "iolab.formats.fio_json"
     assert {r["suffix"]: r["why"] for r in d["not_read"]} == registry.KNOWN_UNSUPPORTED
 
 
@@ -144,7 +144,7 @@ def test_lake_export_views_status(dbf, tmp_path, capsys):
 
 
 def test_doctor_is_an_object_like_the_others(capsys):
-    from ingest.cli import doctor
+    from iolab.cli import doctor
 
     ready = all(c.found for c in doctor.checks() if c.required)
     d = doc(capsys, "doctor", "--format", "json", code=cli.EXIT_OK if ready else cli.EXIT_ENVIRONMENT)
@@ -157,7 +157,7 @@ def test_progress_draws_a_bar_on_a_terminal_and_nothing_on_standard_output(monke
 
     from rich.console import Console
 
-    from ingest import terminal
+    from iolab import terminal
 
     screen = io.StringIO()
     fake = Console(file=screen, force_terminal=True, width=100)

@@ -11,8 +11,8 @@ import shutil
 import polars as pl
 import pytest
 
-from ingest import cli, db
-from ingest.cli import compare
+from iolab import cli, db
+from iolab.cli import compare
 from tests.conftest import ROOT
 
 STUDY = "ds4300-vs-fastt200-2004"

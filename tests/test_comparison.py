@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from ingest import registry
-from ingest.model import ParseResult, Run
+from iolab import registry
+from iolab.model import ParseResult, Run
 from tests.conftest import corpus, ingest, q
 
 UP = ("IOps", "Read IOps", "Write IOps", "MBps", "Read MBps", "Write MBps", "Transactions per Second")

@@ -88,7 +88,7 @@ def test_interval_matches_welch_by_hand(con, tmp_path):
 
 
 def test_compare_prints_interval_and_verdict(tmp_path, capsys):
-    from ingest import cli
+    from iolab import cli
 
     data = noisy_study(tmp_path / "data", {"Base": factors(1.0, 3, 1), "Close": factors(1.01, 3, 2)})
     f = tmp_path / "t.duckdb"

@@ -16,8 +16,8 @@ import re
 import polars as pl
 import pytest
 
-from ingest import batch, db
-from ingest.reports import headline, oracle, render, tables
+from iolab import batch, db
+from iolab.reports import headline, oracle, render, tables
 from tests.test_comparison_noise import factors, noisy_study
 
 STUDY = "noise"

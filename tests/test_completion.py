@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from ingest import cli
-from ingest.cli import completion
+from iolab import cli
+from iolab.cli import completion
 from tests.conftest import ROOT
 
 IOLAB = str(Path(sys.executable).parent / "iolab")
@@ -122,7 +122,7 @@ def test_bash_completes_the_databases_studies_and_views_quoted(tmp_path, capsys,
 
 def test_the_lake_views_listed_are_those_the_lake_computes():
     """The quick list (a regular expression over the view files) is the parsed one (sqlglot)."""
-    from ingest.lake.translate import ROW_VIEWS, view_statements
+    from iolab.lake.translate import ROW_VIEWS, view_statements
 
     parsed = sorted(n for k, n, _ in view_statements() if k == "view" and n not in ROW_VIEWS)
     assert completion.names("lake-views", "/nonexistent.duckdb") == parsed

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest import batch, db, formats, registry
+from iolab import batch, db, formats, registry
 from tests import golden
 from tests.conftest import q
 
@@ -49,7 +49,7 @@ def planted(tmp_path, monkeypatch):
     registry.modules.cache_clear()
     importlib.invalidate_caches()
     yield
-    sys.modules.pop("ingest.formats.tinybench", None)
+    sys.modules.pop("iolab.formats.tinybench", None)
     registry.modules.cache_clear()
 
 

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ingest import registry
-from ingest.formats import diskspd_text, diskspd_xml
-from ingest.model import MB_PER_MIB, ParseError
+from iolab import registry
+from iolab.formats import diskspd_text, diskspd_xml
+from iolab.model import MB_PER_MIB, ParseError
 from tests.conftest import CORPUS, corpus, ingest, q
 
 OLD = "diskspd-text/BasilKisel__trying-out-diskspd__2.0.x_azure_2runs.txt"

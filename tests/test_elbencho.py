@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ingest import registry
-from ingest.formats import elbencho_csv, elbencho_text
-from ingest.model import MB_PER_MIB, MIB, ParseError
+from iolab import registry
+from iolab.formats import elbencho_csv, elbencho_text
+from iolab.model import MB_PER_MIB, MIB, ParseError
 from tests.conftest import CORPUS, FIXTURES, corpus, ingest, q
 
 CSV = "elbencho-csv/glennklockwood__elbencho-test__2.1-0_cgpu_08threads.csv"

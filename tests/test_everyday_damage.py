@@ -23,8 +23,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ingest import registry
-from ingest.model import ParseError
+from iolab import registry
+from iolab.model import ParseError
 from tests import golden
 
 FILES = golden.corpus_files()

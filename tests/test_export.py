@@ -14,7 +14,7 @@ import polars as pl
 import pyarrow.parquet as pq
 import pytest
 
-from ingest import cli, csvsafe, db
+from iolab import cli, csvsafe, db
 from tests.conftest import ROOT
 
 HOSTILE_STUDY = "=evil"
@@ -145,7 +145,7 @@ def test_compare_csv_is_neutralised(dbf, capsys):
 
 
 def test_report_download_is_neutralised():
-    from ingest.reports.tables import download_link
+    from iolab.reports.tables import download_link
 
     link = download_link(pl.DataFrame({"system": [BASE, "plain"], "delta": [-1.5, 2.0]}), "t")
     text = base64.b64decode(re.search(r"base64,([^\"]+)", link).group(1)).decode()

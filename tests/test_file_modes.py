@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from ingest import cli, outputs
-from ingest.written import replacing, replacing_by_name, write_bytes, write_text
+from iolab import cli, outputs
+from iolab.written import replacing, replacing_by_name, write_bytes, write_text
 from tests.conftest import ROOT
 
 CHARTED = "esg-ds5020-2009"  # three pages with a chart each

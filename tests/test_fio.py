@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ingest import registry
-from ingest.formats import _fio, fio_json, fio_log, fio_terse, fio_text
-from ingest.model import ParseError
+from iolab import registry
+from iolab.formats import _fio, fio_json, fio_log, fio_terse, fio_text
+from iolab.model import ParseError
 from tests.conftest import CORPUS, FIXTURES, corpus, ingest, q
 
 J = "fio-json/"

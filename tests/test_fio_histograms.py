@@ -3,7 +3,7 @@
 No real json+ file was found (tests/corpus/fio-json holds plain json only), so the study here is a
 real fio 3.1 document (the D3-S4610 iodepth-1 run) given a json+ `bins` object in the test: the bin
 keys are fio's own representative values (stat.c plat_idx_to_val, reimplemented in
-ingest.formats._fio and checked there), the counts are made up. Bounds are checked by hand below.
+iolab.formats._fio and checked there), the counts are made up. Bounds are checked by hand below.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from ingest.formats import _fio
+from iolab.formats import _fio
 from tests.conftest import corpus, ingest, q
 
 SRC = "fio-json/louwrentius__fio-plot__fio31_d3s4610_randread-1-1.json"

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest.formats import fio_json, fio_log, fio_terse, fio_text
+from iolab.formats import fio_json, fio_log, fio_terse, fio_text
 from tests.conftest import ingest, q
 
 FIO = shutil.which("fio")

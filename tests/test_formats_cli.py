@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from ingest import registry
-from ingest.cli import detect as detect_cmd
-from ingest.cli import formats as formats_cli
-from ingest.cli import main
+from iolab import registry
+from iolab.cli import detect as detect_cmd
+from iolab.cli import formats as formats_cli
+from iolab.cli import main
 from tests.conftest import CORPUS, FIXTURES, corpus
 
 
@@ -72,7 +72,7 @@ def test_detect_escapes_rich_markup(tmp_path, capsys, monkeypatch):
 def test_the_versions_shipped_with_the_package_are_the_corpus_ones():
     """`iolab formats` reads what ships with the package (an installed wheel has no tests/corpus);
     `make golden` writes it, and it must say what the real corpus files show now."""
-    from ingest.cli import formats
+    from iolab.cli import formats
 
     assert formats.shipped_versions() == {f: dict(v) for f, v in formats.corpus_versions(formats.CORPUS).items()}, (
         "run make golden (it writes ingest/formats/versions_seen.json)"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from ingest import registry
+from iolab import registry
 from tests import golden
 
 FILES = golden.corpus_files()

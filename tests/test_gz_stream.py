@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest import archives, batch, db, files
+from iolab import archives, batch, db, files
 from tests.conftest import corpus, q
 from tests.test_mirror import FILES
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ingest import files, registry
+from iolab import files, registry
 from tests.conftest import corpus
 
 

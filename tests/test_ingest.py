@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from ingest import batch, db, files, parsing
-from ingest.cli import main
-from ingest.store import schema
+from iolab import batch, db, files, parsing
+from iolab.cli import main
+from iolab.store import schema
 from tests.conftest import ROOT, corpus, ingest, q
 
 SQLIO = "iometer/sqlserverio__iometeroutput.csv"
@@ -40,7 +40,7 @@ def test_source_record_has_full_provenance(con, tmp_path):
     assert (size, fmt, parser, pver, tver, status) == (
         4758,
         "iometer-results-csv",
-        "ingest.formats.iometer",
+        "iolab.formats.iometer",
         "1",
         "1.1.0",
         "ok",
@@ -324,7 +324,7 @@ def test_python_dash_m_ingest(tmp_path):
     (d / "c.csv").write_bytes(corpus(ADI).read_bytes()[:300])  # cut inside the header: rejected
     dbf = tmp_path / "m.duckdb"
     out = subprocess.run(
-        [sys.executable, "-m", "ingest", "ingest", str(d), "--db", str(dbf)],
+        [sys.executable, "-m", "iolab", "ingest", str(d), "--db", str(dbf)],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -347,7 +347,7 @@ def test_python_dash_m_ingest(tmp_path):
         con.close()
     buffered = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
     again = subprocess.run(  # plain print(), not rich: held in a pipe's buffer until the command flushes it
-        [sys.executable, "-m", "ingest", "ingest", "--json", str(d), "--db", str(dbf)],
+        [sys.executable, "-m", "iolab", "ingest", "--json", str(d), "--db", str(dbf)],
         cwd=ROOT,
         capture_output=True,
         env=buffered,
@@ -493,7 +493,7 @@ def test_ingest_into_a_database_another_process_holds_waits_for_it(tmp_path, cap
     )
     try:
         assert holder.stdout.readline().strip() == "held"
-        from ingest.cli import main
+        from iolab.cli import main
 
         assert (
             main(["ingest", str(corpus("fio-json/louwrentius__fio-plot__fio31_randrw-1-1.json")), "--db", str(dbf)])

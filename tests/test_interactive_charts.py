@@ -1,4 +1,4 @@
-"""Interactive charts (ingest.reports.interactive) and every chart as an image (ingest.reports.images):
+"""Interactive charts (iolab.reports.interactive) and every chart as an image (iolab.reports.images):
 the legend selection and the time zoom are added once, in page.figure, without changing a mark; the
 print edition's switch leaves charts static; the page draws them live offline in headless Chromium,
 where a legend click fades the other systems and a wheel zooms the time axis; `--images` writes
@@ -18,8 +18,8 @@ import pandas as pd
 import pytest
 import vl_convert
 
-from ingest.reports import check, images, interactive, oracle, page, render
-from ingest.reports.tables import CSS, file_name, visible
+from iolab.reports import check, images, interactive, oracle, page, render
+from iolab.reports.tables import CSS, file_name, visible
 
 HOSTILE = ["Acme <b>X1</b> <script>alert(1)</script>", "../../etc/passwd \x1b[31m", "Zeta **Z9**"]
 
@@ -255,7 +255,7 @@ def test_images_are_valid_svg_and_png_holding_the_systems_of_their_chart(tmp_pat
 def test_the_svg_file_is_the_picture_the_page_shows_with_what_its_page_said_around_it(tmp_path):
     import vl_convert
 
-    from ingest.reports import oracle
+    from iolab.reports import oracle
 
     out = rendered_like(tmp_path, "plain")
     svg = images.write_images(out, tmp_path / "img", ["plain"])[0]
@@ -300,7 +300,7 @@ def test_a_tooltip_names_the_file_and_line_of_the_point_offline(tmp_path, monkey
 def test_time_series_points_name_their_capture_file_in_each_study(tmp_path):
     """The same capture in two studies under two names: each study's chart names its own file, and each
     point's sample number is the store's (0-based data line) for that time and value."""
-    from ingest import batch, db
+    from iolab import batch, db
     from tests.conftest import ROOT
 
     capture = ROOT / "data" / "samples" / "esxtop-perfmon-samples" / "rachsharp__small-esxtop-data.csv"

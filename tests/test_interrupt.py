@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from ingest import db
+from iolab import db
 from tests.conftest import ROOT
 
 TEXT = (".csv", ".txt", ".log", ".out", ".tsv", ".xml", ".json", ".html")
@@ -47,7 +47,7 @@ def ingest(folder, dbf, after: int | None = None) -> tuple[int, str, str]:
     """`iolab ingest` in its own process; ``after``: Ctrl-C (SIGINT to the process group, as a
     terminal sends it) once that many files were reported."""
     p = subprocess.Popen(
-        [sys.executable, "-m", "ingest", "ingest", str(folder), "--db", str(dbf)],
+        [sys.executable, "-m", "iolab", "ingest", str(folder), "--db", str(dbf)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ingest.formats import iometer, iometer_inst
-from ingest.model import MB_PER_MIB, ParseError
+from iolab.formats import iometer, iometer_inst
+from iolab.model import MB_PER_MIB, ParseError
 from tests.conftest import corpus, ingest, q
 
 RESULT_FILES = [
@@ -294,7 +294,7 @@ def test_sentinels_are_missing_values_kept_as_written_in_the_tool_table(con, tmp
     sentinel=st.sampled_from(["-1", str(2**64 - 1)]),
 )
 def test_any_sentinel_cell_gives_a_missing_value_never_a_rejection(column, sentinel):
-    from ingest.formats import iometer
+    from iolab.formats import iometer
 
     data = _with_cell(corpus(SENTINEL_SOURCE).read_bytes(), "ALL", column, sentinel)
     res = iometer.parse(data, "x.csv")  # never raises
@@ -381,7 +381,7 @@ def test_cut_inside_a_results_block_names_the_block(cut_after, reason):
     )
 )
 def test_text_lines_match_split_lines_of_decode_text(data):
-    from ingest.model import decode_text, split_lines, text_lines
+    from iolab.model import decode_text, split_lines, text_lines
 
     try:
         text = decode_text(data)
@@ -394,7 +394,7 @@ def test_text_lines_match_split_lines_of_decode_text(data):
 
 
 def test_samples_round_trip_through_packed_chunks():
-    from ingest.model import Sample, Samples
+    from iolab.model import Sample, Samples
 
     Samples.CHUNK, old = 3, Samples.CHUNK
     try:

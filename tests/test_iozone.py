@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from ingest import registry
-from ingest.formats import iozone_text
-from ingest.model import ParseError
+from iolab import registry
+from iolab.formats import iozone_text
+from iolab.model import ParseError
 from tests.conftest import CORPUS, corpus, ingest, q
 
 OLD = "iozone-text/psteinb__iozone2csv__3.434_auto.out"
@@ -125,7 +125,7 @@ def test_ingest(con):
 def test_packed_runs_store_what_a_list_stores(con, monkeypatch):
     """Runs packed a few at a time (model.Runs) read back and land in the database as the same
     runs, ids and samples as the plain list they replace."""
-    from ingest.model import Runs
+    from iolab.model import Runs
 
     res = parse(OLD)
     assert isinstance(res.runs, Runs) and len(res.runs) > 20
@@ -133,7 +133,7 @@ def test_packed_runs_store_what_a_list_stores(con, monkeypatch):
     packed = parse(OLD)
     assert len(packed.runs.chunks) == len(res.runs) // 7 and list(packed.runs) == list(res.runs)
     assert packed.runs[-1] == res.runs[-1] and packed.runs[0].key == "1048576/512/write"
-    from ingest.store import writer
+    from iolab.store import writer
 
     monkeypatch.setattr(writer.RunIds, "DICT", 10)  # the samples find their runs by hash
     ingest(con, corpus(OLD))
@@ -151,7 +151,7 @@ def test_run_ids_by_hash_find_every_key_and_refuse_an_unknown_one(monkeypatch):
     import polars as pl
     import pyarrow as pa
 
-    from ingest.store import writer
+    from iolab.store import writer
 
     monkeypatch.setattr(writer.RunIds, "DICT", 4)
     ids = writer.RunIds()
@@ -188,7 +188,7 @@ def test_run_ids_refuse_a_key_two_runs_share(monkeypatch, many):
     a chunk or across chunks, whether it holds a dict or hashes."""
     import polars as pl
 
-    from ingest.store import writer
+    from iolab.store import writer
 
     if many:
         monkeypatch.setattr(writer.RunIds, "DICT", 2)
@@ -205,8 +205,8 @@ def test_run_ids_refuse_a_key_two_runs_share(monkeypatch, many):
 
 
 def test_packed_runs_out_of_range_are_refused_at_their_line():
-    from ingest import bounds
-    from ingest.model import ParseResult, Run, Runs
+    from iolab import bounds
+    from iolab.model import ParseResult, Run, Runs
 
     runs = Runs(Run(f"{i}/4/read", "iozone", queue_depth=1) for i in range(5))
     runs.append(Run("9/4/read", "iozone", queue_depth=2**40))

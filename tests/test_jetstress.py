@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from ingest.formats import jetstress, jetstress_config
-from ingest.model import ParseError
+from iolab.formats import jetstress, jetstress_config
+from iolab.model import ParseError
 from tests.conftest import FIXTURES, corpus
 
 # Hand-made: rebuilt from the ESG DS5020 transcription by tests/fixtures/jetstress/reconstruct_esg_report.py

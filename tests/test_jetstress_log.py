@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ingest import registry
-from ingest.formats import jetstress, jetstress_log
-from ingest.model import ParseError, split_lines
+from iolab import registry
+from iolab.formats import jetstress, jetstress_log
+from iolab.model import ParseError, split_lines
 from tests.conftest import CORPUS, FIXTURES, corpus, ingest, q
 
 FIRST_RUN = "jetstress-log/ghps-unidentified__jetstresscmd_first_run_console.txt"

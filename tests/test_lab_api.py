@@ -1,4 +1,4 @@
-"""`from ingest import lab`: the default database opened read-only, a view as a Polars frame equal to the
+"""`from iolab import lab`: the default database opened read-only, a view as a Polars frame equal to the
 same query in DuckDB, the studies, charts with the pages' conventions, and notebooks/explore.py (not
 a report page) running on the demo studies."""
 
@@ -10,8 +10,8 @@ import duckdb
 import jupytext
 import pytest
 
-from ingest import batch, db, lab
-from ingest.reports import interactive, page, render
+from iolab import batch, db, lab
+from iolab.reports import interactive, page, render
 from tests.conftest import ROOT
 
 STUDY = "ds4300-vs-fastt200-2004"

@@ -1,5 +1,5 @@
 """The lab in a real browser, as a user meets it: headless Chromium (tests/browser.py) opens
-notebooks/explore.py (`from ingest import lab`, the README's three lines) with a double click in the
+notebooks/explore.py (`from iolab import lab`, the README's three lines) with a double click in the
 file browser, runs all its cells, sees the chart drawn live (a Vega view whose marks answer the mouse
 with a tooltip), picks a system in a legend (the others fade), saves, and shuts the lab down from its
 File menu; the repository the lab served is then as it was (`git status --porcelain` is empty).
@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from ingest import batch, db
-from ingest.reports.page import PALETTE
+from iolab import batch, db
+from iolab.reports.page import PALETTE
 from tests.browser import Browser, chromium_path
 from tests.conftest import ROOT
 from tests.test_lab import server

@@ -1,6 +1,6 @@
 """A chart's output (page.show): in the lab the page's own spec drawn live by JupyterLab's Vega renderer,
 the static SVG beside it for frontends without one, and in a render the page's figure exactly as
-before (ingest.reports.interactive.as_page). The browser test (tests/test_lab_browser.py) sees it live."""
+before (iolab.reports.interactive.as_page). The browser test (tests/test_lab_browser.py) sees it live."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import re
 import nbformat
 from nbconvert import HTMLExporter
 
-from ingest.reports import interactive, page, render
+from iolab.reports import interactive, page, render
 from tests.test_interactive_charts import bars, spec_of
 
 ALT = "Bar chart of three systems' IO/s at one workload, side by side."

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest import batch, db, lake
+from iolab import batch, db, lake
 from tests import lakecheck
 from tests.conftest import ROOT, q
 
@@ -120,7 +120,7 @@ def test_views_on_a_standalone_cluster_equal_duckdb(exported, by_duckdb, cluster
 def test_views_named_are_computed_with_what_they_read(exported, by_duckdb, tmp_path):
     """--view NAME computes that view and the views it reads, no others, the same rows as a full run;
     an unknown name is refused with the list of views."""
-    from ingest.cli import main
+    from iolab.cli import main
 
     lake_dir, _ = exported
     duck_dir, duck_counts = by_duckdb
@@ -149,7 +149,7 @@ def test_the_views_of_every_point_are_read_through_not_copied(exported, by_duckd
     """series_points and series_values are the lake's points with their source: the summaries read
     them, views/ holds no copy of them, the Spark script defines them without caching them, and
     asking for one alone says where it is."""
-    from ingest.cli import main
+    from iolab.cli import main
 
     lake_dir, _ = exported
     _, duck_counts = by_duckdb
@@ -171,7 +171,7 @@ def test_the_views_of_every_point_are_read_through_not_copied(exported, by_duckd
 KILLED = r"""
 import sys, time
 from pathlib import Path
-from ingest import lake
+from iolab import lake
 
 c = lake.LocalCluster(workers=1, where=Path(sys.argv[1]))
 c.start()
@@ -312,7 +312,7 @@ def test_relabelled_source_rewrites_its_batch(tmp_path):
 @pytest.mark.slow  # every view computed over the lake: make test-slow
 def test_notebook_helper_reads_a_lake(demo, exported):
     """page.connect(db_path, lake): the notebooks' SQL answered from DIR/views/ and the tables."""
-    from ingest.reports import page
+    from iolab.reports import page
 
     lake_dir, _ = exported
     lake.views(lake_dir, "duckdb")
@@ -455,9 +455,9 @@ def test_a_view_too_big_for_duckdb_names_it_and_leaves_the_folder_ours(exported,
 
     import duckdb
 
-    from ingest.cli import main
+    from iolab.cli import main
 
-    lake_views = importlib.import_module("ingest.lake.views")  # the module: lake.views is its function
+    lake_views = importlib.import_module("iolab.lake.views")  # the module: lake.views is its function
     lake_dir, _ = exported
     out = tmp_path / "v"
     real = lake_views._copy
@@ -488,7 +488,7 @@ def test_views_after_a_new_export_are_stale_and_recomputed(demo, tmp_path):
     assert lake.owned.status(out) == "current"
     lake.export(demo, out)  # a new export, even of the same database
     assert lake.owned.status(out) == "stale"
-    from ingest.cli import main
+    from iolab.cli import main
 
     assert main(["lake", "status", "--lake", str(out)]) == 1
     lake.views(out, "duckdb")

@@ -13,7 +13,7 @@ import math
 
 import pytest
 
-from ingest.formats import _fio
+from iolab.formats import _fio
 from tests.conftest import ROOT, ingest, q
 
 STUDY = ROOT / "data" / "samples" / "fio-pkb-clat-hist-2017"
@@ -99,8 +99,8 @@ def test_octaves_sum_whole_fio_bins(con, tmp_path, nbins, unit, per_ms, top):
 def test_the_heatmap_page_draws_every_cell_and_passes_the_oracle(tmp_path):
     import altair as alt
 
-    from ingest import batch, db
-    from ingest.reports import oracle, page, render
+    from iolab import batch, db
+    from iolab.reports import oracle, page, render
 
     dbf = tmp_path / "h.duckdb"
     con = db.open_db(dbf)
@@ -151,7 +151,7 @@ def test_the_heatmap_page_draws_every_cell_and_passes_the_oracle(tmp_path):
 
 
 def test_a_long_log_is_drawn_in_bounded_columns_of_whole_intervals(con, tmp_path):
-    from ingest.reports import heatmap, page
+    from iolab.reports import heatmap, page
 
     d = tmp_path / "data" / "long"
     d.mkdir(parents=True)
@@ -181,8 +181,8 @@ def test_a_long_log_is_drawn_in_bounded_columns_of_whole_intervals(con, tmp_path
 
 
 def test_cells_a_log_axis_cannot_hold_are_left_out_with_a_caption(tmp_path):
-    from ingest import batch, db
-    from ingest.reports import oracle, render
+    from iolab import batch, db
+    from iolab.reports import oracle, render
 
     d = tmp_path / "data" / "edges"
     d.mkdir(parents=True)
@@ -217,8 +217,8 @@ def test_the_heatmap_names_the_systems_it_draws_nothing_of(tmp_path):
     system. The chart draws the PKB logs alone, and its caption names both others, escaped."""
     import shutil
 
-    from ingest import batch, db
-    from ingest.reports import oracle
+    from iolab import batch, db
+    from iolab.reports import oracle
     from tests.conftest import corpus, rendered_page
 
     d = tmp_path / "data" / "mixed"

@@ -21,43 +21,43 @@ LAYERS: list[tuple[str, list[str]]] = [
     (
         "base: text, numbers, names, paths, the metric vocabulary (no other iolab module)",
         [
-            "ingest",  # the package's face: the version only
-            "ingest.config",
-            "ingest.csvsafe",
-            "ingest.errors",
-            "ingest.fdr",
-            "ingest.metrics",
-            "ingest.names",
-            "ingest.outcome",
-            "ingest.paths",
-            "ingest.progress",
-            "ingest.text",
-            "ingest.vocabulary",
-            "ingest.written",
-            "ingest.terminal",
+            "iolab",  # the package's face: the version only
+            "iolab.config",
+            "iolab.csvsafe",
+            "iolab.errors",
+            "iolab.fdr",
+            "iolab.metrics",
+            "iolab.names",
+            "iolab.outcome",
+            "iolab.paths",
+            "iolab.progress",
+            "iolab.text",
+            "iolab.vocabulary",
+            "iolab.written",
+            "iolab.terminal",
         ],
     ),
-    ("model: the records every parser returns", ["ingest.model", "ingest.sla_bound", "ingest.sidecar_schema"]),
-    ("formats: one module per file format", ["ingest.formats", "ingest.archives", "ingest.bounds"]),
-    ("registry: which format a file is", ["ingest.registry", "ingest.vocabulary_table", "ingest.sidecar"]),
-    ("outputs: folders iolab writes", ["ingest.outputs", "ingest.declared"]),
-    ("store: the database and the time-series files beside it", ["ingest.store", "ingest.db"]),
-    ("files: finding and reading the raw files", ["ingest.files", "ingest.parsing", "ingest.roots", "ingest.ahead"]),
-    ("batch: an ingest run", ["ingest.batch", "ingest.storing"]),
-    ("lake and reports: what is read out of the store", ["ingest.lake", "ingest.reports", "ingest.lab"]),
-    ("cli: the command line (imports everything)", ["ingest.cli", "ingest.__main__"]),
+    ("model: the records every parser returns", ["iolab.model", "iolab.sla_bound", "iolab.sidecar_schema"]),
+    ("formats: one module per file format", ["iolab.formats", "iolab.archives", "iolab.bounds"]),
+    ("registry: which format a file is", ["iolab.registry", "iolab.vocabulary_table", "iolab.sidecar"]),
+    ("outputs: folders iolab writes", ["iolab.outputs", "iolab.declared"]),
+    ("store: the database and the time-series files beside it", ["iolab.store", "iolab.db"]),
+    ("files: finding and reading the raw files", ["iolab.files", "iolab.parsing", "iolab.roots", "iolab.ahead"]),
+    ("batch: an ingest run", ["iolab.batch", "iolab.storing"]),
+    ("lake and reports: what is read out of the store", ["iolab.lake", "iolab.reports", "iolab.lab"]),
+    ("cli: the command line (imports everything)", ["iolab.cli", "iolab.__main__"]),
 ]
 # argument parsing lives in the command line only
-PARSERS_ONLY_IN = "ingest.cli"
+PARSERS_ONLY_IN = "iolab.cli"
 MAX_MODULE_LINES = 500
 MAX_FUNCTION_LINES = 60
-SIZE_EXEMPT = ("ingest.formats",)  # a format module follows its file's sections (DESIGN.md)
+SIZE_EXEMPT = ("iolab.formats",)  # a format module follows its file's sections (DESIGN.md)
 
 
 def modules() -> dict[str, Path]:
     out = {}
     for path in sorted(PACKAGE.rglob("*.py")):
-        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+        parts = ["iolab", *path.relative_to(PACKAGE).with_suffix("").parts]  # ingest/ is the package iolab
         if parts[-1] == "__init__":
             parts.pop()
         out[".".join(parts)] = path
@@ -69,21 +69,21 @@ def _imported(node: ast.AST, name: str, path: Path, known: dict[str, Path]) -> s
     found: set[str] = set()
 
     def add(dotted: str) -> None:
-        while dotted and dotted not in known:  # `import ingest.x.y` or a name of a module
+        while dotted and dotted not in known:  # `import iolab.x.y` or a name of a module
             dotted = dotted.rpartition(".")[0]
         if dotted:
             found.add(dotted)
 
     if isinstance(node, ast.Import):
         for a in node.names:
-            if a.name.split(".")[0] == "ingest":
+            if a.name.split(".")[0] == "iolab":
                 add(a.name)
     elif isinstance(node, ast.ImportFrom):
         if node.level:
             package = name if path.name == "__init__.py" else name.rpartition(".")[0]
             base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
             source = f"{base}.{node.module}" if node.module else base
-        elif (node.module or "").split(".")[0] == "ingest":
+        elif (node.module or "").split(".")[0] == "iolab":
             source = node.module or ""
         else:
             return found
@@ -160,16 +160,16 @@ def layer(name: str) -> int:
 
 def test_the_scan_sees_lazy_and_package_imports():
     """The reading itself, on made-up modules: a lazy import, a relative one, a face and its submodule."""
-    known = {n: Path(n) for n in ("ingest", "ingest.a", "ingest.p", "ingest.p.b", "ingest.p.c")}
-    src = "def f():\n    from ..a import x\n    from . import c\n    import ingest.p.b\n"
+    known = {n: Path(n) for n in ("iolab", "iolab.a", "iolab.p", "iolab.p.b", "iolab.p.c")}
+    src = "def f():\n    from ..a import x\n    from . import c\n    import iolab.p.b\n"
     deps = set()
     for node in ast.walk(ast.parse(src)):
-        deps |= _imported(node, "ingest.p.b", Path("b.py"), known)
-    assert deps == {"ingest.a", "ingest.p", "ingest.p.c", "ingest.p.b"}
+        deps |= _imported(node, "iolab.p.b", Path("b.py"), known)
+    assert deps == {"iolab.a", "iolab.p", "iolab.p.c", "iolab.p.b"}
     face = ast.parse("from .b import y\nfrom .c import z\n")
-    assert set().union(*(_imported(n, "ingest.p", Path("__init__.py"), known) for n in ast.walk(face))) == {
-        "ingest.p.b",
-        "ingest.p.c",
+    assert set().union(*(_imported(n, "iolab.p", Path("__init__.py"), known) for n in ast.walk(face))) == {
+        "iolab.p.b",
+        "iolab.p.c",
     }
     assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert circles({"a": {"b"}, "b": set()}) == []

@@ -16,8 +16,8 @@ from __future__ import annotations
 import html
 import re
 
-from ingest import batch, db
-from ingest.reports import oracle
+from iolab import batch, db
+from iolab.reports import oracle
 from tests.conftest import ROOT, corpus, q, rendered_page
 from tests.test_comparison import scaled_iometer
 

@@ -3,7 +3,7 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ingest.formats._text import LineIndex
+from iolab.formats._text import LineIndex
 
 _TEXT = st.text(alphabet=st.sampled_from('ab\n\r{}"é'), max_size=200)
 

@@ -20,7 +20,7 @@ import shutil
 
 import pytest
 
-from ingest.reports import oracle
+from iolab.reports import oracle
 from tests.conftest import ROOT, corpus, ingest, q, rendered_page
 
 SWEEP = ROOT / "data" / "samples" / "fio-intel-d3-s4610-qd-sweep"

@@ -24,8 +24,8 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from ingest import batch, cli, db, files
-from ingest.store import places
+from iolab import batch, cli, db, files
+from iolab.store import places
 from tests.conftest import corpus, q
 
 # small real files of several formats (tests/corpus, provenance in MANIFEST.tsv), one a time series
@@ -109,7 +109,7 @@ class _Reopen:
 @contextlib.contextmanager
 def _pages_unexecuted():
     """`iolab report` with each page's HTML a line instead of its notebook run (the writes are tested)."""
-    from ingest.reports import render
+    from iolab.reports import render
 
     def run_pages(jobs, execute, finish, first):
         value = first()
@@ -586,7 +586,7 @@ def test_any_change_of_bytes_is_seen(tmp_path, edit):
 
 
 def test_a_database_copied_without_its_store_fails_validation(tmp_path):
-    from validation import run as validation
+    from iolab.validation import run as validation
 
     data = tmp_path / "data"
     _study(data, "s1", files=(FILES[3],))
@@ -615,7 +615,7 @@ def test_compare_refuses_a_baseline_naming_no_system(tmp_path, capsys):
 
 
 def test_the_time_series_page_names_a_missing_store(tmp_path, monkeypatch):
-    from ingest.reports import page
+    from iolab.reports import page
 
     data = tmp_path / "data"
     _study(data, "s1", files=(FILES[3],))

@@ -1,4 +1,4 @@
-"""Names cannot lie (ingest.names): bidi controls, zero-width and other invisible format characters are
+"""Names cannot lie (iolab.names): bidi controls, zero-width and other invisible format characters are
 shown as escapes wherever a name lands (terminal, pages, charts, print edition, file names), like
 control characters; a did-you-mean shows the escaped name and says when two names differ only by
 characters drawn alike (a Cyrillic 'а' for a Latin 'a')."""
@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ingest import cli
-from ingest.declared import Problem
-from ingest.names import did_you_mean, look_alike, skeleton, visible
-from ingest.reports import folders, pdf, tables
-from ingest.terminal import shown
+from iolab import cli
+from iolab.declared import Problem
+from iolab.names import did_you_mean, look_alike, skeleton, visible
+from iolab.reports import folders, pdf, tables
+from iolab.terminal import shown
 
 BIDI = [*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F, 0x061C]
 ZERO_WIDTH = [0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF]

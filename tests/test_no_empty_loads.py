@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from ingest import registry
-from ingest.model import ParseError
+from iolab import registry
+from iolab.model import ParseError
 from tests import golden
 
 FIXTURES = golden.ROOT / "tests" / "fixtures"

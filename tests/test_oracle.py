@@ -1,4 +1,4 @@
-"""The chart oracle (ingest.reports.oracle) on the constructed four-system study (tests/studies.py):
+"""The chart oracle (iolab.reports.oracle) on the constructed four-system study (tests/studies.py):
 the rendered pages pass it, and each defect of issue 28 put back into a chart is caught. Also the
 render's own promises: pages declared by their notebooks, fingerprints over the whole database,
 atomic writes, an unknown --study refused, a callback per page."""
@@ -13,9 +13,9 @@ import altair as alt
 import polars as pl
 import pytest
 
-from ingest import batch, db
-from ingest.reports import check, oracle, page, render
-from ingest.reports.interactive import embed
+from iolab import batch, db
+from iolab.reports import check, oracle, page, render
+from iolab.reports.interactive import embed
 from tests.conftest import ROOT, corpus
 from tests.studies import STUDY, SYSTEMS, four_systems
 
@@ -291,7 +291,7 @@ def test_pages_are_written_whole_or_not_at_all(tmp_path, monkeypatch):
 
 
 def test_missing_is_blank_in_tables():
-    from ingest.reports.tables import table_html
+    from iolab.reports.tables import table_html
 
     t = table_html(
         pl.DataFrame(

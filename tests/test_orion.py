@@ -6,8 +6,8 @@ import shutil
 
 import pytest
 
-from ingest.formats import orion, orion_matrix
-from ingest.model import ParseError
+from iolab.formats import orion, orion_matrix
+from iolab.model import ParseError
 from tests.conftest import corpus, ingest, q
 
 SEED = "seed/esg-ds5020_orion-summary_tile4.txt"

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ingest import registry
-from ingest.formats import orion, orion_console
-from ingest.model import ParseError
+from iolab import registry
+from iolab.formats import orion, orion_console
+from iolab.model import ParseError
 from tests.conftest import CORPUS, corpus, ingest, q
 
 C19 = "orion-console/ghmd-unidentified__orion19c_simple_bmtfile-acfs_console.txt"

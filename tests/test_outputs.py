@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest import cli, files, outputs
+from iolab import cli, files, outputs
 from tests.conftest import corpus
 
 FIO = corpus("fio-json/louwrentius__fio-plot__fio31_d3s4610_randread-8-1.json")
@@ -161,7 +161,7 @@ def failing(monkeypatch):
 
 def fake_pages(monkeypatch) -> None:
     """Pages without kernels: each page's HTML is a line (the render's writes are what is tested)."""
-    from ingest.reports import render
+    from iolab.reports import render
 
     def run_pages(jobs, execute, finish, first):
         value = first()
@@ -196,7 +196,7 @@ def test_an_unwritable_output_folder_is_exit_3(lab, tmp_path, monkeypatch, faili
 def test_the_pdf_and_image_writers_leave_no_temporary_file(tmp_path, monkeypatch, failing, code):
     import pypdf
 
-    from ingest.reports import images, pdf
+    from iolab.reports import images, pdf
 
     parts = []
     for name in ("cover", "toc"):

@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import zipfile
 
 import pytest
 
@@ -49,6 +50,9 @@ def test_wheel_installs_and_ingests(tmp_path):
             shutil.copy2(s, src / name)
     sh(sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", tmp_path / "dist", src)
     wheel = next((tmp_path / "dist").glob("iolab-*.whl"))
+    # one top-level package of iolab's own (issue 42): ingest/ and validation/ are its source folders only
+    tops = {name.split("/")[0] for name in zipfile.ZipFile(wheel).namelist()}
+    assert {t for t in tops if not t.endswith(".dist-info")} == {"iolab"}, sorted(tops)
 
     venv = tmp_path / "venv"
     sh(sys.executable, "-m", "venv", "--without-pip", venv)
@@ -62,7 +66,7 @@ def test_wheel_installs_and_ingests(tmp_path):
     work = tmp_path / "elsewhere"
     work.mkdir()
     where = sh(
-        py, "-c", "import ingest.config as c; print(c.__file__); print(c.SCHEMAS); print(c.NOTEBOOKS)", cwd=work
+        py, "-c", "import iolab.config as c; print(c.__file__); print(c.SCHEMAS); print(c.NOTEBOOKS)", cwd=work
     ).split()
     assert all(w.startswith(str(venv)) for w in where), where
     assert (venv / where[1] / "views" / "010_measurements.sql").is_file()

@@ -9,9 +9,9 @@ import json
 import polars as pl
 import pytest
 
-from ingest import batch, db
-from ingest.reports import early, interactive, marks
-from ingest.reports.oracle import charts
+from iolab import batch, db
+from iolab.reports import early, interactive, marks
+from iolab.reports.oracle import charts
 from tests import bigstudy
 from tests.conftest import rendered_page
 
@@ -185,7 +185,7 @@ def test_a_render_uses_its_early_kernel_and_an_unchanged_one_starts_none(tmp_pat
     real_warmed, real_import = early.warmed, early.import_validation
     monkeypatch.setattr(early, "warmed", lambda *a: warmed.append(1) or real_warmed(*a))
     monkeypatch.setattr(early, "import_validation", lambda: imported.append(1) or real_import())
-    from ingest.reports import render
+    from iolab.reports import render
 
     assert render.render(dbf, tmp_path / "out", force=True) == 0
     assert (warmed, imported) == ([1], [1])  # the kernel started with the snapshot rendered the pages
@@ -204,7 +204,7 @@ def test_a_render_kernel_checks_each_chart_whole_and_its_parts_not_again():
     code = (
         "import altair as alt, pandas as pd\n"
         "from altair.utils import schemapi\n"
-        "from ingest.reports import page\n"
+        "from iolab.reports import page\n"
         "before = schemapi.DEBUG_MODE\n"
         "page.render_kernel()\n"
         "x = alt.X('x:Q', scale=alt.Scale(type='no such scale'))  # made without a word\n"
@@ -218,7 +218,7 @@ def test_a_render_kernel_checks_each_chart_whole_and_its_parts_not_again():
 
 
 def test_the_largest_pages_of_the_last_render_run_first_new_ones_after_in_plan_order(tmp_path):
-    from ingest.reports import plan
+    from iolab.reports import plan
 
     where = {"s": "s", "t": "t-2"}
     for folder, nb, size in [("s", "a", 10), ("s", "b", 30), ("t-2", "a", 20)]:

@@ -6,7 +6,7 @@ import csv
 
 import pytest
 
-from ingest import db
+from iolab import db
 from tests.conftest import FIXTURES, corpus, ingest, q
 
 RS2 = "esxtop/rachsharp__small-esxtop-data.csv"
@@ -227,7 +227,7 @@ def test_points_carry_their_sample_times_and_older_stores_are_upgraded(tmp_path)
     snapshot (the user's file untouched), and in place at the next writable open."""
     import pyarrow.parquet as pq
 
-    from ingest.reports import render
+    from iolab.reports import render
 
     dbf = tmp_path / "s.duckdb"
     con = db.open_db(dbf)
@@ -264,7 +264,7 @@ def test_a_capture_is_stored_without_pyarrow_or_pandas(tmp_path):
     import sys
 
     code = (
-        "import sys; from ingest.cli import main; "
+        "import sys; from iolab.cli import main; "
         f"code = main(['ingest', {str(corpus('esxtop/rachsharp__small-esxtop-data.csv'))!r}, "
         f"'--db', {str(tmp_path / 'x.duckdb')!r}, '--quiet']); "
         "print(code, sorted(m for m in ('pyarrow', 'numpy', 'pandas') if m in sys.modules))"
@@ -284,8 +284,8 @@ def test_a_capture_whose_other_rows_fail_leaves_nothing_of_its_points(con, tmp_p
     its file removed, the whole file rolled back, and the next ingest stores it whole."""
     import threading
 
-    from ingest import batch
-    from ingest.store import writer
+    from iolab import batch
+    from iolab.store import writer
 
     f = tmp_path / "capture.csv"
     f.write_bytes(corpus(RS2).read_bytes())
@@ -314,8 +314,8 @@ def test_a_capture_whose_other_rows_fail_leaves_nothing_of_its_points(con, tmp_p
 def test_a_pass_abandoned_without_waiting_removes_its_file_when_it_ends(tmp_path, ended_first):
     """Ctrl-C does not wait for a capture's pass: the pass removes its file itself when it ends
     (or at once, when it has ended already)."""
-    from ingest.formats import pdh
-    from ingest.store.points import StreamingPoints
+    from iolab.formats import pdh
+    from iolab.store.points import StreamingPoints
 
     res = pdh.parse_path(corpus(RS2), "capture.csv")
     tmp = tmp_path / ".1.parquet.tmp"

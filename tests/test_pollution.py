@@ -11,8 +11,8 @@ import time
 
 import pytest
 
-from ingest import batch, db
-from ingest.store import places
+from iolab import batch, db
+from iolab.store import places
 from tests import fuzz, fuzz_attacks
 from tests.conftest import ROOT, corpus, q
 
@@ -51,7 +51,7 @@ def test_sigkill_mid_batch_leaves_whole_files_and_rerun_completes(tmp_path):
     d = _batch_dir(tmp_path, 200)
     dbf = tmp_path / "k.duckdb"
     p = subprocess.Popen(
-        [sys.executable, "-m", "ingest", "ingest", str(d), "--db", str(dbf)],
+        [sys.executable, "-m", "iolab", "ingest", str(d), "--db", str(dbf)],
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -95,7 +95,7 @@ def test_sigkill_during_time_series_store_leaves_no_orphans(tmp_path):
 def test_two_ingests_at_once_second_waits(tmp_path):
     d = _batch_dir(tmp_path, n=12)
     dbf = tmp_path / "c.duckdb"
-    cmd = [sys.executable, "-m", "ingest", "ingest", str(d), "--db", str(dbf)]
+    cmd = [sys.executable, "-m", "iolab", "ingest", str(d), "--db", str(dbf)]
     a = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     time.sleep(1.0)
     b = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

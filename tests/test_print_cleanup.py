@@ -1,6 +1,6 @@
 """A failed print says so and removes what is stale; a render stopped by SIGTERM leaves no temporary
 snapshot or PDF part behind, and one killed by SIGKILL has its leftovers removed by the next render
-(ingest.reports.scratch), never those of a render still running."""
+(iolab.reports.scratch), never those of a render still running."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from ingest import cli
-from ingest.reports import check, pdf, render, scratch
+from iolab import cli
+from iolab.reports import check, pdf, render, scratch
 from tests.conftest import ROOT
 
 SAMPLE = "iomark-vm-hp4335-2014"
@@ -100,7 +100,7 @@ def test_sigterm_during_a_pdf_print_leaves_nothing_behind(dbf, tmp_path):
     # socket there, and a socket's path has at most 107 bytes)
     tmp = Path(tempfile.mkdtemp(prefix="iolab-test-"))
     env = {**os.environ, "TMPDIR": str(tmp), "PYTHONPATH": str(ROOT), "IOLAB_REPORT_WORKERS": "1"}
-    args = [sys.executable, "-m", "ingest", "report", "--db", str(dbf), "--out", str(tmp_path / "out")]
+    args = [sys.executable, "-m", "iolab", "report", "--db", str(dbf), "--out", str(tmp_path / "out")]
     proc = subprocess.Popen([*args, "--format", "pdf"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
         # wait (as long as it takes) until it prints: a snapshot and the edition's parts exist

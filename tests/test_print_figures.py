@@ -1,4 +1,4 @@
-"""Figures and tables laid out for the printed page (ingest.reports.printed, print_tables): a chart is
+"""Figures and tables laid out for the printed page (iolab.reports.printed, print_tables): a chart is
 drawn again from its spec at print size, wrapped to the A4 landscape width and continued on the next
 page rather than shrunk; a table keeps names whole. And the comparison shows the corrected baseline
 beside the raw one wherever a correction applies, with no "Infinite extent" warning of its live charts.
@@ -17,9 +17,9 @@ import pandas as pd
 import pypdf
 import pytest
 
-from ingest import db
-from ingest.reports import check, pdf, print_tables, printed, render
-from ingest.reports.tables import figure_html
+from iolab import db
+from iolab.reports import check, pdf, print_tables, printed, render
+from iolab.reports.tables import figure_html
 from tests.conftest import ROOT, ingest
 from tests.studies import STUDY, SYSTEMS, four_systems, toml
 

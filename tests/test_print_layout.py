@@ -12,8 +12,8 @@ import re
 import altair as alt
 import pandas as pd
 
-from ingest.reports import pdf, print_bands, print_fit, print_tables, printed
-from ingest.reports.tables import figure_html
+from iolab.reports import pdf, print_bands, print_fit, print_tables, printed
+from iolab.reports.tables import figure_html
 from tests.test_print_figures import recording
 
 HOSTILE = '=HYPERLINK("http://example.invalid","Omega")'  # 44 characters, as tests/studies.py names Omega
@@ -241,7 +241,7 @@ def test_a_path_takes_two_lines_at_most_its_column_as_wide_as_that_needs():
 def per_drive(n: int = 24) -> dict:
     """The per-drive chart of a page: one bar per run labelled by its system, workload, drives, file
     and run key (over 80 characters), cut for the screen's axis (page.screen_labels)."""
-    from ingest.reports import page
+    from iolab.reports import page
 
     runs = [f"{HOSTILE} · 8 KiB sequential read, QD {q} · 1 drives · randread-{q}-1.json s1/r{q}" for q in range(n)]
     d = pd.DataFrame({"run": runs, "iops_per_drive": [100.0 * q for q in range(n)]})

@@ -1,4 +1,4 @@
-"""Chromium never reaches for the network when iolab prints (ingest.reports.check.FLAGS).
+"""Chromium never reaches for the network when iolab prints (iolab.reports.check.FLAGS).
 
 The print runs in a network namespace of its own (``unshare -n``, as root) where every IPv4 address is
 local, with listeners on the ports a request would use: the old proxy address (127.0.0.1:9, where
@@ -17,7 +17,7 @@ import sys
 
 import pytest
 
-from ingest.reports import check
+from iolab.reports import check
 from tests.conftest import ROOT
 
 PROBE = r"""
@@ -60,7 +60,7 @@ socket.create_connection(("203.0.113.7", 443), timeout=5).sendall(b"the probe it
 while not seen:  # the trap's own connection arrives
     time.sleep(0.05)
 control, seen[:] = list(seen), []
-from ingest.reports import pdf
+from iolab.reports import pdf
 pdf.chromium_print(Path(sys.argv[1]), Path(sys.argv[2]))
 time.sleep(1)  # a request sent as the browser closes
 print(json.dumps({"control": control, "seen": seen}))

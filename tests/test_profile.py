@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from ingest.formats import profile
-from ingest.model import ParseError
+from iolab.formats import profile
+from iolab.model import ParseError
 from tests.conftest import corpus
 
 MD3000I = "profile/rtjust__Dell-MD-Powervault-MDTechView__md3000i_storageArrayProfile.txt"

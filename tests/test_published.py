@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ingest.formats import criteria, published
-from ingest.model import ParseError
+from iolab.formats import criteria, published
+from iolab.model import ParseError
 from tests.conftest import REFERENCE
 
 REF = REFERENCE
@@ -69,7 +69,7 @@ def _records_as_a_list(data: bytes):
     import csv
     import io
 
-    from ingest.model import decode_text
+    from iolab.model import decode_text
 
     try:
         rows = list(csv.reader(io.StringIO(decode_text(data).lstrip("\ufeff"))))
@@ -108,7 +108,7 @@ def test_csv_records_streamed_reads_what_the_whole_text_read(parts):
     """The rows read one at a time (published tables, criteria) are the rows and line numbers the
     list of every row gave, on any mix of quotes, commas and line ends; a text that list refused is
     refused too (for the first problem in the file's order: the list named a CSV error anywhere first)."""
-    from ingest.text import csv_records
+    from iolab.text import csv_records
 
     data = "".join(parts).encode()
     streamed, listed = _outcome(csv_records, data), _outcome(_records_as_a_list, data)

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from ingest import registry
+from iolab import registry
 
 GOOD = 'FORMAT = "good-fmt"\nVERSION = "1"\ndef sniff(head, name): return False\ndef parse(data, name): return None\n'
 

@@ -1,7 +1,7 @@
 """What a render does not do again or for nothing: the validation kept beside the pages while the data
-and the checks are the same (ingest.reports.validated), views no page of the render reads
-(ingest.reports.stored), and any work at all for a render refused for a study that is not in the
-database (ingest.reports.early)."""
+and the checks are the same (iolab.reports.validated), views no page of the render reads
+(iolab.reports.stored), and any work at all for a render refused for a study that is not in the
+database (iolab.reports.early)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import shutil
 
 import pytest
 
-from ingest import cli
-from ingest import db as dbm
-from ingest.reports import early, render, stored, validated
+from iolab import cli
+from iolab import db as dbm
+from iolab.reports import early, render, stored, validated
 from tests.conftest import ROOT
 
 STUDY = "iomark-vm-hp4335-2014"

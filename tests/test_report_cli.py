@@ -8,8 +8,8 @@ import shutil
 import duckdb
 import pytest
 
-from ingest import cli, outputs
-from ingest.reports import render
+from iolab import cli, outputs
+from iolab.reports import render
 from tests.conftest import ROOT
 
 STUDY = "iomark-vm-hp4335-2014"
@@ -42,7 +42,7 @@ def test_a_line_per_page_as_it_is_done(dbf, tmp_path, capsys, monkeypatch):
 
 def test_a_page_rendered_static_is_rendered_again_live(dbf, tmp_path, capsys, monkeypatch):
     """IOLAB_STATIC_CHARTS (the print edition) changes a page: the next render without it draws it again."""
-    from ingest.reports import interactive
+    from iolab.reports import interactive
 
     monkeypatch.setattr(render, "execute_page", lambda snap, study, nb, pages: f"<p>{nb}</p>")
     monkeypatch.setattr(render, "validate", lambda snap, studies: {s: "" for s in studies})
@@ -68,7 +68,7 @@ CHARTED = "esg-ds5020-2009"  # three pages with a chart each
 def test_images_writes_every_chart_of_the_pages_as_svg_and_png(tmp_path, capsys):
     import xml.etree.ElementTree as ET
 
-    from ingest.reports import oracle
+    from iolab.reports import oracle
 
     shutil.copytree(ROOT / "data" / "samples" / CHARTED, tmp_path / CHARTED)
     dbf = tmp_path / "x.duckdb"
@@ -107,7 +107,7 @@ def test_images_writes_every_chart_of_the_pages_as_svg_and_png(tmp_path, capsys)
 
 
 def test_an_image_title_names_the_study_its_baseline_and_the_metric():
-    from ingest.reports import images, oracle
+    from iolab.reports import images, oracle
 
     meta = {"usermeta": {"iolab": {"source": {"view": "comparison", "where": {"metric": "iops"}}}}}
     chart = oracle.Chart("p: chart 1", {"title": "% better", "mark": "bar", **meta}, "", "", "")

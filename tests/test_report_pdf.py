@@ -16,10 +16,10 @@ import unicodedata
 import pypdf
 import pytest
 
-from ingest import batch, db
-from ingest.reports import check, pdf, render
+from iolab import batch, db
+from iolab.reports import check, pdf, render
+from iolab.validation import run as vrun
 from tests.studies import STUDY, SYSTEMS, four_systems
-from validation import run as vrun
 
 needs_chromium = pytest.mark.skipif(check.chromium() is None, reason="no chromium (make check-reports installs it)")
 
@@ -203,7 +203,7 @@ def test_the_appendix_gives_every_file_its_sha256_and_every_run_its_lines(editio
 
 
 def test_cli_says_where_chromium_is_missing(tmp_path, monkeypatch, study_db, capsys):
-    from ingest.cli import main, requires
+    from iolab.cli import main, requires
 
     monkeypatch.setattr(check, "chromium", lambda: None)
     code = main(["report", "--db", str(study_db), "--out", str(tmp_path / "o"), "--format", "pdf"])

@@ -12,12 +12,12 @@ from html.parser import HTMLParser
 import polars as pl
 import pytest
 
-from ingest import batch, db
-from ingest.cli import render_reports
-from ingest.reports import check, render
+from iolab import batch, db
+from iolab.cli import render_reports
+from iolab.reports import check, render
+from iolab.validation import run as vrun
 from tests.conftest import ROOT
 from tests.test_comparison import make_study
-from validation import run as vrun
 
 HOSTILE = "<img src=x onerror=alert(1)> {x} <script>alert(2)</script> ../../../x javascript:alert(3)"
 
@@ -78,7 +78,7 @@ def test_reports_are_offline_and_codeless(rendered):
     for p in pages:
         t = p.read_text()
         assert not render.FETCHES.search(t), p
-        assert "from ingest.reports import page" not in t  # no code cells
+        assert "from iolab.reports import page" not in t  # no code cells
         assert "Traceback" not in t and "Warning:" not in t, p
         assert render.VALIDATION_SLOT not in t, p
         assert p.name == "index.html" or "Validation" in t, p  # each page's footer was filled in
@@ -189,7 +189,7 @@ def test_charts_render_in_headless_chromium(rendered):
 
 
 def test_points_differing_only_in_raid_level_or_drives_get_their_own_bar():
-    from ingest.reports.page import point_label
+    from iolab.reports.page import point_label
 
     nan = float("nan")
     base = {"workload": "8 KiB random read, QD 32", "baseline_config": nan, "config": "Caches off"}
@@ -206,7 +206,7 @@ def test_points_differing_only_in_raid_level_or_drives_get_their_own_bar():
 def test_pages_share_one_kernel_but_never_each_others_names():
     import nbformat
 
-    from ingest.reports.render import Pages, parameterize
+    from iolab.reports.render import Pages, parameterize
 
     first = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("leftover = 1\nimport os\npid = os.getpid()")])
     second = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("print('leftover' in globals())")])
@@ -246,7 +246,7 @@ def test_short_labels_cut_long_labels_but_never_merge_two():
     from hypothesis import given
     from hypothesis import strategies as st
 
-    from ingest.reports.page import short_labels
+    from iolab.reports.page import short_labels
 
     long = "Random Reads (100% random, 100% read), 4 KiB · 20 drives · All Caches Disabled · RAID-10 · row130"
     got = short_labels(pd.Series([long, "short", None, long]), n=40).tolist()
@@ -269,7 +269,7 @@ def test_a_render_kernel_shares_one_connection_and_tooltips_stay_the_same(tmp_pa
     import altair as alt
     import pandas as pd
 
-    from ingest.reports import page
+    from iolab.reports import page
 
     dbf = tmp_path / "k.duckdb"
     db.open_db(dbf).close()
@@ -294,7 +294,7 @@ def test_a_render_kernel_shares_one_connection_and_tooltips_stay_the_same(tmp_pa
 
 def test_repeated_runs_are_pooled_in_the_histogram_chart(tmp_path):
     """The quarch study ran '512 B random read, QD 4' 13 times: one bar per bin, not 13 on top of each other."""
-    from ingest.reports import page
+    from iolab.reports import page
 
     dbf = tmp_path / "h.duckdb"
     con = db.open_db(dbf)

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from ingest import batch, cli, db, files, roots
-from ingest.store import places
+from iolab import batch, cli, db, files, roots
+from iolab.store import places
 from tests.conftest import q
 from tests.test_mirror import FILES, diff, fresh, snapshot
 

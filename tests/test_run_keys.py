@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import shutil
 
-from ingest import db
-from ingest.formats import iozone_text
-from ingest.store import schema
+from iolab import db
+from iolab.formats import iozone_text
+from iolab.store import schema
 from tests.conftest import corpus, ingest, q
 
 IOZONE = "iozone-text/psteinb__iozone2csv__3.434_auto.out"

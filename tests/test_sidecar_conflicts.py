@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest.sla_bound import parse
+from iolab.sla_bound import parse
 from tests.conftest import corpus, ingest, q
 from tests.test_comparison import scaled_iometer
 from tests.test_sla_headline import sla_study
@@ -98,7 +98,7 @@ def test_a_key_set_twice_to_the_same_value_is_no_conflict(con, tmp_path):
 
 
 def test_the_compare_command_refuses_a_conflicting_baseline(tmp_path, capsys):
-    from ingest import cli
+    from iolab import cli
 
     two_sidecars(tmp_path / "data", 'baseline = "SysB"\n', 'baseline = "SysA"\n')
     f = tmp_path / "t.duckdb"
@@ -164,7 +164,7 @@ def test_compare_sla_computes_or_refuses_every_statistic(tmp_path, capsys):
     """--sla takes exactly what the view computes: p100 is the maximum (Iometer's Maximum Response Time);
     p0 (the minimum) and p99.999 are statistics iolab knows that this study has none of: refused
     with the latencies it has (exit 1), never an empty table with exit 0; p12 no tool reports (exit 2)."""
-    from ingest import cli
+    from iolab import cli
 
     f = tmp_path / "t.duckdb"
     assert cli.main(["ingest", "-q", str(sla_study(tmp_path / "data", None)), "--db", str(f)]) == 0

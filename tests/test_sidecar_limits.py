@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest.sidecar import MAX_BYTES, MAX_FILES, MAX_TARGETS, NAME, SidecarError, Sidecars
+from iolab.sidecar import MAX_BYTES, MAX_FILES, MAX_TARGETS, NAME, SidecarError, Sidecars
 
 
 def _labels(folder: Path, text: str) -> tuple[dict, list[dict]]:

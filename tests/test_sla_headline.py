@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest import db
+from iolab import db
 from tests.conftest import corpus, ingest, q
 from tests.test_comparison import scaled_iometer
 
@@ -86,7 +86,7 @@ def test_a_bound_in_another_form_is_refused(con, tmp_path):
 
 
 def test_compare_sla_for_an_ad_hoc_bound(tmp_path, capsys):
-    from ingest import cli
+    from iolab import cli
 
     f = tmp_path / "t.duckdb"
     assert cli.main(["ingest", "-q", str(sla_study(tmp_path / "data", None)), "--db", str(f)]) == 0
@@ -105,7 +105,7 @@ def test_a_percentile_bound_on_fio_holds_each_direction_it_reports(tmp_path, cap
     the real D3-S4610 QD sweep holds at QD 16 (0.55296 ms) and fails at QD 32 (1.26976 ms); by hand,
     16 + (1 - 0.55296) / (1.26976 - 0.55296) x 16 = 25.9786 and 50,151.21 + 0.62366 x (47,192.76 -
     50,151.21) = 48,306.14 IO/s."""
-    from ingest import cli
+    from iolab import cli
 
     study = tmp_path / "data" / "fio-intel-d3-s4610-qd-sweep"
     shutil.copytree(ROOT / "data" / "samples" / study.name, study)
@@ -123,7 +123,7 @@ def test_a_percentile_bound_on_fio_holds_each_direction_it_reports(tmp_path, cap
 def test_the_page_table_names_the_direction_a_fio_bound_holds_in(tmp_path, monkeypatch):
     """On a page, each SLA headline row says which metric it holds: a fio sweep's p99 bound is held
     per direction (p99_read_latency_ms), which the table must name."""
-    from ingest.reports import headline
+    from iolab.reports import headline
 
     study = tmp_path / "data" / "fio-intel-d3-s4610-qd-sweep"
     shutil.copytree(ROOT / "data" / "samples" / study.name, study)

@@ -18,7 +18,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from ingest import db
+from iolab import db
 from tests.conftest import ROOT, ingest, q
 
 TEMPLATE = json.loads((ROOT / "data/samples/fio-intel-d3-s4610-qd-sweep/randread-1-1.json").read_text())
@@ -65,7 +65,7 @@ def export(dbf: Path) -> str:
     """What `iolab export VIEW --format csv` writes for each view, in this process."""
     import io
 
-    from ingest.cli.export import WRITERS, query
+    from iolab.cli.export import WRITERS, query
 
     con = db.connect(dbf, read_only=True)
     out = io.StringIO()

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest import db
+from iolab import db
 from tests.conftest import ROOT, corpus, ingest, q
 from tests.test_comparison import scaled_iometer
 
@@ -161,7 +161,7 @@ def test_measurements_without_order_are_named_not_picked(con, tmp_path):
 
 def _export(dbf: Path, view: str) -> bytes:
     return subprocess.run(
-        [sys.executable, "-m", "ingest", "export", view, "--db", str(dbf)], capture_output=True, check=True, cwd=ROOT
+        [sys.executable, "-m", "iolab", "export", view, "--db", str(dbf)], capture_output=True, check=True, cwd=ROOT
     ).stdout
 
 

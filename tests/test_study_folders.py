@@ -1,4 +1,4 @@
-"""One folder per study under `iolab report --out` (ingest.reports.folders): names built to collide (a
+"""One folder per study under `iolab report --out` (iolab.reports.folders): names built to collide (a
 study `a b` and a study literally named as its slug, `a-b-<hash>`; names differing only in case) get
 folders of their own, each recorded in its render record, and the index links each study's own pages."""
 
@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ingest import cli
-from ingest.reports import folders, render
+from iolab import cli
+from iolab.reports import folders, render
 from tests.conftest import ROOT
 
 SAMPLE = "iomark-vm-hp4335-2014"

@@ -10,7 +10,7 @@ import altair as alt
 import pandas as pd
 import vl_convert
 
-from ingest.reports import page
+from iolab.reports import page
 from tests.conftest import ROOT
 
 

@@ -15,8 +15,8 @@ import io
 import re
 from collections import Counter
 
-from ingest import batch, db
-from ingest.reports import oracle
+from iolab import batch, db
+from iolab.reports import oracle
 from tests.conftest import corpus, rendered_page
 
 B = 'Host B | "beta" <i>'

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest import db
+from iolab import db
 from tests.conftest import ROOT, corpus, ingest, q
 from tests.test_comparison import scaled_iometer
 
@@ -179,7 +179,7 @@ def test_measurements_without_an_order_are_listed_not_trended(con, tmp_path):
 
 
 def test_firmware_order_names_are_checked(con, tmp_path):
-    from ingest import declared
+    from iolab import declared
 
     ingest(con, fleet(tmp_path / "data"))
     assert declared.problems(con) == []
@@ -192,13 +192,13 @@ def test_firmware_order_names_are_checked(con, tmp_path):
 
 
 def con_of(f: Path):
-    from ingest import db
+    from iolab import db
 
     return db.connect(f, read_only=True)
 
 
 def test_compare_against_previous(tmp_path, capsys):
-    from ingest import cli
+    from iolab import cli
 
     f = tmp_path / "t.duckdb"
     assert cli.main(["ingest", "-q", str(fleet(tmp_path / "data")), "--db", str(f)]) == 0
@@ -234,9 +234,9 @@ def test_compare_against_previous(tmp_path, capsys):
 def test_trend_page_draws_the_view(tmp_path):
     """The page renders for the study, every chart passes the chart oracle against trends, and the
     regressions it marks are Broken's and no other system's."""
-    from ingest import batch, db
-    from ingest.cli import render_reports
-    from ingest.reports import oracle
+    from iolab import batch, db
+    from iolab.cli import render_reports
+    from iolab.reports import oracle
 
     dbf = tmp_path / "t.duckdb"
     con = db.open_db(dbf)
@@ -264,9 +264,9 @@ def test_trend_page_draws_the_view(tmp_path):
 
 
 def test_hostile_names_on_the_trend_page_stay_text(tmp_path):
-    from ingest import batch, db
-    from ingest.cli import render_reports
-    from ingest.reports import oracle
+    from iolab import batch, db
+    from iolab.cli import render_reports
+    from iolab.reports import oracle
     from tests.studies import SYSTEMS, toml
 
     study = tmp_path / "data" / "hostile"
@@ -294,7 +294,7 @@ def test_the_bundled_quarch_sweep_is_one_measurement(tmp_path, capsys):
     new measurement begins more than 12 hours after every earlier file's last run). Its points measured
     on both days are repeats of one point (the 37 % drop of 4 KiB random read, QD 4 between the days is a
     drive leaving its fresh state inside one sweep, not a new release)."""
-    from ingest import cli
+    from iolab import cli
 
     f = tmp_path / "t.duckdb"
     assert cli.main(["ingest", "-q", str(ROOT / "data" / "samples" / "quarch-intel-nvme-2023"), "--db", str(f)]) == 0
@@ -385,8 +385,8 @@ def test_the_trend_page_leads_with_every_regression(tmp_path):
     """64 trended points per metric, 12 panels drawn: the 8 regressions (8 KiB
     random write, at QD 1 .. 128) are all drawn, first, and the chart's own title (what an exported
     image carries) says how many panels of how many and that all regressions are among them."""
-    from ingest import batch, db
-    from ingest.reports import oracle
+    from iolab import batch, db
+    from iolab.reports import oracle
     from tests.conftest import rendered_page
 
     dbf = tmp_path / "t.duckdb"
@@ -408,7 +408,7 @@ def test_the_trend_page_leads_with_every_regression(tmp_path):
         subtitle = " ".join(c.spec["title"]["subtitle"])
         assert subtitle == "12 of 64 panels drawn; all 8 regressions among them, drawn first."
         assert "12 of 64 panels drawn; all 8 regressions" in c.caption
-    from ingest.reports import images
+    from iolab.reports import images
 
     page = next((tmp_path / "out").glob("*/09-trends.html"))
     (tmp_path / "images").mkdir()

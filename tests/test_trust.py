@@ -14,8 +14,8 @@ from contextlib import contextmanager
 
 import pytest
 
-from ingest import batch, cli, db
-from ingest.store import schema
+from iolab import batch, cli, db
+from iolab.store import schema
 from tests.conftest import corpus, ingest, q
 
 ADI = "iometer/adisireesha__results.csv"

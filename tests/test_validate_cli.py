@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from ingest import batch, cli, db
+from iolab import batch, cli, db
 from tests.conftest import ROOT, corpus, q
 
 SHARED = "louwrentius__fio-plot__fio31_d3s4610_randread-1-1.json"  # = data/samples' fio randread-1-1.json
@@ -47,7 +47,7 @@ def test_validation_runs_inside_a_jupyter_kernel(planted):
     from jupyter_client.manager import start_new_kernel
 
     code = (
-        "import duckdb\nfrom validation import run\n"
+        "import duckdb\nfrom iolab.validation import run\n"
         f"con = duckdb.connect({str(planted)!r}, read_only=True)\n"
         "rows = run.validate(con, store=False)\n"
         "print(sorted({(r['suite'], r['expectation']) for r in rows if not r['success']}))\n"
@@ -77,7 +77,7 @@ def test_validation_runs_inside_a_jupyter_kernel(planted):
 def test_a_study_is_validated_on_its_own_rows(tmp_path):
     """A file placed in two studies has its rows in each study's measurements; each study's
     validation counts its own rows, not the rows of both places."""
-    from ingest.reports.validation import all_results
+    from iolab.reports.validation import all_results
 
     data = tmp_path / "data"
     shutil.copytree(ROOT / "data" / "samples" / "fio-intel-d3-s4610-qd-sweep", data / "fio")

@@ -13,9 +13,9 @@ from collections import Counter
 import pandas as pd
 import pytest
 
-from ingest import batch, db
+from iolab import batch, db
+from iolab.validation import run
 from tests.conftest import ROOT, corpus, q
-from validation import run
 
 
 @pytest.fixture(scope="module")
@@ -71,7 +71,7 @@ def test_frames_hold_what_duckdb_returns(good):
 
 def test_consistency_checks_are_not_vacuous(good):
     con, _, _ = good
-    from validation import iometer_results, measurements
+    from iolab.validation import iometer_results, measurements
 
     m = run.frame(con, measurements.QUERY)
     assert m["rw_ratio"].notna().sum() > 500 and m["mbps_ratio"].notna().sum() > 100
@@ -127,7 +127,7 @@ def test_planted_bad_rows_fail(tmp_path):
 
 def test_cli_validate_exits_0_when_every_expectation_holds(good, capsys):
     _, _, path = good
-    from ingest.cli import main
+    from iolab.cli import main
 
     assert main(["validate", "--db", str(path)]) == 0
     assert "expectations" in capsys.readouterr().out
@@ -137,7 +137,7 @@ def test_render_validation_runs_each_suite_once_with_each_studys_results(tmp_pat
     """validate_groups (the render's validation) gives every study the results validating it alone
     gives: a suite met by all studies' rows together is met by each; one that is not is run per
     study; "unique" means unique within a study (the same file in two studies shares its runs)."""
-    from ingest.reports.validation import tag_studies
+    from iolab.reports.validation import tag_studies
 
     data = tmp_path / "data"
     for s in ("alpha", "beta"):
@@ -189,8 +189,8 @@ def test_render_validation_runs_each_suite_once_with_each_studys_results(tmp_pat
 
     # the pages' footers: the render's validation (read-only, while pages run) gives each study its
     # own verdict, the one a notebook in the lab computes for that study alone
-    from ingest.reports import page, render
-    from ingest.reports.tables import validation_html
+    from iolab.reports import page, render
+    from iolab.reports.tables import validation_html
 
     footers = render.validate(tmp_path / "v.duckdb", {"alpha", "beta"})
     assert "2 expectation(s) failed" in footers["alpha"] and "all expectations met" not in footers["alpha"]
@@ -209,7 +209,7 @@ def test_great_expectations_is_imported_without_pyspark():
     """GX imports pyspark when the [lake] extra is installed (0.2 s after pandas); the checker hides it for
     GX's import only: GX still validates, and pyspark still imports afterwards (the lake)."""
     code = (
-        "import sys; from validation.run import Checker; import pandas as pd\n"
+        "import sys; from iolab.validation.run import Checker; import pandas as pd\n"
         "c = Checker(); r = c.check('t', pd.DataFrame({'x': [1, 2]}), [c.E.ExpectColumnValuesToBeBetween(column='x', min_value=0, max_value=1)])\n"
         "print('pyspark' in sys.modules, r[0].success, r[0].result['unexpected_count'])\n"
         "import pyspark.sql; print(pyspark.sql.SparkSession.__name__)\n"

@@ -17,9 +17,9 @@ import zipfile
 
 import pytest
 
-from ingest import registry
-from ingest.formats import diskspd_text, jetstress_config, profile
-from ingest.model import ParseError, decode_text
+from iolab import registry
+from iolab.formats import diskspd_text, jetstress_config, profile
+from iolab.model import ParseError, decode_text
 
 from .conftest import corpus, ingest, q
 
@@ -303,7 +303,7 @@ def test_a_cut_gz_is_refused_saying_so(con, tmp_path):
 
 
 def test_a_gz_that_inflates_past_the_limit_is_refused(con, tmp_path, monkeypatch):
-    from ingest import archives
+    from iolab import archives
 
     monkeypatch.setattr(archives, "MAX_INFLATED", 4096)
     (tmp_path / "x.json.gz").write_bytes(gzip.compress(corpus(JSON3).read_bytes()))

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ingest import registry
-from ingest.formats import vdbench_flatfile, vdbench_summary
-from ingest.model import MB_PER_MIB, ParseError
+from iolab import registry
+from iolab.formats import vdbench_flatfile, vdbench_summary
+from iolab.model import MB_PER_MIB, ParseError
 from tests.conftest import CORPUS, corpus, ingest, q
 
 SUM_SD = "vdbench-summary/TheOtherOtherOperation__vdbconvert__50401_sd_3rd.summary.html"

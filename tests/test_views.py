@@ -46,7 +46,7 @@ def test_name_rule_matches_volume_names(con, tmp_path):
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory):
-    from ingest import batch, db
+    from iolab import batch, db
 
     c = db.open_db(tmp_path_factory.mktemp("demo") / "demo.duckdb")
     batch.ingest_paths(c, [ROOT / "data" / "samples"])
@@ -171,7 +171,7 @@ def test_data_dictionary_names_every_metric_and_unit(demo):
             "SELECT DISTINCT metric FROM measurements UNION SELECT DISTINCT metric FROM series WHERE metric IS NOT NULL",
         )
     }
-    from ingest import vocabulary  # the README's metric table is generated from it (tests/test_vocabulary.py)
+    from iolab import vocabulary  # the README's metric table is generated from it (tests/test_vocabulary.py)
 
     assert sorted(m for m in metrics if m not in vocabulary.METRICS) == []
     units = {u for (u,) in q(demo, "SELECT DISTINCT unit FROM measurements")}

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from ingest import batch, db, vocabulary, vocabulary_table
-from ingest.formats import published
-from ingest.model import ParseError, ParseResult
+from iolab import batch, db, vocabulary, vocabulary_table
+from iolab.formats import published
+from iolab.model import ParseError, ParseResult
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -17,7 +17,7 @@ def test_readme_table_is_the_module():
     text = (ROOT / "schemas" / "README.md").read_text(encoding="utf-8")
     table = text.split("<!-- vocabulary:start -->\n", 1)[1].split("<!-- vocabulary:end -->", 1)[0]
     assert table == vocabulary_table.markdown(), (
-        "regenerate: python -m ingest.vocabulary_table, paste into schemas/README.md"
+        "regenerate: python -m iolab.vocabulary_table, paste into schemas/README.md"
     )
 
 
@@ -76,7 +76,7 @@ def test_every_corpus_number_is_in_the_vocabulary(tmp_path):
 def test_a_misspelt_sample_dimension_fails_loudly():
     import pytest
 
-    from ingest.model import ParseResult
+    from iolab.model import ParseResult
 
     with pytest.raises(TypeError, match="unknown keyword"):
         ParseResult().add("r", "all", "iops", 1.0, "IO/s", line=3)  # line_no, misspelt

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from ingest import batch, db, registry, vocabulary, vocabulary_table
-from ingest.store import schema
+from iolab import batch, db, registry, vocabulary, vocabulary_table
+from iolab.store import schema
 from tests.conftest import corpus, ingest, q
 
 ROOT = Path(__file__).resolve().parent.parent

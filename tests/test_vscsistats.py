@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from ingest.formats import vscsistats
-from ingest.model import ParseError
+from iolab.formats import vscsistats
+from iolab.model import ParseError
 from tests.conftest import FIXTURES, ingest, q
 
 FIX = FIXTURES / "vscsistats" / "handmade-vscsistats-c.csv"

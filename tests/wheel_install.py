@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 OLDER = {"pandas": "2.3.3", "pyarrow": "20.0.0"}  # a minor and six majors back from pyproject's versions of 2026-11
 STUDY = ROOT / "data" / "samples" / "fio-intel-d3-s4610-qd-sweep"
-TOP_LEVEL = {"ingest", "validation"}  # the import names the wheel installs (tools/rename_package.py: iolab alone)
+TOP_LEVEL = {"iolab"}  # the one import name the wheel installs (package-dir: ingest/ -> iolab)
 SHIPPED = ("pyproject.toml", "README.md", "ingest", "validation", "schemas", "notebooks")
 
 

@@ -8,7 +8,7 @@ Consistency columns computed next to each number (per run, scope and target):
   mbps_ratio  MB/s / (IOPS x block size / 10^6) on ALL rows of fixed-size Iometer specs
 """
 
-from ingest import vocabulary
+from iolab import vocabulary
 
 SUITE = "measurements"
 UNITS = sorted({m.unit for m in vocabulary.METRICS.values() if not m.series_only and m.unit is not None})

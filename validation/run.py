@@ -27,12 +27,12 @@ from rich.table import Table  # noqa: E402
 
 
 def suites():
-    import validation
+    from iolab import validation
 
     for info in sorted(pkgutil.iter_modules(validation.__path__), key=lambda i: i.name):
         if info.name in ("run",) or info.name.startswith("_"):
             continue
-        m = importlib.import_module(f"validation.{info.name}")
+        m = importlib.import_module(f"iolab.validation.{info.name}")
         if hasattr(m, "SUITE"):
             yield m
 
@@ -270,9 +270,9 @@ def _met(mod, e, n: int, run_at: datetime) -> dict:
 
 def main(db_path: str) -> int:
     """Validate the database at ``db_path`` and print the results: 0 when every expectation is met,
-    1 when one failed, 3 when the database cannot be opened (`iolab validate` is ingest.cli.validate)."""
-    from ingest import db
-    from ingest.terminal import console, markup
+    1 when one failed, 3 when the database cannot be opened (`iolab validate` is iolab.cli.validate)."""
+    from iolab import db
+    from iolab.terminal import console, markup
 
     try:
         con = db.open_db(db_path)
@@ -289,7 +289,7 @@ def main(db_path: str) -> int:
 
 def show(rows: list[dict], db_path: str) -> None:
     """The results as a table per suite, then each failed expectation with examples."""
-    from ingest.terminal import console, markup
+    from iolab.terminal import console, markup
 
     t = Table(title=f"validation of {markup(db_path)}", show_edge=False)
     for c in ("suite", "expectations", "passed", "failed", "rows"):
@@ -320,6 +320,6 @@ def show(rows: list[dict], db_path: str) -> None:
 
 
 if __name__ == "__main__":
-    from ingest.config import default_db
+    from iolab.config import default_db
 
     sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else default_db()))

@@ -137,9 +137,9 @@ def run() -> None:
 
 
 def _on_sigint(signum: int, frame: Any) -> None:
-    """Ctrl-C: say so to an ingest under way (ingest.batch.interrupted: a library may have turned the
+    """Ctrl-C: say so to an ingest under way (iolab.batch.interrupted: a library may have turned the
     KeyboardInterrupt into its own error), then raise it as Python does."""
-    if batch := sys.modules.get("ingest.batch"):
+    if batch := sys.modules.get("iolab.batch"):
         batch.interrupted.set()
     raise KeyboardInterrupt
 

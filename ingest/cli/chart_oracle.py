@@ -2,7 +2,7 @@
 
 What it checks: ingest/reports/oracle.py. Without the database, the views are not checked.
 
-    python -m ingest.cli.chart_oracle [--db data/iolab.duckdb] reports
+    python -m iolab.cli.chart_oracle [--db data/iolab.duckdb] reports
 
 Not an `iolab` command (`make check-reports` runs the oracle with the browser's checks); its
 arguments are parsed here because argument parsing lives in ingest/cli/ only.
@@ -14,10 +14,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from ingest import db as dbm
-from ingest.config import default_db
-from ingest.reports import oracle
-from ingest.terminal import shown
+from .. import db as dbm
+from ..config import default_db
+from ..reports import oracle
+from ..terminal import shown
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,7 +1,7 @@
 """Check every rendered report in headless Chromium, every chart with the chart oracle, and every
 print edition read back (ingest/reports/check.py says what is checked).
 
-    python -m ingest.cli.check_reports [--db data/iolab.duckdb] reports   (make check-reports)
+    python -m iolab.cli.check_reports [--db data/iolab.duckdb] reports   (make check-reports)
 
 Not an `iolab` command: a check for the reports' makers, run by `make check-reports`. It sits
 here, above the reports it checks, because argument parsing lives in ingest/cli/ only.
@@ -13,8 +13,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from ingest.reports.check import check, chromium
-from ingest.terminal import shown
+from ..reports.check import check, chromium
+from ..terminal import shown
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -31,11 +31,11 @@ def main(argv: list[str] | None = None) -> int:
 
 def pages(root: Path, db: str | None) -> int:
     """Check every page under ``root``; how many are bad."""
-    from ingest.reports import oracle
+    from ..reports import oracle
 
     con = None
     if db and Path(db).is_file():  # the oracle checks each chart against the views of the database
-        from ingest import db as dbm
+        from .. import db as dbm
 
         con = dbm.connect(Path(db), read_only=True)
     bad = 0
@@ -58,7 +58,7 @@ def pages(root: Path, db: str | None) -> int:
 
 def editions(root: Path) -> int:
     """Check every print edition under ``root`` (iolab report --format pdf); how many are bad."""
-    from ingest.reports import pdf
+    from ..reports import pdf
 
     bad = 0
     for edition in sorted(root.rglob("*.pdf")):

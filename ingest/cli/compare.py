@@ -1,7 +1,7 @@
 """`iolab compare --study S`: every system of a study against its baseline, at matched points.
 
 Read-only: a read-only connection cannot open while an ingest writes, so it waits for it, as ingest
-waits for another ingest (ingest.db.connect).
+waits for another ingest (iolab.db.connect).
 """
 
 from __future__ import annotations
@@ -266,8 +266,8 @@ def cmd_against(args: argparse.Namespace, con: Any) -> int:
 
 def as_text(df: Any, fmt: str) -> str:
     """Every row of ``df`` as csv, tsv or json text. CSV and TSV are safe to open in a spreadsheet
-    (ingest.csvsafe); a TSV cell's tabs, newlines and hidden characters are written as escapes
-    (ingest.names), so each row is one line of as many fields as the header."""
+    (iolab.csvsafe); a TSV cell's tabs, newlines and hidden characters are written as escapes
+    (iolab.names), so each row is one line of as many fields as the header."""
     if fmt == "json":
         return json.dumps(df.to_dicts(), default=str, indent=1) + "\n"
     from ..csvsafe import frame, write_csv

@@ -4,7 +4,7 @@ sorted by every column in the view's order (ORDER BY ALL): the same data exports
 The rows stream from DuckDB in batches (memory stays bounded whatever the view's size) into a
 temporary file beside ``--out``, renamed into place when complete: an interrupted export leaves no
 half-written file. CSV gets nested columns as JSON text and formula-like cells neutralised
-(ingest.csvsafe); JSON keeps nested values nested; Parquet keeps every type.
+(iolab.csvsafe); JSON keeps nested values nested; Parquet keeps every type.
 """
 
 from __future__ import annotations

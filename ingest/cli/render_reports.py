@@ -1,7 +1,7 @@
 """Render the reports of a database into a folder, as `iolab report` does without its checks and
 progress: the page-by-page entry the tests and scripts use.
 
-    python -m ingest.cli.render_reports [--db data/iolab.duckdb] [--out reports] [--study S] [--force]
+    python -m iolab.cli.render_reports [--db data/iolab.duckdb] [--out reports] [--study S] [--force]
 
 Not an `iolab` command; its arguments are parsed here because argument parsing lives in
 ingest/cli/ only (the renderer is ingest/reports/render.py).
@@ -13,8 +13,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from ingest.config import REPORTS_DEFAULT, default_db
-from ingest.reports.render import render
+from ..config import REPORTS_DEFAULT, default_db
+from ..reports.render import render
 
 
 def main(argv: list[str] | None = None) -> int:

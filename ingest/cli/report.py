@@ -75,7 +75,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def _check_folders(args: argparse.Namespace) -> int | None:
-    """None when --out (and --images) may be written (ingest.outputs.check); else 2, saying why."""
+    """None when --out (and --images) may be written (iolab.outputs.check); else 2, saying why."""
     from .. import db
     from ..outputs import Refused, check
 

@@ -101,7 +101,7 @@ def data_roots(db_path: str | Path) -> list[str]:
 
 
 def refused(e: Exception, what: str = "Not writing there") -> int:
-    """Say why an output folder is refused (ingest.outputs.Refused) and return the usage exit code."""
+    """Say why an output folder is refused (iolab.outputs.Refused) and return the usage exit code."""
     console(stderr=True).print(f"[red]{what}:[/] {markup(str(e))}")
     return EXIT_USAGE
 

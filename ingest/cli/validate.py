@@ -26,7 +26,7 @@ def register(sub: Any) -> None:
 
 @requires.database(read_only=False)
 def cmd_validate(args: argparse.Namespace, con: Any) -> int:
-    from validation import run as vrun
+    from iolab.validation import run as vrun
 
     with steps("validate") as step:
         rows = vrun.validate(con, step=step)

@@ -18,7 +18,7 @@ VIEWS_MANIFEST = outputs.VIEWS_MARK
 
 class NotOurs(outputs.Refused):
     """A folder `iolab lake views --out` will not write into: in a data root, or holding files iolab
-    did not write (the rule of every output folder: ingest.outputs.check)."""
+    did not write (the rule of every output folder: iolab.outputs.check)."""
 
 
 def export_id(lake: Path) -> str:

@@ -1,11 +1,11 @@
 """Open every rendered report in headless Chromium with the network cut, screenshot it, count charts.
 
-    python -m ingest.cli.check_reports [--db data/iolab.duckdb] reports   (make check-reports)
+    python -m iolab.cli.check_reports [--db data/iolab.duckdb] reports   (make check-reports)
 
 For each page: the DOM Chromium rendered (charts are inline SVG: every chart must be there with
 its marks), and a PNG screenshot next to the page (reports/<study>/<name>.png) for a person to
 look at. Chromium runs with every host name resolved to nothing and no proxy (FLAGS), so a page
-that needed the network would show it, and the browser's own requests never leave it. Every chart also goes through the chart oracle (ingest.reports.oracle; against the views with --db),
+that needed the network would show it, and the browser's own requests never leave it. Every chart also goes through the chart oracle (iolab.reports.oracle; against the views with --db),
 and a probe run in the page says whether a chart lies past the window or a clipping box. Each print
 edition there (<study>.pdf, iolab report --format pdf) is read back: every chart must end on the page
 it starts on. That command (ingest/cli/check_reports.py) exits 1 if any page has no content, a chart without
@@ -149,4 +149,4 @@ def check(page: Path, screenshot: bool = True) -> dict:
 
 
 if __name__ == "__main__":  # the command moved to ingest/cli/ (arguments are parsed there only)
-    raise SystemExit("run python -m ingest.cli.check_reports (make check-reports runs it)")
+    raise SystemExit("run python -m iolab.cli.check_reports (make check-reports runs it)")

@@ -9,7 +9,7 @@ while it is made instead of after it.
 
 Only when the render will execute pages (``--force``, or no render in the folder yet): a render that
 finds every page unchanged starts no kernel and imports nothing it would not use; one that will reuse
-the validation kept beside its pages (ingest.reports.validated) does not import Great Expectations;
+the validation kept beside its pages (iolab.reports.validated) does not import Great Expectations;
 one refused (a study not in the database) starts nothing at all.
 """
 
@@ -84,9 +84,9 @@ def warmed(make: Callable[[], P], code: str) -> P:
 
 
 def import_validation() -> None:
-    """Great Expectations imported as the validation imports it (validation.run: quiet, no pyspark)."""
+    """Great Expectations imported as the validation imports it (iolab.validation.run: quiet, no pyspark)."""
     logging.getLogger("great_expectations").setLevel(logging.ERROR)
-    from validation.run import _import_gx
+    from iolab.validation.run import _import_gx
 
     with contextlib.suppress(Exception):  # the validation imports it again and reports what fails
         _import_gx()

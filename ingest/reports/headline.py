@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import altair as alt
 
-from ingest.reports import page as r
+from . import page as r
 
 # A verdict's colour: only a difference outside the noise is green or red; the two kinds of "no
 # claim" are greys, told apart by the legend (a single run the lighter: it recedes). Each stands

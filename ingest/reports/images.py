@@ -14,9 +14,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ingest import outputs
-from ingest.written import write_bytes
-
+from .. import outputs
+from ..written import write_bytes
 from .folders import RECORD, inside, recorded, slug
 from .page_charts import Chart, charts
 from .tables import file_name, visible
@@ -87,7 +86,7 @@ def write_images(out: Path, images: Path, studies: list[str] | None = None, db: 
     """Every chart of the pages under ``out`` (those of ``studies``, or every study rendered there) as
     files under ``images``; the files written. ``images`` is marked as iolab's output (an ingest of a
     folder holding it never reads the files its marker lists)."""
-    held = {s: f for f, s in recorded(out).items()}  # one folder per study (ingest.reports.folders)
+    held = {s: f for f, s in recorded(out).items()}  # one folder per study (iolab.reports.folders)
     if studies:
         folders = [out / held.get(s, slug(s)) for s in studies]
     else:

@@ -165,7 +165,7 @@ def bundle() -> str:
     script = re.sub(r"(?<![/\\\\])</(?=[A-Za-z])", r"<\\/", script)
     if kept is not None:
         try:
-            from ingest.written import write_text
+            from ..written import write_text
 
             kept.parent.mkdir(parents=True, exist_ok=True)
             write_text(kept, script)  # whole or not at all: a render killed meanwhile leaves no cut copy
@@ -175,12 +175,12 @@ def bundle() -> str:
 
 
 def cached_bundle(name: str) -> Path | None:
-    """Where ``bundle`` keeps its script between renders: the cache folder (ingest.config.cache_dir).
+    """Where ``bundle`` keeps its script between renders: the cache folder (iolab.config.cache_dir).
 
     vl-convert bundles Vega, Vega-Lite and vega-embed anew on each call: 2.2 s of CPU, a tenth of a
     1,000-run study's render of five pages, for the same bytes every time with the same vl-convert
     and Vega-Lite version, which name the file. ``IOLAB_BUNDLE_CACHE=0``: none kept."""
-    from ingest import config
+    from .. import config
 
     if os.environ.get("IOLAB_BUNDLE_CACHE", "").strip() == "0":
         return None

@@ -1,6 +1,6 @@
 """The chart oracle: every chart of a rendered page checked against the view it draws.
 
-    python -m ingest.cli.chart_oracle [--db data/iolab.duckdb] reports
+    python -m iolab.cli.chart_oracle [--db data/iolab.duckdb] reports
 
 A page's chart (``page.show``) carries its SVG, its alt text and its Vega-Lite spec with the data
 it drew (``tables.figure_html``); the spec's ``usermeta.iolab.source`` names the view, the study and
@@ -27,7 +27,7 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
 
-from ingest.reports.page_charts import Chart, _same, charts, clean, drawn  # noqa: F401  (read from here too)
+from .page_charts import Chart, _same, charts, clean, drawn  # noqa: F401  (read from here too)
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 QUANTITATIVE = {"linear", "log", "pow", "sqrt", "symlog"}
@@ -222,7 +222,7 @@ def check(chart: Chart, con=None) -> list[str]:
     found += check_axes(root)
     found += check_marks(chart, root)
     if con is not None and chart.meta.get("source"):
-        from ingest.reports.oracle_views import check_source
+        from .oracle_views import check_source
 
         found += check_source(chart, con, mark_labels(root))
     return [f"{chart.where} ({clean(chart.title)[:70]}): {d}" for d in found]
@@ -236,4 +236,4 @@ def check_page(path: Path, con=None) -> list[str]:
 
 
 if __name__ == "__main__":  # the command moved to ingest/cli/ (arguments are parsed there only)
-    raise SystemExit("run python -m ingest.cli.chart_oracle")
+    raise SystemExit("run python -m iolab.cli.chart_oracle")

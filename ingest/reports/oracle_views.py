@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import math
 
-from ingest.reports.page_charts import Chart, _same, clean, drawn
-from ingest.reports.tables import says_no_marks_for
+from .page_charts import Chart, _same, clean, drawn
+from .tables import says_no_marks_for
 
 NO_SYSTEM = "(no system label)"
 

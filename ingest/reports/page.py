@@ -15,7 +15,7 @@ import duckdb
 import polars as pl
 from IPython.display import HTML, display
 
-from ingest.reports.tables import (
+from .tables import (
     CSS,
     SHOWN_ROWS,
     VALIDATION_SLOT,
@@ -40,14 +40,14 @@ _shared: dict[Path, duckdb.DuckDBPyConnection] | None = None
 def connect(db_path: str | None = None, lake: str = "") -> duckdb.DuckDBPyConnection:
     """Open the database read-only (waiting while an ingest holds it); never create one.
 
-    None: the default database (ingest.config); a relative path is relative to ``$IOLAB_ROOT``.
+    None: the default database (iolab.config); a relative path is relative to ``$IOLAB_ROOT``.
     ``lake``: a Parquet lake directory (`iolab lake export` + `iolab lake views`) to read instead:
     its views (DIR/views/<view>/, whichever engine computed them) and tables, read with Polars,
     answer the same SQL the notebooks send to the database."""
-    from ingest import config, db
+    from .. import config, db
 
     if lake:
-        from ingest.lake import lake_connection
+        from ..lake import lake_connection
 
         lake_path = Path(lake)
         if not lake_path.is_absolute():
@@ -266,7 +266,7 @@ def screen_labels(d, field: str) -> str:
 
 def whole_labels(chart, **shown: str):
     """``chart`` saying which of its fields are labels cut for the screen and which field holds each
-    whole (``run_shown="run"``): the print edition draws the whole ones (ingest.reports.print_labels)."""
+    whole (``run_shown="run"``): the print edition draws the whole ones (iolab.reports.print_labels)."""
     return chart.properties(usermeta={WHOLE_LABELS: shown})
 
 
@@ -344,8 +344,8 @@ def _drawn(chart, alt_text: str, source: dict | None, stack: bool, left_out: str
     whether it is live."""
     import vl_convert
 
-    from ingest.reports import interactive
-    from ingest.reports.tables import visible
+    from . import interactive
+    from .tables import visible
 
     meta = {"alt": alt_text, "source": source, "stack": stack, "left_out": left_out}
     chart = chart.configure_axis(labelFontSize=11, titleFontSize=12).configure_legend(labelLimit=320)
@@ -360,7 +360,7 @@ def _drawn(chart, alt_text: str, source: dict | None, stack: bool, left_out: str
 
 def figure(chart, alt_text: str, source: dict | None = None, stack: bool = False, left_out: str = "") -> str:
     """The HTML of ``chart`` as a page shows it (``show``): SVG, alt text, caption and checked spec."""
-    from ingest.reports.tables import figure_html
+    from .tables import figure_html
 
     spec, svg, live = _drawn(chart, alt_text, source, stack, left_out)
     return figure_html(spec, svg, alt_text, left_out, live)
@@ -369,16 +369,16 @@ def figure(chart, alt_text: str, source: dict | None = None, stack: bool = False
 def show(chart, alt_text: str, source: dict | None = None, stack: bool = False, left_out: str = "") -> None:
     """Draw ``chart`` with ``alt_text`` (what it shows, for a reader who cannot see it): live in the lab
     (a Vega view), as a static SVG where a frontend has no Vega renderer, as the page's figure in a
-    render (ingest.reports.interactive.as_page).
+    render (iolab.reports.interactive.as_page).
 
-    ``source`` says which view the chart draws, for the chart oracle (ingest.reports.oracle):
+    ``source`` says which view the chart draws, for the chart oracle (iolab.reports.oracle):
     ``{"view": V, "study": S, "system": field holding the system (if it compares systems),
     "values": {chart field: view column}, "keys": {chart field: view column}, "where": {column: value,
     None for IS NOT NULL}, "aggregate": True if its rows are computed from the view's}``.
     ``stack``: bars that share a place are meant to stack. ``left_out``: what the chart does not draw
     (its caption, shown below the chart in the lab)."""
-    from ingest.reports import interactive
-    from ingest.reports.tables import chart_name, figure_html
+    from . import interactive
+    from .tables import chart_name, figure_html
 
     spec, svg, live = _drawn(chart, alt_text, source, stack, left_out)
     fig = figure_html(spec, svg, alt_text, left_out, live)
@@ -420,7 +420,7 @@ def histogram_bins(con, study: str) -> pl.DataFrame:
 
 def provenance(con, study: str) -> None:
     """Footer: every source file of the study with its sha256 and parser, and the study's validation."""
-    from ingest import __version__
+    from .. import __version__
 
     files = query(
         con,
@@ -439,6 +439,6 @@ def provenance(con, study: str) -> None:
 
 def study_validation(con, study: str) -> pl.DataFrame:
     """Per-suite results of the study's validation, computed now (a notebook in the lab)."""
-    from ingest.reports.validation import study_results, summary
+    from .validation import study_results, summary
 
     return summary(study_results(con, study))

@@ -12,7 +12,7 @@ import json
 import re
 from dataclasses import dataclass
 
-from ingest.reports.tables import CHART_SPEC, visible
+from .tables import CHART_SPEC, visible
 
 _FIGURE = re.compile(r'<figure\b[^>]*\bclass="iolab-chart".*?</figure>', re.S)
 _IMG = re.compile(r'<img\b[^>]*\bsrc="data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)"')

@@ -58,7 +58,7 @@ class Edition:
 def visible(value: object) -> object:
     """A value as the templates print it: control characters written as escapes (``\\x1b``, as the
     terminal shows them) instead of a box. Jinja2 escapes the result."""
-    from ingest.terminal import shown
+    from ..terminal import shown
 
     return value if hasattr(value, "__html__") else shown(value)  # markup: the stylesheet, marked safe
 
@@ -93,7 +93,7 @@ def chromium_print(page: Path, pdf: Path) -> int:
 
 def print_copy(page: Path, into: Path) -> Path:
     """A copy of a report page with the print stylesheet and its charts drawn for the page
-    (ingest.reports.printed), beside the others in ``into``."""
+    (iolab.reports.printed), beside the others in ``into``."""
     from .print_tables import whole_names
     from .printed import print_figures
 
@@ -221,7 +221,7 @@ def print_parts(con: duckdb.DuckDBPyConnection, ed: Edition, tmp: Path) -> dict:
     """Print the cover, every report page and the appendix of ``ed`` into ``tmp``; the cover's facts."""
     import pypdf
 
-    from ingest import __version__
+    from .. import __version__
 
     facts = cover_facts(con, ed.study)
     when = dt.datetime.now().strftime("%Y-%m-%d %H:%M")
@@ -307,7 +307,7 @@ def join(ed: Edition, toc: Part, tmp: Path, target: Path) -> int:
         for page, folio in zip(writer.pages, pypdf.PdfReader(folios).pages):
             page.merge_page(folio)
     writer.add_metadata({"/Title": f"{visible(ed.study)}: iolab report", "/Creator": "iolab report --format pdf"})
-    from ingest.written import replacing
+    from ..written import replacing
 
     with replacing(target, binary=True) as f:  # whole or not at all
         writer.write(f)
@@ -344,7 +344,7 @@ def print_editions(
     A study with a page in ``failed`` gets no edition: it would lack that page."""
     from pypdf.errors import PyPdfError
 
-    from ingest.terminal import console, markup
+    from ..terminal import console, markup
 
     # what can go wrong printing one study's edition; any of these leaves the other studies' editions
     expected = (PrintFailed, OSError, subprocess.SubprocessError, PyPdfError, duckdb.Error, jinja2.TemplateError)
@@ -376,7 +376,7 @@ def print_editions(
 
 
 def edition_path(out: Path, folder: str) -> Path:
-    """Where the print edition of the study in ``folder`` (ingest.reports.folders) goes: <out>/<folder>/<folder>.pdf."""
+    """Where the print edition of the study in ``folder`` (iolab.reports.folders) goes: <out>/<folder>/<folder>.pdf."""
     from .folders import inside
 
     return inside(out, out / folder / f"{folder}.pdf")
@@ -385,7 +385,7 @@ def edition_path(out: Path, folder: str) -> Path:
 def unprint(out: Path, where: dict[str, str], studies: set[str]) -> None:
     """Remove the print edition of each of ``studies``, whose pages were just rendered again without
     one: it shows the pages as they were, and the index would link it."""
-    from ingest.terminal import console, markup
+    from ..terminal import console, markup
 
     for study in sorted(studies):
         old = edition_path(out, where[study])

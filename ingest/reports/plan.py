@@ -13,8 +13,8 @@ from typing import TypeVar
 import duckdb
 import jupytext
 
-from ingest.config import NOTEBOOKS as NOTEBOOK_DIR
-from ingest.config import VIEWS
+from ..config import NOTEBOOKS as NOTEBOOK_DIR
+from ..config import VIEWS
 
 T = TypeVar("T")
 
@@ -101,8 +101,7 @@ def fingerprints(
 
     A page whose fingerprint matches the one stored beside it last time is not rendered again.
     """
-    from ingest import __version__
-
+    from .. import __version__
     from .interactive import enabled
 
     code = hashlib.sha256(f"{__version__}|live charts: {enabled()}".encode())

@@ -1,4 +1,4 @@
-"""The print edition's page box, and its tall bar charts continued band by band (ingest.reports.printed
+"""The print edition's page box, and its tall bar charts continued band by band (iolab.reports.printed
 draws every chart for the page; this module holds what it measures against and how a chart of more
 bars than a page holds is cut into parts).
 

@@ -1,4 +1,4 @@
-"""What a printed figure says about itself and how large it is drawn (ingest.reports.printed draws every
+"""What a printed figure says about itself and how large it is drawn (iolab.reports.printed draws every
 chart for the page; these are its finishing rules).
 
 * ``wrap_titles``: an axis title longer than its plot is wide is set on several lines, never cut

@@ -8,7 +8,7 @@ from __future__ import annotations
 from .print_bands import PAGE_WIDTH, units
 from .print_fit import lines
 
-WHOLE_LABELS = "iolab_whole_labels"  # as ingest.reports.page names it
+WHOLE_LABELS = "iolab_whole_labels"  # as iolab.reports.page names it
 LABEL_CHAR = 6.5  # px: wider than an average character of an 11 px label is drawn
 LINE = 13  # px: a label's line height (an 11 px label and its leading)
 LABEL_WIDTH = PAGE_WIDTH * 0.45  # px: a label's lines this wide, or wider up to WIDEST where that saves a line

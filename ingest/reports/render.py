@@ -5,12 +5,12 @@
 First a consistent snapshot: the database (and its .points store) is copied while a read-only
 connection holds it, so an ingest cannot write in between and every page of one render sees the
 same data; each study's validation runs on that snapshot (or is the last render's, when the data
-and checks are the same: ingest.reports.validated). Then, for every study, each notebook
+and checks are the same: iolab.reports.validated). Then, for every study, each notebook
 that has something to show for it is parameterised as papermill does (db_path, study), executed in
 one kernel shared by the whole render (its namespace reset before each page), and
 converted by nbconvert without code cells; the result is stripped of every network reference
 (CDN scripts, fonts), so it opens offline. Folder names are safe slugs kept inside --out,
-one per study (ingest.reports.folders);
+one per study (iolab.reports.folders);
 <out>/index.html links them all.
 """
 
@@ -37,13 +37,12 @@ from nbclient import NotebookClient
 from nbconvert import HTMLExporter
 from traitlets import CaselessStrEnum
 
-from ingest import outputs
-from ingest.config import NOTEBOOKS as NOTEBOOK_DIR
-from ingest.config import REPO as ROOT
-from ingest.progress import bar as progress_bar
-from ingest.terminal import console, markup, shown
-from ingest.written import write_text
-
+from .. import outputs
+from ..config import NOTEBOOKS as NOTEBOOK_DIR
+from ..config import REPO as ROOT
+from ..progress import bar as progress_bar
+from ..terminal import console, markup, shown
+from ..written import write_text
 from . import early, scratch, stored, validated
 from . import plan as planned
 from .folders import RECORD, assign, inside, read_record, slug
@@ -86,8 +85,7 @@ def offline(page: str) -> str:
 
 def validate(snap: Path, studies: set[str]) -> dict[str, str]:
     """Each study's validation on the snapshot, as the HTML of its pages' footer."""
-    from ingest import db as dbm
-
+    from .. import db as dbm
     from .tables import validation_html
     from .validation import all_results, summary
 
@@ -103,12 +101,12 @@ def validate(snap: Path, studies: set[str]) -> dict[str, str]:
 
 def snapshot(db: Path, into: Path, views: list[str] | None = None) -> Path:
     """Copy the database and its .points store while a read-only connection holds the file, and store
-    ``views`` in the copy (None: every view; ingest.reports.stored).
+    ``views`` in the copy (None: every view; iolab.reports.stored).
 
     DuckDB lets no writer in while a reader has the file open, so the copy is one consistent state
     (ingest waits for it, as it waits for any other holder).
     """
-    from ingest import db as dbm
+    from .. import db as dbm
 
     target = into / "snapshot.duckdb"
     holder = dbm.connect(db, read_only=True)  # waits while an ingest writes
@@ -135,7 +133,7 @@ def snapshot(db: Path, into: Path, views: list[str] | None = None) -> Path:
 
 def store_more(snap: Path, views: list[str]) -> None:
     """Store ``views`` in the snapshot too (those of them still views): once the render knows its pages."""
-    from ingest import db as dbm
+    from .. import db as dbm
 
     con = dbm.connect(snap)
     try:
@@ -151,7 +149,7 @@ def stored_prints(folder: Path) -> dict[str, str]:
 
 
 def store_prints(out: Path, folder: str, study: str, prints: dict[str, str]) -> None:
-    """The render record of ``folder``: which study it holds (ingest.reports.folders) and its pages' fingerprints."""
+    """The render record of ``folder``: which study it holds (iolab.reports.folders) and its pages' fingerprints."""
     record = {"study": study, "pages": prints}
     write_text(inside(out, out / folder / RECORD), json.dumps(record, sort_keys=True))
 
@@ -279,7 +277,7 @@ rendered {dt.datetime.now().strftime("%Y-%m-%d %H:%M")} from one snapshot of it.
 EXPORT = dict(template_name="lab", exclude_input=True, exclude_input_prompt=True, exclude_output_prompt=True)
 
 
-WARM_UP = "from ingest.reports import page\npage.render_kernel()"
+WARM_UP = "from iolab.reports import page\npage.render_kernel()"
 
 
 def run_pages(
@@ -290,7 +288,7 @@ def run_pages(
 ) -> None:
     """Execute ``jobs`` on one kernel per worker thread (a page mostly waits on its kernel, so two
     kernels use two cores; IOLAB_REPORT_WORKERS sets how many) while ``first`` runs here. Kernels the
-    render started with its snapshot (ingest.reports.early) are taken before any is started here.
+    render started with its snapshot (iolab.reports.early) are taken before any is started here.
 
     A page is finished (``finish(job, executed, value of first)``) once ``first`` has returned;
     those executed before wait in memory until then. If ``first`` raises, no page is finished."""
@@ -362,7 +360,7 @@ def render(
 
     A page whose fingerprint (``fingerprints``) is unchanged since its last render is kept as it is,
     unless ``force``. ``on_page`` hears of every page as it is rendered, kept or failed. ``pdf``: also
-    the print edition of each study (ingest.reports.pdf), from the same snapshot.
+    the print edition of each study (iolab.reports.pdf), from the same snapshot.
     """
     if not db.is_file():
         return no_database(db)
@@ -389,7 +387,7 @@ def render(
         kept = [] if force else keep_unchanged(jobs, out, where, old, prints, on_page)
         read = {nb for _, nb in (every if pdf else jobs)}  # the notebooks that will run
         store_more(snap, stored.chosen(always | stored.reads(pages[nb].path.read_text() for nb in read)))
-        vkey = validated.key(data)  # the validation kept in out under it is reused (ingest.reports.validated)
+        vkey = validated.key(data)  # the validation kept in out under it is reused (iolab.reports.validated)
         footers = lambda some: validated.footers(out, vkey, some, lambda left: validate(snap, left), db)  # noqa: E731
         planned.heavy_first(jobs, out, where)
         done, failed = render_jobs(snap, out, where, jobs, pages, prints, old, on_page, footers)

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import duckdb
 
-from ingest.config import VIEWS
+from ..config import VIEWS
 
 # Views of the raw numbers row for row, left views: a copy costs more than the queries over them
 # (a lab's 10.5 M measurements: 14 s of an 18 s materialize; the views after it took 4.6 s reading
@@ -88,7 +88,7 @@ def materialize(con: duckdb.DuckDBPyConnection, names: list[str] | None = None) 
     view into a table of the same name and rows, in the snapshot only, in file order, so a view reads
     the tables of those before it. The raw data stays views: the points (series_points,
     series_values) over the store, and ROW_VIEWS."""
-    from ingest.db import transaction
+    from ..db import transaction
 
     wanted = [n for n in definitions() if n not in ROW_VIEWS] if names is None else names
     still = {n for (n,) in con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal").fetchall()}

@@ -1,6 +1,6 @@
 """The HTML of a report's tables and notes: numbers formatted for people, every label escaped, each
-table carrying all its rows as a CSV download. Notebooks show them through ingest.reports.page; the
-render (ingest.reports.render) uses them for the one part of a page it writes itself, the
+table carrying all its rows as a CSV download. Notebooks show them through iolab.reports.page; the
+render (iolab.reports.render) uses them for the one part of a page it writes itself, the
 validation footer. Polars only: the render process imports this without Altair.
 """
 
@@ -37,7 +37,7 @@ CSS = """<style>
 
 def esc(v) -> str:
     """``v`` as HTML text: markup escaped, and control, bidi and invisible characters written as
-    escapes (ingest.names; a cell's tabs and newlines kept), so a name reads as it is."""
+    escapes (iolab.names; a cell's tabs and newlines kept), so a name reads as it is."""
     return html.escape("" if v is None else visible_text(str(v), keep=KEPT), quote=True)
 
 
@@ -112,7 +112,7 @@ def note_html(text: str) -> str:
 
 
 def validation_html(v: pl.DataFrame) -> str:
-    """The footer's validation of one study: ``v`` has a row per suite (ingest.reports.validation.summary)."""
+    """The footer's validation of one study: ``v`` has a row per suite (iolab.reports.validation.summary)."""
     if v.is_empty():
         return note_html("Validation: no suite has rows of this study.")
     failed = int(v["failed"].sum())
@@ -127,7 +127,7 @@ KEPT = "\t\n\r"  # white space a cell or a label may hold as it is
 
 def visible(v):
     """``v`` (and every string inside it) with control, bidi and invisible characters written as
-    escapes (\\x1b, \\u202e; ingest.names): an SVG cannot hold control characters (vl-convert aborts
+    escapes (\\x1b, \\u202e; iolab.names): an SVG cannot hold control characters (vl-convert aborts
     the kernel on one), and a name must neither vanish from a chart nor read as another."""
     if isinstance(v, str):
         return visible_text(v, keep=KEPT)
@@ -163,9 +163,9 @@ def chart_name(spec: dict) -> str:
 def figure_html(spec: dict, svg: str, alt_text: str, left_out: str = "", live: bool = False) -> str:
     """A chart as a page shows it: the SVG as an image whose alt text says what it shows, a caption
     naming what the chart leaves out, and its Vega-Lite spec with its data, which the chart oracle
-    (ingest.reports.oracle) checks against the views. Both travel base64-encoded: no name in the data
+    (iolab.reports.oracle) checks against the views. Both travel base64-encoded: no name in the data
     can close the script or look like a fetch to ``render.offline``. ``live``: a box the page's script
-    draws the interactive chart into (ingest.reports.interactive), named for its downloads."""
+    draws the interactive chart into (iolab.reports.interactive), named for its downloads."""
     import json
 
     image = base64.b64encode(svg.encode("utf-8")).decode("ascii")

@@ -28,7 +28,7 @@ _SUITES = Path(__file__).resolve().parent.parent.parent / "validation"
 
 def key(data: str) -> str:
     """The key of a validation of data whose ``plan.content_digest`` is ``data``."""
-    from ingest import __version__
+    from .. import __version__
 
     try:
         gx = metadata.version("great_expectations")

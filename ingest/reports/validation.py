@@ -17,9 +17,9 @@ _MEMBERS = {
 
 
 def tag_studies(con, query: str, studies: list[str]) -> tuple[str, list] | None:
-    """A validation.run.Tagger: the rows of ``query`` that belong to ``studies``, each with its study
+    """A iolab.validation.run.Tagger: the rows of ``query`` that belong to ``studies``, each with its study
     (a row with a study column is that study's); None for a suite whose rows name no study."""
-    from validation.run import GROUP
+    from iolab.validation.run import GROUP
 
     columns = con.sql(query).columns
     if "study" in columns:
@@ -46,7 +46,7 @@ def study_results(con, study: str) -> list[dict]:
 
 def all_results(con, studies: list[str]) -> dict[str, list[dict]]:
     """``study_results`` of every study in ``studies``, each suite run once over all of them (a render)."""
-    from validation import run as vrun
+    from iolab.validation import run as vrun
 
     results = vrun.validate_groups(con, studies, tag_studies)
     return {s: [r for r in results[s] if _reported(r)] for s in studies}

@@ -1,4 +1,4 @@
-"""The store: the DuckDB database and what lives beside it. ``ingest.db`` is its one way in.
+"""The store: the DuckDB database and what lives beside it. ``iolab.db`` is its one way in.
 
 * connect.py: opening a database (one writer at a time; each failure said as what to do next)
 * schema.py: migrations, views, the template new databases are copied from

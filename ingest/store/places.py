@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..paths import canonical, inside, text  # noqa: F401  (read from here too)
 
-if TYPE_CHECKING:  # DuckDB is imported where a connection is made (ingest.store.connect)
+if TYPE_CHECKING:  # DuckDB is imported where a connection is made (iolab.store.connect)
     from duckdb import DuckDBPyConnection
 
 Stamp = tuple[int, int | None, int | None, int | None]  # size, mtime_ns, ctime_ns, inode

@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:  # DuckDB is imported where a connection is made (ingest.store.connect)
+if TYPE_CHECKING:  # DuckDB is imported where a connection is made (iolab.store.connect)
     from duckdb import DuckDBPyConnection
 
-STORE_MARK = ".iolab-output"  # ingest.outputs.MARK: the files it lists are never read as data
+STORE_MARK = ".iolab-output"  # iolab.outputs.MARK: the files it lists are never read as data
 
 
 def _db_file(con: DuckDBPyConnection) -> Path:
