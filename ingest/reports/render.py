@@ -122,12 +122,7 @@ def snapshot(db: Path, into: Path, views: list[str] | None = None) -> Path:
         holder.close()
     # the copy is opened as an ingest opens a database: migrations, store and views brought up to
     # this iolab (a database only read since an upgrade), the points view reading the copy's own store
-    con = dbm.open_db(target)
-    try:
-        materialize(con, views)
-        con.execute("CHECKPOINT")
-    finally:
-        con.close()
+    store_views(dbm.open_db(target), views)
     return target
 
 
@@ -135,7 +130,11 @@ def store_more(snap: Path, views: list[str]) -> None:
     """Store ``views`` in the snapshot too (those of them still views): once the render knows its pages."""
     from .. import db as dbm
 
-    con = dbm.connect(snap)
+    store_views(dbm.connect(snap), views)
+
+
+def store_views(con: duckdb.DuckDBPyConnection, views: list[str] | None) -> None:
+    """Store ``views`` (None: every view) as tables on ``con``, checkpoint and close it."""
     try:
         materialize(con, views)
         con.execute("CHECKPOINT")
