@@ -129,6 +129,7 @@ def test_views_named_are_computed_with_what_they_read(exported, by_duckdb, tmp_p
         "generation_comparison",
         "measurements",
         "file_measurements",
+        "firmware_order",  # file_measurements reads it (008 computes the order once)
         "orion_latency_points",
         "run_starts",
         "source_files",
