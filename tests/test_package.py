@@ -85,3 +85,25 @@ def test_wheel_installs_and_ingests(tmp_path):
     # `iolab formats` reads the versions shipped with the package: the wheel has no tests/corpus
     formats = sh(venv / "bin" / "iolab", "formats", cwd=work)
     assert "fio-3.1" in formats and formats.count("no real file") < 5
+
+
+def test_a_database_of_the_package_named_ingest_names_its_parsers_iolab_after_v090(tmp_path):
+    """Before the rename the parsers were stored as `ingest.formats.<name>`. A file already ingested is
+    not parsed again, so V090 renames what such a database holds: one parser is never named two ways."""
+    from iolab import db
+    from tests.conftest import ingest, q
+
+    path = tmp_path / "before.duckdb"
+    con = db.open_db(path)
+    ingest(con, FIO)
+    assert q(con, "SELECT DISTINCT parser FROM source_history") == [("iolab.formats.fio_json",)]
+    # as a database written before V090 holds it
+    con.execute("UPDATE source_history SET parser = 'ingest.formats.fio_json'")
+    con.execute("DELETE FROM schema_history WHERE version = 90")
+    con.close()
+    con = db.open_db(path)
+    try:
+        assert q(con, "SELECT DISTINCT parser FROM source_history") == [("iolab.formats.fio_json",)]
+        assert q(con, "SELECT max(version) FROM schema_history") == [(90,)]
+    finally:
+        con.close()
