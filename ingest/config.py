@@ -72,7 +72,7 @@ def root() -> Path:
 
 
 def resource_dir(name: str) -> Path:
-    """``schemas`` or ``notebooks``: the copy inside the installed package, else the repository's.
+    """``schemas``, ``notebooks`` or ``validation``: the copy inside the installed package, else the repository's.
     (A wheel installs as files, so the package data is a folder beside this module: a path is enough,
     and importlib.resources would weigh on every command's start.)"""
     packaged = Path(__file__).resolve().parent / name
@@ -82,3 +82,4 @@ def resource_dir(name: str) -> Path:
 SCHEMAS = resource_dir("schemas")
 VIEWS = SCHEMAS / "views"
 NOTEBOOKS = resource_dir("notebooks")
+SUITES = resource_dir("validation")  # the Great Expectations suites (iolab.validation)

@@ -126,7 +126,7 @@ def test_the_key_changes_with_the_data_and_with_a_suite(tmp_path, monkeypatch):
     suites = tmp_path / "validation"
     suites.mkdir()
     (suites / "s.py").write_text("SUITE = 'x'\n")
-    monkeypatch.setattr(validated, "_SUITES", suites)
+    monkeypatch.setattr(validated, "SUITES", suites)
     c = validated.key("data 1")
     (suites / "s.py").write_text("SUITE = 'y'\n")
     assert c != a and validated.key("data 1") != c

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import duckdb
 
-from ..config import VIEWS
+from ..config import SUITES, VIEWS
 
 # Views of the raw numbers row for row, left views: a copy costs more than the queries over them
 # (a lab's 10.5 M measurements: 14 s of an 18 s materialize; the views after it took 4.6 s reading
@@ -38,7 +38,7 @@ _HERE = Path(__file__).resolve().parent
 HELPERS = [
     *sorted(_HERE.glob("*.py")),
     _HERE.parent / "lab.py",
-    *sorted((_HERE.parent.parent / "validation").glob("*.py")),
+    *sorted(SUITES.glob("*.py")),
 ]
 
 
