@@ -107,7 +107,8 @@ def test_views_on_a_standalone_cluster_equal_duckdb(exported, by_duckdb, cluster
     # its executors ran on the two workers (one work folder each, under the application's)
     assert len(list((cluster.dir / "work" / apps[0]["id"]).glob("[0-9]*"))) == 2
     needs = lake.translate.needed(ON_THE_CLUSTER)
-    assert {"measurements", "series_points", "source_files"} < needs
+    assert {"measurements", "source_files"} < needs
+    assert "series_points" not in needs  # the summaries read series_stats, which the export wrote
     names = needs - lake.ROW_VIEWS  # read through, not written
     assert names < set(duck_counts)
     got = lake.owned.read(tmp_path / "spark")
@@ -535,3 +536,69 @@ def test_the_bench_lab_has_its_own_numbers_per_run(tmp_path):
     points = {r[0]: r[1] for r in per_run}
     assert points[5] == points[1] and points[9] == points[1]  # runs 5 and 9 are template 1's copies
     assert len({r[2] for r in per_run}) == 9 and len({r[3] for r in per_run}) == 9
+
+
+# ---- series_stats: the summaries the export writes ------------------------------------------------
+
+
+def _lake_stats(lake_dir: Path) -> list[tuple]:
+    import duckdb
+
+    part = str(lake_dir / "series_stats" / "part-*.parquet")
+    return duckdb.connect().execute(f"SELECT * FROM read_parquet('{part}') ORDER BY ALL").fetchall()
+
+
+def _esxtop_lab(tmp_path: Path) -> Path:
+    data = tmp_path / "data"
+    shutil.copytree(SAMPLES / "esxtop-perfmon-samples", data / "esx")
+    path = tmp_path / "x.duckdb"
+    con = db.open_db(path)
+    batch.ingest_paths(con, [data])
+    con.close()
+    return path
+
+
+def test_the_lake_holds_each_series_summary_as_the_database_computes_it(tmp_path, monkeypatch):
+    """The export writes series_stats from the store files, a few sources a time; the lake's views read
+    those rows instead of every point, so they must be the database's own, row for row (here in
+    chunks of one file: STATS_CHUNK made small)."""
+    import importlib
+
+    path = _esxtop_lab(tmp_path)
+    monkeypatch.setattr(importlib.import_module("iolab.lake.export"), "STATS_CHUNK", 1)
+    m = lake.export(path, tmp_path / "lake")
+    con = db.connect(path, read_only=True)
+    try:
+        mine = q(con, "SELECT * FROM series_stats ORDER BY ALL")
+        sources = q(con, "SELECT count(*) FROM point_files")[0][0]
+    finally:
+        con.close()
+    assert len(mine) > 1000 and sources == 4 and _lake_stats(tmp_path / "lake") == mine
+    assert m["row_counts"]["series_stats"] == len(mine)
+    # the lake's own SQL never defines it: it is one of the lake's tables
+    assert "series_stats" in lake.lake_tables(tmp_path / "lake")
+    assert "series_stats" not in dict(lake.spark_statements())
+
+
+def test_a_lake_written_before_series_stats_is_completed_and_a_source_gone_leaves_it(tmp_path):
+    path = _esxtop_lab(tmp_path)
+    out = tmp_path / "lake"
+    lake.export(path, out)
+    # as an export of lake format 1 left it: no series_stats
+    shutil.rmtree(out / "series_stats")
+    manifest = json.loads((out / lake.MANIFEST).read_text())
+    (out / lake.MANIFEST).write_text(json.dumps({**manifest, "lake_format": 1}))
+    m = lake.export(path, out)
+    assert m["last_run"]["rewritten_batches"] == [1] and m["lake_format"] == lake.LAKE_FORMAT
+    con = db.connect(path, read_only=True)
+    assert _lake_stats(out) == q(con, "SELECT * FROM series_stats ORDER BY ALL")
+    con.close()
+    # a capture removed from the data: its summaries leave the lake with it
+    gone = next((tmp_path / "data" / "esx").glob("rachsharp*"))
+    gone.unlink()
+    con = db.open_db(path)
+    batch.ingest_paths(con, [tmp_path / "data"])
+    left = q(con, "SELECT * FROM series_stats ORDER BY ALL")
+    con.close()
+    lake.export(path, out)
+    assert _lake_stats(out) == left and len({r[0] for r in left}) == 3  # of 4 captures

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 MANIFEST = "_iolab_manifest.json"
-LAKE_FORMAT = 1
+LAKE_FORMAT = 2  # 2: series_stats, exported with each batch (a lake of 1 is written again, batch by batch)
 # tables whose rows change in place (labels, places): rewritten whole at every export. Every place
 # is exported (source_history, with those that left the analysis); source_files is the view
 # schemas/views/000_places.sql over it, computed in the lake like any other view, so the one

@@ -12,8 +12,9 @@ from typing import Any
 
 from .. import outputs
 from ..written import replacing_by_name, write_text
-from .common import CATALOGUE, LAKE_FORMAT, MANIFEST, SCHEMA_FILE, _copy
+from .common import CATALOGUE, LAKE_FORMAT, MANIFEST, SCHEMA_FILE, _copy, _q, parquet_rows
 from .script import write_script
+from .translate import EXPORTED, exported_query
 
 Step = Callable[[int, int, str], None]  # step(number, total, part): the part starts (progress)
 
@@ -57,6 +58,54 @@ def _write_batch(con, lake: Path, tables: dict[str, list[str]], batch: int, ids:
         sql = f'SELECT * FROM "{t}" WHERE {where}'
         if con.execute(f"SELECT count(*) FROM ({sql})").fetchall()[0][0]:
             _copy(con, sql, dest)
+    for view in EXPORTED:
+        _write_exported(con, lake / view / name, view, ids)
+
+
+STATS_CHUNK = 20_000_000  # points summarised in one query: an exact p95 holds every value of its series
+
+
+def _write_exported(con, dest: Path, view: str, ids: list[int]) -> None:
+    """The rows of the EXPORTED ``view`` for sources ``ids``, computed by the view's own query from
+    their store files, a chunk of STATS_CHUNK points at a time (memory stays bounded whatever the
+    lake's size), into one part file."""
+    from .. import db
+
+    dest.unlink(missing_ok=True)
+    if not ids:
+        return
+    store = db.store_dir(con)
+    listed = ", ".join(str(i) for i in ids)
+    files = con.execute(
+        f"SELECT source_id, file_name, points FROM point_files WHERE source_id IN ({listed}) ORDER BY 1"
+    )
+    todo = [(sid, store / name, n) for sid, name, n in files.fetchall() if (store / name).exists()]
+    if not todo:
+        return
+    con.execute(f'CREATE OR REPLACE TEMP TABLE iolab_exported AS SELECT * FROM "{view}" LIMIT 0')
+    query = exported_query(view, {"series_values": "iolab_chunk"})
+    for chunk in _chunks(todo):
+        union = " UNION ALL ".join(
+            f"SELECT series_id, {sid}::BIGINT AS source_id, sample_no, value FROM read_parquet({_q(f)})"
+            for sid, f, _ in chunk
+        )
+        con.execute(f"CREATE OR REPLACE TEMP VIEW iolab_chunk AS {union}")
+        con.execute(f"INSERT INTO iolab_exported {query}")
+    _copy(con, "SELECT * FROM iolab_exported ORDER BY ALL", dest)
+    con.execute("DROP TABLE iolab_exported")
+
+
+def _chunks(files: list[tuple[int, Path, int]]) -> list[list[tuple[int, Path, int]]]:
+    """``files`` (source, store file, points) in runs of about STATS_CHUNK points (a bigger file alone)."""
+    out: list[list[tuple[int, Path, int]]] = [[]]
+    size = 0
+    for f in files:
+        if out[-1] and size + f[2] > STATS_CHUNK:
+            out.append([])
+            size = 0
+        out[-1].append(f)
+        size += f[2]
+    return out
 
 
 @outputs.sealed("lake", "lake")  # every file written is listed in its marker, however the export ends
@@ -79,6 +128,8 @@ def export(db_path: str | Path, lake: str | Path, step: Step | None = None) -> d
         now = _fingerprints(con)
         batches: dict[str, list[int]] = {b: ids for b, ids in old["batches"].items()}
         stale = _stale(old, now)  # batches whose sources changed or vanished: written again
+        if old.get("lake_format", LAKE_FORMAT) != LAKE_FORMAT:  # another layout: every batch written again
+            stale = set(old["batches"])
         new = sorted(int(s) for s in now if s not in old["sources"])
         news = [f"{len(new)} new sources"] if new else []
         part = _parts(step, ["table schemas", *(f"batch {b} again" for b in sorted(stale)), *news, "time-series files"])
@@ -100,6 +151,7 @@ def export(db_path: str | Path, lake: str | Path, step: Step | None = None) -> d
         points = _copy_points(con, lake)
         counts = {t: con.execute(f'SELECT count(*) FROM "{t}"').fetchall()[0][0] for t in [*tables, "measurements"]}
         counts["points"] = sum(n for n in points.values())
+        counts |= {view: parquet_rows(lake / view) for view in EXPORTED}
         history = con.execute("SELECT version, script, checksum FROM schema_history ORDER BY version").fetchall()
     finally:
         con.close()
@@ -123,7 +175,7 @@ def export(db_path: str | Path, lake: str | Path, step: Step | None = None) -> d
 def _write_schemas(con, lake: Path, tables: dict[str, list[str]]) -> None:
     """Every table's and the contract's schema file (an empty table still has columns); the catalogue,
     and any table no source owns rows of, whole."""
-    for t in [*tables, "measurements"]:
+    for t in [*tables, "measurements", *EXPORTED]:
         _copy(con, f'SELECT * FROM "{t}" LIMIT 0', lake / t / SCHEMA_FILE)
     for t, cols in tables.items():
         if t in CATALOGUE or _batch_where(t, cols, "0") is None:

@@ -10,7 +10,7 @@ from .. import outputs
 from .common import MANIFEST, _copy, _q, lake_tables, parquet_rows
 from .owned import claim, mark
 from .script import NO_WHOLE_STAGE, SPARK_SQL_CONF
-from .translate import POINT_VIEWS, ROW_VIEWS, needed, spark_statements, view_files, view_statements
+from .translate import EXPORTED, POINT_VIEWS, ROW_VIEWS, needed, spark_statements, view_files, view_statements
 
 Step = Callable[[int, int, str], None]  # step(number, total, view): the view starts (progress)
 SETUP = "reading the lake's tables, defining the views"  # the first step, before any view (seconds)
@@ -27,6 +27,8 @@ def _duckdb_views(lake: Path):
         con.execute(f"CREATE VIEW {name} AS {sql}")
     for f in view_files():  # as written: DuckDB is the dialect they are written in
         con.execute(f.read_text())
+    for t in EXPORTED:  # the lake's rows, not the definition over every point just made
+        con.execute(f'CREATE OR REPLACE VIEW "{t}" AS SELECT * FROM read_parquet({_q(lake / t / "part-*.parquet")})')
     return con, [name for kind, name, _ in view_statements() if kind == "view"]
 
 
