@@ -10,6 +10,10 @@
 --               and p = 1 - A; df/2 terms, their coefficients from ln_gamma. NULL where t or df is
 --               NULL or df < 1. Tested against a regularized incomplete beta in plain Python
 --               (tests/test_fdr.py: within 1e-12).
+-- welch_p(diff, va, na, vb, nb)  the two-sided p of Welch's t test of a difference ``diff`` between two
+--               means whose variances of the mean are va and vb (sd^2 / n), over na and nb runs:
+--               t_p2(diff / sqrt(va + vb), welch_df(...)); where neither side varies, 1 if the means are
+--               equal and 0 if not (no t to compute). The caller says when there is no test (n < 2).
 -- ln_gamma(x)   ln Gamma(x) for x > 0, Lanczos (g = 7, 9 terms; relative error ~1e-15): plain
 --               arithmetic, so the lake's Spark SQL computes it too (it has no lgamma).
 -- Benjamini-Hochberg over a family of verdicts (the rows of one `fam`, those with a p-value), in two
@@ -59,3 +63,7 @@ CREATE OR REPLACE MACRO bh_q(step, p, fam) AS
 
 CREATE OR REPLACE MACRO fdr_verdict(verdict, q) AS
     CASE WHEN (verdict) IN ('better', 'worse') AND NOT (q) < 0.05 THEN 'within noise' ELSE verdict END;
+
+CREATE OR REPLACE MACRO welch_p(diff, va, na, vb, nb) AS  -- (x): as ln_gamma, for the lake's translation
+    CASE WHEN (va) + (vb) = 0 THEN CASE WHEN (diff) = 0 THEN 1.0 ELSE 0.0 END
+         ELSE t_p2((diff) / sqrt((va) + (vb)), welch_df(va, na, vb, nb)) END;

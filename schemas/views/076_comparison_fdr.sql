@@ -26,8 +26,7 @@ WITH s AS (
 ), p AS (
     SELECT * EXCLUDE (fdr_sd_b, fdr_diff, fdr_vb, fdr_vs),
            CASE WHEN direction IS NULL OR n_baseline < 2 OR n < 2 THEN NULL
-                WHEN fdr_vb + fdr_vs = 0 THEN CASE WHEN fdr_diff = 0 THEN 1.0 ELSE 0.0 END
-                ELSE t_p2(fdr_diff / sqrt(fdr_vb + fdr_vs), welch_df(fdr_vb, n_baseline, fdr_vs, n)) END AS p_value
+                ELSE welch_p(fdr_diff, fdr_vb, n_baseline, fdr_vs, n) END AS p_value  -- 073_t_test.sql
     FROM v
 ), q AS (  -- Benjamini-Hochberg over the study's verdicts with a p-value (073_t_test.sql)
     SELECT *, bh_family(p_value, study) AS fdr_family, bh_step(p_value, study) AS bh FROM p

@@ -108,8 +108,7 @@ WITH p AS (
            (diff - t975(welch_df(vp, previous_n, vn, n)) * sqrt(vp + vn)) / nullif(denom, 0) * 100 AS ci95_low_pct,
            (diff + t975(welch_df(vp, previous_n, vn, n)) * sqrt(vp + vn)) / nullif(denom, 0) * 100 AS ci95_high_pct,
            CASE WHEN direction IS NULL OR previous_value IS NULL OR n < 2 OR previous_n < 2 THEN NULL
-                WHEN vp + vn = 0 THEN CASE WHEN diff = 0 THEN 1.0 ELSE 0.0 END
-                ELSE t_p2(diff / sqrt(vp + vn), welch_df(vp, previous_n, vn, n)) END AS p_value  -- 073_t_test.sql
+                ELSE welch_p(diff, vp, previous_n, vn, n) END AS p_value  -- 073_t_test.sql
     FROM v
 ), d AS (
     SELECT *,
