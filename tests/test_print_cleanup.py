@@ -118,3 +118,17 @@ def test_sigterm_during_a_pdf_print_leaves_nothing_behind(dbf, tmp_path):
     assert proc.returncode == 128 + signal.SIGTERM, out.decode()
     assert [name for name in left if name.startswith("iolab-")] == []
     assert not list((tmp_path / "out").rglob("*.pdf"))  # no edition, and no part of one
+
+
+def test_sweep_removes_an_older_iolabs_folders_once_a_day_old(tmp_path):
+    """Before folders named their owner, a render's was iolab-report-<8 random characters>: a
+    killed render of that iolab left it for good. It cannot be known to be unused, so the rule is
+    its age: a day old, no render still holds it."""
+    old, fresh = tmp_path / "iolab-report-qvup7cfy", tmp_path / "iolab-pdf-ab_c1234"
+    for d in (old, fresh):
+        d.mkdir()
+        (d / "snapshot.duckdb").write_bytes(b"x")
+    day_ago = time.time() - scratch.OLD_AFTER_S - 60
+    os.utime(old, (day_ago, day_ago))
+    assert scratch.sweep(tmp_path) == [old]
+    assert [p.name for p in tmp_path.iterdir()] == [fresh.name]

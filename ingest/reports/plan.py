@@ -57,7 +57,7 @@ def view_names() -> list[str]:
     return [m.group(1) for f in sorted(VIEWS.glob("*.sql")) for m in _VIEW.finditer(f.read_text())]
 
 
-HELPERS = [Path(__file__).resolve().parent, VIEWS]
+HELPER_FOLDERS = [Path(__file__).resolve().parent, VIEWS]
 LAB = Path(__file__).resolve().parent.parent / "lab.py"  # the notebooks open the database with it
 # tables whose rows say nothing a page shows: the validation runs again at every render (the footer)
 UNREAD = {"validation_results"}
@@ -105,7 +105,7 @@ def fingerprints(
     from .interactive import enabled
 
     code = hashlib.sha256(f"{__version__}|live charts: {enabled()}".encode())
-    for folder in HELPERS:
+    for folder in HELPER_FOLDERS:
         for f in sorted(folder.glob("*.py")) + sorted(folder.glob("*.sql")):
             code.update(f.name.encode() + f.read_bytes())
     code.update(LAB.name.encode() + LAB.read_bytes())

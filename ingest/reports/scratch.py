@@ -6,7 +6,8 @@ turns SIGTERM (``kill``, a service manager, a CI timeout) into ``SystemExit``, s
 that hold them unwind as they do on Ctrl-C (Python's default for SIGTERM ends the process at once and
 left a full copy of the database behind). SIGKILL cannot be caught: each folder's name carries its
 owner's process id and start time (``iolab-report-<pid>.<start>-…``), and ``sweep``, at the start of
-every render, removes those whose owner is gone (another render still running keeps its folders).
+every render, removes those whose owner is gone (another render still running keeps its folders),
+and those of an older iolab, named without their owner, once they are a day old.
 """
 
 from __future__ import annotations
@@ -18,11 +19,16 @@ import shutil
 import signal
 import tempfile
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 KINDS = ("report", "pdf")
 _NAME = re.compile(r"iolab-(?:report|pdf)-(\d+)\.(\d+)-")
+# a folder of an iolab that did not name the owner (``iolab-report-<8 random characters>``): removed
+# once a day old, which no render lasts
+_OLD_NAME = re.compile(r"iolab-(?:report|pdf)-[a-z0-9_]{8}")
+OLD_AFTER_S = 24 * 3600
 
 
 def started(pid: int | str = "self") -> str | None:
@@ -57,10 +63,15 @@ def sweep(where: Path | None = None) -> list[Path]:
     removed = []
     for p in sorted(q for kind in KINDS for q in root.glob(f"iolab-{kind}-*")):
         m = _NAME.match(p.name)
-        if not m or not p.is_dir() or p.is_symlink() or p.stat().st_uid != os.getuid():
+        if not (m or _OLD_NAME.fullmatch(p.name)) or not p.is_dir() or p.is_symlink():
             continue
-        if started(m.group(1)) == m.group(2):
+        st = p.stat()
+        if st.st_uid != os.getuid():
+            continue
+        if m and started(m.group(1)) == m.group(2):
             continue  # its render is still running
+        if not m and time.time() - st.st_mtime < OLD_AFTER_S:
+            continue  # named before owners were: left alone until no render could still be using it
         shutil.rmtree(p, ignore_errors=True)
         removed.append(p)
     return removed

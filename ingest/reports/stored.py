@@ -35,7 +35,7 @@ _VIEW = re.compile(r"CREATE\s+OR\s+REPLACE\s+VIEW\s+(\w+)", re.I)
 # a name after FROM or JOIN, or a whole string literal (a view named to a helper: noise_alone(con, "comparison_fdr"))
 _READ = re.compile(r"\b(?:FROM|JOIN)\s+\"?([A-Za-z_]\w*)|[\"']([A-Za-z_]\w*)[\"']", re.I)
 _HERE = Path(__file__).resolve().parent
-HELPERS = [
+HELPER_FILES = [
     *sorted(_HERE.glob("*.py")),
     _HERE.parent / "lab.py",
     *sorted(SUITES.glob("*.py")),
@@ -80,7 +80,7 @@ def chosen(read: set[str]) -> list[str]:
 def before_plan(studies_queries: Iterable[str]) -> set[str]:
     """What a render reads whatever its pages: the notebooks' studies queries, the page helpers
     (ingest/reports, the lab) and the validation's suites."""
-    return reads([*studies_queries, *(f.read_text() for f in HELPERS)])
+    return reads([*studies_queries, *(f.read_text() for f in HELPER_FILES)])
 
 
 def materialize(con: duckdb.DuckDBPyConnection, names: list[str] | None = None) -> None:

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from ..config import SUITES
 from ..written import write_text
-from .plan import HELPERS, LAB
+from .plan import HELPER_FOLDERS, LAB
 
 KEPT = ".iolab-validation.json"
 
@@ -35,7 +35,7 @@ def key(data: str) -> str:
     except metadata.PackageNotFoundError:
         gx = "absent"
     h = hashlib.sha256(f"{__version__}|great_expectations {gx}|{data}\n".encode())
-    for folder in [*HELPERS, SUITES]:
+    for folder in [*HELPER_FOLDERS, SUITES]:
         for f in sorted(folder.glob("*.py")) + sorted(folder.glob("*.sql")):
             h.update(f.name.encode() + b"\0" + f.read_bytes())
     h.update(LAB.read_bytes())
