@@ -255,13 +255,19 @@ def test_manifest_and_any_parquet_reader(demo, exported):
     assert ds.dataset(lake_dir / "points", format="parquet").count_rows() == points
 
 
-def test_export_is_incremental(tmp_path):
-    data = tmp_path / "data"
-    shutil.copytree(SAMPLES / "ds4300-vs-fastt200-2004", data / "a")
+def _lab(tmp_path: Path, sample: str, folder: str) -> Path:
+    """A database of the bundled ``sample`` study, copied to tmp_path/data/``folder``."""
+    shutil.copytree(SAMPLES / sample, tmp_path / "data" / folder)
     path = tmp_path / "x.duckdb"
     con = db.open_db(path)
-    batch.ingest_paths(con, [data])
+    batch.ingest_paths(con, [tmp_path / "data"])
     con.close()
+    return path
+
+
+def test_export_is_incremental(tmp_path):
+    data = tmp_path / "data"
+    path = _lab(tmp_path, "ds4300-vs-fastt200-2004", "a")
     out = tmp_path / "lake"
     first = lake.export(path, out)
     assert first["last_run"]["batch"] == 1 and first["last_run"]["new_sources"]
@@ -549,13 +555,7 @@ def _lake_stats(lake_dir: Path) -> list[tuple]:
 
 
 def _esxtop_lab(tmp_path: Path) -> Path:
-    data = tmp_path / "data"
-    shutil.copytree(SAMPLES / "esxtop-perfmon-samples", data / "esx")
-    path = tmp_path / "x.duckdb"
-    con = db.open_db(path)
-    batch.ingest_paths(con, [data])
-    con.close()
-    return path
+    return _lab(tmp_path, "esxtop-perfmon-samples", "esx")
 
 
 def test_the_lake_holds_each_series_summary_as_the_database_computes_it(tmp_path, monkeypatch):
