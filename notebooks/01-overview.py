@@ -99,7 +99,7 @@ if head.height:
     hd["workload"] = r.short_labels(hd["workload_label"])
     n_all, n_shown = int(hd["workloads"].max()), hd["workload_label"].nunique()
     r.show(
-        alt.Chart(hd)
+        r.whole_labels(alt.Chart(hd), workload="workload_label")  # cut on the axis, whole in print
         .mark_bar()
         .encode(
             y=alt.Y("workload:N", sort="-x", title=None, axis=alt.Axis(labelLimit=0)),

@@ -80,7 +80,8 @@ for (metric, unit, direction), g in c.group_by(["metric", "unit", "direction"], 
     # the corrected baseline beside the raw one wherever a correction applies (the % better is against it)
     uncorrected = ["corrected_baseline"] if g["corrected_baseline"].null_count() == g.height else []
     d = g.to_pandas()
-    d["point"] = r.short_labels(d.apply(r.point_label, axis=1))  # every distinct matched point: its own bar
+    d["matched_point"] = d.apply(r.point_label, axis=1)  # every distinct matched point: its own bar
+    d["point"] = r.short_labels(d["matched_point"])  # cut on the axis, whole in print
     shown = d.groupby("system", sort=False).head(PER_SYSTEM)  # a cut per system: every system keeps its panel
     cut = len(d) - len(shown)
     base = alt.Chart(shown).encode(
@@ -119,10 +120,15 @@ for (metric, unit, direction), g in c.group_by(["metric", "unit", "direction"], 
     interval = base.mark_rule(color="black").encode(x="ci95_low_pct:Q", x2="ci95_high_pct:Q")
     verdicts = shown["verdict"].value_counts()
     r.show(
-        alt.layer(bars, interval)
-        .properties(width=260, height=alt.Step(12))
-        .facet(column=alt.Column("system:N", title=None, header=alt.Header(labelLimit=0)))
-        .properties(title=f"{metric} ({unit}): % better per matched point and its 95 % interval, one panel per system"),
+        r.whole_labels(
+            alt.layer(bars, interval)
+            .properties(width=260, height=alt.Step(12))
+            .facet(column=alt.Column("system:N", title=None, header=alt.Header(labelLimit=0)))
+            .properties(
+                title=f"{metric} ({unit}): % better per matched point and its 95 % interval, one panel per system"
+            ),
+            point="matched_point",
+        ),
         f"Bar charts, one panel per system compared with the baseline: the % by which its {metric} ({unit}) is "
         f"better at each of its matched points ({len(shown)} bars in {shown['system'].nunique()} panels), a black "
         "line across each bar for the 95 % interval, the bar's colour the verdict ("
