@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import shutil
 
+import duckdb
 import pytest
 
 from iolab import cli
@@ -92,6 +93,22 @@ def test_the_validation_is_reused_while_the_data_is_the_same_and_made_again_when
     assert (
         out / STUDY / "01-overview.html"
     ).read_text() == "<p>01-overview</p><footer>validation 2 of " + STUDY + "</footer>"
+
+
+def test_a_database_older_than_its_views_is_the_same_data_at_every_render(dbf, tmp_path, quick):
+    """A database only read since iolab changed its views gets them made again in each render's
+    snapshot; when that was done is not data. Before, its time changed the content digest at every
+    render: every page rendered again, and the validation never reused."""
+    con = duckdb.connect(str(dbf))
+    con.execute("UPDATE view_state SET checksum = 'views of an older iolab'")
+    con.close()
+    out = tmp_path / "r"
+    assert cli.main(["report", "--db", str(dbf), "--out", str(out)]) == 0
+    pages = {p: p.stat().st_mtime_ns for p in out.glob("*/*.html")}
+    assert cli.main(["report", "--db", str(dbf), "--out", str(out)]) == 0  # unchanged: kept
+    assert {p: p.stat().st_mtime_ns for p in out.glob("*/*.html")} == pages
+    assert cli.main(["report", "--db", str(dbf), "--out", str(out), "--force"]) == 0
+    assert quick["validated"] == [[STUDY]] and len(quick["snapshots"]) == 3
 
 
 def test_a_kept_validation_is_used_only_under_its_own_key_and_only_if_it_is_one(tmp_path):

@@ -60,7 +60,10 @@ def view_names() -> list[str]:
 HELPER_FOLDERS = [Path(__file__).resolve().parent, VIEWS]
 LAB = Path(__file__).resolve().parent.parent / "lab.py"  # the notebooks open the database with it
 # tables whose rows say nothing a page shows: the validation runs again at every render (the footer)
-UNREAD = {"validation_results"}
+# tables no page reads: the validation's results, and the bookkeeping of when the views were made and
+# the migrations applied (a database only read since iolab changed its views or schema is brought up
+# to date in each render's snapshot, and the time it was done at must not look like new data)
+UNREAD = {"validation_results", "view_state", "schema_history"}
 
 
 def content_digest(db: Path) -> str:
