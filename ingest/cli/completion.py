@@ -79,14 +79,14 @@ def names(kind: str, db_path: str) -> list[str]:
 
 
 def _lake_views() -> list[str]:
-    from ..lake.translate import POINT_VIEWS, ROW_VIEWS, view_files
+    from ..lake.translate import EXPORTED, POINT_VIEWS, ROW_VIEWS, view_files
 
     made = [
         n
         for f in view_files()
         for n in re.findall(r"(?im)^\s*CREATE\s+(?:OR\s+REPLACE\s+)?VIEW\s+(\w+)", f.read_text())
     ]
-    return [n for n in [*(name for name, _ in POINT_VIEWS), *made] if n not in ROW_VIEWS]
+    return [n for n in [*(name for name, _ in POINT_VIEWS), *made] if n not in ROW_VIEWS | EXPORTED]
 
 
 def _of_database(kind: str, db_path: str) -> list[str]:

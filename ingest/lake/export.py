@@ -128,8 +128,6 @@ def export(db_path: str | Path, lake: str | Path, step: Step | None = None) -> d
         now = _fingerprints(con)
         batches: dict[str, list[int]] = {b: ids for b, ids in old["batches"].items()}
         stale = _stale(old, now)  # batches whose sources changed or vanished: written again
-        if old.get("lake_format", LAKE_FORMAT) != LAKE_FORMAT:  # another layout: every batch written again
-            stale = set(old["batches"])
         new = sorted(int(s) for s in now if s not in old["sources"])
         news = [f"{len(new)} new sources"] if new else []
         part = _parts(step, ["table schemas", *(f"batch {b} again" for b in sorted(stale)), *news, "time-series files"])
@@ -183,7 +181,10 @@ def _write_schemas(con, lake: Path, tables: dict[str, list[str]]) -> None:
 
 
 def _stale(old: dict[str, Any], now: dict[str, dict[str, Any]]) -> set[str]:
-    """The batches of the last export one of whose sources changed or vanished since."""
+    """The batches of the last export one of whose sources changed or vanished since; every batch of
+    a lake of another format (its layout differs: LAKE_FORMAT)."""
+    if old.get("lake_format", LAKE_FORMAT) != LAKE_FORMAT:
+        return set(old["batches"])
     return {
         b
         for b, ids in old["batches"].items()
