@@ -5,6 +5,7 @@ from .store.connect import DatabaseBusy, DatabaseProblem, connect, transaction
 from .store.points import (
     STORE_MARK,
     drop_points,
+    points_of,
     refresh_points_view,
     store_dir,
     store_id,
@@ -27,6 +28,7 @@ __all__ = [
     "from_template",
     "migrate",
     "open_db",
+    "points_of",
     "refresh_points_view",
     "store_dir",
     "store_id",

@@ -12,7 +12,7 @@ from typing import Any
 
 from .. import outputs
 from ..written import replacing_by_name, write_text
-from .common import CATALOGUE, LAKE_FORMAT, MANIFEST, SCHEMA_FILE, _copy, _q, parquet_rows
+from .common import CATALOGUE, LAKE_FORMAT, MANIFEST, SCHEMA_FILE, _copy, parquet_rows
 from .script import write_script
 from .translate import EXPORTED, exported_query
 
@@ -83,13 +83,9 @@ def _write_exported(con, dest: Path, view: str, ids: list[int]) -> None:
     if not todo:
         return
     con.execute(f'CREATE OR REPLACE TEMP TABLE iolab_exported AS SELECT * FROM "{view}" LIMIT 0')
-    query = exported_query(view, {"series_values": "iolab_chunk"})
+    query = exported_query(view, {"series_values": "iolab_chunk"})  # the chunk's points, as series_values has them
     for chunk in _chunks(todo):
-        union = " UNION ALL ".join(
-            f"SELECT series_id, {sid}::BIGINT AS source_id, sample_no, value FROM read_parquet({_q(f)})"
-            for sid, f, _ in chunk
-        )
-        con.execute(f"CREATE OR REPLACE TEMP VIEW iolab_chunk AS {union}")
+        con.execute(f"CREATE OR REPLACE TEMP VIEW iolab_chunk AS {db.points_of([f for _, f, _ in chunk])}")
         con.execute(f"INSERT INTO iolab_exported {query}")
     _copy(con, "SELECT * FROM iolab_exported ORDER BY ALL", dest)
     con.execute("DROP TABLE iolab_exported")

@@ -292,6 +292,15 @@ def _sql_text(v: Path | str) -> str:
     return "'" + str(v).replace("'", "''") + "'"
 
 
+def points_of(files: list[Path]) -> str:
+    """The query of every point of the store ``files`` (each <source_id>.parquet): series_id, source_id
+    (from the file's name), sample_no, ts, value. series_points is this over the whole store; the
+    lake's export summarises a few files at a time with it."""
+    source = "regexp_extract(filename, '([0-9]+)\\.parquet$', 1)::BIGINT AS source_id"
+    listed = ", ".join(map(_sql_text, files))
+    return f"SELECT series_id, {source}, sample_no, ts, value FROM read_parquet([{listed}], filename = true)"
+
+
 def refresh_points_view(con: DuckDBPyConnection) -> None:
     """series_values and series_points read the store's files (those point_files names), the source
     id from each file's name (<source_id>.parquet); every point carries its sample's time
@@ -304,9 +313,7 @@ def refresh_points_view(con: DuckDBPyConnection) -> None:
     files = [folder / f for (f,) in con.execute("SELECT file_name FROM point_files ORDER BY source_id").fetchall()]
     files = [f for f in files if f.exists()]
     if files:
-        source = "regexp_extract(filename, '([0-9]+)\\.parquet$', 1)::BIGINT AS source_id"
-        listed = ", ".join(map(_sql_text, files))
-        points = f"SELECT series_id, {source}, sample_no, ts, value FROM read_parquet([{listed}], filename = true)"
+        points = points_of(files)
     else:
         points = (
             "SELECT NULL::INTEGER AS series_id, NULL::BIGINT AS source_id, NULL::INTEGER AS sample_no, "
