@@ -59,10 +59,10 @@ def view_names() -> list[str]:
 
 HELPER_FOLDERS = [Path(__file__).resolve().parent, VIEWS]
 LAB = Path(__file__).resolve().parent.parent / "lab.py"  # the notebooks open the database with it
-# tables whose rows say nothing a page shows: the validation runs again at every render (the footer)
-# tables no page reads: the validation's results, and the bookkeeping of when the views were made and
-# the migrations applied (a database only read since iolab changed its views or schema is brought up
-# to date in each render's snapshot, and the time it was done at must not look like new data)
+# tables no page reads: the validation's results (it runs again at every render: the footer), and the
+# bookkeeping of when the views were made and the migrations applied (a database only read since iolab
+# changed its views or schema is brought up to date in each render's snapshot, and the time it was
+# done at must not look like new data)
 UNREAD = {"validation_results", "view_state", "schema_history"}
 
 
@@ -95,6 +95,16 @@ def content_digest(db: Path) -> str:
     return h.hexdigest()
 
 
+def code_digest(folders: list[Path]) -> str:
+    """A digest of the code a page is made with: every .py and .sql file of ``folders``, and the lab."""
+    h = hashlib.sha256()
+    for folder in folders:
+        for f in sorted(folder.glob("*.py")) + sorted(folder.glob("*.sql")):
+            h.update(f.name.encode() + b"\0" + f.read_bytes())
+    h.update(LAB.name.encode() + b"\0" + LAB.read_bytes())
+    return h.hexdigest()
+
+
 def fingerprints(
     db: Path, jobs: list[tuple[str, str]], pages: dict[str, Notebook], data: str | None = None
 ) -> dict[tuple[str, str], str]:
@@ -107,16 +117,10 @@ def fingerprints(
     from .. import __version__
     from .interactive import enabled
 
-    code = hashlib.sha256(f"{__version__}|live charts: {enabled()}".encode())
-    for folder in HELPER_FOLDERS:
-        for f in sorted(folder.glob("*.py")) + sorted(folder.glob("*.sql")):
-            code.update(f.name.encode() + f.read_bytes())
-    code.update(LAB.name.encode() + LAB.read_bytes())
+    code = f"{__version__}|live charts: {enabled()}|{code_digest(HELPER_FOLDERS)}"
     data = data or content_digest(db)
     return {
-        (s, nb): hashlib.sha256(
-            f"{code.hexdigest()}|{data}|{nb}|{s}|".encode() + pages[nb].path.read_bytes()
-        ).hexdigest()
+        (s, nb): hashlib.sha256(f"{code}|{data}|{nb}|{s}|".encode() + pages[nb].path.read_bytes()).hexdigest()
         for s, nb in jobs
     }
 

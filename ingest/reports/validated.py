@@ -21,7 +21,7 @@ from pathlib import Path
 
 from ..config import SUITES
 from ..written import write_text
-from .plan import HELPER_FOLDERS, LAB
+from .plan import HELPER_FOLDERS, code_digest
 
 KEPT = ".iolab-validation.json"
 
@@ -34,12 +34,8 @@ def key(data: str) -> str:
         gx = metadata.version("great_expectations")
     except metadata.PackageNotFoundError:
         gx = "absent"
-    h = hashlib.sha256(f"{__version__}|great_expectations {gx}|{data}\n".encode())
-    for folder in [*HELPER_FOLDERS, SUITES]:
-        for f in sorted(folder.glob("*.py")) + sorted(folder.glob("*.sql")):
-            h.update(f.name.encode() + b"\0" + f.read_bytes())
-    h.update(LAB.read_bytes())
-    return h.hexdigest()
+    code = code_digest([*HELPER_FOLDERS, SUITES])
+    return hashlib.sha256(f"{__version__}|great_expectations {gx}|{data}|{code}".encode()).hexdigest()
 
 
 def source(db: Path) -> list:
