@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import math
+import os
 import shutil
 
 import altair as alt
@@ -277,15 +278,15 @@ def test_the_fingerprint_covers_other_studies_and_criteria(four, tmp_path):
 def test_pages_are_written_whole_or_not_at_all(tmp_path, monkeypatch):
     out = tmp_path / "out"
     first = render.write_page(out, "s", "01-overview", "<html>old page</html>", "")
-    real = render.os.replace
+    real = os.replace
 
     def killed(src, dst):
         raise KeyboardInterrupt  # the render killed between writing and renaming
 
-    monkeypatch.setattr(render.os, "replace", killed)
+    monkeypatch.setattr(os, "replace", killed)
     with pytest.raises(KeyboardInterrupt):
         render.write_page(out, "s", "01-overview", "<html>new page, cut" * 1000, "")
-    monkeypatch.setattr(render.os, "replace", real)
+    monkeypatch.setattr(os, "replace", real)
     assert first.read_text() == "<html>old page</html>"
     assert sorted(p.name for p in first.parent.iterdir()) == ["01-overview.html"]
 

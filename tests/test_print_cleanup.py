@@ -23,7 +23,7 @@ SAMPLE = "iomark-vm-hp4335-2014"
 
 
 class NoKernel:
-    """render.Pages without a kernel: the pages here are made by the test's execute_page."""
+    """kernels.Pages without a kernel: the pages here are made by the test's execute_page."""
 
     def execute(self, nb: object) -> None:
         pass
@@ -74,7 +74,7 @@ def test_a_render_folder_is_named_for_its_process(tmp_path, monkeypatch):
 def test_a_failed_print_removes_the_old_edition_and_the_index_no_longer_links_it(dbf, tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(render, "execute_page", lambda snap, study, nb, pages: f"<p>{nb}</p>")
     monkeypatch.setattr(render, "validate", lambda snap, studies: {s: "" for s in studies})
-    monkeypatch.setattr(render, "Pages", NoKernel)
+    monkeypatch.setattr(render.kernels, "Pages", NoKernel)
     out = tmp_path / "out"
     old = out / SAMPLE / f"{SAMPLE}.pdf"
     old.parent.mkdir(parents=True)

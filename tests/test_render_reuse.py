@@ -48,7 +48,7 @@ def dbf(tmp_path):
 def quick(monkeypatch):
     """Renders without kernels; what was started and validated is recorded."""
     seen: dict[str, list] = {"kernels": [], "imports": [], "validated": [], "snapshots": []}
-    monkeypatch.setattr(render, "Pages", FakePages)
+    monkeypatch.setattr(render.kernels, "Pages", FakePages)
     monkeypatch.setattr(
         render, "execute_page", lambda snap, study, nb, pages: f"<p>{nb.name}</p>{render.VALIDATION_SLOT}"
     )

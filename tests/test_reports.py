@@ -344,7 +344,7 @@ def test_pages_run_while_the_render_validates_and_are_written_after(monkeypatch)
     that is written with its footer, before the validation is known, and none at all if it fails."""
     import threading
 
-    monkeypatch.setattr(render, "Pages", FakePages)
+    monkeypatch.setattr(render.kernels, "Pages", FakePages)
     jobs = [("s", f"p{i}") for i in range(5)]
     executed, finished, started = [], [], threading.Event()
 

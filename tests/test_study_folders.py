@@ -65,7 +65,7 @@ def test_folders_are_unique_ignoring_case_and_stay_one_path_component(tmp_path_f
 
 
 class NoKernel:
-    """render.Pages without a kernel: the pages here are made by the test's execute_page."""
+    """kernels.Pages without a kernel: the pages here are made by the test's execute_page."""
 
     def execute(self, nb: object) -> None:
         pass
@@ -94,7 +94,7 @@ def test_two_studies_with_one_slug_are_rendered_into_two_folders(dbf, tmp_path, 
     # what a page says is its study's name: the test is about where it lands
     monkeypatch.setattr(render, "execute_page", lambda snap, study, nb, pages: f"<p>page of {study!r}</p>")
     monkeypatch.setattr(render, "validate", lambda snap, studies: {s: "" for s in studies})
-    monkeypatch.setattr(render, "Pages", NoKernel)
+    monkeypatch.setattr(render.kernels, "Pages", NoKernel)
     out = tmp_path / "reports"
     assert cli.main(["report", "--db", str(dbf), "--out", str(out)]) == 0
     assert sorted(p.name for p in out.iterdir() if p.is_dir()) == [SLUGGED, f"{SLUGGED}-2"]

@@ -38,8 +38,7 @@ def register(sub: Any) -> None:
 
 @requires.database(connect=False)
 def cmd_report(args: argparse.Namespace) -> int:
-    from ..reports import render, scratch
-    from ..terminal import is_terminal, say, shown
+    from ..reports import early
 
     if args.study and (code := _known_studies(args)) is not None:
         return code
@@ -47,6 +46,27 @@ def cmd_report(args: argparse.Namespace) -> int:
         return code
     if (code := _check_folders(args)) is not None:
         return code
+    # the kernels start before the render is imported, on the core its imports leave idle (iolab.reports.early)
+    with early.launched(early.will_run_pages(Path(args.out), args.force), _start_kernel, _close_kernel):
+        return _report(args)
+
+
+def _start_kernel() -> Any:
+    from ..reports import kernels  # imported by the thread that starts the kernel, beside the render's imports
+
+    return kernels.start()
+
+
+def _close_kernel(kernel: Any) -> None:
+    from ..reports import kernels
+
+    kernels.close(kernel)
+
+
+def _report(args: argparse.Namespace) -> int:
+    from ..reports import render, scratch
+    from ..terminal import is_terminal, say, shown
+
     plain = not is_terminal()  # a terminal has the progress bar; a log gets one line per page
     if plain:
         say(f"rendering the reports of {shown(args.db)} into {shown(args.out)}, one line per page as it is done")

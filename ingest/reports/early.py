@@ -2,7 +2,7 @@
 
 A render from scratch pays, before its first page, for a consistent snapshot of the database (the
 copy and its views computed: DuckDB, which leaves Python's lock free), then for kernels (a process
-each that imports Polars, Altair and pandas and starts vl-convert's JavaScript engine: 1.8 s of CPU)
+each that imports Polars, Altair and pandas: 1.4 s of CPU; the render draws the pictures: iolab.reports.pictures)
 and the validation's Great Expectations import (2.9 s of CPU). None of those needs the snapshot. For
 a study of five pages they were 60 % of the render; started together with the snapshot, they run
 while it is made instead of after it.
@@ -20,15 +20,23 @@ import logging
 import os
 import threading
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-P = TypeVar("P")  # a started kernel (render.Pages)
+P = TypeVar("P")  # a started kernel (kernels.Pages)
 
 
 def workers() -> int:
-    """How many kernels a render runs (``IOLAB_REPORT_WORKERS``, else one per core, at most two)."""
+    """How many kernels a render runs: ``IOLAB_REPORT_WORKERS``, else one per core but the one the
+    pictures are drawn on (iolab.reports.pictures), at least one and at most two."""
     wanted = os.environ.get("IOLAB_REPORT_WORKERS", "").strip()
-    return max(1, int(wanted) if wanted.isdigit() else min(2, os.cpu_count() or 1))
+    return max(1, int(wanted) if wanted.isdigit() else min(2, (os.cpu_count() or 1) - 1))
+
+
+def will_run_pages(out: Path, force: bool) -> bool:
+    """Whether a render into ``out`` will execute pages: with ``force``, or no render there yet
+    (one that finds its pages unchanged starts nothing)."""
+    return force or not (out / "index.html").is_file()
 
 
 class Started(Generic[P]):
@@ -72,7 +80,7 @@ class Started(Generic[P]):
 
 
 def warmed(make: Callable[[], P], code: str) -> P:
-    """A kernel made by ``make`` (render.Pages) that has run ``code`` (render.WARM_UP) in a notebook."""
+    """A kernel made by ``make`` (kernels.Pages) that has run ``code`` (kernels.WARM_UP) in a notebook."""
     import nbformat
 
     pages = make()
@@ -90,6 +98,30 @@ def import_validation() -> None:
 
     with contextlib.suppress(Exception):  # the validation imports it again and reports what fails
         _import_gx()
+
+
+# kernels started by the command before it imported the render (``launched``), for ``started`` to take
+_launched: list[Started] = []
+
+
+@contextlib.contextmanager
+def launched(eager: bool, start: Callable[[], P], close: Callable[[P], None]) -> Iterator[None]:
+    """While the block runs: ``workers()`` kernels made by ``start`` now, when ``eager``
+    (``will_run_pages``), before the command imports the render (0.6 s on one core, the other idle
+    meanwhile); the render's ``started`` takes them instead of starting its own. Those nobody took
+    are closed (``close``) on leaving."""
+    if not eager:
+        yield
+        return
+    kernels: Started = Started(start, workers())
+    _launched.append(kernels)
+    try:
+        yield
+    finally:
+        if kernels in _launched:
+            _launched.remove(kernels)
+        for k in kernels.rest():
+            close(k)
 
 
 # the kernels of the render under way (``started``), which its page workers ``take``: one render at a
@@ -114,7 +146,7 @@ def started(
         return
     gx = threading.Thread(target=import_validation if validation else lambda: None, name="iolab-validation-import")
     gx.start()
-    kernels = Started(start, workers())
+    kernels = _launched.pop() if _launched else Started(start, workers())
     _current.append(kernels)
     try:
         yield kernels

@@ -15,6 +15,7 @@ import duckdb
 import polars as pl
 from IPython.display import HTML, display
 
+from . import pictures
 from .tables import (
     CSS,
     SHOWN_ROWS,
@@ -35,6 +36,8 @@ alt.data_transformers.disable_max_rows()
 # A render's kernels draw page after page from one snapshot: there, connect() hands every page the
 # same read-only connection (render_kernel). None: each connect() opens the database, as in the lab.
 _shared: dict[Path, duckdb.DuckDBPyConnection] | None = None
+# In a render's kernels, each chart's picture is left for the render to draw (iolab.reports.pictures).
+_pictures_by_render = False
 
 
 def connect(db_path: str | None = None, lake: str = "") -> duckdb.DuckDBPyConnection:
@@ -71,6 +74,9 @@ def render_kernel() -> None:
     opening it again (35 ms a page: DuckDB reads the catalogue of every view). The pages only read;
     the render's snapshot does not change while they run.
 
+    The kernel leaves its charts' pictures for the render to draw (iolab.reports.pictures): it runs
+    no JavaScript engine of its own.
+
     Then what the kernel holds now (Polars, Altair, pandas: 125,000 objects) is moved out of the
     garbage collector's sight (gc.freeze). The render resets the namespace before each page
     (%reset -f), which runs two full collections: 0.07 s each over those objects, a tenth of a page.
@@ -78,8 +84,9 @@ def render_kernel() -> None:
     import atexit
     import gc
 
-    global _shared
+    global _shared, _pictures_by_render
     _shared = {}
+    _pictures_by_render = True
     # Altair checks each part of a chart as it is made (its debug mode: better tracebacks while a
     # notebook is written) and the whole chart again when it is drawn (to_dict). A render draws
     # notebooks that are written: the whole chart is still checked once, the parts not again.
@@ -271,13 +278,14 @@ def whole_labels(chart, **shown: str):
 
 
 def warm_up() -> None:
-    """What a kernel's first page would pay: pandas (Altair hands it its data) and vl-convert's
-    JavaScript engine, which starts on the first chart drawn (0.8 s). A render's kernels pay it
-    (render_kernel) while the render validates, before any page."""
-    import vl_convert
-
+    """What a kernel's first page would pay: pandas (Altair hands it its data), Altair's first chart
+    and, where the kernel draws its pictures itself, vl-convert's JavaScript engine, which starts on
+    the first chart drawn (0.8 s). A render's kernels pay it (render_kernel) beside the snapshot,
+    before any page."""
     chart = alt.Chart(pl.DataFrame({"x": [0.0]}).to_pandas()).mark_point().encode(x="x:Q")
-    vl_convert.vegalite_to_svg(chart.to_dict())
+    spec = chart.to_dict()
+    if not _pictures_by_render:
+        pictures.draw(spec)
 
 
 def time_x(times, field: str = "ts", what: str = "time") -> alt.X:
@@ -340,10 +348,8 @@ SOURCE_TOOLTIPS = ("file", "line")
 
 
 def _drawn(chart, alt_text: str, source: dict | None, stack: bool, left_out: str) -> tuple[dict, str, bool]:
-    """``chart``'s checked spec as a page carries it (live selections added unless static), its SVG, and
-    whether it is live."""
-    import vl_convert
-
+    """``chart``'s checked spec as a page carries it (live selections added unless static), its SVG
+    (in a render, ``pictures.PENDING``: the render draws it), and whether it is live."""
     from . import interactive
     from .tables import visible
 
@@ -355,7 +361,7 @@ def _drawn(chart, alt_text: str, source: dict | None, stack: bool, left_out: str
     live = interactive.enabled()
     if live:  # the same spec draws the static picture: a selection changes no mark
         spec = interactive.add(spec)
-    return spec, vl_convert.vegalite_to_svg(spec), live
+    return spec, pictures.PENDING if _pictures_by_render else pictures.draw(spec), live
 
 
 def figure(chart, alt_text: str, source: dict | None = None, stack: bool = False, left_out: str = "") -> str:

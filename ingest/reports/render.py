@@ -19,53 +19,31 @@ from __future__ import annotations
 import datetime as dt
 import html
 import json
-import os
 import re
 import shutil
-import tempfile
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import TypeVar, cast
 
 import duckdb
 import jupytext
 import nbformat
-from jupyter_client.manager import AsyncKernelManager
-from jupyter_core.utils import run_sync
-from nbclient import NotebookClient
 from nbconvert import HTMLExporter
-from traitlets import CaselessStrEnum
 
 from .. import outputs
-from ..config import NOTEBOOKS as NOTEBOOK_DIR
-from ..config import REPO as ROOT
 from ..progress import bar as progress_bar
 from ..terminal import console, markup, shown
 from ..written import write_text
-from . import early, scratch, stored, validated
+from . import early, kernels, pictures, scratch, stored, validated
 from . import plan as planned
 from .folders import RECORD, assign, inside, read_record, slug
 from .interactive import as_page, embed
+from .kernels import Kernels, Pages, run_pages  # noqa: F401  (Pages: render's name for it)
 from .pdf import edition_path, print_editions, unprint
 from .plan import Notebook, fingerprints, notebooks, plan, studies_of
 from .stored import ROW_VIEWS, materialize  # noqa: F401  (ROW_VIEWS: render's name for it)
 from .tables import VALIDATION_SLOT, esc
-
-
-class IPCKernelManager(AsyncKernelManager):
-    """Kernels on local IPC sockets: nothing listens on TCP, and ipykernel stops warning about it.
-
-    The socket files live in a private temporary folder, named by absolute path, so the kernel (which
-    runs in notebooks/) and this process find the same sockets.
-    """
-
-    transport = CaselessStrEnum(["tcp", "ipc"], default_value="ipc", config=True)
-
-
-T = TypeVar("T")  # run_pages: an executed page
-V = TypeVar("V")  # run_pages: what the render learnt meanwhile (the validation)
-
 
 _REMOTE = re.compile(r"<script[^>]+src=[\"']https?://[^>]*>\s*</script>|<link[^>]+href=[\"']https?://[^>]*>", re.I)
 _SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.I | re.S)
@@ -165,68 +143,34 @@ def parameterize(nb: nbformat.NotebookNode, params: dict[str, str]) -> nbformat.
     return nb
 
 
-class Pages:
-    """Executes report notebooks in one kernel for the whole render.
-
-    Starting a kernel and importing Polars and Altair cost about half a second per page; the kernel
-    is started once and its namespace cleared (``%reset -f``) before each page, so every page still
-    runs from its own cells alone. A page that kills the kernel gets a fresh one for the next.
-    """
-
-    def __init__(self) -> None:
-        env_path = os.environ.get("PYTHONPATH", "")
-        if str(ROOT) not in env_path.split(os.pathsep):  # its kernels import this iolab, not another one
-            os.environ["PYTHONPATH"] = str(ROOT) + (os.pathsep + env_path if env_path else "")
-        self.client: NotebookClient | None = None
-        self.sockets = tempfile.TemporaryDirectory(prefix="iolab-kernel-")
-        self.exporter = HTMLExporter(**EXPORT)
-
-    def execute(self, nb: nbformat.NotebookNode) -> None:
-        reset = nbformat.v4.new_code_cell("get_ipython().run_line_magic('reset', '-f')")
-        nb.cells.insert(0, reset)
-        if (
-            self.client is None
-            or self.client.km is None
-            or not run_sync(cast(IPCKernelManager, self.client.km).is_alive)()
-        ):
-            self.close()
-            km = IPCKernelManager(kernel_name="python3", ip=str(Path(self.sockets.name) / "kernel"))
-            self.client = NotebookClient(
-                nb, km=km, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(NOTEBOOK_DIR)}}
-            )
-        self.client.nb = nb
-        try:
-            self.client.execute(cleanup_kc=False)
-        finally:
-            nb.cells.remove(reset)
-
-    def close(self) -> None:
-        if self.client is not None:
-            client, self.client = self.client, None
-            try:
-                if client.kc is not None:
-                    client.kc.stop_channels()
-                if client.km is not None and client.km.has_kernel:
-                    run_sync(cast(IPCKernelManager, client.km).shutdown_kernel)(now=True)
-            except Exception:  # a kernel that died already has nothing left to stop
-                pass
-
-    def __enter__(self) -> Pages:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-        self.sockets.cleanup()
-
-
-def execute_page(db: Path, study: str, nb: Notebook, pages: Pages) -> str:
-    """The page of notebook ``nb`` for ``study`` as HTML, its validation footer still to fill in."""
+def execute_page(db: Path, study: str, nb: Notebook, pages: Kernels) -> str:
+    """The page of notebook ``nb`` for ``study`` as HTML, its validation footer still to fill in: run
+    on one of ``pages``' kernels, then converted and its charts' pictures drawn here."""
     src = jupytext.read(nb.path)
     executed = parameterize(src, {"db_path": str(db.resolve()), "study": study})
     pages.execute(executed)
     resources = {"metadata": {"name": f"{slug(study)}: {nb.title}"}}
-    body, _ = pages.exporter.from_notebook_node(as_page(executed), resources=resources)  # charts as figures
-    return embed(offline(body))  # the live charts' scripts: added after offline(), they fetch nothing
+    with exporter() as export:
+        body, _ = export.from_notebook_node(as_page(executed), resources=resources)  # charts as figures
+    # the pictures, then the live charts' scripts: added after offline(), they fetch nothing
+    return embed(pictures.draw_pending(offline(body)))
+
+
+_exporters: list[HTMLExporter] = []  # converters free for the next page (one per page converted at once)
+_exporters_lock = threading.Lock()
+
+
+@contextmanager
+def exporter() -> Iterator[HTMLExporter]:
+    """nbconvert's exporter of pages, one thread's alone while it converts."""
+    with _exporters_lock:
+        made = _exporters.pop() if _exporters else None
+    made = made or HTMLExporter(**EXPORT)
+    try:
+        yield made
+    finally:
+        with _exporters_lock:
+            _exporters.append(made)
 
 
 def write_page(out: Path, name: str, nb: str, body: str, validation: str) -> Path:
@@ -276,59 +220,6 @@ rendered {dt.datetime.now().strftime("%Y-%m-%d %H:%M")} from one snapshot of it.
 EXPORT = dict(template_name="lab", exclude_input=True, exclude_input_prompt=True, exclude_output_prompt=True)
 
 
-WARM_UP = "from iolab.reports import page\npage.render_kernel()"
-
-
-def run_pages(
-    jobs: list[tuple[str, str]],
-    execute: Callable[[tuple[str, str], Pages], T],
-    finish: Callable[[tuple[str, str], T, V], None],
-    first: Callable[[], V],
-) -> None:
-    """Execute ``jobs`` on one kernel per worker thread (a page mostly waits on its kernel, so two
-    kernels use two cores; IOLAB_REPORT_WORKERS sets how many) while ``first`` runs here. Kernels the
-    render started with its snapshot (iolab.reports.early) are taken before any is started here.
-
-    A page is finished (``finish(job, executed, value of first)``) once ``first`` has returned;
-    those executed before wait in memory until then. If ``first`` raises, no page is finished."""
-    n = max(1, min(early.workers(), len(jobs)))
-    queue = list(reversed(jobs))
-    lock = threading.Lock()
-    first_value: list[V] = []  # empty until first() returns
-    waiting: list[tuple[tuple[str, str], T]] = []
-
-    def worker() -> None:
-        with early.take() or early.warmed(Pages, WARM_UP) as pages:
-            while True:
-                with lock:
-                    if not queue:
-                        return
-                    job = queue.pop()
-                executed = execute(job, pages)
-                with lock:
-                    if not first_value:
-                        waiting.append((job, executed))
-                        continue
-                finish(job, executed, first_value[0])
-
-    threads = [threading.Thread(target=worker, name=f"iolab-report-{i}") for i in range(n if jobs else 0)]
-    for t in threads:
-        t.start()
-    try:
-        value = first()
-        with lock:
-            first_value.append(value)
-            done, waiting[:] = waiting[:], []
-        for job, executed in done:
-            finish(job, executed, value)
-    except BaseException:
-        queue.clear()  # the kernels stop after the page they are on; nothing is written
-        raise
-    finally:
-        for t in threads:
-            t.join()
-
-
 # render's per-page callback: (study, notebook, what happened: "rendered", "unchanged" or "failed: <why>")
 OnPage = Callable[[str, str, str], None]
 
@@ -368,10 +259,10 @@ def render(
     known = planned.before(db, studies_of, None) if studies else None
     if known is not None and unknown_studies(studies, known):  # refused before any work is started
         return 2
-    eager = force or not (out / "index.html").is_file()  # pages will run: start kernels while the snapshot is made
+    eager = early.will_run_pages(out, force)  # pages will run: start kernels while the snapshot is made
     gx = eager and not validated.likely_kept(out, db, studies)  # import the validation early only if it will run
-    kernels = early.started(lambda: early.warmed(Pages, WARM_UP), Pages.__exit__, eager, validation=gx)
-    with scratch.folder("report") as tmp, kernels:
+    started = early.started(kernels.start, kernels.close, eager, validation=gx)
+    with scratch.folder("report") as tmp, started, pictures.for_render(start_now=eager):
         always = stored.before_plan(p.studies for p in pages.values())  # read whatever the pages
         snap = snapshot(db, Path(tmp), stored.chosen(always))
         if unknown_studies(studies, studies_of(snap)):
@@ -454,9 +345,9 @@ def render_jobs(snap, out, where, jobs, pages, prints, old, on_page, footers_of)
         lock = threading.Lock()
         validated = threading.Event()
 
-        def execute(job: tuple[str, str], kernel: Pages) -> str | Exception:
+        def execute(job: tuple[str, str], kernels: Kernels) -> str | Exception:
             try:
-                return execute_page(snap, job[0], pages[job[1]], kernel)
+                return execute_page(snap, job[0], pages[job[1]], kernels)
             except Exception as e:  # one broken report must not hide the others
                 return e
             finally:
