@@ -227,3 +227,29 @@ def test_the_largest_pages_of_the_last_render_run_first_new_ones_after_in_plan_o
     jobs = [("s", "a"), ("s", "new"), ("s", "b"), ("t", "a"), ("t", "new")]
     plan.heavy_first(jobs, tmp_path, where)
     assert jobs == [("s", "b"), ("t", "a"), ("s", "a"), ("s", "new"), ("t", "new")]
+
+
+def test_a_notebook_read_once_is_read_again_without_jupytext(tmp_path, monkeypatch):
+    """plan.read_notebook keeps jupytext's reading under the script's bytes: the next render reads
+    it without importing jupytext, the same cells, ids included; a changed script is read anew."""
+    import sys
+
+    import jupytext
+
+    from iolab.reports import plan
+
+    monkeypatch.setenv("IOLAB_CACHE_DIR", str(tmp_path / "cache"))
+    script = tmp_path / "01-page.py"
+    script.write_text((plan.NOTEBOOK_DIR / "01-overview.py").read_text())
+    first = plan.read_notebook(script)
+    want = jupytext.read(script)
+    assert [(c.cell_type, c.source, c.metadata) for c in first.cells] == [
+        (c.cell_type, c.source, c.metadata) for c in want.cells
+    ]
+    assert first.metadata == want.metadata
+    monkeypatch.setitem(sys.modules, "jupytext", None)  # an import of jupytext now fails
+    again = plan.read_notebook(script)
+    assert again == first and [c.id for c in again.cells] == [c.id for c in first.cells]
+    script.write_text(script.read_text() + "\n# %%\nprint('one more cell')\n")
+    with pytest.raises(ImportError):
+        plan.read_notebook(script)  # not read before: jupytext reads it

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TypeVar
 
 import duckdb
-import jupytext
+import nbformat
 
 from ..config import NOTEBOOKS as NOTEBOOK_DIR
 from ..config import VIEWS
@@ -37,7 +37,7 @@ def notebooks(folder: Path | None = None) -> dict[str, Notebook]:
     One that declares ``iolab: {page: false}`` is not a page (notebooks/explore.py, to start one's own)."""
     found = {}
     for f in sorted((folder or NOTEBOOK_DIR).glob("*.py")):
-        meta = jupytext.read(f).metadata.get("iolab") or {}
+        meta = read_notebook(f).metadata.get("iolab") or {}
         if isinstance(meta, dict) and meta.get("page") is False:
             continue
         if not isinstance(meta, dict) or not meta.get("title") or not meta.get("studies"):
@@ -47,6 +47,35 @@ def notebooks(folder: Path | None = None) -> dict[str, Notebook]:
             )
         found[f.stem] = Notebook(f.stem, str(meta["title"]), str(meta["studies"]), f)
     return found
+
+
+def read_notebook(path: Path) -> nbformat.NotebookNode:
+    """The notebook of a jupytext script: jupytext's reading, kept in the cache folder under the
+    script's bytes and jupytext's version. A render then imports jupytext (0.25 s, jupyter_server
+    with it) only for a script it has not read before, and a page's cells keep their ids from one
+    render to the next (jupytext gives each reading new random ones)."""
+    import json
+    from importlib.metadata import version
+
+    from .. import config
+    from ..written import write_text
+
+    text = path.read_bytes()
+    key = hashlib.sha256(text + version("jupytext").encode()).hexdigest()[:32]
+    kept = config.cache_dir() / "notebooks" / f"{key}.ipynb"
+    try:
+        return nbformat.from_dict(json.loads(kept.read_text(encoding="utf-8")))
+    except (OSError, ValueError):
+        pass  # not read before (or a copy that cannot be read): read it now
+    import jupytext
+
+    nb = jupytext.reads(text.decode("utf-8"), fmt="py")  # as jupytext.read(path) reads a .py script
+    try:
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        write_text(kept, json.dumps(nb))  # whole or not at all; sources kept as one string each
+    except OSError:
+        pass  # a cache that cannot be written costs the next render jupytext again, nothing else
+    return nb
 
 
 _VIEW = re.compile(r"CREATE\s+OR\s+REPLACE\s+VIEW\s+(\w+)", re.I)

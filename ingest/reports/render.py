@@ -27,7 +27,6 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import duckdb
-import jupytext
 import nbformat
 from nbconvert import HTMLExporter
 
@@ -146,7 +145,7 @@ def parameterize(nb: nbformat.NotebookNode, params: dict[str, str]) -> nbformat.
 def execute_page(db: Path, study: str, nb: Notebook, pages: Kernels) -> str:
     """The page of notebook ``nb`` for ``study`` as HTML, its validation footer still to fill in: run
     on one of ``pages``' kernels, then converted and its charts' pictures drawn here."""
-    src = jupytext.read(nb.path)
+    src = planned.read_notebook(nb.path)
     executed = parameterize(src, {"db_path": str(db.resolve()), "study": study})
     pages.execute(executed)
     resources = {"metadata": {"name": f"{slug(study)}: {nb.title}"}}
