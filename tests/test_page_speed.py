@@ -253,3 +253,15 @@ def test_a_notebook_read_once_is_read_again_without_jupytext(tmp_path, monkeypat
     script.write_text(script.read_text() + "\n# %%\nprint('one more cell')\n")
     with pytest.raises(ImportError):
         plan.read_notebook(script)  # not read before: jupytext reads it
+
+
+def test_a_page_s_cells_keep_their_ids_from_render_to_render(tmp_path, monkeypatch):
+    """Same input, same bytes: nbconvert writes each cell's id into the page, and both the notebook's
+    cells (plan.read_notebook) and the injected parameters' cell keep theirs from one render to the next."""
+    from iolab.reports import plan, render
+
+    monkeypatch.setenv("IOLAB_CACHE_DIR", str(tmp_path / "cache"))
+    path = plan.NOTEBOOK_DIR / "02-per-drive-iops.py"
+    params = {"db_path": "/x.duckdb", "study": "s"}
+    ids = [[c.id for c in render.parameterize(plan.read_notebook(path), params).cells] for _ in range(2)]
+    assert ids[0] == ids[1] and "injected-parameters" in ids[0] and len(set(ids[0])) == len(ids[0])

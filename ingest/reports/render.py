@@ -138,6 +138,7 @@ def parameterize(nb: nbformat.NotebookNode, params: dict[str, str]) -> nbformat.
     at = next((i for i, c in enumerate(nb.cells) if "parameters" in c.metadata.get("tags", [])), -1)
     cell = nbformat.v4.new_code_cell("\n".join(f"{k} = {v!r}" for k, v in params.items()))
     cell.metadata["tags"] = ["injected-parameters"]
+    cell.id = "injected-parameters"  # not a random one: the same page, the same bytes
     nb.cells.insert(at + 1, cell)
     return nb
 
