@@ -146,3 +146,24 @@ def test_kernels_launched_by_the_command_are_the_render_s(monkeypatch):
     with launch(False):  # a render that will run no page: nothing started
         pass
     assert made == ["launched", "launched", "closed launched kernel"]
+
+
+def test_outputs_held_out_of_nbconvert_come_back_whole_and_a_lost_one_is_an_error():
+    """render.hold_outputs: each HTML output goes through nbconvert as a token and comes back as it
+    was written, quotes and all (nbconvert would have parsed and written it again)."""
+    import nbformat
+
+    from iolab.reports import render
+
+    html = '<div class="iolab"><p class="note">baseline = &quot;Alpha&quot; &amp; <b>bold</b></p></div>'
+    cell = nbformat.v4.new_code_cell("x")
+    cell.outputs = [nbformat.v4.new_output("display_data", data={"text/html": html, "text/plain": "x"})]
+    nb = nbformat.v4.new_notebook(cells=[cell])
+    held_nb, held = render.hold_outputs(nb)
+    token = next(iter(held))
+    assert held_nb.cells[0].outputs[0]["data"]["text/html"] == token and held[token] == html
+    with render.exporter() as export:
+        body, _ = export.from_notebook_node(held_nb)
+    assert html in render.restore_outputs(body, dict(held))
+    with pytest.raises(ValueError, match="lost"):
+        render.restore_outputs(body.replace(token, ""), dict(held))

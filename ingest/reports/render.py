@@ -22,6 +22,7 @@ import json
 import re
 import shutil
 import threading
+import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -150,10 +151,39 @@ def execute_page(db: Path, study: str, nb: Notebook, pages: Kernels) -> str:
     executed = parameterize(src, {"db_path": str(db.resolve()), "study": study})
     pages.execute(executed)
     resources = {"metadata": {"name": f"{slug(study)}: {nb.title}"}}
+    page, held = hold_outputs(as_page(executed))  # charts as figures
     with exporter() as export:
-        body, _ = export.from_notebook_node(as_page(executed), resources=resources)  # charts as figures
+        body, _ = export.from_notebook_node(page, resources=resources)
     # the pictures, then the live charts' scripts: added after offline(), they fetch nothing
-    return embed(pictures.draw_pending(offline(body)))
+    return embed(pictures.draw_pending(offline(restore_outputs(body, held))))
+
+
+_HELD = re.compile(r"iolab-held-[0-9a-f]{32}-[0-9]+")
+
+
+def hold_outputs(nb: nbformat.NotebookNode) -> tuple[nbformat.NotebookNode, dict[str, str]]:
+    """``nb`` with each HTML output (a page's tables, notes and figures, escaped where iolab wrote
+    them: iolab.reports.tables) replaced by a token, and the outputs by token. nbconvert parses the
+    page it writes with BeautifulSoup and writes it again (to give its own cells a tabindex): 0.05 s
+    a page over every tag of iolab's outputs, which it leaves as they are but for how it writes them."""
+    nonce = uuid.uuid4().hex  # no data can spell a token: it is never the same twice
+    held: dict[str, str] = {}
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            data = out.get("data", {})
+            if isinstance(data.get("text/html"), str):
+                token = f"iolab-held-{nonce}-{len(held)}"
+                held[token] = data["text/html"]
+                data["text/html"] = token
+    return nb, held
+
+
+def restore_outputs(body: str, held: dict[str, str]) -> str:
+    """The page nbconvert wrote with each held output back in its place (``hold_outputs``)."""
+    put = _HELD.sub(lambda m: held.pop(m.group(0), m.group(0)), body)
+    if held:
+        raise ValueError(f"{len(held)} output(s) of the page were lost on its way through nbconvert")
+    return put
 
 
 _exporters: list[HTMLExporter] = []  # converters free for the next page (one per page converted at once)
