@@ -150,18 +150,23 @@ def bundle() -> str:
     writes a source view as `<html>...</body></html>`) are written `<\\/`, the same text in its
     strings: none can end the script or be taken for the page's own ``</body>``. A regular expression
     opening with '<' (``/</g``) stays as it is: '</g' closes nothing."""
-    import altair as alt
+    from importlib.metadata import version
+
     import vl_convert
 
-    version = alt.SCHEMA_VERSION.lstrip("v").rsplit(".", 1)[0]
+    # named for what decides its bytes: vl-convert's version and Altair's, whose Vega-Lite the pages'
+    # specs are written for (read from Altair's import only to make it: 0.3 s a render otherwise)
     made_by = getattr(vl_convert, "__version__", None)  # no version, no name to keep it under
-    kept = cached_bundle(f"vega-bundle-vl-convert-{made_by}-vega-lite-{version}.js") if made_by else None
+    kept = cached_bundle(f"vega-bundle-vl-convert-{made_by}-altair-{version('altair')}.js") if made_by else None
     if kept is not None and kept.is_file():
         try:
             return kept.read_bytes().decode("utf-8")  # as written: no newline translated
         except (OSError, UnicodeDecodeError):
             pass  # made again below
-    script = vl_convert.javascript_bundle(None, vl_version=version)  # type: ignore[arg-type]  # None: no snippet
+    import altair as alt
+
+    vega_lite = alt.SCHEMA_VERSION.lstrip("v").rsplit(".", 1)[0]
+    script = vl_convert.javascript_bundle(None, vl_version=vega_lite)  # type: ignore[arg-type]  # None: no snippet
     script = re.sub(r"(?<![/\\\\])</(?=[A-Za-z])", r"<\\/", script)
     if kept is not None:
         try:
