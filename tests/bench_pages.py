@@ -14,7 +14,8 @@ Two databases: the demo (data/samples) and a generated four-system study of --ru
   cpu/page    the same command's user + system seconds (its kernels included) per page, the median
               of the renders: less moved by a busy machine than the wall time (first: the first's)
   page work   per page, the notebook's own code run in one process (as a render's kernel runs it,
-              output not converted): the median of three passes
+              output not converted, its charts' pictures left to the render's engine:
+              iolab.reports.pictures): the median of three passes
   queries     of which the page's queries (page.query) alone, as they ran there
 
 The bar (issue 43): at most 1 s per page for both, on this 2-core machine. The verdict is printed
