@@ -91,6 +91,15 @@ def warmed(make: Callable[[], P], code: str) -> P:
     return pages
 
 
+def imports(validation: bool) -> None:
+    """What the render imports only after its snapshot, imported beside it (DuckDB leaves Python's
+    lock free while it copies and computes): nbconvert, and Great Expectations if ``validation``."""
+    with contextlib.suppress(Exception):  # the render imports it again and reports what fails
+        import nbconvert  # noqa: F401
+    if validation:
+        import_validation()
+
+
 def import_validation() -> None:
     """Great Expectations imported as the validation imports it (iolab.validation.run: quiet, no pyspark)."""
     logging.getLogger("great_expectations").setLevel(logging.ERROR)
@@ -144,7 +153,7 @@ def started(
     if not eager:
         yield None
         return
-    gx = threading.Thread(target=import_validation if validation else lambda: None, name="iolab-validation-import")
+    gx = threading.Thread(target=imports, args=(validation,), name="iolab-imports")
     gx.start()
     kernels = _launched.pop() if _launched else Started(start, workers())
     _current.append(kernels)

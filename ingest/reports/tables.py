@@ -1,7 +1,8 @@
 """The HTML of a report's tables and notes: numbers formatted for people, every label escaped, each
 table carrying all its rows as a CSV download. Notebooks show them through iolab.reports.page; the
 render (iolab.reports.render) uses them for the one part of a page it writes itself, the
-validation footer. Polars only: the render process imports this without Altair.
+validation footer. It imports neither Polars nor Altair: the render process imports it before its
+snapshot, and is handed the frames.
 """
 
 from __future__ import annotations
@@ -10,11 +11,13 @@ import base64
 import datetime as dt
 import html
 import re
-
-import polars as pl
+from typing import TYPE_CHECKING
 
 from .. import csvsafe
 from ..names import visible as visible_text
+
+if TYPE_CHECKING:  # frames are handed in: the render's own process needs no Polars before its snapshot
+    import polars as pl
 
 SHOWN_ROWS = 50  # rows a table shows; the download always holds all of them
 # Where a rendered page's validation goes: the render fills it in once it has validated the study.
