@@ -164,9 +164,9 @@ def run_pages(
     first: Callable[[], V],
 ) -> None:
     """Execute ``jobs`` while ``first`` runs here: each by ``execute(job, kernels)``, which runs its
-    notebook on one of the render's kernels (one per core, at most two; IOLAB_REPORT_WORKERS sets how
-    many) and converts it. More worker threads than kernels (``CONVERTING`` more): while pages are
-    converted and their pictures drawn, the kernels already run the next pages.
+    notebook on one of the render's kernels (``early.workers``: one per core but the pictures'
+    engine's) and converts it. More worker threads than kernels (``CONVERTING`` more): while pages
+    are converted and their pictures drawn, the kernels already run the next pages.
 
     A page is finished (``finish(job, executed, value of first)``) once ``first`` has returned;
     those executed before wait in memory until then. If ``first`` raises, no page is finished."""

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 
 from .tables import CHART_SPEC, visible
 
-_FIGURE = re.compile(r'<figure\b[^>]*\bclass="iolab-chart".*?</figure>', re.S)
+FIGURE = re.compile(r'<figure\b[^>]*\bclass="iolab-chart".*?</figure>', re.S)
 _IMG = re.compile(r'<img\b[^>]*\bsrc="data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)"')
 _ALT = re.compile(r'<img\b[^>]*\balt="([^"]*)"')
 _SVG = re.compile(r"data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)")
-_SPEC = re.compile(rf'<script\b[^>]*\bclass="{CHART_SPEC}"[^>]*>([A-Za-z0-9+/=]+)</script>')
+SPEC = re.compile(rf'<script\b[^>]*\bclass="{CHART_SPEC}"[^>]*>([A-Za-z0-9+/=]+)</script>')
 _CAPTION = re.compile(r"<figcaption[^>]*>(.*?)</figcaption>", re.S)
 
 
@@ -73,8 +73,8 @@ class Chart:
 def charts(page: str, name: str = "page") -> tuple[list[Chart], list[str]]:
     """The charts of a rendered page, and a defect for every chart image that carries no spec."""
     found, defects = [], []
-    for i, fig in enumerate(_FIGURE.findall(page), 1):
-        img, spec = _IMG.search(fig), _SPEC.search(fig)
+    for i, fig in enumerate(FIGURE.findall(page), 1):
+        img, spec = _IMG.search(fig), SPEC.search(fig)
         where = f"{name}: chart {i}"
         if not img or not spec:
             defects.append(f"{where}: no picture or no spec")

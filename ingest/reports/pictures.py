@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import base64
 import json
-import re
 import subprocess
 import sys
 import threading
@@ -28,8 +27,6 @@ from contextlib import contextmanager
 PENDING = "iolab: picture drawn by the render"  # a kernel's picture for the render to draw
 _DATA = "data:image/svg+xml;base64,"
 _PENDING = _DATA + base64.b64encode(PENDING.encode("utf-8")).decode("ascii")
-_FIGURE = re.compile(r'<figure\b[^>]*\bclass="iolab-chart".*?</figure>', re.S)
-_SPEC = re.compile(r'<script\b[^>]*\bclass="iolab-chart-spec"[^>]*>([A-Za-z0-9+/=]+)</script>')  # tables.CHART_SPEC
 
 
 def draw(spec: dict) -> str:
@@ -159,38 +156,37 @@ def draw_pending(page: str) -> str:
     the render's engine (``for_render``), or here outside a render."""
     if _PENDING not in page:
         return page
-    figures = [m for m in _FIGURE.finditer(page) if _PENDING in m.group(0)]
-    specs = [_SPEC.search(m.group(0)) for m in figures]
-    if None in specs or page.count(_PENDING) != len(figures):
+    from .page_charts import FIGURE, SPEC
+
+    figures = [m for m in FIGURE.finditer(page) if _PENDING in m.group(0)]
+    found = [SPEC.search(m.group(0)) for m in figures]
+    specs = [s.group(1) for s in found if s]
+    if len(specs) != len(figures) or page.count(_PENDING) != len(figures):
         raise ValueError("a chart's picture was left to the render, but its figure carries no spec to draw")
     engine = _render[-1] if _render else None
-    drawn = [engine.draw(s.group(1)) if engine else _now(_drawn(s.group(1))) for s in specs if s]  # all asked at once
+    asked = [engine.draw(s) for s in specs] if engine else []  # all asked at once
     out, at = [], 0
-    for m, spec, svg in zip(figures, specs, drawn, strict=True):
-        out += [page[at : m.start()], m.group(0).replace(_PENDING, _DATA + svg.result())]
+    for i, (m, spec) in enumerate(zip(figures, specs, strict=True)):
+        svg = asked[i].result() if engine else _drawn(spec)
+        out += [page[at : m.start()], m.group(0).replace(_PENDING, _DATA + svg)]
         at = m.end()
-        if engine and spec:
-            engine.forget(spec.group(1))
+        if engine:
+            engine.forget(spec)
     return "".join([*out, page[at:]])
-
-
-def _now(value: str) -> Future[str]:
-    done: Future[str] = Future()
-    done.set_result(value)
-    return done
 
 
 def ask_early(cell) -> None:
     """Ask the render's engine for the pending pictures of a cell just executed (nbclient's
     on_cell_executed): they are drawn while the kernel runs the rest of the page."""
     from .interactive import FIGURE
+    from .page_charts import SPEC
 
     if not _render:
         return
     for out in cell.get("outputs", []):
         figure = out.get("data", {}).get(FIGURE, "")
         if _PENDING in figure:
-            for spec in _SPEC.findall(figure):
+            for spec in SPEC.findall(figure):
                 _render[-1].draw(spec)
 
 
