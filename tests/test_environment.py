@@ -33,7 +33,8 @@ def test_environment_yml_mirrors_pyproject():
     wanted = set(p["project"]["dependencies"]) | {r for e in ("dev", "lab", "lake") for r in extras[e]}
     wanted = {CONDA_NAMES.get(n, n) + s for n, s in map(_spec, wanted)}
     lines = (ROOT / "environment.yml").read_text().splitlines()
-    deps = [line[4:].split("#")[0].strip() for line in lines if line.startswith("  - ")]
+    # a dependency conda-forge lacks comes from PyPI, in the pip section ("      - "), with the same range
+    deps = [line.lstrip()[2:].split("#")[0].strip() for line in lines if line.startswith(("  - ", "      - "))]
     listed = {"".join(_spec(d)) for d in deps if SPEC.match(d) and not d.startswith(("python>", "openjdk="))}
     assert listed == wanted
     assert "  - conda-forge" in lines

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from .. import outputs
 from ..written import write_bytes
+from . import pictures
 from .folders import RECORD, inside, recorded, slug
 from .page_charts import Chart, charts
 from .tables import file_name, visible
@@ -53,8 +54,7 @@ def titled(chart: Chart, study: str, baseline: str | None) -> dict:
 
 def page_images(page: Path, folder: Path, study: str, baseline: str | None) -> list[Path]:
     """Write every chart of ``page`` (of ``study``) into ``folder`` as SVG and PNG; the files written."""
-    import vl_convert
-
+    vl_convert = pictures.converter()
     found, _ = charts(page.read_text(encoding="utf-8"), str(page))
     written = []
     for i, chart in enumerate(found, 1):

@@ -166,7 +166,7 @@ def bundle() -> str:
     import altair as alt
 
     vega_lite = alt.SCHEMA_VERSION.lstrip("v").rsplit(".", 1)[0]
-    script = vl_convert.javascript_bundle(None, vl_version=vega_lite)  # type: ignore[arg-type]  # None: no snippet
+    script = vl_convert.javascript_bundle(None, vl_version=vega_lite)  # None: no snippet
     script = re.sub(r"(?<![/\\\\])</(?=[A-Za-z])", r"<\\/", script)
     if kept is not None:
         try:

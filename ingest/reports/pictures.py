@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import base64
 import json
+import logging
 import subprocess
 import sys
 import threading
@@ -23,17 +24,28 @@ from collections import deque
 from collections.abc import Iterator
 from concurrent.futures import Future
 from contextlib import contextmanager
+from types import ModuleType
 
 PENDING = "iolab: picture drawn by the render"  # a kernel's picture for the render to draw
 _DATA = "data:image/svg+xml;base64,"
 _PENDING = _DATA + base64.b64encode(PENDING.encode("utf-8")).decode("ascii")
 
 
-def draw(spec: dict) -> str:
-    """The SVG of a Vega-Lite ``spec``, as a page carries it."""
+def converter() -> ModuleType:
+    """vl-convert, its Vega warnings kept to Python's logging ("vl_convert"): vl-convert 2 sends each
+    (an axis's empty extent, a legend property set twice) there, and Python prints to the terminal a
+    warning no handler takes. They say nothing of the data, and vl-convert 1 kept them to itself."""
     import vl_convert
 
-    return vl_convert.vegalite_to_svg(spec)
+    log = logging.getLogger("vl_convert")
+    if not log.handlers:
+        log.addHandler(logging.NullHandler())  # a handler set up by the user still gets them
+    return vl_convert
+
+
+def draw(spec: dict) -> str:
+    """The SVG of a Vega-Lite ``spec``, as a page carries it."""
+    return converter().vegalite_to_svg(spec)
 
 
 def warm() -> None:

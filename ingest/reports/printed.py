@@ -21,6 +21,7 @@ import html
 import json
 import re
 
+from . import pictures
 from .print_bands import (  # noqa: F401  (PT, rows_of: the page box and a chart's rows, as printed has them)
     FIGURE_HEIGHT,
     PAGE_WIDTH,
@@ -68,9 +69,7 @@ SHRINK_STEPS = 6  # tries at drawing a chart without facets smaller before it is
 
 
 def draw(spec: dict) -> str:
-    import vl_convert
-
-    return vl_convert.vegalite_to_svg(spec)
+    return pictures.draw(spec)
 
 
 def themed(spec: dict) -> dict:
