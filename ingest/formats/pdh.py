@@ -30,11 +30,13 @@ import re
 from datetime import datetime
 from itertools import islice
 from pathlib import Path
-
-import polars as pl
+from typing import TYPE_CHECKING
 
 from ..model import ParseError, ParseResult, Run, Series
 from ..text import undouble_backslashes
+
+if TYPE_CHECKING:  # imported where a capture is read: a render imports every format (the views' checksum, 0.11 s less)
+    import polars as pl
 
 FORMAT = "pdh-csv"
 VERSION = "1"
@@ -234,6 +236,8 @@ def _column(i: int) -> str:
 
 
 def _frame(source, kinds: list[str], skip: int, eol: str) -> pl.LazyFrame:
+    import polars as pl
+
     schema = {_column(i): (pl.Float64 if k == "value" else pl.String) for i, k in enumerate(kinds)}
     opts = dict(
         has_header=False,
@@ -309,6 +313,8 @@ def _stamps_in(buf, pos: int, sep: bytes) -> list[str]:
 
 
 def _ts_expr(sample: list[str]) -> tuple[pl.Expr, bool, str]:
+    import polars as pl
+
     probe = next((s for s in sample if s and s.strip()), None)
     if probe is None:
         raise ParseError("no time stamps in the first data rows", 2)
@@ -360,6 +366,8 @@ class _Capture:
         inside its string view, so the cast reads no other memory: 6 % of the pass less than looking
         "c<i>" up in an Enum of every name, which was itself a third less than parsing the number out
         of "c<i>"); each point carries its sample's time (parsed once per line, as in ``describe``)."""
+        import polars as pl
+
         lf = _frame(self.source, self.kinds, self.hline + 1, self.eol).with_row_index("sample_no")
         # a glued cell, `    73.1"8.93"`: the quoted part is the counter's value
         if glued := [_column(i) for i, k in enumerate(self.kinds) if k == "glued"]:
@@ -409,6 +417,8 @@ class _Capture:
 
     def samples(self) -> pl.DataFrame:
         """(sample_no, ts, ts_text) of every data line; ParseError at a stamp not in the file's format."""
+        import polars as pl
+
         smp = (
             pl.DataFrame({"ts_text": _first_cells(self.source, self.data_start, self.eol)})
             .with_row_index("sample_no")
