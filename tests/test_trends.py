@@ -178,6 +178,23 @@ def test_measurements_without_an_order_are_listed_not_trended(con, tmp_path):
     assert q(con, "SELECT DISTINCT measurement FROM trends ORDER BY 1") == [("A",), ("B",), ("C",)]
 
 
+def test_the_trend_page_is_planned_for_the_studies_trend_measurements_trends(con, tmp_path):
+    """The page's studies query (its notebook's header) reads system_measurements, not trend_measurements:
+    a render stores what the studies queries read before it knows its pages, and trend_measurements
+    joins every run (trend_runs: 0.2 s of a 1,000-run study's snapshot with no trends page). It names
+    the studies where a system has two ordered measurements, as trend_measurements.measurements counts."""
+    from iolab.reports.plan import notebooks
+
+    fleet(tmp_path / "data")
+    fio_without_time(tmp_path / "data" / "unordered" / "d", 'study = "unordered"\nsystem = "S"\nfirmware = "D"\n')
+    write_runs(tmp_path / "data" / "once" / "a", factors(1.0, 2, 1), sidecar='study = "once"\nsystem = "S"\n')
+    ingest(con, tmp_path / "data")
+    planned = q(con, f"SELECT DISTINCT study FROM ({notebooks()['09-trends'].studies}) ORDER BY 1")
+    assert planned == q(con, "SELECT DISTINCT study FROM trend_measurements WHERE measurements > 1 ORDER BY 1")
+    assert planned == [("fleet",)]
+    assert "trend_measurements" not in notebooks()["09-trends"].studies
+
+
 def test_firmware_order_names_are_checked(con, tmp_path):
     from iolab import declared
 
