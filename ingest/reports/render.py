@@ -189,25 +189,22 @@ def restore_outputs(body: str, held: dict[str, str]) -> str:
     return put
 
 
-_exporters: list[HTMLExporter] = []  # converters free for the next page (one per page converted at once)
-_exporters_lock = threading.Lock()
+_exporter: list[HTMLExporter] = []  # nbconvert's exporter of pages, made at the first page converted
+_exporter_lock = threading.Lock()
 
 
 @contextmanager
 def exporter() -> Iterator[HTMLExporter]:
-    """nbconvert's exporter of pages, one thread's alone while it converts. nbconvert is imported
-    here, not before the snapshot (0.25 s on the render's path; iolab.reports.early imports it beside
-    the snapshot)."""
+    """nbconvert's exporter of pages, one page at a time. Converting is Python's own work, under
+    Python's lock: pages converted side by side share one core anyway, and each exporter of a pool
+    compiled nbconvert's templates again (0.06 s). nbconvert is imported here, not before the snapshot (0.25 s on the
+    render's path; iolab.reports.early imports it beside the snapshot)."""
     from nbconvert import HTMLExporter
 
-    with _exporters_lock:
-        made = _exporters.pop() if _exporters else None
-    made = made or HTMLExporter(**EXPORT)
-    try:
-        yield made
-    finally:
-        with _exporters_lock:
-            _exporters.append(made)
+    with _exporter_lock:
+        if not _exporter:
+            _exporter.append(HTMLExporter(**EXPORT))
+        yield _exporter[0]
 
 
 def write_page(out: Path, name: str, nb: str, body: str, validation: str) -> Path:
