@@ -1,7 +1,8 @@
 # ---
 # jupyter:
 #   iolab:
-#     studies: SELECT study FROM system_measurements WHERE ordered_by <> 'unordered' GROUP BY study, system HAVING count(*) > 1
+#     studies: SELECT study FROM system_measurements WHERE ordered_by <> 'unordered'
+#       GROUP BY study, system HAVING count(*) > 1
 #     title: Trends over time
 #   jupytext:
 #     text_representation:
