@@ -60,21 +60,28 @@ def test_the_vega_bundle_is_kept_and_read_back_as_the_same_bytes(tmp_path, monke
     assert kept.read_bytes() == made.encode("utf-8")
     assert "</script" not in made.lower()
 
-    import vl_convert
-
     def refuse(*a, **k):
         raise AssertionError("bundled again although a copy is kept")
 
-    monkeypatch.setattr(vl_convert, "javascript_bundle", refuse)
+    monkeypatch.setattr(interactive, "made_bundle", refuse)
     monkeypatch.setitem(sys.modules, "altair", None)  # a render reading the kept copy imports no Altair
     assert interactive.bundle() == made
 
 
-def test_no_bundle_kept_when_asked_not_to(tmp_path, monkeypatch):
+def test_no_bundle_kept_when_asked_not_to(tmp_path, monkeypatch, capfd):
     monkeypatch.setenv("IOLAB_CACHE_DIR", str(tmp_path))
     monkeypatch.setenv("IOLAB_BUNDLE_CACHE", "0")
     assert "vegaEmbed" in interactive.bundle()
     assert list(tmp_path.iterdir()) == []
+    # vl-convert 2's bundler writes its passes ("tree-shaker; pass=1") on the standard error: made
+    # by a process of its own, the bundle leaves the user's terminal as it was
+    assert capfd.readouterr() == ("", "")
+
+
+def test_a_bundle_vl_convert_cannot_make_says_why_in_one_line():
+    with pytest.raises(RuntimeError, match=r"live charts' script: RuntimeError: Unsupported Vega-Lite version") as e:
+        interactive.made_bundle("0.0")
+    assert "\n" not in str(e.value)
 
 
 def tree(folder) -> dict[str, str]:

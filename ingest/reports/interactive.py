@@ -20,6 +20,8 @@ from __future__ import annotations
 import copy
 import os
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -165,8 +167,7 @@ def bundle() -> str:
             pass  # made again below
     import altair as alt
 
-    vega_lite = alt.SCHEMA_VERSION.lstrip("v").rsplit(".", 1)[0]
-    script = vl_convert.javascript_bundle(None, vl_version=vega_lite)  # None: no snippet
+    script = made_bundle(alt.SCHEMA_VERSION.lstrip("v").rsplit(".", 1)[0])
     script = re.sub(r"(?<![/\\\\])</(?=[A-Za-z])", r"<\\/", script)
     if kept is not None:
         try:
@@ -177,6 +178,19 @@ def bundle() -> str:
         except OSError:
             pass  # a cache that cannot be written costs the next render the 2 s again, nothing else
     return script
+
+
+def made_bundle(vega_lite: str) -> str:
+    """vl-convert's bundle for Vega-Lite ``vega_lite``, made by a process of its own: vl-convert 2's
+    bundler writes each of its passes ("tree-shaker; pass=1") on the standard error, which is the
+    user's terminal, and only a process of its own keeps them off it (what says why it failed, shown)."""
+    code = "import sys, vl_convert; sys.stdout.buffer.write(vl_convert.javascript_bundle(None, vl_version=sys.argv[1]).encode())"
+    done = subprocess.run([sys.executable, "-c", code, vega_lite], capture_output=True, check=False)
+    if done.returncode:
+        told = done.stderr.decode("utf-8", "replace").splitlines()  # the exception, then Rust's stack
+        why = next((t for t in told if re.match(r"\w+(Error|Exception)\b", t)), f"exit {done.returncode}")
+        raise RuntimeError(f"vl-convert could not make the live charts' script: {why}")
+    return done.stdout.decode("utf-8")
 
 
 def cached_bundle(name: str) -> Path | None:
