@@ -18,7 +18,7 @@ import pypdf
 import pytest
 
 from iolab import db
-from iolab.reports import check, pdf, print_tables, printed, render
+from iolab.reports import check, pdf, pictures, print_tables, printed, render
 from iolab.reports.tables import figure_html
 from tests.conftest import ROOT, ingest
 from tests.studies import STUDY, SYSTEMS, four_systems, toml
@@ -43,7 +43,7 @@ def recording():
 
     def render(spec: dict) -> str:
         drawn.append(spec)
-        return printed.draw(spec)
+        return pictures.draw(spec)
 
     return drawn, render
 
@@ -101,7 +101,7 @@ def test_a_tall_bar_chart_is_continued_band_by_band():
 
 def test_a_printed_page_continues_a_figure_under_its_number_and_puts_its_caption_last():
     spec = facets(12)
-    page = figure_html(spec, printed.draw(spec), "Line charts <of twelve>", "w12 left out")
+    page = figure_html(spec, pictures.draw(spec), "Line charts <of twelve>", "w12 left out")
     out = printed.print_figures(f"<p>before</p>{page}<p>after</p>")
     figures = re.findall(r"<figure\b[^>]*>.*?</figure>", out, re.S)
     assert len(figures) == 2 and 'class="iolab-chart iolab-continued"' in figures[1]

@@ -12,7 +12,7 @@ import re
 import altair as alt
 import pandas as pd
 
-from iolab.reports import pdf, print_bands, print_fit, print_tables, printed
+from iolab.reports import pdf, pictures, print_bands, print_fit, print_tables, printed
 from iolab.reports.tables import figure_html
 from tests.test_print_figures import recording
 
@@ -162,7 +162,7 @@ def test_panels_far_apart_keep_their_own_scale_and_the_figure_says_so():
 
 
 def test_a_figure_continued_shows_its_legend_once_and_says_where_it_is():
-    page = figure_html(side_by_side(30), printed.draw(side_by_side(30)), "Bars", "")
+    page = figure_html(side_by_side(30), pictures.draw(side_by_side(30)), "Bars", "")
     figures = re.findall(r"<figure\b[^>]*>.*?</figure>", printed.print_figures(page), re.S)
     assert len(figures) >= 2
     svgs = [[base64.b64decode(m).decode() for m in re.findall(r"base64,([^\"]+)\"", f)][0] for f in figures]

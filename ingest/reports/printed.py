@@ -68,10 +68,6 @@ LEAST = 200  # px: the narrowest or lowest a chart's plot is drawn on paper
 SHRINK_STEPS = 6  # tries at drawing a chart without facets smaller before it is left as it is
 
 
-def draw(spec: dict) -> str:
-    return pictures.draw(spec)
-
-
 def themed(spec: dict) -> dict:
     """``spec`` with the print theme over its own config; facets' x axis titles no longer than their
     plots (side by side, they would run into each other); axis labels cut for the screen whole."""
@@ -318,7 +314,7 @@ def memo(render: Draw) -> Draw:
     return once
 
 
-def print_svgs(spec: dict, render: Draw = draw) -> list[str]:
+def print_svgs(spec: dict, render: Draw = pictures.draw) -> list[str]:
     """The SVGs a chart prints as: one, or several for a chart whose facets or bands take more than
     a page (each part with the same facets' columns, its own bands; the legends on the first part
     only); a small chart drawn larger; facets on one scale where they compare like with like."""
@@ -358,7 +354,7 @@ def _image(svg: str, alt: str) -> str:
     return f'<img alt="{alt}" src="data:image/svg+xml;base64,{data}" width="{w:g}" height="{h:g}">'
 
 
-def print_figure(match: re.Match, render: Draw = draw) -> str:
+def print_figure(match: re.Match, render: Draw = pictures.draw) -> str:
     """One figure of a page as printed: drawn for the page, continued on the pages after if need be."""
     attrs, body = match.group(1), match.group(2)
     found, img = _SPEC.search(body), _IMG.search(body)
@@ -385,6 +381,6 @@ def print_figure(match: re.Match, render: Draw = draw) -> str:
     return "".join(out)
 
 
-def print_figures(page: str, render: Draw = draw) -> str:
+def print_figures(page: str, render: Draw = pictures.draw) -> str:
     """A page's HTML with every chart drawn for the printed page."""
     return _FIGURE.sub(lambda m: print_figure(m, render), page)
