@@ -65,6 +65,7 @@ def test_the_vega_bundle_is_kept_and_read_back_as_the_same_bytes(tmp_path, monke
 
     monkeypatch.setattr(interactive, "made_bundle", refuse)
     monkeypatch.setitem(sys.modules, "altair", None)  # a render reading the kept copy imports no Altair
+    monkeypatch.setitem(sys.modules, "vl_convert", None)  # nor vl-convert
     assert interactive.bundle() == made
 
 

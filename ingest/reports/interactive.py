@@ -154,12 +154,10 @@ def bundle() -> str:
     opening with '<' (``/</g``) stays as it is: '</g' closes nothing."""
     from importlib.metadata import version
 
-    import vl_convert
-
     # named for what decides its bytes: vl-convert's version and Altair's, whose Vega-Lite the pages'
-    # specs are written for (read from Altair's import only to make it: 0.3 s a render otherwise)
-    made_by = getattr(vl_convert, "__version__", None)  # no version, no name to keep it under
-    kept = cached_bundle(f"vega-bundle-vl-convert-{made_by}-altair-{version('altair')}.js") if made_by else None
+    # specs are written for, read from the installed packages: the render imports neither only to
+    # name it (Altair: 0.3 s a render)
+    kept = cached_bundle(f"vega-bundle-vl-convert-{version('vl-convert-python')}-altair-{version('altair')}.js")
     if kept is not None and kept.is_file():
         try:
             return kept.read_bytes().decode("utf-8")  # as written: no newline translated
