@@ -197,8 +197,8 @@ _exporter_lock = threading.Lock()
 def exporter() -> Iterator[HTMLExporter]:
     """nbconvert's exporter of pages, one page at a time. Converting is Python's own work, under
     Python's lock: pages converted side by side share one core anyway, and each exporter of a pool
-    compiled nbconvert's templates again (0.06 s). nbconvert is imported here, not before the snapshot (0.25 s on the
-    render's path; iolab.reports.early imports it beside the snapshot)."""
+    compiled nbconvert's templates again (0.06 s). nbconvert is imported here, not before the
+    snapshot (0.25 s on the render's path; iolab.reports.early imports it beside the snapshot)."""
     from nbconvert import HTMLExporter
 
     with _exporter_lock:
