@@ -182,7 +182,10 @@ def made_bundle(vega_lite: str) -> str:
     """vl-convert's bundle for Vega-Lite ``vega_lite``, made by a process of its own: vl-convert 2's
     bundler writes each of its passes ("tree-shaker; pass=1") on the standard error, which is the
     user's terminal, and only a process of its own keeps them off it (what says why it failed, shown)."""
-    code = "import sys, vl_convert; sys.stdout.buffer.write(vl_convert.javascript_bundle(None, vl_version=sys.argv[1]).encode())"
+    code = (
+        "import sys, vl_convert; "
+        "sys.stdout.buffer.write(vl_convert.javascript_bundle(None, vl_version=sys.argv[1]).encode())"
+    )
     done = subprocess.run([sys.executable, "-c", code, vega_lite], capture_output=True, check=False)
     if done.returncode:
         told = done.stderr.decode("utf-8", "replace").splitlines()  # the exception, then Rust's stack
