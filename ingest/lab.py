@@ -123,10 +123,10 @@ def chart(
     if kind not in _MARKS:
         raise ValueError(f"kind {kind!r}: one of {', '.join(_MARKS)}")
     color = color if color in df.columns else None
-    data = df.to_pandas()
+    data = df
     for col in {x, y} | ({color} if color else set()):
         if _kind(df, col) == "nominal":
-            data[col] = page.short_labels(data[col].astype("string"))
+            data = data.with_columns(page.short_labels(data[col].cast(pl.String)).alias(col))
     kinds = {c: _kind(df, c) for c in (x, y)}
     axes = {c: alt.Axis(labelLimit=0) if kinds[c] == "nominal" else alt.Axis() for c in (x, y)}  # cut above
     enc: dict[str, Any] = {"x": alt.X(x, type=kinds[x], axis=axes[x]), "y": alt.Y(y, type=kinds[y], axis=axes[y])}
@@ -140,8 +140,8 @@ def chart(
     if kind == "bar" and "nominal" in kinds.values():
         place = y if kinds[y] == "nominal" else x
         apart = color or place
-        if data.duplicated([place, apart]).any():  # rows that would share a bar: one bar each
-            data["row_no"], apart = range(len(data)), "row_no"
+        if data.select(place, apart).is_duplicated().any():  # rows that would share a bar: one bar each
+            data, apart = data.with_columns(row_no=pl.int_range(pl.len())), "row_no"
         if apart != place:
             enc["yOffset" if place == y else "xOffset"] = (
                 alt.YOffset(apart, type="nominal") if place == y else alt.XOffset(apart, type="nominal")

@@ -95,9 +95,9 @@ head = r.query(
     [study, TOP, EACH],
 )
 if head.height:
-    hd = head.join(r.headline_sources(con, study), on="run_id", how="left").to_pandas()  # the best run's file
-    hd["workload"] = r.short_labels(hd["workload_label"])
-    n_all, n_shown = int(hd["workloads"].max()), hd["workload_label"].nunique()
+    hd = head.join(r.headline_sources(con, study), on="run_id", how="left")  # the best run's file
+    hd = hd.with_columns(workload=r.short_labels(hd["workload_label"]))
+    n_all, n_shown = int(hd["workloads"].max()), hd["workload_label"].n_unique()
     r.show(
         r.whole_labels(alt.Chart(hd), workload="workload_label")  # cut on the axis, whole in print
         .mark_bar()
@@ -118,7 +118,7 @@ if head.height:
         )
         .properties(width=560, title=f"Headline IO/s per workload and system ({n_shown} of {n_all} workloads)"),
         f"Bar chart: the best IO/s of each system at {n_shown} workloads (the {TOP} busiest and each system's "
-        f"{EACH} busiest), bars of the {hd['system'].nunique()} systems side by side.",
+        f"{EACH} busiest), bars of the {hd['system'].n_unique()} systems side by side.",
         source={
             "view": "per_drive_iops",
             "study": study,

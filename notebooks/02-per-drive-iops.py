@@ -20,6 +20,7 @@ study = "esg-ds5020-2009"
 
 # %%
 import altair as alt
+import polars as pl
 
 from iolab import lab
 from iolab.reports import page as r
@@ -44,27 +45,34 @@ runs = r.query(
     [study],
 )
 d = runs.filter(runs["iops_per_drive"].is_not_null()).join(r.headline_sources(con, study), on="run_id", how="left")
-d = d.to_pandas()
-if len(d):
+if d.height:
+
+    def stated(col: str) -> pl.Expr:
+        """The run's ``col`` after " · ", or nothing where it states none."""
+        value = pl.col(col).cast(pl.String).fill_null("")
+        return pl.when(value != "").then(" · " + value).otherwise(pl.lit(""))
+
     # one bar per run: its system, workload, drives, configuration, file and run key, never two runs in one bar
-    d["run"] = (
-        d["system"]
-        + " · "
-        + d["workload"]
-        + " · "
-        + d["drives"].astype(str)
-        + " drives"
-        + d["config_label"].fillna("").map(lambda c: f" · {c}" if c else "")
-        + d["raid_level"].fillna("").map(lambda c: f" · {c}" if c else "")
-        + " · "
-        + d["source_path"].map(lambda f: f.replace("\\", "/").rsplit("/", 1)[-1])
-        + " "
-        + d["run_key"]
+    d = d.with_columns(
+        run=pl.concat_str(
+            "system",
+            pl.lit(" · "),
+            "workload",
+            pl.lit(" · "),
+            pl.col("drives").cast(pl.String),
+            pl.lit(" drives"),
+            stated("config_label"),
+            stated("raid_level"),
+            pl.lit(" · "),
+            pl.col("source_path").str.replace_all("\\", "/", literal=True).str.split("/").list.last(),
+            pl.lit(" "),
+            "run_key",
+        )
     )
-    EACH = max(5, 40 // d["system"].nunique())  # the highest runs of each system: every system keeps bars
-    shown = d.sort_values("iops_per_drive", ascending=False).groupby("system", sort=False).head(EACH)
-    shown = shown.copy()
-    label = r.screen_labels(shown, "run")  # cut on the axis; "run" whole in the tooltip and in print
+    EACH = max(5, 40 // d["system"].n_unique())  # the highest runs of each system: every system keeps bars
+    ranked = d.sort("iops_per_drive", descending=True, maintain_order=True)
+    shown = ranked.filter(pl.int_range(pl.len()).over("system") < EACH)
+    shown, label = r.screen_labels(shown, "run")  # cut on the axis; "run" whole in the tooltip and in print
     r.show(
         r.whole_labels(alt.Chart(shown), **{label: "run"})
         .mark_bar()
@@ -91,7 +99,7 @@ if len(d):
         )
         .properties(width=520, title=f"IO/s per drive, one bar per run (the {EACH} highest of each system)"),
         f"Bar chart: IO/s per physical drive of the {len(shown)} highest runs ({EACH} at most per system, "
-        f"{shown['system'].nunique()} systems), one bar per run labelled with its system, workload and drives.",
+        f"{shown['system'].n_unique()} systems), one bar per run labelled with its system, workload and drives.",
         source={
             "view": "per_drive_iops",
             "study": study,

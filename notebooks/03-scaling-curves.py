@@ -20,6 +20,7 @@ study = "sqlserverio-pliant-ssd-2010"
 
 # %%
 import altair as alt
+import polars as pl
 
 from iolab import lab
 from iolab.reports import headline
@@ -63,19 +64,20 @@ AXES = {
 PANELS = 12
 
 
-def panels(d):
+def panels(d: pl.DataFrame) -> tuple[pl.DataFrame, list[str]]:
     """One panel per workload (and configuration, where there are several: a legend of 20 dash styles
     cannot be read). The first PANELS panels, and each system's first: a cut that keeps every system."""
-    if "configuration" in d and d["configuration"].nunique() > 1:
-        d = d.assign(workload=d["workload"] + " · " + d["configuration"])
-    first = list(dict.fromkeys(d["workload"]))[:PANELS]
-    own = d.drop_duplicates("system")["workload"].tolist()
+    if "configuration" in d.columns and d["configuration"].drop_nulls().n_unique() > 1:
+        d = d.with_columns(workload=pl.col("workload") + " · " + pl.col("configuration"))
+    first = list(dict.fromkeys(d["workload"].to_list()))[:PANELS]
+    own = d.unique("system", keep="first", maintain_order=True)["workload"].to_list()
     keep = list(dict.fromkeys(first + own))
-    return d[d["workload"].isin(keep)].assign(workload=lambda x: r.short_labels(x["workload"])), keep
+    d = d.filter(pl.col("workload").is_in(keep))
+    return d.with_columns(workload=r.short_labels(d["workload"])), keep
 
 
 for (axis, metric, unit), g in pts.group_by(["axis", "metric", "unit"], maintain_order=True):
-    d, keep = panels(g.to_pandas())
+    d, keep = panels(g)
     n_all = (
         g.select(["workload", "configuration"]).n_unique()
         if g["configuration"].n_unique() > 1
@@ -108,7 +110,7 @@ for (axis, metric, unit), g in pts.group_by(["axis", "metric", "unit"], maintain
             title=f"{metric} ({unit}) vs {AXES.get(axis, axis)}: one line per system, each point the mean of its runs"
         ),
         f"Line charts, one panel per workload and configuration ({len(keep)} panels): {metric} ({unit}) of each of the "
-        f"{d['system'].nunique()} systems as {AXES.get(axis, axis)} grows, each point the mean of its runs with its "
+        f"{d['system'].n_unique()} systems as {AXES.get(axis, axis)} grows, each point the mean of its runs with its "
         "95 % interval where repeated; black diamonds mark the knees.",
         source={
             "view": "scaling",
@@ -140,7 +142,7 @@ hs = r.query(
     [study],
 )
 if hs.height:
-    d, keep = panels(hs.to_pandas())
+    d, keep = panels(hs)
     n_all = hs["workload"].n_unique()
     r.show(
         alt.Chart(d)
@@ -161,7 +163,7 @@ if hs.height:
         .resolve_scale(x="independent", y="independent")
         .properties(title="Latency vs IO/s as the load grows (the hockey stick), one line per system"),
         f"Line charts, one panel per workload ({len(keep)} panels): average latency against IO/s of each of the "
-        f"{d['system'].nunique()} systems as the outstanding I/Os grow.",
+        f"{d['system'].n_unique()} systems as the outstanding I/Os grow.",
         source={
             "view": "scaling_hockey_stick",
             "study": study,

@@ -52,8 +52,8 @@ summary = r.query(
     [study],
 )
 if summary.height:
-    d = summary.unpivot(index=["system", "criterion"], on=["passed", "failed"]).to_pandas()
-    d["system"] = r.short_labels(d["system"])
+    d = summary.unpivot(index=["system", "criterion"], on=["passed", "failed"])
+    d = d.with_columns(system=r.short_labels(d["system"]))
     r.show(
         alt.Chart(d)
         .mark_bar()

@@ -19,7 +19,10 @@ lake = ""  # a Parquet lake (iolab lake export + views): read its views instead 
 study = "ds4300-vs-fastt200-2004"
 
 # %%
+from collections import Counter
+
 import altair as alt
+import polars as pl
 
 from iolab import lab
 from iolab.fdr import noise_alone
@@ -79,10 +82,12 @@ baseline = r.query(con, "SELECT baseline_system FROM study_baseline WHERE study 
 for (metric, unit, direction), g in c.group_by(["metric", "unit", "direction"], maintain_order=True):
     # the corrected baseline beside the raw one wherever a correction applies (the % better is against it)
     uncorrected = ["corrected_baseline"] if g["corrected_baseline"].null_count() == g.height else []
-    d = g.to_pandas()
-    d["matched_point"] = d.apply(r.point_label, axis=1)  # every distinct matched point: its own bar
-    d["point"] = r.short_labels(d["matched_point"])  # cut on the axis, whole in print
-    shown = d.groupby("system", sort=False).head(PER_SYSTEM)  # a cut per system: every system keeps its panel
+    points = [r.point_label(row) for row in g.iter_rows(named=True)]  # every distinct matched point: its own bar
+    d = g.with_columns(matched_point=pl.Series(points, dtype=pl.String))
+    d = d.with_columns(point=r.short_labels(d["matched_point"]))  # cut on the axis, whole in print
+    shown = d.filter(
+        pl.int_range(pl.len()).over("system") < PER_SYSTEM
+    )  # a cut per system: every system keeps its panel
     cut = len(d) - len(shown)
     base = alt.Chart(shown).encode(
         y=alt.Y("point:N", sort=None, title=None, axis=alt.Axis(labelLimit=0)),
@@ -104,9 +109,9 @@ for (metric, unit, direction), g in c.group_by(["metric", "unit", "direction"], 
     )
     # the % axis spans the bars and their intervals as given: a metric whose points are all single runs
     # has no interval, and a scale left to find its extent would warn of an infinite one
-    ends = shown[["pct_better", "ci95_low_pct", "ci95_high_pct"]].astype(float)
-    lo, hi = float(ends.min().min()), float(ends.max().max())  # NaN (none given) skipped
-    span = [min(0.0, lo), max(0.0, hi)] if lo == lo else [-1.0, 1.0]
+    ends = pl.concat([shown[c].cast(pl.Float64).alias("end") for c in ("pct_better", "ci95_low_pct", "ci95_high_pct")])
+    ends = ends.drop_nulls().drop_nans()  # none given: skipped
+    span = [min(0.0, ends.min()), max(0.0, ends.max())] if ends.len() else [-1.0, 1.0]
     bars = base.mark_bar().encode(
         x=alt.X(
             "pct_better:Q",
@@ -118,7 +123,8 @@ for (metric, unit, direction), g in c.group_by(["metric", "unit", "direction"], 
         ),
     )
     interval = base.mark_rule(color="black").encode(x="ci95_low_pct:Q", x2="ci95_high_pct:Q")
-    verdicts = shown["verdict"].value_counts()
+    # the verdicts drawn, the most frequent first (at equal counts, the first drawn first)
+    verdicts = sorted(Counter(shown["verdict"].to_list()).items(), key=lambda vn: -vn[1])
     r.show(
         r.whole_labels(
             alt.layer(bars, interval)
@@ -130,9 +136,9 @@ for (metric, unit, direction), g in c.group_by(["metric", "unit", "direction"], 
             point="matched_point",
         ),
         f"Bar charts, one panel per system compared with the baseline: the % by which its {metric} ({unit}) is "
-        f"better at each of its matched points ({len(shown)} bars in {shown['system'].nunique()} panels), a black "
+        f"better at each of its matched points ({len(shown)} bars in {shown['system'].n_unique()} panels), a black "
         "line across each bar for the 95 % interval, the bar's colour the verdict ("
-        + ", ".join(f"{n} {v}" for v, n in verdicts.items())
+        + ", ".join(f"{n} {v}" for v, n in verdicts)
         + "): only better and worse are outside the noise.",
         source={
             "view": "comparison",

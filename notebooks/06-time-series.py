@@ -138,13 +138,13 @@ def not_drawn(unit: str, drawn: set) -> str:
 
 
 for unit, g in pts.join(numbers, on="source_id", how="left").group_by("unit", maintain_order=True):
-    d = g.to_pandas()
     # series of the same name in two captures are two lines: their names say which capture (never one merged line)
-    twice = d.groupby("series")["source_id"].transform("nunique") > 1
-    d.loc[twice, "series"] = d.loc[twice, "series"] + " · capture " + d.loc[twice, "capture #"].astype(str)
+    twice = pl.col("source_id").n_unique().over("series") > 1
+    named = pl.col("series") + " · capture " + pl.col("capture #").cast(pl.String)
+    d = g.with_columns(series=pl.when(twice).then(named).otherwise(pl.col("series")))
     unit = unit[0] if isinstance(unit, tuple) else unit
     of_unit = int(d["of_unit"].max())
-    d["series"] = r.short_labels(d["series"])
+    d = d.with_columns(series=r.short_labels(d["series"]))
     r.show(
         alt.Chart(d)
         .mark_line()
@@ -164,7 +164,7 @@ for unit, g in pts.join(numbers, on="source_id", how="left").group_by("unit", ma
             title=f"{unit}: top {min(TOP, of_unit)} of {of_unit} series by mean",
         ),
         f"Line chart over time of the {min(TOP, of_unit)} series in {unit} with the highest mean "
-        f"({d['series'].nunique()} lines, one per series: host, object, instance and counter).",
+        f"({d['series'].n_unique()} lines, one per series: host, object, instance and counter).",
         left_out=r.caption(
             f"{of_unit - TOP} of {of_unit} series in {unit} not drawn (lower means); all are in the table below."
             if of_unit > TOP

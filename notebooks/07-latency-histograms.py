@@ -20,6 +20,7 @@ study = "quarch-intel-nvme-2023"
 
 # %%
 import altair as alt
+import polars as pl
 
 from iolab import lab
 from iolab.reports import page as r
@@ -35,12 +36,17 @@ r.note(
 # %%
 h = r.histogram_bins(con, study)  # every bin of every run, with its file and run
 pooled = r.pooled_histograms(con, study)  # repeated runs of a workload: one bar, their I/Os summed
-d = pooled.to_pandas()
-d["panel"] = r.short_labels(d["workload"].where(d["direction"] == "all", d["workload"] + " · " + d["direction"]))
-panels = list(dict.fromkeys(d["panel"]))
-keep = list(dict.fromkeys(panels[:12] + d.drop_duplicates("system")["panel"].tolist()))  # every system keeps one
-shown = d[d["panel"].isin(keep) & (d["io_count"] > 0)]
-if len(shown):
+d = pooled.with_columns(
+    panel=pl.when(pl.col("direction") == "all")
+    .then(pl.col("workload"))
+    .otherwise(pl.col("workload") + " · " + pl.col("direction"))
+)
+d = d.with_columns(panel=r.short_labels(d["panel"]))
+panels = list(dict.fromkeys(d["panel"].to_list()))
+own = d.unique("system", keep="first", maintain_order=True)["panel"].to_list()  # every system keeps one
+keep = list(dict.fromkeys(panels[:12] + own))
+shown = d.filter(pl.col("panel").is_in(keep) & (pl.col("io_count") > 0))
+if shown.height:
     order = list(dict.fromkeys(pooled.sort("bin_no")["bin_label"]))
     r.show(
         alt.Chart(shown)
@@ -60,7 +66,7 @@ if len(shown):
         .facet(facet=alt.Facet("panel:N", title=None, header=alt.Header(labelLimit=0)), columns=2)
         .properties(title="Latency histogram per workload, bars by system; repeated runs pooled (I/Os summed)"),
         f"Bar charts, one panel per workload and direction ({len(keep)} panels): the share of I/Os in each latency "
-        f"bin, bars of the {shown['system'].nunique()} systems side by side.",
+        f"bin, bars of the {shown['system'].n_unique()} systems side by side.",
         source={
             "view": "latency_histograms",
             "study": study,

@@ -20,6 +20,7 @@ study = "fio-intel-d3-s4610-qd-sweep"
 
 # %%
 import altair as alt
+import polars as pl
 
 from iolab import lab
 from iolab.reports import marks
@@ -54,12 +55,13 @@ d = marks.median_runs(
 ).sort(["workload", "direction", "system", "configuration", "percentile", "load", "kind"])
 repeated = d.filter(d["runs"] > 1)
 sources = r.number_sources(con, study)
-d = d.join(sources, on=["run_id", "metric", "scope", "target"], how="left", nulls_equal=True).to_pandas()
-if len(d):
-    d["panel"] = d["workload"] + " · " + d["direction"] + " (" + d["kind"] + ")"
-    every = list(dict.fromkeys(d["panel"]))
-    panels = list(dict.fromkeys(every[:8] + d.drop_duplicates("system")["panel"].tolist()))  # every system keeps one
-    d = d[d["panel"].isin(panels)]
+d = d.join(sources, on=["run_id", "metric", "scope", "target"], how="left", nulls_equal=True)
+if d.height:
+    d = d.with_columns(panel=pl.col("workload") + " · " + pl.col("direction") + " (" + pl.col("kind") + ")")
+    every = list(dict.fromkeys(d["panel"].to_list()))
+    own = d.unique("system", keep="first", maintain_order=True)["panel"].to_list()  # every system keeps one
+    panels = list(dict.fromkeys(every[:8] + own))
+    d = d.filter(pl.col("panel").is_in(panels))
     r.show(
         alt.Chart(d)
         .mark_line(point=True)
@@ -93,7 +95,7 @@ if len(d):
         .facet(facet=alt.Facet("panel:N", title=None), columns=2)
         .properties(title="Latency percentiles vs load, one line per system and percentile"),
         f"Line charts, one panel per workload and direction ({len(panels)} panels): the p50, p99, p99.9 and p99.99 "
-        f"latency (ms) of each of the {d['system'].nunique()} systems as the outstanding I/Os grow.",
+        f"latency (ms) of each of the {d['system'].n_unique()} systems as the outstanding I/Os grow.",
         source={
             "view": "latency_percentiles",
             "study": study,

@@ -23,6 +23,7 @@ study = "quarch-intel-nvme-2023"
 import itertools
 
 import altair as alt
+import polars as pl
 
 from iolab import lab
 from iolab.fdr import noise_alone
@@ -78,31 +79,31 @@ if said := noise_alone(con, "trends", study):
     r.note(said)
 
 
-def lead_with_changes(d):
+def lead_with_changes(d: pl.DataFrame) -> list[str]:
     """The panels to draw, in order: every panel with a regression (never cut), then those with a change
     for the better outside the noise, then the rest (the systems taking turns, so each keeps its share),
     up to PANELS panels in all."""
-    by_status = d.groupby("panel", sort=False)["status"]
-    worse = [p for p, st in by_status if (st == "regression").any()]
-    better = [p for p, st in by_status if (st == "better").any() and p not in worse]
+    by_panel = d.group_by("panel", maintain_order=True).agg(pl.col("status")).iter_rows()
+    statuses = {p: set(st) for p, st in by_panel}
+    worse = [p for p, st in statuses.items() if "regression" in st]
+    better = [p for p, st in statuses.items() if "better" in st and p not in worse]
     rest = [
-        [p for p in dict.fromkeys(g["panel"]) if p not in worse and p not in better]
-        for _, g in d.groupby("system", sort=False)
+        [p for p in dict.fromkeys(g["panel"].to_list()) if p not in worse and p not in better]
+        for _, g in d.group_by("system", maintain_order=True)
     ]
     turns = [p for turn in itertools.zip_longest(*rest) for p in turn if p is not None]
     return worse + (better + turns)[: max(0, PANELS - len(worse))]
 
 
 for (metric, unit), g in t.group_by(["metric", "unit"], maintain_order=True):
-    d = g.to_pandas()
-    d["panel"] = r.short_labels(
-        d["workload"] + (" · " + d["configuration"]).where(d["configuration"] != "", "") + " · " + d["system"], 60
-    )
-    every = list(dict.fromkeys(d["panel"]))
+    configured = pl.when(pl.col("configuration") != "").then(" · " + pl.col("configuration")).otherwise(pl.lit(""))
+    d = g.with_columns(panel=pl.col("workload") + configured + " · " + pl.col("system"))
+    d = d.with_columns(panel=r.short_labels(d["panel"], 60))
+    every = list(dict.fromkeys(d["panel"].to_list()))
     regressions, improvements = (d["status"] == "regression").sum(), (d["status"] == "better").sum()
     panels = lead_with_changes(d)
-    trended = set(d["system"])
-    marks = d[d["panel"].isin(panels)]
+    trended = set(d["system"].to_list())
+    marks = d.filter(pl.col("panel").is_in(panels))
     drawn = f"{len(panels)} of {len(every)} panels drawn; " + (
         f"all {regressions} regressions among them, drawn first"
         if regressions
@@ -116,7 +117,7 @@ for (metric, unit), g in t.group_by(["metric", "unit"], maintain_order=True):
         )
     cut = [drawn + (" (every point is in the table below)" if len(panels) < len(every) else "")]
     d = marks
-    shown = set(d["status"])
+    shown = set(d["status"].to_list())
     if (d["n"] < 2).any():
         cut.append(f"no interval bar for the {(d['n'] < 2).sum()} measurement(s) of one run")
     base = alt.Chart(d).encode(

@@ -20,6 +20,7 @@ study = "fio-pkb-clat-hist-2017"
 
 # %%
 import altair as alt
+import polars as pl
 
 from iolab import lab
 from iolab.reports import heatmap
@@ -44,13 +45,15 @@ h = r.query(
     [study],
 )
 PANELS = 12
-d = h.to_pandas()
-d["panel"] = r.short_labels(d["file"] + " · " + d["direction"])
-panels = list(dict.fromkeys(d["panel"]))
-keep = list(dict.fromkeys(panels[:PANELS] + d.drop_duplicates("system")["panel"].tolist()))  # every system keeps one
-drawable = (d["lower_ms"] > 0) & d["upper_ms"].notna()  # a log axis has no 0, an open octave no top
-shown, k = heatmap.merge_intervals(d[d["panel"].isin(keep) & drawable])
-unbounded = int((~drawable).sum())
+d = h.with_columns(panel=pl.col("file") + " · " + pl.col("direction"))
+d = d.with_columns(panel=r.short_labels(d["panel"]))
+panels = list(dict.fromkeys(d["panel"].to_list()))
+own = d.unique("system", keep="first", maintain_order=True)["panel"].to_list()  # every system keeps one
+keep = list(dict.fromkeys(panels[:PANELS] + own))
+# a log axis has no 0, an open octave no top
+drawable = (pl.col("lower_ms") > 0).fill_null(False) & pl.col("upper_ms").is_not_null()
+shown, k = heatmap.merge_intervals(d.filter(pl.col("panel").is_in(keep) & drawable))
+unbounded = d.filter(~drawable).height
 cut = [
     f"{len(panels) - len(keep)} of {len(panels)} panels not drawn (the first {PANELS} and each system's first are)"
     if len(panels) > len(keep)
@@ -70,7 +73,7 @@ source = {
     "values": {"io_count": "io_count", "upper_ms": "upper_ms", "time_start_s": "time_start_s"},
 }
 # the study's systems the chart draws nothing of: no histogram log, or no cell a log axis can place
-logged = systems.filter(systems["system"].is_in(d["system"].dropna().unique().tolist()))
+logged = systems.filter(systems["system"].is_in(d["system"].drop_nulls().unique().to_list()))
 left_out = r.caption(
     "; ".join(c for c in cut if c) + ("; every cell is in the table below." if any(cut) else ""),
     r.no_marks(systems, d["system"], "their files hold no fio latency histogram log (write_hist_log)"),
@@ -98,7 +101,7 @@ if len(shown):
         .properties(width=320, height=200)
         .facet(facet=alt.Facet("panel:N", title=None, header=alt.Header(labelLimit=0)), columns=2)
         .properties(title="Completion latency over time: I/Os per interval and latency octave, one panel per log"),
-        f"Heatmaps, one panel per histogram log and direction ({shown['panel'].nunique()} panels): time since the "
+        f"Heatmaps, one panel per histogram log and direction ({shown['panel'].n_unique()} panels): time since the "
         "job started across, completion latency up (log scale, one row per power of two), each cell coloured by "
         f"the I/Os completed in that interval and octave ({int(shown['io_count'].sum()):,} I/Os in "
         f"{len(shown):,} cells).",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 
+import polars as pl
 import pytest
 
 from iolab.formats import _fio
@@ -130,9 +131,8 @@ def test_the_heatmap_page_draws_every_cell_and_passes_the_oracle(tmp_path):
         cells = page.query(
             con, "SELECT system, file, time_start_s, time_s, lower_ms, upper_ms, io_count FROM latency_heatmap"
         )
-        d = cells.to_pandas()
         twice = (
-            alt.Chart(d)
+            alt.Chart(cells)
             .mark_rect()
             .encode(
                 x=alt.X("time_start_s:Q", title="time (s)"),
@@ -163,19 +163,17 @@ def test_a_long_log_is_drawn_in_bounded_columns_of_whole_intervals(con, tmp_path
     (d / "handmade-long_clat_hist.1.log").write_text("\n".join(rows) + "\n")
     (d / "iolab.toml").write_text('study = "long"\nsystem = "handmade"\n')
     ingest(con, tmp_path / "data")
-    cells = page.query(con, "SELECT * FROM latency_heatmap ORDER BY time_s, lower_ms").to_pandas()
-    cells["panel"] = cells["file"]
+    cells = page.query(con, "SELECT * FROM latency_heatmap ORDER BY time_s, lower_ms")
+    cells = cells.with_columns(panel=cells["file"])
     merged, k = heatmap.merge_intervals(cells, max_columns=240)
-    assert k == 3 and merged["time_s"].nunique() == 200
+    assert k == 3 and merged["time_s"].n_unique() == 200
     # every I/O of every octave is still there, and each column is three whole intervals
-    assert merged.groupby("lower_ms")["io_count"].sum().to_dict() == {
-        0.064: sum(range(1, 601)),
-        1.024: sum(t % 7 for t in range(1, 601)),
-    }
-    first = merged[merged["time_s"] == 3.0].sort_values("lower_ms")
-    assert first[["time_start_s", "io_count", "line_no", "last_line"]].values.tolist() == [
-        [0.0, 1 + 2 + 3, 1, 3],
-        [0.0, 1 + 2 + 3, 1, 3],
+    sums = merged.group_by("lower_ms").agg(pl.col("io_count").sum())
+    assert dict(sums.iter_rows()) == {0.064: sum(range(1, 601)), 1.024: sum(t % 7 for t in range(1, 601))}
+    first = merged.filter(pl.col("time_s") == 3.0).sort("lower_ms")
+    assert first.select("time_start_s", "io_count", "line_no", "last_line").rows() == [
+        (0.0, 1 + 2 + 3, 1, 3),
+        (0.0, 1 + 2 + 3, 1, 3),
     ]
     assert heatmap.merge_intervals(cells, max_columns=600)[1] == 1
 

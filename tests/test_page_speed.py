@@ -275,3 +275,39 @@ def test_a_page_s_cells_keep_their_ids_from_render_to_render(tmp_path, monkeypat
     params = {"db_path": "/x.duckdb", "study": "s"}
     ids = [[c.id for c in render.parameterize(plan.read_notebook(path), params).cells] for _ in range(2)]
     assert ids[0] == ids[1] and "injected-parameters" in ids[0] and len(set(ids[0])) == len(ids[0])
+
+
+@pytest.mark.slow  # every notebook run once over five studies (~30 s on a busy machine)
+def test_a_render_s_kernel_runs_every_notebook_without_pandas(tmp_path):
+    """The pages hand Altair Polars frames (page.chart_values): pandas, 0.4 s of each kernel's start,
+    is never imported. Every notebook is run as a render's kernel runs it (tests.bench_pages'
+    page_work), with pandas made unimportable: a page that reached for it would fail here."""
+    import subprocess
+
+    from tests.conftest import ROOT
+    from tests.studies import four_systems
+    from tests.test_trends import fleet
+
+    dbf = tmp_path / "all.duckdb"
+    con = db.open_db(dbf)
+    samples = ROOT / "data" / "samples"
+    extra = [
+        "criteria",
+        "esxtop-perfmon-samples",
+        "fio-pkb-clat-hist-2017",
+        "quarch-intel-nvme-2023",
+        "iomark-vm-hp4335-2014",
+    ]
+    batch.ingest_paths(con, [four_systems(tmp_path / "four"), fleet(tmp_path / "fleet"), *(samples / s for s in extra)])
+    con.close()
+    code = (
+        "import json, sys\n"
+        "from pathlib import Path\n"
+        "sys.modules['pandas'] = None  # import pandas: ImportError\n"
+        "from tests import bench_pages\n"
+        f"print(json.dumps(sorted({{nb for _, nb, _, _ in bench_pages.page_work(Path({str(dbf)!r}), passes=1)}})))\n"
+    )
+    got = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert got.returncode == 0, got.stderr[-2000:]
+    ran = json.loads(got.stdout.strip().splitlines()[-1])
+    assert ran == sorted(p.stem for p in (ROOT / "notebooks").glob("[0-9][0-9]-*.py")), ran

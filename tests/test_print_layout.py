@@ -11,6 +11,7 @@ import re
 
 import altair as alt
 import pandas as pd
+import polars as pl
 
 from iolab.reports import pdf, pictures, print_bands, print_fit, print_tables, printed
 from iolab.reports.tables import figure_html
@@ -244,8 +245,8 @@ def per_drive(n: int = 24) -> dict:
     from iolab.reports import page
 
     runs = [f"{HOSTILE} · 8 KiB sequential read, QD {q} · 1 drives · randread-{q}-1.json s1/r{q}" for q in range(n)]
-    d = pd.DataFrame({"run": runs, "iops_per_drive": [100.0 * q for q in range(n)]})
-    label = page.screen_labels(d, "run")
+    d = pl.DataFrame({"run": runs, "iops_per_drive": [100.0 * q for q in range(n)]})
+    d, label = page.screen_labels(d, "run")
     chart = page.whole_labels(alt.Chart(d), **{label: "run"}).mark_bar()
     y = alt.Y(f"{label}:N", sort="-x", title=None, axis=alt.Axis(labelLimit=0))
     return chart.encode(x="iops_per_drive:Q", y=y, tooltip=["run"]).properties(width=520).to_dict()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import altair as alt
-import pandas as pd
+import polars as pl
 import vl_convert
 
 from iolab.reports import page
@@ -15,7 +15,7 @@ from tests.conftest import ROOT
 
 
 def chart(times: list[str]) -> dict:
-    d = pd.DataFrame({"ts": pd.to_datetime(times), "value": range(len(times))})
+    d = pl.DataFrame({"ts": times, "value": range(len(times))}).with_columns(pl.col("ts").str.to_datetime())
     return alt.Chart(d).mark_line().encode(x=page.time_x(d["ts"]), y="value:Q").to_dict()
 
 

@@ -2,7 +2,7 @@
 
 A render from scratch pays, before its first page, for a consistent snapshot of the database (the
 copy and its views computed: DuckDB, which leaves Python's lock free), then for kernels (a process
-each that imports Polars, Altair and pandas: 1.4 s of CPU; the render draws the pictures: iolab.reports.pictures)
+each that imports Polars, Altair and pyarrow; the render draws the pictures: iolab.reports.pictures)
 and the validation's Great Expectations import (2.9 s of CPU). None of those needs the snapshot. For
 a study of five pages they were 60 % of the render; started together with the snapshot, they run
 while it is made instead of after it.

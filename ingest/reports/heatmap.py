@@ -8,28 +8,29 @@ column, their I/Os per octave summed: whole intervals only, as the octaves are w
 
 from __future__ import annotations
 
-import pandas as pd
+import polars as pl
 
 MAX_COLUMNS = 240
 KEYS = ["system", "file", "direction", "panel", "lower_ms", "upper_ms", "bin_label"]
 
 
-def merge_intervals(d: pd.DataFrame, max_columns: int = MAX_COLUMNS) -> tuple[pd.DataFrame, int]:
+def merge_intervals(d: pl.DataFrame, max_columns: int = MAX_COLUMNS) -> tuple[pl.DataFrame, int]:
     """``d`` (rows of latency_heatmap with a ``panel`` column) with at most ``max_columns`` columns of
     time per panel, and k, the intervals summed into each column (1: ``d`` as it was)."""
-    if d.empty:
+    if d.is_empty():
         return d, 1
-    n = int(d.groupby("panel")["time_s"].nunique().max())
+    n = d.group_by("panel").agg(pl.col("time_s").n_unique()).select(pl.col("time_s").max()).item()
     k = -(-n // max_columns)
     if k <= 1:
         return d, 1
-    d = d.assign(slot=d.groupby("panel")["time_s"].rank(method="dense").sub(1).floordiv(k).astype(int))
-    span = d.groupby(["panel", "slot"])
-    d = d.assign(time_start_s=span["time_start_s"].transform("min"), time_s=span["time_s"].transform("max"))
+    slot = ((pl.col("time_s").rank("dense").over("panel") - 1) // k).cast(pl.Int64)
+    d = d.with_columns(slot=slot).with_columns(
+        time_start_s=pl.col("time_start_s").min().over("panel", "slot"),
+        time_s=pl.col("time_s").max().over("panel", "slot"),
+    )
     merged = (
-        d.groupby(KEYS + ["slot", "time_start_s", "time_s"], sort=False)
-        .agg(io_count=("io_count", "sum"), line_no=("line_no", "min"), last_line=("line_no", "max"))
-        .reset_index()
-        .drop(columns="slot")
+        d.group_by([*KEYS, "slot", "time_start_s", "time_s"], maintain_order=True)
+        .agg(io_count=pl.col("io_count").sum(), line_no=pl.col("line_no").min(), last_line=pl.col("line_no").max())
+        .drop("slot")
     )
     return merged, k

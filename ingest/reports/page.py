@@ -8,7 +8,9 @@ notebooks never build HTML or Markdown from data themselves.
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
+from typing import cast
 
 import altair as alt
 import duckdb
@@ -31,7 +33,23 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 
 # Static SVG: charts render with no network (the default renderer loads Vega from a CDN).
 alt.renderers.enable("svg")
-alt.data_transformers.disable_max_rows()
+
+
+def chart_values(data, **options):
+    """Altair's data step (every row, never a cap) for the Polars frames the pages draw: a float that is
+    not a number (NaN, an infinity) goes to the chart as null, as no JSON parser reads NaN. pandas is
+    never imported for a chart: it cost each kernel 0.4 s (iolab.reports.page.render_kernel)."""
+    from altair.vegalite.data import default_data_transformer
+
+    if isinstance(data, pl.DataFrame):
+        floats = [c for c, t in data.schema.items() if t.is_float()]
+        finite = [pl.when(pl.col(c).is_finite()).then(pl.col(c)).alias(c) for c in floats]
+        data = data.with_columns(finite) if finite else data
+    return default_data_transformer(data, **options)
+
+
+alt.data_transformers.register("iolab", chart_values)
+alt.data_transformers.enable("iolab", max_rows=None)
 
 # A render's kernels draw page after page from one snapshot: there, connect() hands every page the
 # same read-only connection (render_kernel). None: each connect() opens the database, as in the lab.
@@ -77,9 +95,9 @@ def render_kernel() -> None:
     The kernel leaves its charts' pictures for the render to draw (iolab.reports.pictures): it runs
     no JavaScript engine of its own.
 
-    Then what the kernel holds now (Polars, Altair, pandas: 125,000 objects) is moved out of the
+    Then what the kernel holds now (Polars, Altair, pyarrow: 95,000 objects) is moved out of the
     garbage collector's sight (gc.freeze). The render resets the namespace before each page
-    (%reset -f), which runs two full collections: 0.07 s each over those objects, a tenth of a page.
+    (%reset -f), which runs two full collections over those objects (0.07 s each at 125,000 objects).
     They stay alive for the kernel's life anyway; a page's own objects are collected as before."""
     import atexit
     import gc
@@ -227,7 +245,7 @@ def point_label(row) -> str:
     stated, so two points that differ only there never share (and stack into) one bar."""
     parts = [str(row["workload"])]
     raid = row.get("baseline_raid_level")
-    if raid is not None and raid == raid:  # pandas gives NaN for a missing value
+    if raid is not None and raid == raid:  # None or NaN: a missing value
         parts.append(str(raid) if str(raid).upper().startswith("RAID") else f"RAID {raid}")
     drives = row.get("baseline_drives")
     if drives is not None and drives == drives:
@@ -243,32 +261,32 @@ def point_label(row) -> str:
 LABEL_CHARS = 80
 
 
-def short_labels(values, n: int = LABEL_CHARS):
-    """Chart labels (a pandas Series) cut to ``n`` characters, ending "…", for an axis, header or
-    legend drawn with ``labelLimit=0``. Vega's own cut (a labelLimit in pixels) measures each label
-    again and again: 3.8 s of the 5 s page for one chart of 40 bars. Labels that differ only after
-    the cut are kept whole: each keeps its own bar or line, never merged with another."""
+def short_labels(values: pl.Series, n: int = LABEL_CHARS) -> pl.Series:
+    """Chart labels (a Polars Series of strings) cut to ``n`` characters, ending "…", for an axis,
+    header or legend drawn with ``labelLimit=0``. Vega's own cut (a labelLimit in pixels) measures each
+    label again and again: 3.8 s of the 5 s page for one chart of 40 bars. Labels that differ only
+    after the cut are kept whole: each keeps its own bar or line, never merged with another."""
 
-    def cut(v):
-        return v[: n - 1] + "…" if isinstance(v, str) and len(v) > n else v
+    def cut(v: str) -> str:
+        return v[: n - 1] + "…" if len(v) > n else v
 
-    originals: dict = {}
-    for v in values.dropna().unique():
+    originals: dict[str, set[str]] = {}
+    for v in values.drop_nulls().unique().to_list():
         originals.setdefault(cut(v), set()).add(v)
-    return values.map(lambda v: cut(v) if len(originals[cut(v)]) == 1 else v, na_action="ignore")
+    shortened = {v: c for c, vs in originals.items() if len(vs) == 1 for v in vs if c != v}
+    return values.replace(shortened) if shortened else values
 
 
 # a chart's usermeta key: {field drawn on an axis, cut for the screen: the field holding its whole text}
 WHOLE_LABELS = "iolab_whole_labels"
 
 
-def screen_labels(d, field: str) -> str:
-    """A field of ``d`` (a pandas frame) for the screen's axis: ``field``'s labels cut by
-    ``short_labels``; ``field`` itself keeps them whole (for the tooltip, and the print edition, which
-    draws the whole label wrapped: ``whole_labels``). Returns the new field's name."""
+def screen_labels(d: pl.DataFrame, field: str) -> tuple[pl.DataFrame, str]:
+    """``d`` with a field for the screen's axis: ``field``'s labels cut by ``short_labels``; ``field``
+    itself keeps them whole (for the tooltip, and the print edition, which draws the whole label
+    wrapped: ``whole_labels``). Returns ``d`` with it and the new field's name."""
     shown = f"{field}_shown"
-    d[shown] = short_labels(d[field])
-    return shown
+    return d.with_columns(short_labels(d[field]).alias(shown)), shown
 
 
 def whole_labels(chart, **shown: str):
@@ -278,27 +296,27 @@ def whole_labels(chart, **shown: str):
 
 
 def warm_up() -> None:
-    """What a kernel's first page would pay: pandas (Altair hands it its data), Altair's first chart
+    """What a kernel's first page would pay: its first query's rows as a Polars frame (DuckDB hands
+    them over through pyarrow), Altair's first chart (its data step and the check of the whole spec)
     and, where the kernel draws its pictures itself, vl-convert's JavaScript engine, which starts on
     the first chart drawn (0.8 s). A render's kernels pay it (render_kernel) beside the snapshot,
     before any page."""
-    chart = alt.Chart(pl.DataFrame({"x": [0.0]}).to_pandas()).mark_point().encode(x="x:Q")
+    rows = duckdb.connect().sql("SELECT 0.0 AS x").pl()  # as a page's query hands them (through pyarrow)
+    chart = alt.Chart(rows).mark_point().encode(x="x:Q")
     spec = chart.to_dict()
     if not _pictures_by_render:
         pictures.draw(spec)
 
 
-def time_x(times, field: str = "ts", what: str = "time") -> alt.X:
+def time_x(times: pl.Series, field: str = "ts", what: str = "time") -> alt.X:
     """A time axis that reads as clock times (Vega's own labels for a short span read ".500 .500 :37"):
     hours, minutes and seconds, milliseconds too when the whole span is under 10 s, the day when it
-    spans days; the date in the title. ``times``: the plotted values (a pandas Series), as the chart
-    draws them (naive: the clock the capture wrote)."""
-    import pandas as pd
-
-    t = pd.to_datetime(times.dropna())
-    if t.empty:
+    spans days; the date in the title. ``times``: the plotted values (a Polars Series of datetimes), as
+    the chart draws them (naive: the clock the capture wrote)."""
+    t = times.drop_nulls()
+    if t.is_empty():
         return alt.X(f"{field}:T", title=what)
-    lo, hi = t.min(), t.max()
+    lo, hi = cast(dt.datetime, t.min()), cast(dt.datetime, t.max())
     if lo.date() != hi.date():
         return alt.X(f"{field}:T", title=f"{what}, {lo:%Y-%m-%d} to {hi:%Y-%m-%d}", axis=alt.Axis(format="%d %b %H:%M"))
     short = (hi - lo).total_seconds() < 10
