@@ -37,7 +37,7 @@ def drawn_here(specs: list[dict]) -> str:
 
 def test_the_render_draws_the_picture_the_kernel_would_have_drawn():
     specs = [spec(1), spec(2), spec(3)]
-    with pictures.for_render(start_now=True):
+    with pictures.for_render():
         got = pictures.draw_pending(pending_page(specs))
     assert got == drawn_here(specs)
     assert pictures.draw_pending(pending_page(specs)) == got  # outside a render: drawn here, the same
@@ -48,7 +48,7 @@ def test_pictures_asked_from_many_threads_each_get_their_own():
     specs = [spec(i) for i in range(8)]
     pages = [pending_page([s]) for s in specs]
     got: dict[int, str] = {}
-    with pictures.for_render(start_now=True):
+    with pictures.for_render():
 
         def one(i: int) -> None:
             got[i] = pictures.draw_pending(pages[i])
@@ -63,7 +63,7 @@ def test_pictures_asked_from_many_threads_each_get_their_own():
 
 def test_a_picture_that_cannot_be_drawn_fails_its_page_with_the_reason():
     bad = {"mark": "point", "encoding": {"x": {"field": "x", "type": "no such type"}}, "data": {"values": [{"x": 1}]}}
-    with pictures.for_render(start_now=True):
+    with pictures.for_render():
         with pytest.raises(ValueError, match=r"picture could not be drawn: .*Invalid field type") as e:
             pictures.draw_pending(pending_page([bad]))
         assert "\n" not in str(e.value) and " at " not in str(e.value)  # one line a page's failure shows whole
@@ -94,7 +94,7 @@ def test_a_pending_picture_without_its_spec_is_refused_never_left_blank():
 
 
 def test_the_engine_is_gone_when_the_render_ends():
-    with pictures.for_render(start_now=True) as engine:
+    with pictures.for_render() as engine:
         engine.draw(base64.b64encode(json.dumps(spec(1)).encode()).decode()).result(timeout=60)
         proc = engine._proc
         assert proc is not None and proc.poll() is None

@@ -304,7 +304,7 @@ def render(
     eager = early.will_run_pages(out, force)  # pages will run: start kernels while the snapshot is made
     gx = eager and not validated.likely_kept(out, db, studies)  # import the validation early only if it will run
     started = early.started(kernels.start, kernels.close, eager, validation=gx)
-    with scratch.folder("report") as tmp, started, pictures.for_render(start_now=eager):
+    with scratch.folder("report") as tmp, started, pictures.for_render():
         always = stored.before_plan(p.studies for p in pages.values())  # read whatever the pages
         snap = snapshot(db, Path(tmp), stored.chosen(always))
         if unknown_studies(studies, studies_of(snap)):
