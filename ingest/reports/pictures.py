@@ -154,7 +154,7 @@ def for_render() -> Iterator[Engine]:
     picture asked for (as the render's first chart cell ends); closed when the render ends.
 
     Not beside the snapshot: there its start (a Python process, vl-convert's import and first picture:
-    0.3 s of CPU) competed with the snapshot and the kernel's start for the two cores, before a page
+    0.17 s of CPU) competed with the snapshot and the kernel's start for the two cores, before a page
     could run. Paired renders of the 1,000-run study (ten pairs): 0.94-0.97x the wall time."""
     engine = Engine()
     _render.append(engine)
