@@ -56,10 +56,11 @@ def test_sweep_removes_what_a_killed_render_left_and_nothing_of_a_running_one(tm
     running = tmp_path / f"iolab-pdf-{os.getpid()}.{scratch.started()}-def"
     reused = tmp_path / f"iolab-pdf-{os.getpid()}.1-ghi"  # this process id, but another process's start
     unknown = tmp_path / "iolab-report-abc"  # not named by this iolab: its owner is unknown, left alone
-    for d in (gone, running, reused, unknown):
+    sockets = tmp_path / f"iolab-kernel-{dead_pid()}.12345-jkl"  # a killed render's kernel sockets
+    for d in (gone, running, reused, unknown, sockets):
         d.mkdir()
         (d / "snapshot.duckdb").write_bytes(b"x")
-    assert scratch.sweep(tmp_path) == sorted([gone, reused])
+    assert scratch.sweep(tmp_path) == sorted([gone, reused, sockets])
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([running.name, unknown.name])
 
 
@@ -68,6 +69,18 @@ def test_a_render_folder_is_named_for_its_process(tmp_path, monkeypatch):
     with scratch.folder("report") as name:
         assert Path(name).name.startswith(f"iolab-report-{os.getpid()}.{scratch.started()}-")
         assert scratch.sweep(tmp_path) == [] and Path(name).is_dir()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_kernel_s_sockets_are_in_a_folder_named_for_its_render(tmp_path, monkeypatch):
+    from iolab.reports import kernels
+
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    pages = kernels.Pages()
+    (folder,) = tmp_path.iterdir()
+    assert folder.name.startswith(f"iolab-kernel-{os.getpid()}.{scratch.started()}-")
+    assert scratch.sweep(tmp_path) == []  # its render still runs
+    pages.sockets.cleanup()
     assert list(tmp_path.iterdir()) == []
 
 

@@ -10,7 +10,6 @@ it already runs the next page.
 from __future__ import annotations
 
 import os
-import tempfile
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -24,7 +23,7 @@ from traitlets import CaselessStrEnum
 
 from ..config import NOTEBOOKS as NOTEBOOK_DIR
 from ..config import REPO as ROOT
-from . import early, pictures
+from . import early, pictures, scratch
 
 T = TypeVar("T")  # run_pages: an executed page
 V = TypeVar("V")  # run_pages: what the render learnt meanwhile (the validation)
@@ -56,7 +55,7 @@ class Pages:
         if str(ROOT) not in env_path.split(os.pathsep):  # its kernels import this iolab, not another one
             os.environ["PYTHONPATH"] = str(ROOT) + (os.pathsep + env_path if env_path else "")
         self.client: NotebookClient | None = None
-        self.sockets = tempfile.TemporaryDirectory(prefix="iolab-kernel-")
+        self.sockets = scratch.folder("kernel")  # a killed render's is swept by the next (iolab.reports.scratch)
 
     def execute(self, nb: nbformat.NotebookNode) -> None:
         reset = nbformat.v4.new_code_cell("get_ipython().run_line_magic('reset', '-f')")

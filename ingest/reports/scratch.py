@@ -1,5 +1,6 @@
-"""The render's temporary folders: the database snapshot (``iolab-report-*``) and the print edition's
-parts (``iolab-pdf-*``), under the system's temporary folder.
+"""The render's temporary folders: the database snapshot (``iolab-report-*``), the print edition's
+parts (``iolab-pdf-*``) and the kernels' sockets (``iolab-kernel-*``), under the system's temporary
+folder.
 
 Each is a ``TemporaryDirectory``, removed when the render ends, fails or is stopped: ``stopped_by_sigterm``
 turns SIGTERM (``kill``, a service manager, a CI timeout) into ``SystemExit``, so the ``with`` blocks
@@ -23,11 +24,11 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-KINDS = ("report", "pdf")
-_NAME = re.compile(r"iolab-(?:report|pdf)-(\d+)\.(\d+)-")
+KINDS = ("report", "pdf", "kernel")
+_NAME = re.compile(rf"iolab-(?:{'|'.join(KINDS)})-(\d+)\.(\d+)-")
 # a folder of an iolab that did not name the owner (``iolab-report-<8 random characters>``): removed
 # once a day old, which no render lasts
-_OLD_NAME = re.compile(r"iolab-(?:report|pdf)-[a-z0-9_]{8}")
+_OLD_NAME = re.compile(rf"iolab-(?:{'|'.join(KINDS)})-[a-z0-9_]{{8}}")
 OLD_AFTER_S = 24 * 3600
 
 
