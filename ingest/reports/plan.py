@@ -177,10 +177,11 @@ def studies_of(db: Path) -> list[str]:
         con.close()
 
 
-def plan(db: Path, pages: dict[str, Notebook] | None = None) -> list[tuple[str, str]]:
-    """(study, notebook) of every page to render: each notebook's studies query, per study."""
+def plan(db: Path, pages: dict[str, Notebook] | None = None, studies: list[str] | None = None) -> list[tuple[str, str]]:
+    """(study, notebook) of every page to render: each notebook's studies query, per study
+    (``studies``: ``studies_of(db)``, when the caller has it already)."""
     pages = notebooks() if pages is None else pages
-    studies = studies_of(db)
+    studies = studies_of(db) if studies is None else studies
     con = duckdb.connect(str(db), read_only=True)
     try:
         shows = {

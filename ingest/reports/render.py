@@ -307,11 +307,12 @@ def render(
     with scratch.folder("report") as tmp, started, pictures.for_render():
         always = stored.before_plan(p.studies for p in pages.values())  # read whatever the pages
         snap = snapshot(db, Path(tmp), stored.chosen(always))
-        if unknown_studies(studies, studies_of(snap)):
+        known = studies_of(snap)
+        if unknown_studies(studies, known):
             return 2
         outputs.start(out, "reports")  # iolab's output: an ingest never reads the files it lists
-        every = plan(snap, pages)
-        where = assign(out, sorted(set(studies_of(snap)) | {s for s, _ in every}))  # one folder per study
+        every = plan(snap, pages, known)
+        where = assign(out, sorted(set(known) | {s for s, _ in every}))  # one folder per study
         jobs = [j for j in every if not studies or j[0] in studies]
         data = planned.content_digest(snap)
         prints = fingerprints(snap, jobs, pages, data)
