@@ -199,6 +199,32 @@ def test_a_killed_driver_leaves_no_spark_process(tmp_path):
     assert lake.cluster.running(pids) == []
 
 
+def test_a_master_ui_still_starting_is_not_ready_rather_than_a_failed_start():
+    """While the master's web UI starts it has answered /json/ with an empty body: that is "no
+    account yet", waited for like no answer at all, never a start that fails on a JSON error."""
+    import http.server
+    import threading
+
+    class Empty(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802 (http.server's name)
+            self.send_response(200)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.HTTPServer((lake.cluster.HOST, 0), Empty)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        c = lake.cluster.LocalCluster()
+        c.ui = server.server_address[1]
+        assert c.state() is None
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 @pytest.mark.slow  # a Spark cluster started here: make test-slow
 def test_local_cluster_stops_even_when_the_work_fails(tmp_path):
     """The context manager stops every process it started when the code inside raises."""

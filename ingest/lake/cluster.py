@@ -165,13 +165,14 @@ class LocalCluster:
         log.close()
 
     def state(self) -> dict | None:
-        """The master's own account (/json of its web UI), None while it does not answer."""
+        """The master's own account (/json of its web UI), None while it does not answer, or answers
+        with no account yet: a web UI still starting has answered with an empty body."""
         import urllib.request
 
         try:
             with urllib.request.urlopen(f"http://{HOST}:{self.ui}/json/", timeout=5) as r:
                 return json.loads(r.read())
-        except OSError:
+        except (OSError, ValueError):  # json.JSONDecodeError is a ValueError
             return None
 
     def _wait(self, ready, timeout: float, what: str) -> None:
