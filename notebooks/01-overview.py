@@ -95,7 +95,9 @@ head = r.query(
     [study, TOP, EACH],
 )
 if head.height:
-    hd = head.join(r.headline_sources(con, study), on="run_id", how="left")  # the best run's file
+    hd = head.join(
+        r.headline_sources(con, study), on="run_id", how="left", maintain_order="left"
+    )  # the best run's file
     hd = hd.with_columns(workload=r.short_labels(hd["workload_label"]))
     n_all, n_shown = int(hd["workloads"].max()), hd["workload_label"].n_unique()
     r.show(

@@ -44,7 +44,9 @@ runs = r.query(
                        ORDER BY system, workload, drives, run_key""",
     [study],
 )
-d = runs.filter(runs["iops_per_drive"].is_not_null()).join(r.headline_sources(con, study), on="run_id", how="left")
+d = runs.filter(runs["iops_per_drive"].is_not_null()).join(
+    r.headline_sources(con, study), on="run_id", how="left", maintain_order="left"
+)
 if d.height:
 
     def stated(col: str) -> pl.Expr:

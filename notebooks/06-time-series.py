@@ -46,7 +46,9 @@ numbers = (
     # the capture's stored source (its series' source_id) from its place, not from series_summary: that view
     # aggregates every point of the study, which the chart and the tables below already pay for
     r.query(con, "SELECT content_id AS source_id, path FROM source_files WHERE study = ? AND status = 'ok'", [study])
-    .join(caps.select(pl.col("capture").alias("path"), pl.col("#").alias("capture #")), on="path")
+    .join(
+        caps.select(pl.col("capture").alias("path"), pl.col("#").alias("capture #")), on="path", maintain_order="left"
+    )
     .select("source_id", "capture #")
     .unique("source_id", keep="first")
 )
@@ -56,7 +58,9 @@ def numbered(frame: pl.DataFrame) -> pl.DataFrame:
     """A table of rows per capture, led by the capture's number where the study has more than one."""
     if caps.height < 2:
         return frame.drop("source_id")
-    return frame.join(numbers, on="source_id", how="left").select("capture #", pl.exclude("source_id", "capture #"))
+    return frame.join(numbers, on="source_id", how="left", maintain_order="left").select(
+        "capture #", pl.exclude("source_id", "capture #")
+    )
 
 
 # %%
@@ -137,7 +141,9 @@ def not_drawn(unit: str, drawn: set) -> str:
     )
 
 
-for unit, g in pts.join(numbers, on="source_id", how="left").group_by("unit", maintain_order=True):
+for unit, g in pts.join(numbers, on="source_id", how="left", maintain_order="left").group_by(
+    "unit", maintain_order=True
+):
     # series of the same name in two captures are two lines: their names say which capture (never one merged line)
     twice = pl.col("source_id").n_unique().over("series") > 1
     named = pl.col("series") + " · capture " + pl.col("capture #").cast(pl.String)

@@ -55,7 +55,7 @@ d = marks.median_runs(
 ).sort(["workload", "direction", "system", "configuration", "percentile", "load", "kind"])
 repeated = d.filter(d["runs"] > 1)
 sources = r.number_sources(con, study)
-d = d.join(sources, on=["run_id", "metric", "scope", "target"], how="left", nulls_equal=True)
+d = d.join(sources, on=["run_id", "metric", "scope", "target"], how="left", nulls_equal=True, maintain_order="left")
 if d.height:
     d = d.with_columns(panel=pl.col("workload") + " · " + pl.col("direction") + " (" + pl.col("kind") + ")")
     every = list(dict.fromkeys(d["panel"].to_list()))
