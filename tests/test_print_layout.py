@@ -56,6 +56,18 @@ def test_columns_empty_in_every_row_are_left_out_and_said_once():
     assert ".iolab p.left-out, p.left-out { color: #555; font-size: 12px;" in css
 
 
+def test_a_head_cell_with_a_class_counts_as_a_column():
+    """The appendix's file table heads its number columns <th class="num">: every head cell is a
+    column, so an empty column after one is named right, and the names stay on their own columns
+    (the print edition of a study whose files state no tool version and no lines failed on it)."""
+    head = '<th>file</th><th class="num">bytes</th><th>system</th><th>tool version</th>'
+    row = '<td>a/b.csv</td><td class="num">2,149</td><td>Acme &lt;b&gt;</td><td></td>'
+    table = f"<table><thead><tr>{head}</tr></thead><tbody><tr>{row}</tr><tr>{row}</tr></tbody></table>"
+    out = print_tables.whole_names(table)
+    assert out.endswith('<p class="left-out">columns empty in every row shown are left out: tool version</p>')
+    assert '<td class="whole">Acme &lt;b&gt;</td>' in out  # "system" is a name column: kept whole
+
+
 def test_a_table_with_a_value_in_every_column_keeps_them_all():
     table = matched([["A", "w", "c1", "", "1.0", "", "better"], ["B", "w", "", "RAID 5", "2.0", "3", "worse"]])
     out = print_tables.whole_names(table)

@@ -39,7 +39,7 @@ NAMES = {
     "unit",
 }
 _TABLE = re.compile(r"<table>(.*?)</table>", re.S)
-_TH = re.compile(r"<th>([^<]*)</th>")
+_TH = re.compile(r"<th\b[^>]*>(.*?)</th>", re.S)  # every head cell's content, a class or not (<th class="num">)
 _TR = re.compile(r"<tr>(.*?)</tr>", re.S)
 _TD = re.compile(r"<td([^>]*)>(.*?)</td>", re.S)  # every cell: its attributes, its content
 _CELL = re.compile(r"<(t[hd])\b[^>]*>.*?</\1>", re.S)  # a head or a body cell, whole
