@@ -17,7 +17,7 @@ import pypdf
 import pytest
 
 from iolab import batch, db
-from iolab.reports import check, pdf, render
+from iolab.reports import check, pdf, print_tables, render
 from iolab.validation import run as vrun
 from tests.studies import STUDY, SYSTEMS, four_systems
 
@@ -275,6 +275,18 @@ def test_an_appendix_without_runs_says_so_instead_of_an_empty_table():
     html = pdf.templates().get_template("appendix.html.j2").render(print_css="", study="s", **facts)
     assert "no measured runs: its numbers are the time series above" in html and "<th>run</th>" not in html
     assert "time series:\n8 series × 208 samples" in html  # a capture's points, not "0 numbers"
+
+
+def test_an_appendix_of_reference_files_prints_without_their_empty_columns():
+    """The demo's criteria study: a reference file with no system, tool version or lines. Its
+    appendix is printed as print_template prints it (whole_names), its empty columns named; that
+    failed the study's print edition while a classed head cell (<th class="num">) was not a column."""
+    ref = dict(path="criteria/criteria.csv", system="", format="criteria-csv", parser="p", tool_version="")
+    ref |= dict(size_bytes=2149, sha256="28", numbers=0, lines="", series=0, samples=0)
+    facts = {"files": [ref], "runs": [], "left_out": 0, "series": ""}
+    html = pdf.templates().get_template("appendix.html.j2").render(print_css="", study="criteria", **facts)
+    printed = print_tables.whole_names(html)
+    assert "columns empty in every row shown are left out: system, tool version, lines" in printed
 
 
 def test_templates_escape_names_but_not_their_stylesheet():
