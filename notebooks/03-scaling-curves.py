@@ -69,9 +69,7 @@ def panels(d: pl.DataFrame) -> tuple[pl.DataFrame, list[str]]:
     cannot be read). The first PANELS panels, and each system's first: a cut that keeps every system."""
     if "configuration" in d.columns and d["configuration"].drop_nulls().n_unique() > 1:
         d = d.with_columns(workload=pl.col("workload") + " · " + pl.col("configuration"))
-    first = list(dict.fromkeys(d["workload"].to_list()))[:PANELS]
-    own = d.unique("system", keep="first", maintain_order=True)["workload"].to_list()
-    keep = list(dict.fromkeys(first + own))
+    _, keep = r.panels_drawn(d, "workload", PANELS)
     d = d.filter(pl.col("workload").is_in(keep))
     return d.with_columns(workload=r.short_labels(d["workload"])), keep
 

@@ -42,9 +42,7 @@ d = pooled.with_columns(
     .otherwise(pl.col("workload") + " · " + pl.col("direction"))
 )
 d = d.with_columns(panel=r.short_labels(d["panel"]))
-panels = list(dict.fromkeys(d["panel"].to_list()))
-own = d.unique("system", keep="first", maintain_order=True)["panel"].to_list()  # every system keeps one
-keep = list(dict.fromkeys(panels[:12] + own))
+panels, keep = r.panels_drawn(d, "panel", 12)  # every system keeps one
 shown = d.filter(pl.col("panel").is_in(keep) & (pl.col("io_count") > 0))
 if shown.height:
     order = list(dict.fromkeys(pooled.sort("bin_no")["bin_label"]))

@@ -58,9 +58,7 @@ sources = r.number_sources(con, study)
 d = d.join(sources, on=["run_id", "metric", "scope", "target"], how="left", nulls_equal=True, maintain_order="left")
 if d.height:
     d = d.with_columns(panel=pl.col("workload") + " · " + pl.col("direction") + " (" + pl.col("kind") + ")")
-    every = list(dict.fromkeys(d["panel"].to_list()))
-    own = d.unique("system", keep="first", maintain_order=True)["panel"].to_list()  # every system keeps one
-    panels = list(dict.fromkeys(every[:8] + own))
+    every, panels = r.panels_drawn(d, "panel", 8)  # every system keeps one
     d = d.filter(pl.col("panel").is_in(panels))
     r.show(
         alt.Chart(d)

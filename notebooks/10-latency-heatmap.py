@@ -47,9 +47,7 @@ h = r.query(
 PANELS = 12
 d = h.with_columns(panel=pl.col("file") + " · " + pl.col("direction"))
 d = d.with_columns(panel=r.short_labels(d["panel"]))
-panels = list(dict.fromkeys(d["panel"].to_list()))
-own = d.unique("system", keep="first", maintain_order=True)["panel"].to_list()  # every system keeps one
-keep = list(dict.fromkeys(panels[:PANELS] + own))
+panels, keep = r.panels_drawn(d, "panel", PANELS)  # every system keeps one
 # a log axis has no 0, an open octave no top
 drawable = (pl.col("lower_ms") > 0).fill_null(False) & pl.col("upper_ms").is_not_null()
 shown, k = heatmap.merge_intervals(d.filter(pl.col("panel").is_in(keep) & drawable))

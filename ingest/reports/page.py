@@ -38,7 +38,7 @@ alt.renderers.enable("svg")
 def chart_values(data, **options):
     """Altair's data step (every row, never a cap) for the Polars frames the pages draw: a float that is
     not a number (NaN, an infinity) goes to the chart as null, as no JSON parser reads NaN. pandas is
-    never imported for a chart: it cost each kernel 0.4 s (iolab.reports.page.render_kernel)."""
+    never imported for a chart: its import cost each kernel 0.26 s (iolab.reports.page.render_kernel)."""
     from altair.vegalite.data import default_data_transformer
 
     if isinstance(data, pl.DataFrame):
@@ -223,6 +223,14 @@ def no_marks(systems: pl.DataFrame, drawn, why: str, besides=()) -> str:
     return no_marks_text(absent, why)
 
 
+def panels_drawn(d: pl.DataFrame, panel: str, first: int) -> tuple[list, list]:
+    """(every panel of ``d``'s ``panel`` column in order, those a faceted chart draws): the ``first``
+    panels and each system's first, so a cut never leaves a system without a panel."""
+    every = list(dict.fromkeys(d[panel].to_list()))
+    own = d.unique("system", keep="first", maintain_order=True)[panel].to_list()
+    return every, list(dict.fromkeys(every[:first] + own))
+
+
 def caption(*parts: str) -> str:
     """A chart's left_out text from its parts, the empty ones skipped."""
     return " ".join(p for p in parts if p)
@@ -301,7 +309,11 @@ def warm_up() -> None:
     and, where the kernel draws its pictures itself, vl-convert's JavaScript engine, which starts on
     the first chart drawn (0.8 s). A render's kernels pay it (render_kernel) beside the snapshot,
     before any page."""
-    rows = duckdb.connect().sql("SELECT 0.0 AS x").pl()  # as a page's query hands them (through pyarrow)
+    con = duckdb.connect()
+    try:
+        rows = query(con, "SELECT 0.0 AS x")  # as a page's query hands them (through pyarrow)
+    finally:
+        con.close()
     chart = alt.Chart(rows).mark_point().encode(x="x:Q")
     spec = chart.to_dict()
     if not _pictures_by_render:

@@ -8,8 +8,8 @@ of the 1,000-run study's page code) were drawn while its kernel could run nothin
 In a render (``page.render_kernel``), a kernel leaves each picture ``PENDING``. Once a page has run,
 the render sends every pending picture's spec, which the same figure carries, to one engine process
 (``Engine``, started at the render's first picture) and fills in what it draws (``draw_pending``),
-while the kernel already runs the next page. The spec is the one the kernel would have drawn, so the picture is
-the same. A pending picture without a spec beside it is an error, never a blank chart.
+while the kernel already runs the next page. The spec is the one the kernel would have drawn, so the
+picture is the same. A pending picture without a spec beside it is an error, never a blank chart.
 """
 
 from __future__ import annotations
