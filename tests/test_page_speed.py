@@ -279,7 +279,7 @@ def test_a_page_s_cells_keep_their_ids_from_render_to_render(tmp_path, monkeypat
 
 @pytest.mark.slow  # every notebook run once over five studies (~30 s on a busy machine)
 def test_a_render_s_kernel_runs_every_notebook_without_pandas(tmp_path):
-    """The pages hand Altair Polars frames (page.chart_values): pandas, 0.4 s of each kernel's start,
+    """The pages hand Altair Polars frames (page.chart_values): pandas, 0.26 s of each kernel's start,
     is never imported. Every notebook is run as a render's kernel runs it (tests.bench_pages'
     page_work), with pandas made unimportable: a page that reached for it would fail here."""
     import subprocess
