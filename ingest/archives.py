@@ -31,7 +31,7 @@ from .errors import ParseError
 
 GZIP = b"\x1f\x8b"
 # the most a .gz may inflate to (on disk, in the cache folder): past it, a small file that inflates
-# without end (a decompression bomb) would fill the disk. Stated in the README.
+# without end (a decompression bomb) would fill the disk. Stated in docs/formats.md.
 MAX_INFLATED = 4 << 30
 CHUNK = 1 << 20  # decompressed and written a MiB at a time
 PEEK_BYTES = 64 * 1024  # what sniffing sees of the file inside (registry.HEAD_BYTES)

@@ -31,7 +31,7 @@ def output(parser: argparse.ArgumentParser) -> None:
         "--format",
         choices=["table", "json"],
         default="table",
-        help="table for a reader, or json: one JSON object on standard output (the README lists its keys)",
+        help="table for a reader, or json: one JSON object on standard output (docs/commands.md lists its keys)",
     )
 
 

@@ -81,7 +81,7 @@ class TooBig(RuntimeError):
         self.view = view
         super().__init__(
             f"DuckDB ran out of memory computing view {view} on this machine ({why}). A lake this size is "
-            "Spark's: `iolab lake views --engine spark --master spark://HOST:7077` (see the README)"
+            "Spark's: `iolab lake views --engine spark --master spark://HOST:7077` (see docs/lake.md)"
         )
 
 
