@@ -20,7 +20,7 @@ import pytest
 from tests.conftest import ROOT
 
 FIO = ROOT / "tests" / "corpus" / "fio-json" / "louwrentius__fio-plot__fio31_randrw-1-1.json"
-SHIPPED = ("pyproject.toml", "README.md", "ingest", "validation", "schemas", "notebooks")
+SHIPPED = ("pyproject.toml", "README.md", "LICENSE", "NOTICE", "ingest", "validation", "schemas", "notebooks")
 
 
 def sh(*cmd, cwd=None) -> str:
@@ -48,8 +48,16 @@ def test_wheel_installs_and_ingests(tmp_path):
         else:
             src.mkdir(exist_ok=True)
             shutil.copy2(s, src / name)
-    sh(sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", tmp_path / "dist", src)
+    built = sh(
+        sys.executable, "-m", "pip", "wheel", "-v", "--no-deps", "--no-build-isolation", "-w", tmp_path / "dist", src
+    )
+    # issue 57: the build warns of nothing (it warned "Package would be ignored" for two package-data folders)
+    assert "Warning" not in built and "would be ignored" not in built, built
     wheel = next((tmp_path / "dist").glob("iolab-*.whl"))
+    names = zipfile.ZipFile(wheel).namelist()
+    meta = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
+    assert "License-Expression: Apache-2.0" in meta and "License-File: LICENSE" in meta, meta
+    assert {"LICENSE", "NOTICE"} <= {n.rsplit("/", 1)[-1] for n in names if "/licenses/" in n}
     # one top-level package of iolab's own (issue 42): ingest/ and validation/ are its source folders only
     tops = {name.split("/")[0] for name in zipfile.ZipFile(wheel).namelist()}
     assert {t for t in tops if not t.endswith(".dist-info")} == {"iolab"}, sorted(tops)

@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 OLDER = {"pandas": "2.3.3", "pyarrow": "20.0.0"}  # a minor and six majors back from pyproject's versions of 2026-11
 STUDY = ROOT / "data" / "samples" / "fio-intel-d3-s4610-qd-sweep"
 TOP_LEVEL = {"iolab"}  # the one import name the wheel installs (package-dir: ingest/ -> iolab)
-SHIPPED = ("pyproject.toml", "README.md", "ingest", "validation", "schemas", "notebooks")
+SHIPPED = ("pyproject.toml", "README.md", "LICENSE", "NOTICE", "ingest", "validation", "schemas", "notebooks")
 
 
 def sh(*cmd: object, cwd: Path | None = None, ok: bool = True) -> subprocess.CompletedProcess[str]:
