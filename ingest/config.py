@@ -5,7 +5,8 @@ Environment variables (all optional):
 * ``IOLAB_ROOT``: the folder relative database paths are resolved against by the notebooks and
   reports (``make lab`` sets it to the repository); default: the repository (or the current folder
   when iolab is installed from a wheel).
-* ``IOLAB_DB``: the default database path for every command and notebook; default ``data/iolab.duckdb``.
+* ``IOLAB_DB``: the default database path for every command and notebook; default ``data/iolab.duckdb``,
+  which a command looks for in the current folder and then in each folder above it (``find_db``).
 * ``IOLAB_DB_MEMORY``: how much memory DuckDB may keep while iolab writes the database (an ingest,
   a render's snapshot, stored validation results); past it DuckDB writes out or spills to disk
   instead of growing; default 512MB (DuckDB's own default is 80 % of the machine's memory).
@@ -53,8 +54,35 @@ def max_files() -> int:
 
 
 def default_db() -> str:
-    """The database commands and notebooks use when none is given: ``$IOLAB_DB`` or data/iolab.duckdb."""
+    """The database notebooks use when none is given: ``$IOLAB_DB`` or data/iolab.duckdb (under ``root()``)."""
     return os.environ.get("IOLAB_DB") or DB_DEFAULT
+
+
+def find_db(start: Path | None = None) -> tuple[str, str]:
+    """The database a command uses without ``--db``, and how it was found: ``$IOLAB_DB``; else
+    data/iolab.duckdb in the current folder or the nearest folder above that holds one, as git finds
+    its repository (``cd notebooks && iolab info`` reads the project's database); the search stops at
+    the file system's top and where a mount point would be crossed (git's rule too). None found:
+    data/iolab.duckdb in the current folder, where an ingest creates it."""
+    if env := os.environ.get("IOLAB_DB"):
+        return env, "$IOLAB_DB"
+    here = (start or Path.cwd()).absolute()
+    try:
+        device = here.stat().st_dev
+    except OSError:
+        return DB_DEFAULT, "the default"
+    for folder in (here, *here.parents):
+        candidate = folder / DB_DEFAULT
+        try:
+            if folder.stat().st_dev != device:
+                break
+            if candidate.is_file():
+                return (DB_DEFAULT if folder == here else str(candidate)), (
+                    "the default" if folder == here else f"found above {here}"
+                )
+        except OSError:
+            break
+    return DB_DEFAULT, "the default"
 
 
 def cache_dir() -> Path:

@@ -17,7 +17,7 @@ import sys
 from typing import Any
 
 from .. import __version__
-from .params import DEFAULT_DB
+from .params import DEFAULT_DB, resolve_db
 from .requires import EXIT_ENVIRONMENT, EXIT_INTERRUPTED, EXIT_OK, EXIT_REJECTED, EXIT_USAGE
 
 __all__ = [
@@ -195,4 +195,5 @@ def _dispatch(argv: list[str] | None) -> tuple[int, argparse.Namespace]:
     if not getattr(args, "func", None):  # a bare `iolab`
         p.print_help()
         return 0, args
+    resolve_db(args)
     return int(args.func(args)), args

@@ -45,10 +45,9 @@ def register(sub: Any) -> None:
     )
     p.add_argument("shell", nargs="?", choices=SHELLS, metavar="SHELL", help="bash, zsh or fish")
     # what the scripts ask for on TAB: the names of the database that --db names on the command line
-    from .params import DEFAULT_DB
-
+    # (else the one a command would find: params.resolve_db)
     p.add_argument("--list", choices=LISTS, help=argparse.SUPPRESS)
-    p.add_argument("--db", default=DEFAULT_DB, help=argparse.SUPPRESS)
+    p.add_argument("--db", default=None, help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_completion)
 
 

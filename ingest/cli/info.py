@@ -19,7 +19,7 @@ def register(sub: Any) -> None:
 @requires.database()
 def cmd_info(args: argparse.Namespace, con: Any) -> int:
     """What the database holds, opened read-only: it never creates or changes a database."""
-    doc = holdings(con, args.db)
+    doc = holdings(con, args.db) | {"db_found": getattr(args, "db_found", "--db")}
     if args.format == "json":
         params.write_json(doc)
     else:
@@ -63,7 +63,8 @@ def holdings(con: Any, db_path: str) -> dict[str, Any]:
 def _print(doc: dict[str, Any]) -> None:
     from rich.table import Table
 
-    t = Table(title=f"studies in {markup(doc['db'])}")
+    how = {"--db": "", "the default": ""}.get(doc["db_found"], f" ({markup(doc['db_found'])})")
+    t = Table(title=f"studies in {markup(doc['db'])}{how}")
     for c, j in (("study", "left"), ("files", "right"), ("systems", "left"), ("formats", "left"), ("numbers", "right")):
         t.add_column(c, justify=j)  # type: ignore[arg-type]
     for s in doc["studies"]:

@@ -12,12 +12,10 @@ from .steps import steps
 
 
 def register(sub: Any) -> None:
-    from ..config import default_db
-
     p = sub.add_parser("lake", help="a Parquet lake of the database; the views computed by DuckDB or Spark")
     s = p.add_subparsers(dest="lake_cmd", required=True, metavar="ACTION", help="export, views or status")
     e = s.add_parser("export", help="write the database as a Parquet lake (again: only what is new)")
-    e.add_argument("--db", default=default_db(), help="the database to export (read-only)")
+    params.db(e, text="the database to export (read-only)")
     e.add_argument(
         "--to", required=True, metavar="DIR", help="the lake folder (created; an existing lake gets only what is new)"
     )

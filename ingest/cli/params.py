@@ -8,15 +8,27 @@ import argparse
 from ..config import default_db
 
 DEFAULT_DB = default_db()
+FOUND = "default: $IOLAB_DB, else data/iolab.duckdb here or in the nearest folder above holding one"
 
 
-def db(parser: argparse.ArgumentParser, *, writes: bool = False) -> None:
-    """``--db FILE``; ``writes``: the command creates the database when it is missing (only ingest)."""
-    if writes:
-        text = "the DuckDB database file (created by ingest; $IOLAB_DB sets the default)"
-    else:
-        text = "the DuckDB database file (never created by this command; $IOLAB_DB sets the default)"
-    parser.add_argument("--db", default=DEFAULT_DB, help=text)
+def db(parser: argparse.ArgumentParser, *, writes: bool = False, text: str = "") -> None:
+    """``--db FILE``; ``writes``: the command creates the database when it is missing (only ingest).
+    Left out, the command's dispatch finds it (``resolve_db``)."""
+    if not text:
+        text = "the DuckDB database file (" + ("created by ingest" if writes else "never created by this command")
+        text += ")"
+    parser.add_argument("--db", default=None, help=f"{text}; {FOUND}")
+
+
+def resolve_db(args: argparse.Namespace) -> None:
+    """Fill a --db left out: ``config.find_db`` (``$IOLAB_DB``, else the project's database found from
+    the current folder upward, as git finds its repository); ``args.db_found`` says how."""
+    from ..config import find_db
+
+    if getattr(args, "db", "") is None:
+        args.db, args.db_found = find_db()
+    elif hasattr(args, "db"):
+        args.db_found = "--db"
 
 
 def study(parser: argparse.ArgumentParser, *, help: str, required: bool = False) -> None:

@@ -25,10 +25,12 @@ from ..terminal import console, markup
 EXIT_OK, EXIT_REJECTED, EXIT_USAGE, EXIT_ENVIRONMENT, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
 
-def no_database(path: str) -> int:
-    """Say there is no database at ``path`` (nothing is created) and return the usage exit code."""
+def no_database(path: str, found: str = "--db") -> int:
+    """Say there is no database at ``path`` (nothing is created) and return the usage exit code;
+    ``found`` is how the path was chosen (params.resolve_db): the default says it was looked for above."""
+    where = " (nor data/iolab.duckdb in any folder above this one)" if found == "the default" else ""
     console(stderr=True).print(
-        f"[red]No database at {markup(path)}[/]: nothing is created by this command. "
+        f"[red]No database at {markup(path)}[/]{where}: nothing is created by this command. "
         f"Next: ingest first (`iolab ingest DATA --db {markup(path)}`, or `make demo`), or give the right --db."
     )
     return EXIT_USAGE
@@ -45,7 +47,7 @@ def database(*, read_only: bool = True, connect: bool = True) -> Callable[[Calla
             from .. import db
 
             if not Path(args.db).is_file():
-                return no_database(args.db)
+                return no_database(args.db, getattr(args, "db_found", "--db"))
             if not connect:
                 return fn(args)
             try:
