@@ -16,6 +16,11 @@ them, in three lines (notebooks/explore.py shows more)::
   per system on every chart, tooltips, long labels cut), drawn live in JupyterLab
   and with alt text (``page.show``); ``show=False`` returns the Altair chart to change first, and
   ``show(chart, alt_text)`` draws any Altair chart the same way.
+
+Importing this module changes no global setting of Altair or Polars: iolab's charts carry their own
+data step and look per call. It registers (and does not enable) an Altair renderer, ``iolab``: after
+``alt.renderers.enable("iolab")`` a notebook's own Altair charts are drawn live in JupyterLab, offline,
+with the static SVG beside them, as iolab's are.
 """
 
 from __future__ import annotations
@@ -33,6 +38,19 @@ from .reports.page import query, show
 __all__ = ["chart", "connect", "query", "show", "studies", "view", "views"]
 
 _con: list[duckdb.DuckDBPyConnection] = []  # the connection connect() opened last
+
+
+def live(spec: dict, **_: object) -> tuple[dict, dict]:
+    """Altair's renderer ``iolab``: the chart's spec for JupyterLab's own Vega-Lite renderer (live,
+    offline) and its static SVG for a frontend without one. ``alt.renderers.enable("iolab")``."""
+    from .reports import interactive, pictures
+
+    svg = pictures.draw(spec)
+    data = {interactive.VEGALITE: spec, "image/svg+xml": svg, "text/plain": "<Altair chart>"}
+    return data, {interactive.VEGALITE: {"embed_options": interactive.LAB_EMBED}}
+
+
+alt.renderers.register("iolab", live)
 
 
 def connect(db: str | None = None, lake: str = "") -> duckdb.DuckDBPyConnection:
@@ -83,10 +101,24 @@ def view(
     for col in (name, *where):
         if not _NAME.fullmatch(col):
             raise ValueError(f"{col!r} is not the name of a view or column: lab.views() lists the views")
+    _check_columns(_connection(con), name, list(where))
     sql = f'SELECT * FROM "{name}"'
     if where:
         sql += " WHERE " + " AND ".join(f'"{col}" IS NOT DISTINCT FROM ?' for col in where)
     return query(_connection(con), sql + " ORDER BY ALL", list(where.values()) or None)
+
+
+def _check_columns(con: duckdb.DuckDBPyConnection, name: str, wanted: list[str]) -> None:
+    """ValueError naming the view's columns when ``wanted`` asks for one it lacks, or the views when
+    ``name`` is none (instead of DuckDB's binder traceback)."""
+    try:
+        columns = [r[0] for r in con.execute(f'DESCRIBE SELECT * FROM "{name}"').fetchall()]
+    except duckdb.CatalogException:
+        raise ValueError(f"{name!r} is no view or table of this database: lab.views() lists the views") from None
+    if missing := [c for c in wanted if c not in columns]:
+        raise ValueError(
+            f"{name} has no column {', '.join(map(repr, missing))}; its columns: {', '.join(columns)}"
+        ) from None
 
 
 _MARKS = {"bar": "mark_bar", "line": "mark_line", "point": "mark_point"}
@@ -122,6 +154,12 @@ def chart(
     other columns), text labels cut to 80 characters. Shown with ``alt_text`` (default: what the chart plots) unless ``show`` is False: then returned."""
     if kind not in _MARKS:
         raise ValueError(f"kind {kind!r}: one of {', '.join(_MARKS)}")
+    if missing := [c for c in (x, y) if c not in df.columns]:
+        raise ValueError(
+            f"the frame has no column {', '.join(map(repr, missing))}; its columns: {', '.join(df.columns)}"
+        )
+    if df.is_empty():
+        return _nothing_to_draw(show)
     color = color if color in df.columns else None
     data = df
     for col in {x, y} | ({color} if color else set()):
@@ -154,4 +192,13 @@ def chart(
     what = f"{x} per {y}" if kinds[y] == "nominal" != kinds[x] else f"{y} against {x}"
     per = f", one colour per {color}" if color else ""
     page.show(made, alt_text or f"{kind.capitalize()} chart of {what}{per}, {len(data)} rows.")
+    return None
+
+
+def _nothing_to_draw(show: bool) -> None:
+    """An empty frame draws no chart: it says so (in the notebook, or as a warning with show=False)."""
+    text = "Nothing to draw: the frame has no rows (check the study's name and the filters of lab.view)."
+    if not show:
+        raise ValueError(text)
+    page.note(text)
     return None

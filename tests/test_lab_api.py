@@ -139,3 +139,58 @@ def test_explore_is_not_a_page_and_runs_on_the_demo(default_db, shown, capsys):
             exec(cell.source, namespace)
     assert len(shown) == 2 and all(interactive.VEGALITE in s for s in shown)
     assert namespace["df"].height == 2 and "comparison" in capsys.readouterr().out
+
+
+def test_importing_the_lab_leaves_altair_and_polars_as_they_were():
+    """Issue 56: `import iolab.lab` switched Altair's renderer to static SVG and lifted its row guard,
+    so a user's own chart in the same notebook lost its tooltips. A fresh interpreter tells."""
+    import subprocess
+    import sys
+
+    code = (
+        "import altair as alt, polars as pl\n"
+        "before = (alt.renderers.active, alt.data_transformers.active, dict(alt.data_transformers.options),"
+        " str(pl.Config.state()))\n"
+        "from iolab import lab\n"
+        "after = (alt.renderers.active, alt.data_transformers.active, dict(alt.data_transformers.options),"
+        " str(pl.Config.state()))\n"
+        "assert before == after, (before, after)\n"
+        "assert 'iolab' in alt.renderers.names()  # registered for the user to enable, not enabled\n"
+        "try:\n"
+        "    alt.Chart(pl.DataFrame({'x': range(6000)})).mark_point().encode(x='x:Q').to_dict()\n"
+        "except alt.MaxRowsError:\n"
+        "    print('guard kept')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "guard kept"
+
+
+def test_the_iolab_renderer_draws_a_users_chart_live_and_static():
+    import altair as alt
+    import polars as pl
+
+    chart = alt.Chart(pl.DataFrame({"x": [1, 2], "y": [3, 4]})).mark_point().encode(x="x:Q", y="y:Q")
+    with alt.renderers.enable("iolab"):
+        bundle = chart._repr_mimebundle_()
+    data = bundle[0] if isinstance(bundle, tuple) else bundle
+    assert data[interactive.VEGALITE]["mark"]["type"] == "point"
+    assert data["image/svg+xml"].lstrip().startswith("<svg")
+
+
+def test_a_column_a_view_lacks_lists_its_columns(default_db):
+    with pytest.raises(ValueError) as e:
+        lab.view("runs", study=STUDY)  # runs has no study column
+    assert "runs has no column 'study'; its columns: run_id, source_id, run_key" in str(e.value)
+    with pytest.raises(ValueError, match="'nosuchview' is no view or table of this database"):
+        lab.view("nosuchview")
+
+
+def test_an_empty_frame_says_so_instead_of_drawing_nothing(default_db, shown):
+    empty = lab.view("comparison", study="no such study")
+    assert empty.is_empty()
+    assert lab.chart(empty, x="pct_better", y="workload_label") is None
+    assert len(shown) == 1 and "Nothing to draw: the frame has no rows" in shown[0].data
+    with pytest.raises(ValueError, match="Nothing to draw"):
+        lab.chart(empty, x="pct_better", y="workload_label", show=False)
+    with pytest.raises(ValueError, match="the frame has no column 'nope'"):
+        lab.chart(empty, x="nope", y="workload_label")

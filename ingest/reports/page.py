@@ -31,9 +31,6 @@ from .tables import (
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
-# Static SVG: charts render with no network (the default renderer loads Vega from a CDN).
-alt.renderers.enable("svg")
-
 
 def chart_values(data, **options):
     """Altair's data step (every row, never a cap) for the Polars frames the pages draw: a float that is
@@ -48,8 +45,17 @@ def chart_values(data, **options):
     return default_data_transformer(data, **options)
 
 
+# Registered, not enabled: iolab's charts use it for their own drawing (spec_of), and a user's Altair in
+# the same notebook keeps its own data step, row guard and renderer (issue 56).
 alt.data_transformers.register("iolab", chart_values)
-alt.data_transformers.enable("iolab", max_rows=None)
+
+
+def spec_of(chart) -> dict:
+    """``chart``'s Vega-Lite spec with iolab's data step (every row, NaN as null), Altair's own
+    settings left as the user has them."""
+    with alt.data_transformers.enable("iolab", max_rows=None):
+        return chart.to_dict()
+
 
 # A render's kernels draw page after page from one snapshot: there, connect() hands every page the
 # same read-only connection (render_kernel). None: each connect() opens the database, as in the lab.
@@ -109,6 +115,7 @@ def render_kernel() -> None:
     # notebook is written) and the whole chart again when it is drawn (to_dict). A render draws
     # notebooks that are written: the whole chart is still checked once, the parts not again.
     alt.utils.schemapi.disable_debug_mode()
+    alt.renderers.enable("svg")  # a chart a page displays without page.show stays static and offline
     warm_up()
     gc.freeze()
     atexit.register(gc.unfreeze)  # a kernel that exits normally frees them as usual
@@ -315,7 +322,7 @@ def warm_up() -> None:
     finally:
         con.close()
     chart = alt.Chart(rows).mark_point().encode(x="x:Q")
-    spec = chart.to_dict()
+    spec = spec_of(chart)
     if not _pictures_by_render:
         pictures.draw(spec)
 
@@ -387,7 +394,7 @@ def _drawn(chart, alt_text: str, source: dict | None, stack: bool, left_out: str
     chart = chart.configure_axis(labelFontSize=11, titleFontSize=12).configure_legend(labelLimit=320)
     own = getattr(chart, "usermeta", None)  # whole_labels' note for the print edition is kept
     usermeta = {**(own if isinstance(own, dict) else {}), "iolab": meta}
-    spec = visible(chart.properties(description=alt_text, usermeta=usermeta).to_dict())
+    spec = visible(spec_of(chart.properties(description=alt_text, usermeta=usermeta)))
     live = interactive.enabled()
     if live:  # the same spec draws the static picture: a selection changes no mark
         spec = interactive.add(spec)
