@@ -159,7 +159,8 @@ def chart(
             f"the frame has no column {', '.join(map(repr, missing))}; its columns: {', '.join(df.columns)}"
         )
     if df.is_empty():
-        return _nothing_to_draw(show)
+        _nothing_to_draw(show)
+        return None
     color = color if color in df.columns else None
     data = df
     for col in {x, y} | ({color} if color else set()):
@@ -201,4 +202,3 @@ def _nothing_to_draw(show: bool) -> None:
     if not show:
         raise ValueError(text)
     page.note(text)
-    return None
