@@ -14,6 +14,7 @@ import random
 from pathlib import Path
 
 import pytest
+from scipy import stats
 
 from iolab import db
 from tests.conftest import ROOT, corpus, ingest, q
@@ -115,12 +116,11 @@ def test_values_are_the_runs_mean_and_interval(con, tmp_path):
     assert abs(row[2] - sd(old)) < 1e-6 and abs(row[3] - sd(new)) < 1e-6
     assert abs(row[4] - (mean(new) / mean(old) - 1) * 100) < 1e-9
     vp, vn = sd(old) ** 2 / 4, sd(new) ** 2 / 4
-    df = int((vp + vn) ** 2 / (vp * vp / 3 + vn * vn / 3))
-    t = {3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447}[df]
-    half = t * (vp + vn) ** 0.5 / mean(old) * 100
-    assert abs(row[5] - (row[4] - half)) < 1e-6 and abs(row[6] - (row[4] + half)) < 1e-6
-    own = 3.182 * sd(new) / 2  # t(0.975, 3) sd / sqrt(4)
-    assert abs(row[7] - (mean(new) - own)) < 1e-6 and abs(row[8] - (mean(new) + own)) < 1e-6
+    df = (vp + vn) ** 2 / (vp * vp / 3 + vn * vn / 3)  # Welch-Satterthwaite, fractional (scipy's)
+    half = stats.t.ppf(0.975, df) * (vp + vn) ** 0.5 / mean(old) * 100
+    assert row[5] == pytest.approx(row[4] - half, rel=1e-9) and row[6] == pytest.approx(row[4] + half, rel=1e-9)
+    own = stats.t.ppf(0.975, 3) * sd(new) / 2  # t(0.975, 3) sd / sqrt(4)
+    assert row[7] == pytest.approx(mean(new) - own, rel=1e-9) and row[8] == pytest.approx(mean(new) + own, rel=1e-9)
 
 
 def test_latency_regression_is_higher_latency(con, tmp_path):
