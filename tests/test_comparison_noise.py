@@ -105,4 +105,4 @@ def test_compare_prints_interval_and_verdict(tmp_path, capsys):
     assert "better" not in out.replace("% better", "").replace("is better", "")
     assert cli.main(["compare", "--db", str(f), "--study", "noise", "--metric", "iops", "--format", "csv"]) == 0
     head = capsys.readouterr().out.splitlines()[0]
-    assert head.endswith("n_baseline,n,ci95_low_pct,ci95_high_pct,verdict")
+    assert head.endswith("n_baseline,n,ci95_low_pct,ci95_high_pct,verdict,p_value,fdr_q,verdict_fdr,repeats_metric")

@@ -232,12 +232,13 @@ def test_compare_against_previous(tmp_path, capsys):
     tested, claimed, kept = q(
         con_of(f),
         """SELECT count(p_value), count(*) FILTER (p_value IS NOT NULL AND verdict IN ('better', 'worse')),
-                  count(*) FILTER (verdict_fdr IN ('better', 'worse')) FROM trends WHERE study = 'fleet'""",
+                  count(*) FILTER (p_value IS NOT NULL AND verdict_fdr IN ('better', 'worse'))
+           FROM trends WHERE study = 'fleet' AND repeats_metric IS NULL""",
     )[0]
     assert tested > 0 and kept <= claimed
-    assert f"{tested:,} verdicts of this study have an interval" in said
+    assert f"the study's {tested:,} distinct hypotheses with a p-value" in said
     assert f"noise alone would call about {0.05 * tested:,.1f} of them better or worse" in said
-    assert f"{claimed:,} are." in said and f"{kept:,} remain." in said
+    assert f"{claimed:,} are, at " in said and f"{kept:,} remain, at " in said
     assert cli.main([*args, "--format", "csv"]) == 0
     csv = capsys.readouterr().out.splitlines()
     assert csv[0].endswith("pct_change,ci95_low_pct,ci95_high_pct,verdict,regression,p_value,fdr_q,verdict_fdr")
