@@ -128,3 +128,17 @@ def test_no_noise_no_p_value(con):
     assert q(con, "SELECT welch_p(5.0, 0, 3, 0, 3), welch_p(0.0, 0, 3, 0, 4), welch_p(1.0, 0, 3, 0.5, 3)") == [
         (None, None, pytest.approx(float(stats.ttest_ind_from_stats(1, 0, 3, 0, math.sqrt(1.5), 3, False).pvalue)))
     ]
+
+
+def test_equal_means_and_intervals_never_below_zero(con):
+    """Means that differ only by the rounding of their sums are one number (0.2 + 0.4 over 2 runs and
+    0.3 + 0.3 over 2: 0.30000000000000004 and 0.3), a real difference is not; a mean's interval stops at 0."""
+    a = q(con, "SELECT (0.2::DOUBLE + 0.4::DOUBLE) / 2, (0.3::DOUBLE + 0.3::DOUBLE) / 2")[0]
+    assert a[0] != a[1]
+    assert q(con, "SELECT same_mean(?, 2, ?, 2), same_mean(0.3, 2, 0.3000001, 2)", list(a)) == [(True, False)]
+    half = q(con, "SELECT mean_ci95_half(2.0, 3)")[0][0]
+    assert half == pytest.approx(float(stats.t.ppf(0.975, 2)) * 2 / math.sqrt(3), rel=1e-9)
+    assert q(con, "SELECT mean_ci95_low(1.0, ?), mean_ci95_high(1.0, ?), mean_ci95_low(5.0, ?)", [half] * 3) == [
+        (0.0, 1.0 + half, 5.0 - half)
+    ]
+    assert q(con, "SELECT mean_ci95_low(1.0, NULL), mean_ci95_half(NULL, 1)") == [(None, None)]
