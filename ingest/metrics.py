@@ -19,7 +19,7 @@ class Entry:
     source: str  # which tools write it, and how they get to the canonical unit
     series_only: bool = False  # a time-series metric (series.metric), never a sample
     kind: str = ""  # "<role> [lower|higher]": what the number is (one of ROLES) and which way is better
-    headline: str = ""  # brace pattern: the names that stand for a whole run's throughput
+    headline: str = ""  # brace pattern: the names that stand for a whole run (its throughput, its average latency)
     log_io: bool = False  # I/O of a transaction log (Jetstress), not the database's transactional I/O
 
     @property
@@ -70,6 +70,7 @@ ENTRIES: tuple[Entry, ...] = (
         IO_SCOPES,
         "Iometer Average/Maximum (Read/Write) Response Time, published, DiskSpd (AvgLat, LatStdDev), vdbench resp, vscsiStats mean (us / 1000); fio total latency (`lat`/`lat_ns`: 2.x usec / 1000, 3.x ns / 10^6)",
         kind="latency lower",
+        headline="avg_" + D + "latency_ms",  # a run's latency (fio states it per direction only)
     ),
     Entry(
         "{avg,max,min,stddev}_" + D + "{clat,slat}_ms",

@@ -10,8 +10,9 @@ Adding a metric is one line: an ``Entry(names, unit, scopes, source, kind="<role
 in ``ENTRIES`` (ingest/metrics.py). ``names`` is a brace pattern: ``"{,read_,write_}iops"`` stands for ``iops``,
 ``read_iops`` and ``write_iops``. ``kind`` is decided on the metric's meaning: its role (one of
 ``ROLES`` below) and ``lower`` or ``higher`` when a smaller or larger value is better
-(nothing when neither is). ``headline`` names the metrics that stand for a whole run's throughput,
-``log_io`` marks a transaction log's I/O. A name may appear in several entries if unit, role and
+(nothing when neither is). ``headline`` names the metrics that stand for a whole run: its throughput
+(``iops``, ``mbps``) and its average latency (``avg_latency_ms``, per direction where a tool states no
+other: fio); ``log_io`` marks a transaction log's I/O. A name may appear in several entries if unit, role and
 direction agree; its allowed scopes are then the union. The views read all this from the
 ``metric_vocabulary`` table (ingest/vocabulary_table.py), never from the names.
 
@@ -189,3 +190,16 @@ def problem(metric: str, unit: str | None, scope: str | None = None) -> str | No
         if scope not in m.scopes:
             return f"metric {metric!r} does not take scope {scope!r} (allowed: {', '.join(sorted(m.scopes))})"
     return None
+
+
+def per_direction(name: str) -> list[str]:
+    """The metrics that state ``name`` per I/O direction, by the vocabulary's naming rule (``avg_latency_ms``:
+    ``avg_read_latency_ms``, ``avg_write_latency_ms``, ``avg_trim_latency_ms``; ``iops``: ``read_iops``...);
+    [] for a name with a direction of its own, or none listed."""
+
+    def whole(other: str) -> str:
+        return _DIRECTION.sub(lambda m: "_" if m.group(0)[0] == m.group(0)[-1] == "_" else "", other, count=1)
+
+    order = {"read": 0, "write": 1, "trim": 2}
+    found = [m for m in METRICS.values() if m.io_direction and m.name != name and whole(m.name) == name]
+    return [m.name for m in sorted(found, key=lambda m: (order.get(m.io_direction or "", 3), m.name))]

@@ -16,7 +16,10 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "unit": ("VARCHAR", "the one unit the metric is stored in (NULL: the file does not say)"),
     "role": ("VARCHAR NOT NULL", "what the number is: throughput, latency, error_count, efficiency, ..."),
     "lower_is_better": ("BOOLEAN", "true: a smaller value is better; false: a larger one; NULL: neither"),
-    "headline": ("BOOLEAN NOT NULL", "at scope all/test, the number that stands for the whole run's throughput"),
+    "headline": (
+        "BOOLEAN NOT NULL",
+        "at scope all/test, a number that stands for the whole run: its throughput, its average latency",
+    ),
     "log_io": ("BOOLEAN NOT NULL", "I/O of a transaction log, not the database's transactional I/O"),
     "io_direction": ("VARCHAR", "read, write or trim: the I/O the number is about (NULL: all I/O, or none)"),
     "percentile": ("DOUBLE", "for a latency percentile, which one (p99_9_read_latency_ms: 99.9)"),

@@ -28,6 +28,7 @@ from iolab import lab
 from iolab.fdr import noise_alone
 from iolab.reports import headline
 from iolab.reports import page as r
+from iolab.wording import better_means, change_words
 
 con = lab.connect(db_path, lake)
 r.heading(study, "systems compared at matched points")
@@ -36,7 +37,10 @@ r.note(
     "Each system against the baseline at matched points (view comparison): the same block size, read %, "
     "random % and load (outstanding I/Os), scope and metric, whatever tool measured them; a run with no "
     "read/random mix matches on its workload as written. % better is positive when the system beats the "
-    "baseline: higher IO/s and MB/s, lower latency. A correction factor applies only where the study's "
+    "baseline: higher IO/s and MB/s, lower latency. Where higher is better it is value / baseline - 1; where "
+    "lower is better, baseline / value - 1, as much as the throughput the lower latency allows at the same load: "
+    "a latency 34 % lower is +51.5 % better, and the column change says it in words (34.0 % lower latency). "
+    "A correction factor applies only where the study's "
     "iolab.toml declares one; it is applied to the baseline. A point's value is the mean of its repeated runs "
     "(of one measurement: the table below names them); n and n "
     "(baseline) count them, and the 95 % interval of the % better (Welch's t) decides the verdict: better or "
@@ -62,7 +66,9 @@ if corr.height:
     r.note(f"Declared correction: x {corr['correction'][0]:g} ({corr['correction_source'][0]}).")
 
 # %%
-HEADLINE = ["iops", "mbps", "avg_latency_ms"]
+# the study's headline metrics (view headline_metrics): its throughputs, its average latencies (fio's per direction)
+HEADLINE = r.query(con, "SELECT metric FROM headline_metrics WHERE study = ? ORDER BY metric_no", [study])["metric"]
+HEADLINE = HEADLINE.to_list()
 c = r.query(
     con,
     """SELECT metric, unit, direction, system, workload_label AS workload, baseline_config, config,
@@ -70,7 +76,7 @@ c = r.query(
                            -- where a correction applies, the baseline the % better is computed against
                            CASE WHEN correction <> 1 THEN CASE direction WHEN 'higher' THEN baseline_value * correction
                                 WHEN 'lower' THEN baseline_value / correction END END AS corrected_baseline,
-                           value, n_baseline, n, pct_better,
+                           value, n_baseline, n, pct_better, pct_difference,
                            ci95_low_pct, ci95_high_pct, coalesce(verdict, 'no direction') AS verdict, match_rule
                     FROM comparison WHERE study = ? AND metric IN (SELECT unnest(?::VARCHAR[]))
                     ORDER BY list_position(?::VARCHAR[], metric), system, block_size_bytes, read_pct, random_pct, load, workload,
@@ -82,6 +88,10 @@ baseline = r.query(con, "SELECT baseline_system FROM study_baseline WHERE study 
 for (metric, unit, direction), g in c.group_by(["metric", "unit", "direction"], maintain_order=True):
     # the corrected baseline beside the raw one wherever a correction applies (the % better is against it)
     uncorrected = ["corrected_baseline"] if g["corrected_baseline"].null_count() == g.height else []
+    # what each % means, in words: the value's own change (a latency 34 % lower, +51.5 % better)
+    g = g.with_columns(change=pl.Series([change_words(v, metric) for v in g["pct_difference"]], dtype=pl.String)).drop(
+        "pct_difference"
+    )
     points = [r.point_label(row) for row in g.iter_rows(named=True)]  # every distinct matched point: its own bar
     d = g.with_columns(matched_point=pl.Series(points, dtype=pl.String))
     d = d.with_columns(point=r.short_labels(d["matched_point"]))  # cut on the axis, whole in print
@@ -101,6 +111,7 @@ for (metric, unit, direction), g in c.group_by(["metric", "unit", "direction"], 
             "n_baseline",
             "n",
             "pct_better",
+            "change",
             "ci95_low_pct",
             "ci95_high_pct",
             "verdict",
@@ -170,7 +181,7 @@ for (metric, unit, direction), g in c.group_by(["metric", "unit", "direction"], 
     )
     r.table(
         g.drop(["metric", "unit", "direction", *uncorrected]),
-        f"Matched points: {metric} ({unit}, {direction} is better)",
+        f"Matched points: {metric} ({unit}, {better_means(direction)})",
     )
 if c.is_empty():
     r.note("No point of another system matches a baseline point at the headline metrics.")
@@ -183,11 +194,16 @@ allc = r.query(
                               count(*) FILTER (verdict = 'within noise') AS within_noise,
                               count(*) FILTER (verdict = 'single run') AS single_run,
                               min(pct_better) AS min_pct_better, median(pct_better) AS median_pct_better,
-                              max(pct_better) AS max_pct_better
+                              max(pct_better) AS max_pct_better, median(pct_difference) AS median_change
                        FROM comparison WHERE study = ? GROUP BY ALL ORDER BY system, metric""",
     [study],
 )
-r.table(allc, "Every compared metric: verdicts and % better, summarised per system")
+allc = allc.with_columns(
+    median_change=pl.Series(
+        [change_words(v, m) for v, m in zip(allc["median_change"], allc["metric"])], dtype=pl.String
+    )
+)
+r.table(allc, "Every compared metric: verdicts and % better (the median change in words), summarised per system")
 headline.sla_block(con, study)
 u = r.query(
     con,

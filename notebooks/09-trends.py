@@ -28,6 +28,7 @@ import polars as pl
 from iolab import lab
 from iolab.fdr import noise_alone
 from iolab.reports import page as r
+from iolab.wording import change_words
 
 con = lab.connect(db_path, lake)
 r.heading(study, "trends over time")
@@ -40,7 +41,10 @@ r.note(
     "95 % interval (t, n - 1 degrees of freedom). Against the previous measurement at the same workload, load, "
     "scope and metric, a regression is a change for the worse (lower IO/s or MB/s, higher latency) whose whole "
     "95 % Welch interval is below 0: outside the run-to-run noise of both measurements. One run on either side "
-    "is a 'single run': no claim is made."
+    "is a 'single run': no claim is made. % change is positive where the newer is better: value / previous - 1 "
+    "where higher is better, previous / value - 1 where lower is (a latency 34 % lower is +51.5 %, as much as "
+    "the throughput it allows at the same load); the column change says the value's own change in words "
+    "(34.0 % lower latency)."
 )
 m = r.query(
     con,
@@ -52,7 +56,9 @@ m = r.query(
 r.table(m, "Measurements of each system, oldest first")
 
 # %%
-HEADLINE = ["iops", "mbps", "avg_latency_ms"]
+# the study's headline metrics (view headline_metrics): its throughputs, its average latencies (fio's per direction)
+HEADLINE = r.query(con, "SELECT metric FROM headline_metrics WHERE study = ? ORDER BY metric_no", [study])["metric"]
+HEADLINE = HEADLINE.to_list()
 PANELS = 12  # panels per metric, more where more have a change outside the noise; the table below holds every point
 SHAPES = {
     "first measurement": "circle",
@@ -67,7 +73,8 @@ t = r.query(
     con,
     """SELECT coalesce(system, '(no system label)') AS system, measurement, measurement_no, metric, unit,
               workload_label AS workload, coalesce(config_label, '') AS configuration, load, value, n,
-              value_ci95_low, value_ci95_high, previous_measurement, pct_change, ci95_low_pct, ci95_high_pct, verdict,
+              value_ci95_low, value_ci95_high, previous_measurement, pct_change, pct_difference, ci95_low_pct,
+              ci95_high_pct, verdict,
               fdr_q, verdict_fdr,
               CASE WHEN previous_value IS NULL THEN 'first measurement' WHEN regression THEN 'regression'
                    ELSE coalesce(verdict, 'no direction') END AS status
@@ -184,6 +191,9 @@ for (metric, unit), g in t.group_by(["metric", "unit"], maintain_order=True):
     )
 
 # %%
+t = t.with_columns(
+    change=pl.Series([change_words(v, m) for v, m in zip(t["pct_difference"], t["metric"])], dtype=pl.String)
+)
 reg = t.filter(t["previous_measurement"].is_not_null()).select(
     "system",
     "workload",
@@ -194,6 +204,7 @@ reg = t.filter(t["previous_measurement"].is_not_null()).select(
     "measurement",
     "n",
     "pct_change",
+    "change",
     "ci95_low_pct",
     "ci95_high_pct",
     "verdict",
@@ -203,7 +214,7 @@ reg = t.filter(t["previous_measurement"].is_not_null()).select(
 )
 r.table(
     reg.sort(reg["status"] != "regression", "system"),
-    "Each measurement against the previous one (% change: positive is better)",
+    "Each measurement against the previous one (% change: positive is better; change: the value's own, in words)",
 )
 left = m.filter(m["ordered_by"] == "unordered")
 if left.height:

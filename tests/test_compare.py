@@ -121,7 +121,7 @@ def test_off_a_terminal_every_row_is_one_line_with_whole_names(dbf, capsys):
     starts = [m.start() for m in re.finditer(r"\S+(?: \S+)*", out[head])]
     heads = re.findall(r"\S+(?: \S+)*", out[head])
     at = dict(zip(heads, starts, strict=True))
-    assert all(r[at["workload"] - 2 : at["workload"]] == "  " and r[at["workload"]] != " " for r in rows)
+    assert all(r[at["point"] - 2 : at["point"]] == "  " and r[at["point"]] != " " for r in rows)
     assert any(" avg_latency_ms (ms, lower is better) " in line for line in out)  # the summary's metric whole
 
 

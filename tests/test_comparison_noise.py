@@ -11,6 +11,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import corpus, ingest, q
 from tests.test_comparison import scaled_iometer
 
@@ -71,7 +73,10 @@ def test_noise_decides_the_verdict(con, tmp_path):
 
 
 def test_interval_matches_welch_by_hand(con, tmp_path):
-    """Two runs a side: df from Welch-Satterthwaite, t(0.975, df) from the table."""
+    """Two runs a side: the fractional Welch-Satterthwaite df and t(0.975, df) of the t distribution, as
+    scipy gives them (the table of three decimals, with the df rounded down, is gone)."""
+    from scipy import stats
+
     ingest(con, noisy_study(tmp_path / "data", {"Base": [1.0, 1.1], "Other": [1.2, 1.4]}))
     row = q(
         con,
@@ -80,11 +85,11 @@ def test_interval_matches_welch_by_hand(con, tmp_path):
     )[0]
     b, v, sb, sv, lo, hi = row
     vb, vs = sb * sb / 2, sv * sv / 2
-    df = int((vb + vs) ** 2 / (vb * vb + vs * vs))  # n - 1 = 1 on each side
-    t = {1: 12.706, 2: 4.303}[df]
-    half = t * (vb + vs) ** 0.5 / b * 100
-    assert abs(lo - ((v - b) / b * 100 - half)) < 1e-6
-    assert abs(hi - ((v - b) / b * 100 + half)) < 1e-6
+    df = (vb + vs) ** 2 / (vb * vb + vs * vs)  # n - 1 = 1 on each side
+    assert 1 < df < 2  # rounded down, it was 1: t 12.706 where the t distribution says 7.9 here
+    half = stats.t.ppf(0.975, df) * (vb + vs) ** 0.5 / b * 100
+    assert lo == pytest.approx((v - b) / b * 100 - half, rel=1e-9)
+    assert hi == pytest.approx((v - b) / b * 100 + half, rel=1e-9)
 
 
 def test_compare_prints_interval_and_verdict(tmp_path, capsys):
@@ -97,7 +102,8 @@ def test_compare_prints_interval_and_verdict(tmp_path, capsys):
     assert cli.main(["compare", "--db", str(f), "--study", "noise", "--metric", "iops", "--all"]) == 0
     out = capsys.readouterr().out
     assert "within noise" in out and "95 % CI" in out and "verdicts" in out
-    assert "better" not in out.replace("% better", "").replace("is better", "")
+    assert "better" not in out.replace("% better", "").replace("is better", "").replace("better or worse", "")
+    assert "0 are, at 0 findings" in " ".join(out.split())  # what noise alone would claim, and none is
     assert cli.main(["compare", "--db", str(f), "--study", "noise", "--metric", "iops", "--format", "csv"]) == 0
     head = capsys.readouterr().out.splitlines()[0]
-    assert head.endswith("n_baseline,n,ci95_low_pct,ci95_high_pct,verdict")
+    assert head.endswith("n_baseline,n,ci95_low_pct,ci95_high_pct,verdict,p_value,fdr_q,verdict_fdr,repeats_metric")

@@ -628,3 +628,33 @@ def test_a_lake_written_before_series_stats_is_completed_and_a_source_gone_leave
     con.close()
     lake.export(path, out)
     assert _lake_stats(out) == left and len({r[0] for r in left}) == 3  # of 4 captures
+
+
+@pytest.mark.slow  # a Spark session started here: make test-slow
+def test_the_t_distribution_is_scipys_on_spark_too(tmp_path):
+    """The macros of 002_statistics.sql as the lake's Spark SQL puts them in (lambdas folded with Spark's
+    aggregate): t_p2, t975 and welch_df on a grid of fractional df from 1 to 1e6 and p from 1e-12 to 1,
+    within 1e-9 of scipy, as DuckDB's (tests/test_t_distribution.py)."""
+    import sqlglot
+    from scipy import stats
+
+    from iolab.lake import translate
+
+    macros = {}
+    for kind, name, sql in translate.view_statements():
+        if kind == "macro":
+            tree = sqlglot.parse_one(sql, read="duckdb")
+            macros[name.lower()] = ([p.name for p in tree.this.expressions], tree.expression)
+    query = sqlglot.parse_one("SELECT i, t_p2(t, df) AS p, t975(df) AS q FROM g", read="duckdb")
+    spark_sql = translate._for_spark(translate._expand_macros(query, macros)).sql(dialect="spark")
+    grid = [(df, p) for df in (1, 1.3, 2.5, 7.9, 30, 999, 1e6) for p in (1e-12, 1e-6, 0.01, 0.05, 0.2, 0.9)]
+    rows = [(i, float(stats.t.isf(p / 2, df)), float(df)) for i, (df, p) in enumerate(grid)]
+    spark = lake.spark_session()
+    try:
+        spark.createDataFrame(rows, "i long, t double, df double").createOrReplaceTempView("g")
+        got = {r["i"]: (r["p"], r["q"]) for r in spark.sql(spark_sql).collect()}
+    finally:
+        spark.stop()
+    for i, t, df in rows:
+        assert got[i][0] == pytest.approx(2 * float(stats.t.sf(t, df)), rel=1e-9), (t, df)
+        assert got[i][1] == pytest.approx(float(stats.t.ppf(0.975, df)), rel=1e-9), df

@@ -35,6 +35,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "iolab.vocabulary",
             "iolab.written",
             "iolab.terminal",
+            "iolab.wording",
         ],
     ),
     ("model: the records every parser returns", ["iolab.model", "iolab.sla_bound", "iolab.sidecar_schema"]),

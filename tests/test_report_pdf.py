@@ -212,7 +212,7 @@ def test_cli_says_where_chromium_is_missing(tmp_path, monkeypatch, study_db, cap
 
 
 @needs_chromium
-def test_the_index_links_the_print_edition_until_its_pages_change(edition, study_db, tmp_path):
+def test_the_index_links_the_print_edition_until_its_pages_change(edition, study_db, tmp_path, monkeypatch, capsys):
     folder, _, _ = edition
     link = f'href="{render.slug(STUDY)}/{render.slug(STUDY)}.pdf">print edition (PDF)</a>'
     assert link in (folder.parent / "index.html").read_text()
@@ -220,8 +220,16 @@ def test_the_index_links_the_print_edition_until_its_pages_change(edition, study
     shutil.copytree(folder.parent, out)
     assert render.render(study_db, out) == 0  # nothing changed: the pages are kept, and their edition
     assert pdf.edition_path(out, render.slug(STUDY)).is_file() and link in (out / "index.html").read_text()
-    assert render.render(study_db, out, force=True) == 0  # pages rendered again, without an edition
+    # --force renders the pages again; the same data and notebooks make the same pages: the edition stays
+    capsys.readouterr()
+    assert render.render(study_db, out, force=True) == 0
+    assert pdf.edition_path(out, render.slug(STUDY)).is_file() and link in (out / "index.html").read_text()
+    assert "removed" not in capsys.readouterr().out
+    real = render.fingerprints  # pages whose fingerprint changed (new data, a new notebook): rendered again
+    monkeypatch.setattr(render, "fingerprints", lambda *a: {k: v + "'" for k, v in real(*a).items()})
+    assert render.render(study_db, out) == 0  # ... without an edition, which showed them as they were
     assert not pdf.edition_path(out, render.slug(STUDY)).exists() and ".pdf" not in (out / "index.html").read_text()
+    assert "removed: its pages changed" in " ".join(capsys.readouterr().out.split())
 
 
 def test_line_ranges_read_as_a_person_writes_them():

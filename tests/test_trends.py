@@ -14,6 +14,7 @@ import random
 from pathlib import Path
 
 import pytest
+from scipy import stats
 
 from iolab import db
 from tests.conftest import ROOT, corpus, ingest, q
@@ -115,12 +116,11 @@ def test_values_are_the_runs_mean_and_interval(con, tmp_path):
     assert abs(row[2] - sd(old)) < 1e-6 and abs(row[3] - sd(new)) < 1e-6
     assert abs(row[4] - (mean(new) / mean(old) - 1) * 100) < 1e-9
     vp, vn = sd(old) ** 2 / 4, sd(new) ** 2 / 4
-    df = int((vp + vn) ** 2 / (vp * vp / 3 + vn * vn / 3))
-    t = {3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447}[df]
-    half = t * (vp + vn) ** 0.5 / mean(old) * 100
-    assert abs(row[5] - (row[4] - half)) < 1e-6 and abs(row[6] - (row[4] + half)) < 1e-6
-    own = 3.182 * sd(new) / 2  # t(0.975, 3) sd / sqrt(4)
-    assert abs(row[7] - (mean(new) - own)) < 1e-6 and abs(row[8] - (mean(new) + own)) < 1e-6
+    df = (vp + vn) ** 2 / (vp * vp / 3 + vn * vn / 3)  # Welch-Satterthwaite, fractional (scipy's)
+    half = stats.t.ppf(0.975, df) * (vp + vn) ** 0.5 / mean(old) * 100
+    assert row[5] == pytest.approx(row[4] - half, rel=1e-9) and row[6] == pytest.approx(row[4] + half, rel=1e-9)
+    own = stats.t.ppf(0.975, 3) * sd(new) / 2  # t(0.975, 3) sd / sqrt(4)
+    assert row[7] == pytest.approx(mean(new) - own, rel=1e-9) and row[8] == pytest.approx(mean(new) + own, rel=1e-9)
 
 
 def test_latency_regression_is_higher_latency(con, tmp_path):
@@ -232,12 +232,13 @@ def test_compare_against_previous(tmp_path, capsys):
     tested, claimed, kept = q(
         con_of(f),
         """SELECT count(p_value), count(*) FILTER (p_value IS NOT NULL AND verdict IN ('better', 'worse')),
-                  count(*) FILTER (verdict_fdr IN ('better', 'worse')) FROM trends WHERE study = 'fleet'""",
+                  count(*) FILTER (p_value IS NOT NULL AND verdict_fdr IN ('better', 'worse'))
+           FROM trends WHERE study = 'fleet' AND repeats_metric IS NULL""",
     )[0]
     assert tested > 0 and kept <= claimed
-    assert f"{tested:,} verdicts of this study have an interval" in said
+    assert f"the study's {tested:,} distinct hypotheses with a p-value" in said
     assert f"noise alone would call about {0.05 * tested:,.1f} of them better or worse" in said
-    assert f"{claimed:,} are." in said and f"{kept:,} remain." in said
+    assert f"{claimed:,} are, at " in said and f"{kept:,} remain, at " in said
     assert cli.main([*args, "--format", "csv"]) == 0
     csv = capsys.readouterr().out.splitlines()
     assert csv[0].endswith("pct_change,ci95_low_pct,ci95_high_pct,verdict,regression,p_value,fdr_q,verdict_fdr")

@@ -33,7 +33,9 @@ def test_every_metric_has_a_role_and_a_direction():
 
 def test_headline_log_io_and_name_rules():
     heads = {n for n, m in vocabulary.METRICS.items() if m.headline}
-    assert heads == {"iops", "mbps", "achieved_iops", "max_small_iops", "max_large_mbps"}
+    assert heads == {"iops", "mbps", "achieved_iops", "max_small_iops", "max_large_mbps"} | {
+        f"avg_{d}latency_ms" for d in ("", "read_", "write_", "trim_")
+    }
     logs = {n for n, m in vocabulary.METRICS.items() if m.log_io}
     assert logs == {f"log_{d}_{s}" for d in ("read", "write") for s in ("iops", "latency_ms", "bytes_avg")}
     m = vocabulary.METRICS

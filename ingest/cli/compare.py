@@ -12,39 +12,10 @@ import sys
 from typing import Any, TypeAlias
 
 from ..terminal import console, markup, shown
-from . import params, requires
+from ..wording import better_means, change_words, point_label
+from . import compare_rows, params, requires
 from .cells import VERDICTS, _interval, _pct, column_format, overall_verdict, pct_cell, verdict_counts  # noqa: F401
-
-DEFAULT_METRICS = ["iops", "mbps", "avg_latency_ms"]
-COMPARE_COLUMNS = [
-    "study",
-    "metric",
-    "unit",
-    "direction",
-    "baseline_system",
-    "system",
-    "baseline_measurement",
-    "measurement",
-    "workload_label",
-    "block_size_bytes",
-    "read_pct",
-    "random_pct",
-    "load",
-    "scope",
-    "baseline_config",
-    "config",
-    "baseline_value",
-    "value",
-    "ratio",
-    "correction",
-    "pct_better",
-    "match_rule",
-    "n_baseline",
-    "n",
-    "ci95_low_pct",
-    "ci95_high_pct",
-    "verdict",
-]
+from .compare_rows import COMPARE_COLUMNS, comparison_rows, default_metrics, resolve_metrics  # noqa: F401
 
 
 def register(sub: Any) -> None:
@@ -59,7 +30,12 @@ def register(sub: Any) -> None:
         help="compare this measurement of SYSTEM (a firmware label or a day, as `iolab info` and the page list "
         "them) instead of its newest; repeat for more systems, the baseline included",
     )
-    p.add_argument("--metric", action="append", help="only these metrics (default: iops, mbps, avg_latency_ms)")
+    p.add_argument(
+        "--metric",
+        action="append",
+        help="only these metrics (default: the study's headline metrics, its throughputs and average latencies: "
+        "iops, mbps, avg_latency_ms; fio's per direction)",
+    )
     p.add_argument(
         "--format",
         choices=["table", "csv", "tsv", "json"],
@@ -78,33 +54,6 @@ def register(sub: Any) -> None:
         help="previous: each system's newest measurement (firmware label or day of runs) against the one before",
     )
     p.set_defaults(func=cmd_compare)
-
-
-def comparison_rows(
-    con: Any, study: str, baseline: str | None, metrics: list[str] | None, chosen: dict[str, str] | None = None
-) -> Any:
-    """The comparison of ``study``; with ``baseline``, against that system (same matching rules); each
-    system's current measurement, or the one ``chosen`` names for it (system -> measurement)."""
-    metrics = metrics or DEFAULT_METRICS
-    chosen = chosen or {}
-    if baseline:
-        # the views read the baseline from study_baseline: shadow it for this connection only
-        lit = lambda v: "'" + v.replace("'", "''") + "'"  # noqa: E731  (DDL takes no parameters)
-        con.execute(f"""CREATE OR REPLACE TEMP VIEW study_baseline AS
-                        SELECT study, {lit(baseline)}::VARCHAR AS baseline_system,
-                               'command line: --baseline' AS baseline_source, count(DISTINCT system) AS systems
-                        FROM measurements WHERE study = {lit(study)} GROUP BY study""")
-    cols = ", ".join(f"c.{c}" for c in COMPARE_COLUMNS)
-    return con.sql(
-        f"""WITH chosen AS (SELECT unnest($3::VARCHAR[]) AS system, unnest($4::VARCHAR[]) AS measurement)
-            SELECT {cols} FROM comparison_measurements c
-            LEFT JOIN chosen b ON b.system = c.baseline_system LEFT JOIN chosen s ON s.system = c.system
-            WHERE c.study = $1 AND c.metric IN (SELECT unnest($2::VARCHAR[]))
-              AND CASE WHEN b.system IS NULL THEN c.baseline_current ELSE c.baseline_measurement = b.measurement END
-              AND CASE WHEN s.system IS NULL THEN c.current ELSE c.measurement = s.measurement END
-            ORDER BY c.system, c.metric, c.block_size_bytes, c.read_pct, c.random_pct, c.load, c.workload_label""",
-        params=[study, metrics, list(chosen), list(chosen.values())],
-    ).pl()
 
 
 def chosen_measurements(con: Any, study: str, said: list[str] | None) -> dict[str, str] | str:
@@ -188,7 +137,13 @@ def cmd_compare(args: argparse.Namespace, con: Any) -> int:
     if isinstance(chosen, str):
         err.print(f"[red]{markup(chosen)}[/]")
         return requires.EXIT_USAGE
-    df = comparison_rows(con, args.study, args.baseline, args.metric, chosen)
+    if not (metrics := metrics_for(con, args.study, args.metric)):
+        return requires.EXIT_USAGE
+    from ..fdr import noise_alone
+
+    with compare_rows.compared(con, args.study, args.baseline, chosen):
+        df = compare_rows.rows(con, args.study, metrics)
+        many = noise_alone(con, "comparison_fdr", args.study) if args.format == "table" else ""
     if args.format != "table":
         sys.stdout.write(as_text(df, args.format))
     else:
@@ -197,10 +152,32 @@ def cmd_compare(args: argparse.Namespace, con: Any) -> int:
                FROM study_baseline b LEFT JOIN study_corrections c USING (study) WHERE b.study = ?""",
             [args.study],
         ).fetchall()
-        unmatched = unmatched_counts(con, args.study, args.metric or DEFAULT_METRICS)
+        unmatched = unmatched_counts(con, args.study, metrics)
         measured = measurement_lines(con, args.study, chosen)
         _print(df, args.study, heading[0] if heading else (None, None, None, None), unmatched, args.all, measured)
+        if many:
+            console().print(markup(many), soft_wrap=True)
     return requires.EXIT_OK
+
+
+def metrics_for(con: Any, study: str, asked: list[str] | None) -> list[str]:
+    """The metrics compared: those asked (resolved to their per-direction forms where the study states
+    them so, each resolution said on standard error), else the study's headline metrics; [] (said
+    why) where none is left."""
+    metrics, notes = resolve_metrics(con, study, asked) if asked else (default_metrics(con, study), [])
+    err = console(stderr=True)
+    for note in notes:
+        err.print(f"[yellow]--metric {markup(note)}[/]", soft_wrap=True)
+    if not metrics:
+        err.print(
+            f"[red]Nothing to compare in {markup(study)}[/]: "
+            + (
+                "no metric asked for is stated by its points."
+                if asked
+                else "its runs state no headline metric (IO/s, MB/s, average latency); name one with --metric."
+            )
+        )
+    return metrics
 
 
 def no_systems_text(study: str, named: list[str]) -> str:
@@ -246,11 +223,12 @@ def cmd_against(args: argparse.Namespace, con: Any) -> int:
             "[red]--against previous compares each system with itself[/]: it takes no --baseline or --sla."
         )
         return requires.EXIT_USAGE
-    df = trend.newest_rows(con, args.study, args.metric or DEFAULT_METRICS)
+    if not (metrics := metrics_for(con, args.study, args.metric)):
+        return requires.EXIT_USAGE
+    df = trend.newest_rows(con, args.study, metrics)
     if args.format != "table":
         sys.stdout.write(as_text(df, args.format))
     else:
-        metrics = args.metric or DEFAULT_METRICS
         from ..fdr import noise_alone
 
         trend.print_trend(
@@ -291,13 +269,17 @@ def unmatched_counts(con: Any, study: str, metrics: list[str]) -> dict[tuple[str
 
 def summary(df: Any, unmatched: dict[tuple[str, str], int]) -> Any:
     """Per system and metric: matched and unmatched points, the geometric mean, min and max of the
-    ratio (value / baseline), the declared correction and the geometric mean of % better with it."""
+    ratio (value / baseline), the declared correction and the geometric mean of % better with it, and
+    of the value's own change (pct_difference: the words "34.0 % lower latency")."""
     import polars as pl
 
     # the corrected ratio, > 1 where the system beats the corrected baseline, whatever the direction
     better = 1 + pl.col("pct_better") / 100
+    change = 1 + pl.col("pct_difference") / 100  # value / corrected baseline
     if "verdict" not in df.columns:  # a frame of the comparison's older columns: no verdicts to count
         df = df.with_columns(pl.lit(None, dtype=pl.Utf8).alias("verdict"))
+    if "pct_difference" not in df.columns:
+        df = df.with_columns(pl.lit(None, dtype=pl.Float64).alias("pct_difference"))
     out = (
         df.group_by("system", "metric", "unit", "direction", maintain_order=True)
         .agg(
@@ -307,6 +289,7 @@ def summary(df: Any, unmatched: dict[tuple[str, str], int]) -> Any:
             pl.col("ratio").max().alias("ratio_max"),
             pl.col("correction").unique().sort().alias("corrections"),
             ((better.filter(better > 0).log().mean().exp() - 1) * 100).alias("pct_better_geomean"),
+            ((change.filter(change > 0).log().mean().exp() - 1) * 100).alias("pct_difference_geomean"),
             pl.col("verdict").drop_nulls().alias("verdicts"),
         )
         .sort("system", "metric")
@@ -387,7 +370,7 @@ def _print(
             out.print(f"  {markup(line)}", soft_wrap=True)
     s = summary(df, unmatched)
     heads = ["system", "metric", "matched", "unmatched", "ratio geo. mean", "min", "max", "correction", "% better"]
-    heads += ["verdicts"]
+    heads += ["change", "verdicts"]
     ratio = column_format([*s["ratio_geomean"], *s["ratio_min"], *s["ratio_max"]])
     cells: list[list[Cell]] = [
         [
@@ -400,11 +383,15 @@ def _print(
             ratio(r["ratio_max"]),
             ", ".join(correction_text(c, r["direction"]) for c in r["corrections"]),
             pct_cell(r["pct_better_geomean"], overall_verdict(r["verdicts"])),
+            change_words(r["pct_difference_geomean"], r["metric"]),
             verdict_counts(r["verdicts"]),
         ]
         for r in s.iter_rows(named=True)
     ]
-    table("per system (ratio = value / baseline)", heads, cells, {"system", "metric", "correction", "verdicts"})
+    left = {"system", "metric", "correction", "change", "verdicts"}
+    table("per system (ratio = value / baseline; geometric means)", heads, cells, left)
+    if "lower" in s["direction"].to_list():
+        out.print(f"% better: {better_means('lower')}.", soft_wrap=True)
     if rows:
         _print_rows(df)
     out.print(
@@ -416,7 +403,7 @@ def _print(
 
 def _print_rows(df: Any) -> None:
     """Every matched point; each number column in one format."""
-    heads = ["system", "workload", "metric", "baseline", "corrected", "value", "ratio", "% better", "95 % CI"]
+    heads = ["system", "point", "metric", "baseline", "corrected", "value", "ratio", "% better", "change", "95 % CI"]
     heads += ["runs", "verdict", "match"]
     corrected = [
         None if b is None else b * c if d == "higher" else b / c
@@ -427,13 +414,17 @@ def _print_rows(df: Any) -> None:
     cells: list[list[Cell]] = [
         [
             shown(r["system"]),
-            shown(r["workload_label"]),
+            shown(
+                point_label({**r, "workload": r["workload_label"]})
+                + ("" if r["scope"] == "all" else f" · scope {r['scope']}")
+            ),
             shown(f"{r['metric']} ({r['unit']})"),
             plain(r["baseline_value"]),
             plain(cb) if r["correction"] not in (None, 1) else "",
             plain(r["value"]),
             ratio(r["ratio"]),
             pct_cell(r["pct_better"], r["verdict"]),
+            change_words(r.get("pct_difference"), r["metric"]),
             _interval(r["ci95_low_pct"], r["ci95_high_pct"]),
             f"{r['n_baseline']}/{r['n']}",
             r["verdict"] or "",
@@ -441,4 +432,4 @@ def _print_rows(df: Any) -> None:
         ]
         for r, cb in zip(df.iter_rows(named=True), corrected, strict=True)
     ]
-    table("matched points", heads, cells, {"system", "workload", "metric", "verdict", "match"})
+    table("matched points", heads, cells, {"system", "point", "metric", "change", "verdict", "match"})

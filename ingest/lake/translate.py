@@ -112,8 +112,6 @@ SPARK_FORMS = {
     # string_agg(DISTINCT x, sep ORDER BY x): the sorted distinct values joined (Spark's listagg with
     # DISTINCT and WITHIN GROUP fails when written: ClassCastException ... SortOrder)
     "string_agg_distinct": "CASE WHEN COUNT(X) > 0 THEN ARRAY_JOIN(ARRAY_SORT(COLLECT_SET(X)), P) END",
-    # the sum of a list (macro t_p2, 073_t_test.sql): Spark folds it
-    "list_sum": "AGGREGATE(X, CAST(0 AS DOUBLE), (acc, v) -> acc + v)",
     # microseconds since the epoch of a timestamp (trend_runs: a start from an end and a runtime)
     "epoch_us": "UNIX_MICROS(X)",
     # GLOB patterns (* and ?) as LIKE patterns, with % and _ of the pattern taken literally
@@ -146,8 +144,15 @@ def _for_spark(tree):
             # mean_of / sd_of (002_statistics.sql): DuckDB sums in the order of the values; Spark has no
             # ordered aggregates, and its own sum agrees to the lake check's 1e-9
             return n.__class__(this=n.this.this)
-        if isinstance(n, exp.Anonymous) and n.name.lower() in ("product", "list_sum", "epoch_us"):
+        if isinstance(n, exp.Anonymous) and n.name.lower() in ("product", "epoch_us"):
             return _spark_form(n.name.lower(), n.expressions[0])
+        if isinstance(n, exp.Anonymous) and n.name.lower() == "list_reduce" and len(n.expressions) == 3:
+            # a fold from a start (002_statistics.sql: the t distribution): Spark's aggregate, its start
+            # before its lambda; changed in place, so that the folds nested in its lambda are translated too
+            items, fold, start = n.expressions
+            n.set("this", "AGGREGATE")
+            n.set("expressions", [items, start, fold])
+            return n
         if isinstance(n, exp.JSONType):
             return _spark_form("json_type", n.this)
         if isinstance(n, exp.PercentileCont) and n.expression is not None:

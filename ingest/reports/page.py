@@ -17,6 +17,7 @@ import duckdb
 import polars as pl
 from IPython.display import HTML, display
 
+from ..wording import point_label  # noqa: F401  (a matched point in words: moved down for the commands)
 from . import pictures
 from .tables import (
     CSS,
@@ -253,24 +254,6 @@ def system_colors(names, shown=None) -> alt.Scale:
     if shown is not None:
         domain = sorted({str(n) for n in shown if n is not None and n == n})
     return alt.Scale(domain=domain, range=[colour.get(n, PALETTE[-1]) for n in domain])
-
-
-def point_label(row) -> str:
-    """A matched point in words: workload, then the baseline's RAID level, drives and configuration where
-    stated, so two points that differ only there never share (and stack into) one bar."""
-    parts = [str(row["workload"])]
-    raid = row.get("baseline_raid_level")
-    if raid is not None and raid == raid:  # None or NaN: a missing value
-        parts.append(str(raid) if str(raid).upper().startswith("RAID") else f"RAID {raid}")
-    drives = row.get("baseline_drives")
-    if drives is not None and drives == drives:
-        parts.append(f"{int(drives)} drives")
-    for key in ("baseline_config", "config"):
-        v = row.get(key)
-        if v is not None and v == v and v != "":
-            parts.append(str(v))
-            break
-    return " · ".join(parts)
 
 
 LABEL_CHARS = 80

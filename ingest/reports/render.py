@@ -331,8 +331,8 @@ def render(
         if pdf:
             failed += print_editions(snap, db, out, where, linked, studies, titles, failed, on_page)
             unwritable(failed)
-        else:  # a study whose pages changed keeps no print edition of the old ones
-            unprint(out, where, {s for s, _, _ in done})
+        else:  # a study whose pages changed keeps no print edition of the old ones; --force alone changes none
+            unprint(out, where, {s for s, nb, _ in done if old[s].get(nb) != prints[(s, nb)]})
         linked += [(s, "print", edition_path(out, where[s])) for s in dict.fromkeys(s for s, _ in every)]
         idx = index(out, snap, [p for p in linked if p[2].is_file()], db, titles)
     return said(done, kept, failed, idx)

@@ -9,8 +9,8 @@
 --                    workload and block size
 --   tiles            runs labelled with tiles (sidecars), per system and workload
 -- A point's value is the mean of its repeats (mean_of, 002_statistics.sql: the comparison's and the
--- trends' definition), with n, sd and the mean's 95 % t interval (ci95_low, ci95_high; NULL for one
--- run), never the best repeat. Every point is one measurement of its system (008_measurements_of_systems.sql):
+-- trends' definition), with n, sd and the mean's 95 % t interval (ci95_low, ci95_high: macros
+-- mean_ci95_*, t from the t distribution, the low end never below 0; NULL for one run), never the best repeat. Every point is one measurement of its system (008_measurements_of_systems.sql):
 -- scaling_points carries the measurement; scaling, saturation and the hockey stick hold each system's
 -- current one (older measurements are the trends'). Which metrics get a linearity comes from the
 -- vocabulary (metric_vocabulary): throughputs only.
@@ -117,12 +117,12 @@ SELECT m.study, m.system, m.tool, m.workload, m.config_label, m.raid_level, m.bl
 FROM mm m
 WHERE m.drives_stated IS NOT NULL AND m.metric IN ('iops', 'mbps')
 UNION ALL
--- tiles: the run's own headline numbers (metric_vocabulary.headline; a run that also states its
--- drives is a drive curve)
+-- tiles: the run's own headline throughputs (metric_vocabulary.headline, role throughput; a run that also
+-- states its drives is a drive curve)
 SELECT m.study, m.system, m.tool, m.workload, m.config_label, m.raid_level, m.block_size_bytes,
        'tiles', m.tiles, m.metric, m.value, m.unit, m.run_id, m.measurement,
        m.current_measurement
-FROM mm m JOIN metric_vocabulary v ON v.metric = m.metric AND v.headline
+FROM mm m JOIN metric_vocabulary v ON v.metric = m.metric AND v.headline AND v.role = 'throughput'
 WHERE m.tiles IS NOT NULL AND m.drives_stated IS NULL AND m.scope IN ('all', 'test');
 
 CREATE OR REPLACE VIEW scaling AS
@@ -138,13 +138,14 @@ WITH pts AS (
 ), w AS (
     SELECT *,
            first_value(load) OVER c AS first_load, first_value(value) OVER c AS first_value,
-           count(*) OVER (PARTITION BY study, system, tool, workload, config_label, raid_level, block_size_bytes, axis, metric) AS points
+           count(*) OVER (PARTITION BY study, system, tool, workload, config_label, raid_level, block_size_bytes, axis, metric) AS points,
+           mean_ci95_half(sd, n) AS ci95_half  -- 002_statistics.sql
     FROM pts
     WINDOW c AS (PARTITION BY study, system, tool, workload, config_label, raid_level, block_size_bytes, axis, metric
                  ORDER BY load ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)
 ), l AS (
-    SELECT * EXCLUDE (throughput),
-           value - t975(n - 1) * sd / sqrt(n) AS ci95_low, value + t975(n - 1) * sd / sqrt(n) AS ci95_high,
+    SELECT * EXCLUDE (throughput, ci95_half),
+           mean_ci95_low(value, ci95_half) AS ci95_low, mean_ci95_high(value, ci95_half) AS ci95_high,
            CASE WHEN throughput AND first_value > 0 THEN value / (first_value * load / first_load) END AS linearity
     FROM w
 )

@@ -28,7 +28,12 @@
 -- correction: the study's declared factor (study_corrections; 1 without one), applied to the
 -- baseline: x factor where higher is better, / factor where lower is better.
 -- pct_better = (value / corrected baseline - 1) x 100 (higher) or (corrected baseline / value - 1)
--- x 100 (lower): positive means the system beats the baseline. ratio = value / baseline_value.
+-- x 100 (lower): positive means the system beats the baseline, by as much as the faster one's
+-- throughput exceeds the slower's (a 34 % lower latency is +51.5 %: at one load, IO/s = outstanding
+-- I/Os / latency, so a point's IO/s and latency give one % better). pct_difference = (value /
+-- corrected baseline - 1) x 100 whatever the direction: how much higher (+) or lower (-) the system's
+-- number is, the "34 % lower latency" of the pages and `iolab compare`. Means that differ only by the
+-- rounding of their sums are one number (macro same_mean): 0 % both. ratio = value / baseline_value.
 CREATE OR REPLACE VIEW comparison_points AS
 WITH g AS (
     SELECT study, system, measurement, current_measurement, config_label, raid_level, drives_stated AS drives,
@@ -98,9 +103,9 @@ JOIN comparison_points s
 
 -- Noise: n_baseline and n are the runs averaged on each side, sd_baseline and sd their sample
 -- standard deviations (NULL for one run). ci95_low_pct / ci95_high_pct: a 95 % Welch t interval
--- on the difference of the means (corrected baseline against the system), with
--- Welch-Satterthwaite degrees of freedom rounded down (conservative) and t(0.975, df) from a
--- table (macros welch_df and t975, 002_statistics.sql), divided by the same denominator as pct_better
+-- on the difference of the means (corrected baseline against the system), with the fractional
+-- Welch-Satterthwaite degrees of freedom and t(0.975, df) of the t distribution, as scipy gives them
+-- (macros welch_df and t975, 002_statistics.sql), divided by the same denominator as pct_better
 -- (the corrected baseline where higher is better, the system's value where lower is), so the
 -- interval is centred on pct_better.
 -- verdict: 'single run' when either side has one run (no difference is claimed); 'equal' when every
@@ -131,19 +136,22 @@ WITH p AS (
     SELECT *,
            sqrt(vb + vs) AS se,
            welch_df(vb, baseline_runs, vs, runs) AS df,
-           CASE direction WHEN 'higher' THEN value - b_mean WHEN 'lower' THEN b_mean - value END AS diff
+           CASE WHEN direction IS NULL THEN NULL WHEN same_mean(value, runs, b_mean, baseline_runs) THEN 0.0
+                WHEN direction = 'higher' THEN value - b_mean ELSE b_mean - value END AS diff  -- 002_statistics.sql
     FROM w
-), tq AS (
+), tq AS MATERIALIZED (
     SELECT *, t975(df) AS t975  -- 002_statistics.sql
     FROM t
 ), r AS (
     SELECT * EXCLUDE (b_mean, b_sd, denom, vb, vs, se, df, diff, t975),
            value / nullif(baseline_value, 0) AS ratio,
            -- the same value on both sides is 0 % better, even where both are 0 (no errors on either)
-           CASE WHEN direction IS NOT NULL AND value = baseline_value AND correction = 1 THEN 0.0
+           CASE WHEN direction IS NOT NULL AND same_mean(value, runs, b_mean, baseline_runs) THEN 0.0
                 WHEN direction = 'higher' THEN (value / nullif(baseline_value * correction, 0) - 1) * 100
                 WHEN direction = 'lower' THEN (baseline_value / correction / nullif(value, 0) - 1) * 100 END AS pct_better,
-           CASE WHEN direction IS NOT NULL AND value = baseline_value THEN 0.0
+           CASE WHEN same_mean(value, runs, coalesce(b_mean, baseline_value), baseline_runs) THEN 0.0
+                ELSE (value / nullif(coalesce(b_mean, baseline_value), 0) - 1) * 100 END AS pct_difference,
+           CASE WHEN direction IS NOT NULL AND same_mean(value, runs, baseline_value, baseline_runs) THEN 0.0
                 WHEN direction = 'higher' THEN (value / nullif(baseline_value, 0) - 1) * 100
                 WHEN direction = 'lower' THEN (baseline_value / nullif(value, 0) - 1) * 100 END AS pct_better_uncorrected,
            baseline_runs AS n_baseline, runs AS n,

@@ -31,28 +31,35 @@ FROM system_measurements s LEFT JOIN r USING (study, system, measurement);
 -- level, stated drives, workload, block size, read %, random %, load and its split (queue depth x
 -- workers), ORION OIOs, scope, metric,
 -- unit): the mean of its runs (value), their number (n) and sample standard deviation (sd), and
--- the mean's own 95 % t interval (value_ci95_low, value_ci95_high: value -/+ t975(n - 1) sd / sqrt(n);
--- NULL for one run); point_measurements: how many of the system's measurements have this point
--- (trended: more than one, a trend to draw).
+-- the mean's own 95 % t interval (value_ci95_low, value_ci95_high: value -/+ t975(n - 1) sd / sqrt(n),
+-- the low end never below 0: macros mean_ci95_*, 002_statistics.sql; NULL for one run); point_measurements:
+-- how many of the system's measurements have this point (trended: more than one, a trend to draw).
 -- Against the previous measurement that has the same point (previous_*): pct_change, positive
 -- where the new one is better ((value / previous - 1) x 100 where higher is better, (previous /
--- value - 1) x 100 where lower is), and its 95 % Welch interval (ci95_low_pct, ci95_high_pct),
--- computed as the comparison's with the previous measurement as the baseline (002_statistics.sql).
+-- value - 1) x 100 where lower is: 075's pct_better), pct_difference = (value / previous - 1) x 100
+-- whatever the direction (a latency 34 % lower is pct_difference -34, pct_change +51.5), both exactly 0
+-- where the means differ only by the rounding of their sums (macro same_mean), and the 95 % Welch
+-- interval of pct_change (ci95_low_pct, ci95_high_pct: the fractional Welch-Satterthwaite df and t975
+-- of the t distribution, as the comparison's, 002_statistics.sql).
 -- verdict: 'better' / 'worse' when the whole interval is above / below 0, else 'within noise'; 'equal'
 -- when every run of both measurements has the same value (the difference is exactly 0: mean_of);
 -- 'single run' when either side has one run; NULL for the first measurement or a metric without a
 -- direction. regression: true when the verdict is 'worse' (lower IOPS or MB/s, higher latency,
 -- outside the noise of both measurements' runs), false for 'better' or 'within noise', NULL where
 -- no claim can be made.
--- Many verdicts at once (false discovery rate): p_value is the two-sided Welch t test's p of the
--- same difference (t = diff / se, the interval's rounded-down df; t_p2, 073_t_test.sql; 0 where
--- neither side varies and the means differ, 1 where they are equal; NULL where the verdict has no
--- interval). fdr_family: how many verdicts of the study have one (the family adjusted together);
--- fdr_q: the Benjamini-Hochberg adjusted p-value over that family (macro bh_q, 073_t_test.sql: min
--- over rank k >= i of p_(k) x m / k, at most 1). verdict_fdr: the verdict once the family's false
--- discovery rate is held at 5 % (macro fdr_verdict: a 'better' or 'worse' whose fdr_q is not below
--- 0.05 becomes 'within noise'; every other verdict is kept). Noise alone, with nothing changed,
--- gives about 5 % of fdr_family verdicts 'better' or 'worse' (the pages say how many).
+-- Many verdicts at once (false discovery rate), as comparison_fdr (076): p_value is the two-sided Welch
+-- t test's p of the same difference (welch_p, 073_t_test.sql: scipy's ttest_ind_from_stats with
+-- equal_var=False; NULL where the verdict has no interval, and where neither measurement varies: no
+-- noise to judge). finding numbers the system's point (both measurements, workload, load and its split,
+-- configuration, RAID level, drives) within the study; a row repeating another row's numbers at its
+-- finding is the same hypothesis (repeats_metric names the row it repeats: iops and read_iops of a
+-- read-only workload) and takes its q. fdr_family: how many distinct hypotheses of the study have a
+-- p-value (the family adjusted together); fdr_q: the Benjamini-Hochberg adjusted p-value over that
+-- family (macro bh_q, 073_t_test.sql: min over rank k >= i of p_(k) x m / k, at most 1).
+-- verdict_fdr: the verdict once the family's false discovery rate is held at 5 % (macro fdr_verdict:
+-- a 'better' or 'worse' whose fdr_q is not below 0.05 becomes 'within noise'; every other verdict is
+-- kept). Noise alone, with nothing changed, gives about 5 % of fdr_family hypotheses 'better' or 'worse'
+-- (the pages say how many, and at how many findings).
 CREATE OR REPLACE VIEW trends AS
 WITH p AS (
     SELECT r.study, r.system, r.measurement, r.measured_by, r.config_label, r.raid_level, r.drives_stated AS drives,
@@ -95,21 +102,28 @@ WITH p AS (
 ), v AS (
     SELECT *,
            previous_sd * previous_sd / previous_n AS vp, sd * sd / n AS vn,
-           CASE direction WHEN 'higher' THEN value - previous_value WHEN 'lower' THEN previous_value - value END AS diff,
-           CASE direction WHEN 'higher' THEN previous_value WHEN 'lower' THEN value END AS denom
+           CASE WHEN direction IS NULL THEN NULL WHEN same_mean(value, n, previous_value, previous_n) THEN 0.0
+                WHEN direction = 'higher' THEN value - previous_value ELSE previous_value - value END AS diff,
+           CASE direction WHEN 'higher' THEN previous_value WHEN 'lower' THEN value END AS denom,
+           mean_ci95_half(sd, n) AS ci95_half  -- 002_statistics.sql
     FROM l
-), c AS (
-    SELECT * EXCLUDE (vp, vn, diff, denom),
-           value - t975(n - 1) * sd / sqrt(n) AS value_ci95_low,
-           value + t975(n - 1) * sd / sqrt(n) AS value_ci95_high,
-           CASE WHEN direction IS NOT NULL AND value = previous_value THEN 0.0  -- even where both are 0
-                WHEN direction = 'higher' THEN (value / nullif(previous_value, 0) - 1) * 100
-                WHEN direction = 'lower' THEN (previous_value / nullif(value, 0) - 1) * 100 END AS pct_change,
-           (diff - t975(welch_df(vp, previous_n, vn, n)) * sqrt(vp + vn)) / nullif(denom, 0) * 100 AS ci95_low_pct,
-           (diff + t975(welch_df(vp, previous_n, vn, n)) * sqrt(vp + vn)) / nullif(denom, 0) * 100 AS ci95_high_pct,
+), w AS MATERIALIZED (  -- the t distribution once a row (each end of each interval, each family step reads it)
+    SELECT *,
+           t975(welch_df(vp, previous_n, vn, n)) * sqrt(vp + vn) AS welch_half,  -- 002_statistics.sql
            CASE WHEN direction IS NULL OR previous_value IS NULL OR n < 2 OR previous_n < 2 THEN NULL
                 ELSE welch_p(diff, vp, previous_n, vn, n) END AS p_value  -- 073_t_test.sql
     FROM v
+), c AS (
+    SELECT * EXCLUDE (vp, vn, diff, denom, ci95_half, welch_half),
+           mean_ci95_low(value, ci95_half) AS value_ci95_low, mean_ci95_high(value, ci95_half) AS value_ci95_high,
+           CASE WHEN direction IS NOT NULL AND same_mean(value, n, previous_value, previous_n) THEN 0.0  -- even both 0
+                WHEN direction = 'higher' THEN (value / nullif(previous_value, 0) - 1) * 100
+                WHEN direction = 'lower' THEN (previous_value / nullif(value, 0) - 1) * 100 END AS pct_change,
+           CASE WHEN same_mean(value, n, previous_value, previous_n) THEN 0.0
+                ELSE (value / nullif(previous_value, 0) - 1) * 100 END AS pct_difference,
+           (diff - welch_half) / nullif(denom, 0) * 100 AS ci95_low_pct,
+           (diff + welch_half) / nullif(denom, 0) * 100 AS ci95_high_pct
+    FROM w
 ), d AS (
     SELECT *,
            CASE WHEN direction IS NULL OR previous_value IS NULL THEN NULL
@@ -117,13 +131,31 @@ WITH p AS (
                 WHEN value = previous_value AND sd = 0 AND previous_sd = 0 THEN 'equal'
                 WHEN ci95_low_pct > 0 THEN 'better'
                 WHEN ci95_high_pct < 0 THEN 'worse'
-                ELSE 'within noise' END AS verdict
+                ELSE 'within noise' END AS verdict,
+           dense_rank() OVER (PARTITION BY study
+                              ORDER BY system, previous_measurement, measurement, config_label, raid_level, drives,
+                                       workload_key, block_size_bytes, read_pct, random_pct, load, queue_depth, workers,
+                                       small_oio, large_oio) AS finding
     FROM c
-), q AS (  -- Benjamini-Hochberg over the study's verdicts with a p-value (073_t_test.sql)
-    SELECT *, bh_family(p_value, study) AS fdr_family, bh_step(p_value, study) AS bh FROM d
+), h AS (  -- the first row of each hypothesis, and the one it repeats (as comparison_fdr, 076)
+    SELECT *,
+           first_value(metric || CASE WHEN scope <> 'all' THEN ' (' || scope || ')' ELSE '' END) OVER k AS fdr_first,
+           row_number() OVER k AS fdr_copy
+    FROM d
+    WINDOW k AS (PARTITION BY study, finding, direction, previous_value, value, previous_sd, sd, previous_n, n
+                 ORDER BY scope <> 'all', scope, metric)
+), q AS (  -- Benjamini-Hochberg over the study's distinct hypotheses with a p-value (073_t_test.sql)
+    SELECT *, bh_family(fdr_p, study) AS fdr_family, bh_step(fdr_p, study) AS bh
+    FROM (SELECT *, CASE WHEN fdr_copy = 1 THEN p_value END AS fdr_p FROM h)
 ), f AS (
-    SELECT * EXCLUDE (bh), bh_q(bh, p_value, study) AS fdr_q FROM q
+    SELECT * EXCLUDE (bh), bh_q(bh, fdr_p, study) AS fdr_q1 FROM q
+), r AS (  -- a repeat takes the q of the row it repeats
+    SELECT * EXCLUDE (fdr_first, fdr_copy, fdr_p, fdr_q1),
+           CASE WHEN fdr_copy > 1 THEN fdr_first END AS repeats_metric,
+           max(fdr_q1) OVER (PARTITION BY study, finding, direction, previous_value, value, previous_sd, sd, previous_n, n)
+               AS fdr_q
+    FROM f
 )
 SELECT *, CASE WHEN verdict IN ('better', 'worse', 'within noise', 'equal') THEN verdict = 'worse' END AS regression,
        point_measurements > 1 AS trended, fdr_verdict(verdict, fdr_q) AS verdict_fdr
-FROM f;
+FROM r;

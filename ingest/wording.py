@@ -1,0 +1,75 @@
+"""The comparison's numbers in words, one way for the pages and the commands: a matched point (its
+workload, RAID level, drives and configuration), and what a percentage means for its metric.
+
+"% better" (views comparison, trends: pct_better, pct_change) is positive where the system beats the
+baseline, and for a lower-is-better metric it is baseline / value - 1: a latency 34 % lower is +51.5 %
+better, as much as the throughput that latency allows at the same load (docs/analysis.md). Read as
+"51.5 % lower" it would be wrong, so the value's own change (pct_difference: value / baseline - 1) is
+said in words beside it: "34.0 % lower latency".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .vocabulary import METRICS
+
+# what a metric of each role is called in words; other roles (and unknown metrics) by their own name
+NOUNS = {
+    "throughput": "throughput",
+    "latency": "latency",
+    "error_count": "error count",
+    "utilisation": "utilisation",
+    "efficiency": "efficiency",
+    "price": "price",
+    "capacity": "capacity",
+}
+
+
+def noun(metric: str) -> str:
+    """'latency' for avg_read_latency_ms, 'throughput' for iops: what the metric is, in a word or two."""
+    m = METRICS.get(metric)
+    return NOUNS.get(m.role, metric) if m else metric
+
+
+def change_words(pct_difference: float | None, metric: str, decimals: int = 1) -> str:
+    """How much higher or lower the value is than the baseline's, in words: "34.0 % lower latency",
+    "12.5 % higher throughput", "the same latency"; '' without a number."""
+    if pct_difference is None or pct_difference != pct_difference:  # None or NaN
+        return ""
+    if pct_difference == 0:
+        return f"the same {noun(metric)}"
+    way = "lower" if pct_difference < 0 else "higher"
+    if round(abs(pct_difference), decimals) == 0:
+        return f"under {10**-decimals:g} % {way} {noun(metric)}"
+    return f"{abs(pct_difference):,.{decimals}f} % {way} {noun(metric)}"
+
+
+def better_means(direction: str | None) -> str:
+    """What a % better is for a metric of ``direction``, in one sentence (a caption's, a heading's)."""
+    if direction == "lower":
+        return (
+            "lower is better: % better = baseline / value - 1, so a value 34 % lower is +51.5 % better "
+            "(the change in the value itself is said in words: 34.0 % lower)"
+        )
+    if direction == "higher":
+        return "higher is better: % better = value / baseline - 1, the change in the value itself"
+    return "neither way is better: no % better"
+
+
+def point_label(row: Any) -> str:
+    """A matched point in words: workload, then the baseline's RAID level, drives and configuration where
+    stated, so two points that differ only there never share (and stack into) one bar or one row."""
+    parts = [str(row["workload"])]
+    raid = row.get("baseline_raid_level")
+    if raid is not None and raid == raid:  # None or NaN: a missing value
+        parts.append(str(raid) if str(raid).upper().startswith("RAID") else f"RAID {raid}")
+    drives = row.get("baseline_drives")
+    if drives is not None and drives == drives:
+        parts.append(f"{int(drives)} drives")
+    for key in ("baseline_config", "config"):
+        v = row.get(key)
+        if v is not None and v == v and v != "":
+            parts.append(str(v))
+            break
+    return " · ".join(parts)
