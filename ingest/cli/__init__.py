@@ -15,6 +15,7 @@ import os
 import signal
 import sys
 import threading
+from pathlib import Path
 from typing import Any
 
 from .. import __version__
@@ -237,10 +238,12 @@ def _watch(args: argparse.Namespace) -> None:
     """The folders a fault of this command may hit, by role (iolab.faults), and what killed commands
     left in the temporary folder removed (iolab.written.sweep)."""
     from .. import faults, written
+    from ..reports import scratch
 
     if isinstance(db := getattr(args, "db", None), str):
         faults.watch("the database", os.path.dirname(os.path.abspath(db)))
+        written.sweep(Path(os.path.abspath(db)).parent)  # a killed command's temporary files beside it
     for name in ("out", "images", "to"):
         if isinstance(out := getattr(args, name, None), str):
             faults.watch(f"the output folder (--{name})", out)
-    written.sweep()
+    scratch.sweep()  # a killed render's snapshot, kernel files, Chromium profile

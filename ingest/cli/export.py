@@ -94,7 +94,7 @@ def cmd_export(args: argparse.Namespace, con: Any) -> int:
         from ..store import places
 
         try:
-            check_file(Path(args.out), places.roots(con), "--out")
+            check_file(Path(args.out), places.roots(con), "--out", args.db)
         except Refused as e:
             return requires.refused(e, "Not exporting")
     sql, values = query(con, args.view, args.study, args.format)

@@ -116,7 +116,7 @@ def export(db_path: str | Path, lake: str | Path, step: Step | None = None) -> d
     lake = Path(lake)
     con = db.connect(db_path, read_only=True)
     try:
-        outputs.check(lake, places.roots(con), "--to")
+        outputs.check(lake, places.roots(con), "--to", db_path)
         outputs.start(lake, "lake")
         man_path = lake / MANIFEST
         old = json.loads(man_path.read_text()) if man_path.is_file() else {"sources": {}, "batches": {}}

@@ -35,7 +35,11 @@ def claim(lake: Path, out: Path) -> set[str]:
     """Make sure ``out`` may be written (outputs.check: outside the data roots the lake was exported
     from, holding no file iolab did not write); the view folders an earlier run wrote there."""
     try:
-        outputs.check(out, data_roots(lake), "--out")
+        made_from = json.loads((lake / MANIFEST).read_text()).get("database")
+    except (OSError, ValueError, AttributeError):
+        made_from = None
+    try:
+        outputs.check(out, data_roots(lake), "--out", made_from)
     except outputs.Refused as e:
         raise NotOurs(str(e)) from None
     mine = read(out)

@@ -1,0 +1,134 @@
+"""No door destroys (issue 53): every writer refuses, with exit 2 and the reason, every path iolab
+reads or keeps (a database, the --db one or another, its write-ahead log, its time-series store,
+iolab's cache and the template in it, a file in a data root, a link to any of them), and leaves it
+byte for byte as it was; an empty path or the file system's top is exit 2 from every command that
+takes paths."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from pathlib import Path
+
+import pytest
+
+from iolab import cli, config, guard
+from tests.conftest import corpus
+
+FIO = corpus("fio-json/louwrentius__fio-plot__fio31_d3s4610_randread-8-1.json")
+SERIES = corpus("esxtop/visualesxtoponline__origincsv_short.csv")  # a time series: the points store
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory) -> Path:
+    """tmp/data/s1 ingested into tmp/db/t.duckdb and lake-exported to tmp/lake; tmp/other/o.duckdb,
+    another database with its own store."""
+    tmp = tmp_path_factory.mktemp("guards")
+    (tmp / "data" / "s1").mkdir(parents=True)
+    for f in (FIO, SERIES):
+        shutil.copy(f, tmp / "data" / "s1" / f.name)
+    (tmp / "other" / "d").mkdir(parents=True)
+    shutil.copy(SERIES, tmp / "other" / "d" / SERIES.name)
+    assert cli.main(["ingest", "-q", str(tmp / "data"), "--db", str(tmp / "db" / "t.duckdb")]) == 0
+    assert cli.main(["ingest", "-q", str(tmp / "other" / "d"), "--db", str(tmp / "other" / "o.duckdb")]) == 0
+    assert cli.main(["lake", "export", "--db", str(tmp / "db" / "t.duckdb"), "--to", str(tmp / "lake")]) == 0
+    (tmp / "db" / "t.duckdb.wal").write_bytes(b"")  # as a write in progress leaves it
+    (tmp / "link.csv").symlink_to(tmp / "db" / "t.duckdb")
+    return tmp
+
+
+def targets(lab: Path) -> dict[str, Path]:
+    """Every kind of path no writer may touch."""
+    template = next(p for p in config.cache_dir().rglob("*") if p.is_file() and guard.is_duckdb(p))
+    store = next((lab / "db" / "t.duckdb.points").rglob("*.parquet"))
+    other_store = next((lab / "other" / "o.duckdb.points").rglob("*.parquet"))
+    return {
+        "the database": lab / "db" / "t.duckdb",
+        "its write-ahead log": lab / "db" / "t.duckdb.wal",
+        "its time-series store": store.parent,
+        "a file of its store": store,
+        "another database": lab / "other" / "o.duckdb",
+        "another database's store file": other_store,
+        "the cached template": template,
+        "the cache folder": config.cache_dir(),
+        "a data file": lab / "data" / "s1" / FIO.name,
+        "a link to the database": lab / "link.csv",
+        "the folder holding the database": lab / "db",
+    }
+
+
+def writers(lab: Path, target: Path) -> dict[str, list[str]]:
+    db = ["--db", str(lab / "db" / "t.duckdb")]
+    out = target / "m.csv" if target.is_dir() else target
+    return {
+        "export --out": ["export", "measurements", *db, "--out", str(out)],
+        "report --out": ["report", *db, "--out", str(target)],
+        "report --images": ["report", *db, "--out", str(lab / "reports"), "--images", str(target)],
+        "print edition": ["report", *db, "--format", "pdf", "--out", str(target)],
+        "lake export --to": ["lake", "export", *db, "--to", str(target)],
+        "lake views --out": ["lake", "views", "--lake", str(lab / "lake"), "--out", str(target)],
+    }
+
+
+def digest(path: Path) -> str:
+    """What ``path`` holds (a folder: every file below it, with its bytes)."""
+    h = hashlib.sha256()
+    files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+    for f in files:
+        h.update(str(f).encode() + b"\0" + f.read_bytes())
+    return h.hexdigest()
+
+
+WRITERS = ["export --out", "report --out", "report --images", "print edition", "lake export --to", "lake views --out"]
+TARGETS = [
+    "the database",
+    "its write-ahead log",
+    "its time-series store",
+    "a file of its store",
+    "another database",
+    "another database's store file",
+    "the cached template",
+    "the cache folder",
+    "a data file",
+    "a link to the database",
+    "the folder holding the database",
+]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("writer", WRITERS)
+def test_every_writer_refuses_every_path_iolab_keeps(lab, writer, target, capsys):
+    if writer == "print edition" and shutil.which("chromium") is None:
+        pytest.skip("no chromium (make tools installs it)")
+    if writer == "export --out" and target == "the folder holding the database":
+        pytest.skip("a new file beside the database is not in it: allowed")
+    path = targets(lab)[target]
+    before = digest(path)
+    assert cli.main(writers(lab, path)[writer]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert "Traceback" not in err and any(w in err for w in ("iolab never writes", "iolab writes only", "data root")), err
+    assert digest(path) == before  # byte for byte as it was
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["remove", ""],
+        ["remove", "/"],
+        ["remove", "//.."],
+        ["ingest", ""],
+        ["ingest", "/"],
+        ["ingest", "/", "--allow-root"],
+        ["detect", ""],
+        ["info", "--db", ""],
+        ["export", "measurements", "--out", ""],
+        ["report", "--out", "/"],
+        ["lake", "status", "--lake", ""],
+    ],
+)
+def test_an_empty_path_or_the_top_is_wrong_usage(lab, argv, capsys):
+    if "--db" not in argv and argv[0] not in ("detect", "lake"):
+        argv = [*argv, "--db", str(lab / "db" / "t.duckdb")]
+    assert cli.main(argv) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert "Wrong usage" in err and ("is empty" in err or "the file system's top" in err) and "Traceback" not in err
