@@ -34,7 +34,8 @@ def walk(paths: list[Path], notes: list[str] | None = None) -> Iterator[tuple[Pa
     folders (those a marker lists: iolab.outputs; any other file there is read, and ``notes`` gets
     a line saying so), a database's time-series store and files named in IGNORED_SUFFIXES, such as
     the database. A folder on a special file system (SPECIAL_FS: /proc, /sys...) is yielded itself,
-    never walked: the ingest skips it with the reason."""
+    never walked: the ingest skips it with the reason; so is a folder that cannot be listed
+    (permissions): the ingest says so, and the files it holds in the analysis stay there."""
     for given in paths:
         if not given.is_dir() and (given.exists() or given.is_symlink()):  # a file, FIFO, device or link
             yield given.parent, given
@@ -43,7 +44,12 @@ def walk(paths: list[Path], notes: list[str] | None = None) -> Iterator[tuple[Pa
             yield given, given
             continue
         marks = outputs.Marks(given)
-        for folder, dirs, files in os.walk(given, followlinks=False):
+        unreadable: list[Path] = []  # folders that cannot be listed (permissions): yielded, never "gone"
+        for folder, dirs, files in os.walk(
+            given, followlinks=False, onerror=lambda e, seen=unreadable: seen.append(Path(e.filename))
+        ):
+            while unreadable:
+                yield given, unreadable.pop()
             marks.visit(Path(folder), files)
             dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not _is_store(Path(folder), d))
             if special := [d for d in dirs if special_fs(Path(folder) / d)]:
@@ -55,8 +61,21 @@ def walk(paths: list[Path], notes: list[str] | None = None) -> Iterator[tuple[Pa
                 if f in outputs.MARKS or marks.covers(Path(folder) / f):
                     continue
                 yield given, Path(folder) / f
+        yield from ((given, u) for u in unreadable)
         if notes is not None:
             notes += marks.notes()
+
+
+def unreadable_folder(path: Path) -> str | None:
+    """Why the folder ``path`` cannot be listed (permissions, an I/O error), else None (a file, a
+    folder that lists, or one on a special file system, which is never read)."""
+    if not path.is_dir() or special_fs(path):
+        return None
+    try:
+        with os.scandir(path):
+            return None
+    except OSError as e:
+        return e.strerror or str(e)
 
 
 def _is_store(folder: Path, name: str) -> bool:

@@ -7,12 +7,15 @@ takes paths."""
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from iolab import cli, config, guard
+from iolab import cli, config, db, guard
 from tests.conftest import corpus
 
 FIO = corpus("fio-json/louwrentius__fio-plot__fio31_d3s4610_randread-8-1.json")
@@ -132,3 +135,55 @@ def test_an_empty_path_or_the_top_is_wrong_usage(lab, argv, capsys):
     assert cli.main(argv) == 2
     err = " ".join(capsys.readouterr().err.split())
     assert "Wrong usage" in err and ("is empty" in err or "the file system's top" in err) and "Traceback" not in err
+
+
+def without_permission_override(argv: list[str]) -> subprocess.CompletedProcess:
+    """`iolab ARGV` as root without CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH: file modes bind it as
+    they bind any user (a folder of mode 000 cannot be listed)."""
+    caps = "-dac_override,-dac_read_search"
+    cmd = ["setpriv", f"--bounding-set={caps}", f"--inh-caps={caps}", "--", sys.executable, "-m", "iolab", *argv]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("setpriv"), reason="needs root and setpriv")
+def test_a_folder_that_cannot_be_read_is_never_gone(tmp_path):
+    data = tmp_path / "data"
+    (data / "s1").mkdir(parents=True)
+    (data / "s2").mkdir()
+    shutil.copy(FIO, data / "s1" / FIO.name)
+    shutil.copy(corpus("vdbench-summary/hero0906__jiaoben__50406_fsd.summary.html"), data / "s2" / "run.html")
+    dbf = tmp_path / "t.duckdb"
+    assert cli.main(["ingest", "-q", str(data), "--db", str(dbf)]) == 0
+    (data / "s2").chmod(0)
+    try:
+        done = without_permission_override(["ingest", str(data), "--db", str(dbf)])
+    finally:
+        (data / "s2").chmod(0o755)
+    assert done.returncode == 1, done.stdout + done.stderr
+    out = " ".join(done.stdout.split())
+    assert f"unreadable {data / 's2'}: cannot read this folder (Permission denied)" in out
+    assert "no longer on disk" not in out and "Traceback" not in done.stderr
+    con = db.connect(dbf, read_only=True)
+    assert con.execute("SELECT count(*) FROM source_files WHERE path LIKE '%run.html'").fetchall() == [(1,)]
+    con.close()
+
+
+@pytest.mark.parametrize("kind", ["proc", "fifo"])
+@pytest.mark.parametrize("name", ["iolab.toml", ".iolab-output", "_iolab_views.json"])
+def test_a_sidecar_or_marker_that_is_no_regular_file_is_never_read(tmp_path, kind, name):
+    """A sidecar or marker linked to /proc/kmsg blocked the ingest for ever in read(); a FIFO in open()."""
+    if kind == "proc" and not Path("/proc/kmsg").exists():
+        pytest.skip("no /proc/kmsg here")
+    (tmp_path / "data" / "s1").mkdir(parents=True)
+    shutil.copy(FIO, tmp_path / "data" / "s1" / FIO.name)
+    special = tmp_path / "data" / "s1" / name
+    special.symlink_to("/proc/kmsg") if kind == "proc" else os.mkfifo(special)
+    said = []
+    for argv in (["ingest", str(tmp_path / "data"), "--db", str(tmp_path / "t.duckdb")], ["detect", str(tmp_path)]):
+        done = subprocess.run([sys.executable, "-m", "iolab", *argv], capture_output=True, text=True, timeout=120)
+        assert "Traceback" not in done.stderr and done.returncode in (0, 1), done.stderr
+        said.append(" ".join(done.stdout.split()))
+    if name == "iolab.toml":  # its folder's files wait, as under a broken sidecar, and the reason names it
+        assert f"{special}: the sidecar is " in said[0] and "never read" in said[0]
+    else:  # the data file is read: a marker that cannot be read covers nothing
+        assert f"ingested {tmp_path / 'data' / 's1' / FIO.name}" in said[0]

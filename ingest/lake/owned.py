@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 from .. import outputs
+from ..regular import read_small_text
 from ..written import write_text
 from .common import MANIFEST, data_roots
 
@@ -27,8 +28,12 @@ def export_id(lake: Path) -> str:
 
 
 def read(out: Path) -> dict | None:
-    f = out / VIEWS_MANIFEST
-    return json.loads(f.read_text()) if f.is_file() else None
+    text = read_small_text(out / VIEWS_MANIFEST, 16 << 20)  # a regular file of sane size, or none
+    try:
+        record = json.loads(text) if text is not None else None
+    except ValueError:
+        return None
+    return record if isinstance(record, dict) else None
 
 
 def claim(lake: Path, out: Path) -> set[str]:

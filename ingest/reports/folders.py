@@ -25,6 +25,8 @@ import json
 import re
 from pathlib import Path
 
+from ..regular import read_small_text
+
 RECORD = ".iolab-render.json"
 
 
@@ -40,8 +42,8 @@ def read_record(folder: Path) -> dict:
     """A folder's render record: {"study": name, "pages": {notebook: fingerprint}}; a record written
     before it named its study ({notebook: fingerprint}) reads as one without a study."""
     try:
-        record = json.loads((folder / RECORD).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        record = json.loads(read_small_text(folder / RECORD, 16 << 20) or "")
+    except ValueError:  # none, or not a regular file of sane size (never read), or not JSON
         return {"pages": {}}
     if not isinstance(record, dict):
         return {"pages": {}}
