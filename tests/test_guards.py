@@ -187,3 +187,137 @@ def test_a_sidecar_or_marker_that_is_no_regular_file_is_never_read(tmp_path, kin
         assert f"{special}: the sidecar is " in said[0] and "never read" in said[0]
     else:  # the data file is read: a marker that cannot be read covers nothing
         assert f"ingested {tmp_path / 'data' / 's1' / FIO.name}" in said[0]
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A real 8 MiB file system (a tmpfs: root may mount one), unmounted after; skipped where
+    mounting is not allowed."""
+    where = tmp_path / "small"
+    where.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", str(where)], capture_output=True)
+    if done.returncode:
+        pytest.skip("cannot mount a tmpfs here")
+    yield where
+    subprocess.run(["umount", str(where)], check=False)
+
+
+def test_a_gzip_bomb_never_blocks_the_files_of_its_batch(tmp_path, small_disk, monkeypatch):
+    """One .gz that inflates past the cache folder's disk (a bomb) blocked the batch's good files on
+    every rerun: now it is refused, naming the cache folder, and the others land."""
+    import gzip
+
+    data = tmp_path / "data"
+    data.mkdir()
+    good = sorted(corpus("fio-json").glob("*.json"))[:7]
+    for f in good:
+        shutil.copy(f, data / f.name)
+    with gzip.open(data / "aaa-bomb.json.gz", "wb") as g:  # first in the walk: it stopped the batch before
+        g.write(b'{"fio version": "fio-3.1", "jobs": [' + b" " * (64 << 20))
+    monkeypatch.setenv("IOLAB_CACHE_DIR", str(small_disk))
+    for _ in range(2):  # and again: the rerun is not blocked either
+        done = subprocess.run(
+            [sys.executable, "-m", "iolab", "ingest", str(data), "--db", str(tmp_path / "t.duckdb")],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        out = " ".join(done.stdout.split())
+        assert done.returncode == 1, out + done.stderr
+        assert f"decompressing it filled the disk of the cache folder {small_disk / 'inflated'}" in out
+    con = db.connect(tmp_path / "t.duckdb", read_only=True)
+    assert con.execute("SELECT count(*) FROM source_files WHERE status = 'ok'").fetchall() == [(len(good),)]
+    con.close()
+
+
+def test_a_full_cache_folder_is_named_not_the_database(tmp_path, small_disk, monkeypatch):
+    import gzip
+
+    (tmp_path / "data").mkdir()
+    with gzip.open(tmp_path / "data" / "run.json.gz", "wb") as g:
+        g.write(FIO.read_bytes())
+    subprocess.run(["dd", "if=/dev/zero", f"of={small_disk / 'fill'}", "bs=1M", "count=16"], capture_output=True)
+    monkeypatch.setenv("IOLAB_CACHE_DIR", str(small_disk))
+    done = subprocess.run(
+        [sys.executable, "-m", "iolab", "ingest", str(tmp_path / "data"), "--db", str(tmp_path / "t.duckdb")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    said = " ".join((done.stdout + done.stderr).split())
+    assert done.returncode == 3 and "Traceback" not in said, said
+    assert f"the disk holding the cache folder is full: {small_disk}" in said and "holding the database" not in said
+
+
+def test_a_full_disk_before_the_command_starts_is_exit_3(tmp_path, small_disk):
+    """remove, validate and ingest --verify printed DuckDB's 'No space left on device' traceback, exit 1."""
+    data = tmp_path / "data"
+    (data / "s1").mkdir(parents=True)
+    shutil.copy(FIO, data / "s1" / FIO.name)
+    dbf = small_disk / "t.duckdb"
+    assert cli.main(["ingest", "-q", str(data), "--db", str(dbf)]) == 0
+    subprocess.run(["dd", "if=/dev/zero", f"of={small_disk / 'fill'}", "bs=1M", "count=16"], capture_output=True)
+    for argv in (["remove", str(data / "s1")], ["validate"], ["ingest", "--verify", str(data)]):
+        done = subprocess.run(
+            [sys.executable, "-m", "iolab", *argv, "--db", str(dbf)], capture_output=True, text=True, timeout=300
+        )
+        said = " ".join((done.stdout + done.stderr).split())
+        assert done.returncode == 3 and "Traceback" not in said, (argv, said)
+        assert f"the disk holding the database is full: {small_disk}" in said
+
+
+REFUSED = {
+    "attach": "ATTACH '{tmp}/other.duckdb' AS o (READ_ONLY false)",
+    "detach": "DETACH {db}",
+    "copy to": "COPY (SELECT 1 AS a) TO '{tmp}/x.csv'",
+    "copy over a store file": "COPY (SELECT 1 AS a) TO '{store}' (FORMAT parquet, USE_TMP_FILE false)",
+    "export database": "EXPORT DATABASE '{tmp}/exported'",
+    "install": "INSTALL httpfs",
+    "load": "LOAD httpfs",
+    "read a file": "SELECT * FROM read_csv('/etc/passwd')",
+    "unlock": "SET enable_external_access = true",
+}
+
+
+@pytest.mark.parametrize("what", list(REFUSED))
+def test_lab_connect_is_read_only(lab, tmp_path, what):
+    import duckdb
+
+    from iolab import lab as lab_api
+
+    store = next((lab / "db" / "t.duckdb.points").rglob("*.parquet"))
+    before = digest(store)
+    con = lab_api.connect(str(lab / "db" / "t.duckdb"))
+    try:
+        with pytest.raises(duckdb.Error):
+            con.execute(REFUSED[what].format(tmp=tmp_path, db="t", store=store))
+    finally:
+        con.close()
+    assert digest(store) == before and list(tmp_path.iterdir()) == []
+
+
+def test_lab_connect_still_reads_everything_it_needs(lab):
+    """The views, the time series (read through pyarrow, not DuckDB's file access), the store's
+    state, and a lake's views: the same rows as an unlocked connection."""
+    from iolab import lab as lab_api
+
+    dbf = lab / "db" / "t.duckdb"
+    queries = (
+        "SELECT source_id, count(*), sum(value), min(ts), max(ts) FROM series_points GROUP BY ALL ORDER BY ALL",
+        "SELECT * FROM series_stats ORDER BY ALL",
+        "SELECT source_id, file_name, present FROM store_files ORDER BY ALL",
+        "SELECT * FROM measurements ORDER BY ALL",
+    )
+    plain = db.connect(dbf, read_only=True)  # closed first: DuckDB shares one instance (and its settings) per file
+    want = [plain.execute(sql).fetchall() for sql in queries]
+    plain.close()
+    locked = lab_api.connect(str(dbf))
+    assert [locked.execute(sql).fetchall() for sql in queries] == want
+    assert want[0] and locked.execute("SELECT count(*) FROM series_points").fetchall()[0][0] > 0
+    assert lab_api.connect(str(dbf)) is not None  # a second connect of the same database
+    locked.close()
+    assert cli.main(["lake", "views", "--lake", str(lab / "lake"), "--view", "study_files"]) == 0
+    con = lab_api.connect(lake=str(lab / "lake"))
+    assert con.execute("SELECT count(*) FROM study_files").fetchall()[0][0] > 0
+    with pytest.raises(Exception, match="disabled"):
+        con.execute(f"COPY (SELECT 1) TO '{lab}/x.csv'")
