@@ -7,6 +7,7 @@ takes paths."""
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -321,3 +322,53 @@ def test_lab_connect_still_reads_everything_it_needs(lab):
     assert con.execute("SELECT count(*) FROM study_files").fetchall()[0][0] > 0
     with pytest.raises(Exception, match="disabled"):
         con.execute(f"COPY (SELECT 1) TO '{lab}/x.csv'")
+
+
+HOSTILE = "\x1b]8;;http://evil\x07link\x1b]8;;\x07 \x1b[2J \x1b[31;1mRED \u202eevil"
+
+
+def on_a_terminal(argv: list[str]) -> str:
+    """What `iolab ARGV` writes on a terminal (a pseudo-terminal as its standard output and error)."""
+    import pty
+
+    master, slave = pty.openpty()
+    p = subprocess.Popen([sys.executable, "-m", "iolab", *argv], stdout=slave, stderr=slave, stdin=subprocess.DEVNULL)
+    os.close(slave)
+    out = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # EIO: the process closed its end
+            break
+        if not chunk:
+            break
+        out += chunk
+    p.wait(timeout=120)
+    os.close(master)
+    return out.decode("utf-8", errors="replace")
+
+
+def test_the_terminal_is_safe_from_every_command(tmp_path):
+    """A job name's OSC 8 link, a clear-screen, colours and U+202E reach the terminal escaped, from
+    export as from info and ingest; a file written with --out keeps them byte for byte."""
+    data = tmp_path / "data" / "s1"
+    data.mkdir(parents=True)
+    shutil.copy(FIO, data / FIO.name)
+    (data / "iolab.toml").write_text(f"study = {json.dumps(HOSTILE)}\nsystem = {json.dumps(HOSTILE)}\n")
+    dbf = str(tmp_path / "t.duckdb")
+    assert cli.main(["ingest", "-q", str(tmp_path / "data"), "--db", dbf]) == 0
+    raw = ("\x1b]8;;", "\x1b[2J", "\x1b[31;1mRED", "\u202e")
+    for argv in (
+        ["export", "measurements", "--db", dbf],
+        ["export", "measurements", "--db", dbf, "--format", "json"],
+        ["export", "study_runs", "--db", dbf],
+        ["info", "--db", dbf],
+        ["ingest", str(tmp_path / "data"), "--db", dbf],
+        ["completion", "--list", "studies", "--db", dbf],
+    ):
+        shown = on_a_terminal(argv)
+        assert not [r for r in raw if r in shown], (argv, shown[:2000])
+        assert "\\u202e" in shown or argv[0] not in ("export", "info"), (argv, shown[:2000])
+    out = tmp_path / "m.csv"
+    assert cli.main(["export", "study_runs", "--db", dbf, "--out", str(out)]) == 0
+    assert HOSTILE in out.read_text(encoding="utf-8")  # the file is as the data holds it

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any, TypeAlias
 
-from ..terminal import console, markup, shown
+from ..terminal import console, markup, shown, write_out
 from . import params, requires
 from .cells import VERDICTS, _interval, _pct, column_format, overall_verdict, pct_cell, verdict_counts  # noqa: F401
 
@@ -190,7 +189,7 @@ def cmd_compare(args: argparse.Namespace, con: Any) -> int:
         return requires.EXIT_USAGE
     df = comparison_rows(con, args.study, args.baseline, args.metric, chosen)
     if args.format != "table":
-        sys.stdout.write(as_text(df, args.format))
+        write_out(as_text(df, args.format))
     else:
         heading = con.execute(
             """SELECT b.baseline_system, b.baseline_source, c.correction, c.correction_source
@@ -232,7 +231,7 @@ def cmd_sla(args: argparse.Namespace, con: Any) -> int:
         )
         return requires.EXIT_REJECTED
     if args.format != "table":
-        sys.stdout.write(as_text(df, args.format))
+        write_out(as_text(df, args.format))
     else:
         sla.print_sla(df, args.study, args.sla)
     return requires.EXIT_OK
@@ -248,7 +247,7 @@ def cmd_against(args: argparse.Namespace, con: Any) -> int:
         return requires.EXIT_USAGE
     df = trend.newest_rows(con, args.study, args.metric or DEFAULT_METRICS)
     if args.format != "table":
-        sys.stdout.write(as_text(df, args.format))
+        write_out(as_text(df, args.format))
     else:
         metrics = args.metric or DEFAULT_METRICS
         from ..fdr import noise_alone
