@@ -372,3 +372,42 @@ def test_the_terminal_is_safe_from_every_command(tmp_path):
     out = tmp_path / "m.csv"
     assert cli.main(["export", "study_runs", "--db", dbf, "--out", str(out)]) == 0
     assert HOSTILE in out.read_text(encoding="utf-8")  # the file is as the data holds it
+
+
+def export_stopped(dbf: Path, lake: Path, sig: int, after_files: int) -> int:
+    """`iolab lake export` stopped by ``sig`` once the lake holds ``after_files`` files; its exit code."""
+    import signal
+    import time
+
+    p = subprocess.Popen(
+        [sys.executable, "-m", "iolab", "lake", "export", "--db", str(dbf), "--to", str(lake)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    while p.poll() is None and sum(1 for f in lake.rglob("*") if f.is_file()) < after_files:
+        time.sleep(0.02)
+    assert p.poll() is None, "the export ended before it could be stopped"
+    p.send_signal(sig)
+    _, err = p.communicate(timeout=300)
+    assert "Traceback" not in err, err
+    return p.returncode
+
+
+def lake_files(lake: Path) -> list[str]:
+    return sorted(f.relative_to(lake).as_posix() for f in lake.rglob("*") if f.is_file() and f.name[0] != ".")
+
+
+@pytest.mark.parametrize(("sig", "code"), [(9, -9), (15, 143), (2, 130)])
+def test_a_stopped_lake_export_goes_on_when_run_again(lab, tmp_path, sig, code):
+    dbf = lab / "db" / "t.duckdb"
+    lake = tmp_path / "lake"
+    assert export_stopped(dbf, lake, sig, after_files=60) == code
+    done = subprocess.run(
+        [sys.executable, "-m", "iolab", "lake", "status", "--lake", str(lake)], capture_output=True, text=True
+    )
+    assert done.returncode == 1 and "the lake is incomplete" in " ".join(done.stdout.split())
+    assert cli.main(["lake", "export", "--db", str(dbf), "--to", str(lake)]) == 0  # no cleaning by hand
+    assert lake_files(lake) == lake_files(lab / "lake")  # what a whole export writes, no more
+    assert not [f for f in lake.rglob(".*") if f.suffix in (".tmp", ".part")]
+    assert cli.main(["lake", "status", "--lake", str(lake)]) == 1  # views missing, the lake whole

@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from .. import outputs
-from ..written import replacing_by_name, write_text
-from .common import CATALOGUE, LAKE_FORMAT, MANIFEST, SCHEMA_FILE, _copy, parquet_rows
+from ..written import owner, replacing_by_name, write_text
+from .common import CATALOGUE, LAKE_FORMAT, MANIFEST, RUNNING, SCHEMA_FILE, _copy, parquet_rows
 from .script import write_script
 from .translate import EXPORTED, exported_query
 
@@ -118,6 +118,8 @@ def export(db_path: str | Path, lake: str | Path, step: Step | None = None) -> d
     try:
         outputs.check(lake, places.roots(con), "--to", db_path)
         outputs.start(lake, "lake")
+        started = {"started_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "by": owner()}
+        write_text(lake / RUNNING, json.dumps(started))  # until the manifest says the export is whole
         man_path = lake / MANIFEST
         old = json.loads(man_path.read_text()) if man_path.is_file() else {"sources": {}, "batches": {}}
         tables = _tables(con)
@@ -163,6 +165,7 @@ def export(db_path: str | Path, lake: str | Path, step: Step | None = None) -> d
     }
     write_text(man_path, json.dumps(manifest, indent=1, sort_keys=True))
     write_script(lake)
+    (lake / RUNNING).unlink(missing_ok=True)
     return manifest
 
 
