@@ -411,3 +411,46 @@ def test_a_stopped_lake_export_goes_on_when_run_again(lab, tmp_path, sig, code):
     assert lake_files(lake) == lake_files(lab / "lake")  # what a whole export writes, no more
     assert not [f for f in lake.rglob(".*") if f.suffix in (".tmp", ".part")]
     assert cli.main(["lake", "status", "--lake", str(lake)]) == 1  # views missing, the lake whole
+
+
+def connects(trace: Path) -> list[str]:
+    """The AF_INET and AF_INET6 connect() calls an strace log holds."""
+    return [line for line in trace.read_text().splitlines() if "connect(" in line and "AF_INET" in line]
+
+
+needs_strace = pytest.mark.skipif(
+    not shutil.which("strace") or not shutil.which("chromium"), reason="needs strace and chromium (make tools)"
+)
+
+
+@needs_strace
+def test_chromium_prints_with_no_network_attempt(tmp_path):
+    """Its flags left Chromium's IPv6 probe (a UDP connect() to a public resolver): under the filter
+    of iolab.reports.offline it cannot make an Internet socket, so it never calls connect() for one."""
+    page = tmp_path / "p.html"
+    page.write_text("<html><body><h1>print me</h1></body></html>")
+    script = (
+        "import sys; from pathlib import Path; from iolab.reports import check; "
+        "check.run(Path(sys.argv[1]), '--no-pdf-header-footer', f'--print-to-pdf={sys.argv[2]}')"
+    )
+    trace = tmp_path / "trace.txt"
+    argv = [sys.executable, "-c", script, str(page), str(tmp_path / "p.pdf")]
+    subprocess.run(["strace", "-f", "-qq", "-e", "trace=connect,socket", "-o", str(trace), *argv], timeout=300)
+    assert (tmp_path / "p.pdf").stat().st_size > 1000  # printed all the same
+    assert connects(trace) == []
+    assert "EAFNOSUPPORT" in trace.read_text()  # it tried to make one, and could not
+
+
+@pytest.mark.slow
+@needs_strace
+def test_a_print_edition_makes_no_network_attempt(lab, tmp_path):
+    trace = tmp_path / "trace.txt"
+    argv = [sys.executable, "-m", "iolab", "report", "--db", str(lab / "db" / "t.duckdb"), "--format", "pdf"]
+    done = subprocess.run(
+        ["strace", "-f", "-qq", "-e", "trace=connect", "-o", str(trace), *argv, "--out", str(tmp_path / "out")],
+        capture_output=True,
+        text=True,
+        timeout=1200,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert list((tmp_path / "out").rglob("*.pdf")) and connects(trace) == []

@@ -1,13 +1,14 @@
 """The render's temporary folders: the database snapshot (``iolab-report-*``), the print edition's
-parts (``iolab-pdf-*``) and the kernels' sockets (``iolab-kernel-*``), under the system's temporary
-folder.
+parts (``iolab-pdf-*``), the kernels' sockets and connection files (``iolab-kernel-*``: a connection
+file holds the kernel's HMAC key) and Chromium's profile and temporary files (``iolab-chrome-*``),
+under the system's temporary folder.
 
 Each is a ``TemporaryDirectory``, removed when the render ends, fails or is stopped: ``stopped_by_sigterm``
 turns SIGTERM (``kill``, a service manager, a CI timeout) into ``SystemExit``, so the ``with`` blocks
 that hold them unwind as they do on Ctrl-C (Python's default for SIGTERM ends the process at once and
 left a full copy of the database behind). SIGKILL cannot be caught: each folder's name carries its
 owner's process id and start time (``iolab-report-<pid>.<start>-…``), and ``sweep``, at the start of
-every render, removes those whose owner is gone (another render still running keeps its folders),
+every command, removes those whose owner is gone (another render still running keeps its folders),
 and those of an older iolab, named without their owner, once they are a day old.
 """
 
@@ -26,7 +27,7 @@ from pathlib import Path
 
 from ..written import started  # noqa: F401  (read from here too)
 
-KINDS = ("report", "pdf", "kernel")
+KINDS = ("report", "pdf", "kernel", "chrome")
 _NAME = re.compile(rf"iolab-(?:{'|'.join(KINDS)})-(\d+)\.(\d+)-")
 # a folder of an iolab that did not name the owner (``iolab-report-<8 random characters>``): removed
 # once a day old, which no render lasts
