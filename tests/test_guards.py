@@ -12,6 +12,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -454,3 +455,43 @@ def test_a_print_edition_makes_no_network_attempt(lab, tmp_path):
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert list((tmp_path / "out").rglob("*.pdf")) and connects(trace) == []
+
+
+def report_stopped(dbf: Path, out: Path, tmp: Path, sig: int, after_s: float, pdf: bool = False) -> tuple[int, str]:
+    """`iolab report` (in its own temporary folder ``tmp``) sent ``sig`` after ``after_s`` seconds."""
+    import signal
+    import time
+
+    argv = [sys.executable, "-m", "iolab", "report", "--db", str(dbf), "--out", str(out)]
+    env = {**os.environ, "TMPDIR": str(tmp), "IOLAB_REPORT_WORKERS": "1"}
+    p = subprocess.Popen([*argv, *(["--format", "pdf"] if pdf else [])], env=env, stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, text=True)  # fmt: skip
+    time.sleep(after_s)
+    if p.poll() is None:
+        p.send_signal(sig)
+    said, _ = p.communicate(timeout=300)
+    return p.returncode, said if p.returncode != 0 or sig != signal.SIGKILL else ""
+
+
+@pytest.mark.parametrize(("sig", "after_s"), [(15, 1.0), (15, 4.0), (2, 2.5), (9, 3.0)])
+def test_a_stopped_report_ends_quietly_and_goes_on(lab, tmp_path, sig, after_s):
+    """SIGTERM and Ctrl-C end a render with 143 and 130 and no traceback (nbclient's AssertionError,
+    DuckDB's "Query interrupted" were printed), SIGKILL with nothing said; the next run into the same
+    --out needs no cleaning, and what the stopped one left in the temporary folder is gone after it."""
+    tmp = Path(tempfile.mkdtemp(prefix="iolab-t-"))  # short: Chromium and the kernels put sockets there
+    try:
+        out = tmp_path / "out"
+        code, said = report_stopped(lab / "db" / "t.duckdb", out, tmp, sig, after_s)
+        assert code in (128 + sig, -9 if sig == 9 else 0), said  # 0: it was done before the signal came
+        assert "Traceback" not in said and "Error" not in said, said
+        again = subprocess.run(
+            [sys.executable, "-m", "iolab", "report", "--db", str(lab / "db" / "t.duckdb"), "--out", str(out)],
+            env={**os.environ, "TMPDIR": str(tmp)},
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        assert again.returncode == 0, again.stdout + again.stderr
+        assert [p.name for p in tmp.iterdir() if p.name.startswith("iolab-")] == []
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
