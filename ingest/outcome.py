@@ -108,6 +108,8 @@ def environment_fault(e: BaseException, what: str = "the database", folder: Path
     error names no path (by default the database)."""
     import duckdb
 
+    if said := faults.out_of_memory(e):  # the machine's memory, not the file: the batch stops, exit 3
+        return said
     if not isinstance(e, (OSError, duckdb.Error)) and "os error" not in str(e).lower():
         return None
     if said := faults.describe(e, what, folder):

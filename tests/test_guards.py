@@ -495,3 +495,23 @@ def test_a_stopped_report_ends_quietly_and_goes_on(lab, tmp_path, sig, after_s):
         assert [p.name for p in tmp.iterdir() if p.name.startswith("iolab-")] == []
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def test_duckdb_out_of_memory_is_exit_3_naming_the_knob(lab, tmp_path, monkeypatch, capsys):
+    """A capture too big for the memory (issue "Large data all the way to the page" fixes the memory):
+    any command's DuckDB OutOfMemoryException is one line naming IOLAB_DB_MEMORY, exit 3."""
+    import duckdb
+
+    shutil.copy(lab / "db" / "t.duckdb", tmp_path / "t.duckdb")
+    monkeypatch.setenv("IOLAB_DB_MEMORY", "1MB")  # a real one, in a command that writes
+    assert cli.main(["remove", str(lab / "data" / "s1"), "--db", str(tmp_path / "t.duckdb")]) == 3
+    monkeypatch.delenv("IOLAB_DB_MEMORY")
+    from iolab.cli import export
+
+    def out_of_memory(*a, **k):
+        raise duckdb.OutOfMemoryException("Out of Memory Error: failed to allocate data of size 2.0 GiB")
+
+    monkeypatch.setattr(export, "query", out_of_memory)  # and one in a command that reads
+    assert cli.main(["export", "measurements", "--db", str(lab / "db" / "t.duckdb")]) == 3
+    err = " ".join(capsys.readouterr().err.split())
+    assert err.count("DuckDB ran out of memory") == 2 and "IOLAB_DB_MEMORY" in err and "Traceback" not in err
