@@ -111,7 +111,9 @@ def test_every_writer_refuses_every_path_iolab_keeps(lab, writer, target, capsys
     before = digest(path)
     assert cli.main(writers(lab, path)[writer]) == 2
     err = " ".join(capsys.readouterr().err.split())
-    assert "Traceback" not in err and any(w in err for w in ("iolab never writes", "iolab writes only", "data root")), err
+    assert "Traceback" not in err and any(w in err for w in ("iolab never writes", "iolab writes only", "data root")), (
+        err
+    )
     assert digest(path) == before  # byte for byte as it was
 
 
@@ -377,7 +379,6 @@ def test_the_terminal_is_safe_from_every_command(tmp_path):
 
 def export_stopped(dbf: Path, lake: Path, sig: int, after_files: int) -> int:
     """`iolab lake export` stopped by ``sig`` once the lake holds ``after_files`` files; its exit code."""
-    import signal
     import time
 
     p = subprocess.Popen(
