@@ -45,9 +45,11 @@ def walk(paths: list[Path], notes: list[str] | None = None) -> Iterator[tuple[Pa
             continue
         marks = outputs.Marks(given)
         unreadable: list[Path] = []  # folders that cannot be listed (permissions): yielded, never "gone"
-        for folder, dirs, files in os.walk(
-            given, followlinks=False, onerror=lambda e, seen=unreadable: seen.append(Path(e.filename))
-        ):
+
+        def cannot_list(e: OSError, into: list[Path] = unreadable) -> None:
+            into.append(Path(e.filename))
+
+        for folder, dirs, files in os.walk(given, followlinks=False, onerror=cannot_list):
             while unreadable:
                 yield given, unreadable.pop()
             marks.visit(Path(folder), files)

@@ -14,7 +14,7 @@ import contextlib
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from ..terminal import console, is_terminal, markup, write_out
 from ..written import replacing
@@ -119,7 +119,7 @@ def cmd_export(args: argparse.Namespace, con: Any) -> int:
 def _target(out: str | None, *, binary: bool) -> Iterator[IO[Any]]:
     """Standard output, or a temporary file beside ``out`` that becomes ``out`` once complete."""
     if not out:
-        yield _Shown() if is_terminal() and not binary else sys.stdout
+        yield cast(IO[Any], _Shown()) if is_terminal() and not binary else sys.stdout
         return
     with replacing(Path(out), binary=binary, suffix=".part") as f:
         yield f
