@@ -29,7 +29,6 @@ process is gone.
 from __future__ import annotations
 
 import contextlib
-import errno
 import functools
 import hashlib
 import inspect
@@ -41,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
-from . import guard, paths, written
+from . import faults, guard, paths, written
 from .regular import read_small_text
 from .written import write_text
 
@@ -374,21 +373,7 @@ def sealed(what: str, folder: str) -> Callable[[F], F]:
     return wrap
 
 
-# what the OS (or DuckDB, or Polars, in words) says when a folder cannot be written, and what it means
-_CANNOT = [
-    (errno.ENOSPC, "No space left on device", "the disk is full"),
-    (errno.EDQUOT, "Disk quota exceeded", "the disk quota is used up"),
-    (errno.EROFS, "Read-only file system", "it is on a read-only file system"),
-    (errno.EACCES, "Permission denied", "iolab may not write there (permissions)"),
-    (errno.EPERM, "Operation not permitted", "iolab may not write there (permissions)"),
-]
-
-
 def cannot_write(e: BaseException) -> str | None:
-    """Why a folder could not be written, if ``e`` says the environment refused (else None)."""
-    code = getattr(e, "errno", None)
-    text = str(e)
-    for no, words, meaning in _CANNOT:
-        if code == no or words.lower() in text.lower():
-            return f"{meaning} ({errno.errorcode[no]})"
-    return None
+    """Why a folder could not be written, naming it, if ``e`` says the environment refused (else None):
+    iolab.faults, the one table of what the OS, DuckDB or Polars says and what it means."""
+    return faults.describe(e, "the output folder")

@@ -120,9 +120,13 @@ def cannot_write(e: BaseException, where: str | Path) -> int | None:
 
     if (cause := why(e)) is None:
         return None
+    from .. import faults
+
+    hit = faults.named_path(e)  # the folder the error names (the temporary folder, the cache), else the output
+    folder = (hit if hit.is_dir() else hit.parent) if hit is not None else Path(where)
     console(stderr=True).print(
-        f"[red]Cannot write into {markup(str(where))}:[/] {markup(cause)}. What iolab wrote there is whole and "
-        "listed as its own: run the same command again once it can be written, and it goes on from there."
+        f"[red]Cannot write into {markup(str(folder))}:[/] {markup(cause)}. What iolab wrote is whole and listed "
+        "as its own: run the same command again once it can be written, and it goes on from there."
     )
     return EXIT_ENVIRONMENT
 
