@@ -50,10 +50,12 @@ reports: setup ## execute the notebooks per study and render reports/<study>/*.h
 
 reports-pdf: setup ## the reports and each study's print edition, reports/<study>/<study>.pdf (installs Debian's chromium if missing)
 	command -v chromium >/dev/null || (apt-get update -q && apt-get install -y -q chromium)
+	command -v strace >/dev/null || (apt-get update -q && apt-get install -y -q strace)
 	$(BIN)/iolab report --db $(DB) --out reports --format pdf
 
 check-reports: setup ## screenshot every report in headless Chromium (installs Debian's chromium if missing)
 	command -v chromium >/dev/null || (apt-get update -q && apt-get install -y -q chromium)
+	command -v strace >/dev/null || (apt-get update -q && apt-get install -y -q strace)
 	$(BIN)/python -m iolab.cli.check_reports --db $(DB) reports
 
 lab: setup ## JupyterLab at the repository root (notebooks/, data/, reports/), the demo database ready
@@ -66,11 +68,12 @@ lint: setup ## ruff check, ruff format --check, mypy on the package iolab (inges
 	$(BIN)/ruff format --check .
 	$(BIN)/python tools/typecheck.py
 
-tools: ## Debian's tools the tests run for real, installed when missing: Java 17 (Spark), fio, zsh and fish (completion), chromium (pages, print, the lab)
+tools: ## Debian's tools the tests run for real, installed when missing: Java 17 (Spark), fio, zsh and fish (completion), chromium (pages, print, the lab), strace (the print edition's zero network attempts)
 	command -v java >/dev/null || (apt-get update -q && apt-get install -y -q openjdk-17-jre-headless)
 	command -v fio >/dev/null || (apt-get update -q && apt-get install -y -q fio)
 	command -v zsh >/dev/null && command -v fish >/dev/null || (apt-get update -q && apt-get install -y -q zsh fish)
 	command -v chromium >/dev/null || (apt-get update -q && apt-get install -y -q chromium)
+	command -v strace >/dev/null || (apt-get update -q && apt-get install -y -q strace)
 
 test: setup lint tools ## lint, then the test suite on both cores (pytest -n 2), all but the slow tests (make test-slow)
 	$(BIN)/pytest -n 2 --dist loadfile -m "not slow"

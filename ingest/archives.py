@@ -15,6 +15,7 @@ file's place is recorded (schemas/V070__source_archives.sql).
 
 from __future__ import annotations
 
+import errno
 import gzip
 import hashlib
 import io
@@ -160,10 +161,10 @@ def inflate(fh: IO[bytes], folder: Path) -> Inflated:
                         "(`gunzip -k FILE`) and ingest the file itself (the limit keeps a small .gz that "
                         "inflates without end from filling the disk)"
                     )
-                _write(out, chunk)
+                _write(out, chunk, folder, size)
         while reader.read(CHUNK):  # what gzip left unread: the hash is the whole file's
             pass
-        _write(out, b"", flush=True)
+        _write(out, b"", folder, size, flush=True)
     except (ParseError, ScratchFault):
         out.close()
         raise
@@ -187,17 +188,28 @@ def _scratch(folder: Path) -> tuple[IO[bytes], Path]:
         return named, Path(named.name)
     except OSError as e:
         raise ScratchFault(
-            e.errno, f"cannot write the decompressed copy of a .gz in {folder}: {e.strerror or e}"
+            e.errno, f"cannot write the decompressed copy of a .gz: {e.strerror or e}", str(folder)
         ) from e
 
 
-def _write(out: IO[bytes], chunk: bytes, flush: bool = False) -> None:
+def _write(out: IO[bytes], chunk: bytes, folder: Path, size: int, flush: bool = False) -> None:
+    """Write a chunk of the decompressed copy (``size`` bytes so far). The copy itself filling the
+    disk is the file's refusal, not the environment's fault: a small .gz that inflates to more than the
+    cache folder holds (a decompression bomb) must not stop the files after it, at every ingest."""
     try:
         out.write(chunk)
         if flush:
             out.flush()
     except OSError as e:
-        raise ScratchFault(e.errno, f"cannot write the decompressed copy of a .gz: {e.strerror or e}") from e
+        if e.errno in (errno.ENOSPC, errno.EDQUOT) and size > CHUNK:
+            raise ParseError(
+                f"decompressing it filled the disk of the cache folder {folder} after {size >> 20:,} MiB, so it "
+                "was not read (its decompressed copy is removed): decompress it by hand onto a larger disk, or "
+                "set IOLAB_CACHE_DIR to a folder with room for the file inside"
+            ) from None
+        raise ScratchFault(
+            e.errno, f"cannot write the decompressed copy of a .gz: {e.strerror or e}", str(folder)
+        ) from e
 
 
 def record(con: Any, source_id: int, result: Any) -> None:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from duckdb import DuckDBPyConnection
 
 from . import archives, db, files, parsing
-from .files import Incoming, NotRegular, display_path, hash_file, open_regular, stamp, walk
+from .files import Incoming, NotRegular, display_path, hash_file, open_regular, stamp, unreadable_folder, walk
 from .outcome import EnvironmentFault, Outcome, Report, Status, environment_fault, interrupted, stop_if_interrupted
 from .parsing import Bad, Bug, Changed, Parse, Parsed, Workers, parse_job, parser_for, streams
 from .roots import find_moves
@@ -49,6 +49,9 @@ SIDECAR_BROKEN = "its sidecar is broken"
 
 def _open(f: Incoming, sidecars: Sidecars, known: places.Known | None, verify: bool) -> Outcome | None:
     """Stat, label and hash the file; an Outcome when that already decides it (unchanged, unreadable)."""
+    if why := unreadable_folder(f.path):
+        reason = f"cannot read this folder ({why}): the files of it in the analysis stay there, unread"
+        return Outcome(f.shown, Status.UNREADABLE, reason=reason)
     try:
         f.stamp = f.place.stamp = stamp(f.path)
         f.labels, f.targets = sidecars.labels_for(f.where)
@@ -417,6 +420,8 @@ def _ingest(
     todo = [f for f in todo if not _vanished(f, known)]
     found = {f.place.abs_path for f in todo}
     missing = {a: k for a, k in known.items() if a not in found and any(places.inside(a, s) for s in scopes)}
+    shut = [f.place.abs_path for f in todo if unreadable_folder(f.path)]  # never "gone": not seen
+    missing = {a: k for a, k in missing.items() if not any(places.inside(a, s) for s in shut)}
     sidecars: dict[Path, Sidecars] = {}
     run = _Run(con, on_file, len(todo), parallel, ahead)
     run.report.notes = roots.notes

@@ -21,8 +21,9 @@ from pathlib import Path
 from duckdb import DuckDBPyConnection
 
 from .names import did_you_mean, visible
+from .regular import read_small
+from .sidecar import MAX_BYTES, line_of
 from .sidecar import NAME as SIDECAR
-from .sidecar import line_of
 
 
 @dataclass
@@ -130,7 +131,7 @@ def _setting(file: Path, key: str) -> tuple[Path | None, int | None]:
     for folder in file.parents:
         side = folder / SIDECAR
         try:
-            text = side.read_text(encoding="utf-8")
+            text = read_small(side, MAX_BYTES).decode("utf-8")
             data = tomllib.loads(text)
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
             continue
@@ -151,7 +152,7 @@ def _where(con: DuckDBPyConnection, p: Problem) -> tuple[Path | None, int | None
         for folder in Path(abs_path).parents:
             side = folder / SIDECAR
             try:
-                text = side.read_text(encoding="utf-8")
+                text = read_small(side, MAX_BYTES).decode("utf-8")
             except (OSError, UnicodeDecodeError):
                 continue
             if p.value in text and (line := line_of(text, key)):

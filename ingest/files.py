@@ -3,11 +3,8 @@ and the record of one file on its way in (Incoming)."""
 
 from __future__ import annotations
 
-import functools
 import hashlib
-import io
 import os
-import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,6 +12,7 @@ from typing import Any
 
 from . import outputs, registry
 from .outcome import Outcome, Status
+from .regular import NOT_REGULAR, SPECIAL_FS, NotRegular, open_regular, special_devices, special_fs  # noqa: F401  (read from here too)
 from .sidecar import NAME as SIDECAR
 from .store import places
 
@@ -36,7 +34,8 @@ def walk(paths: list[Path], notes: list[str] | None = None) -> Iterator[tuple[Pa
     folders (those a marker lists: iolab.outputs; any other file there is read, and ``notes`` gets
     a line saying so), a database's time-series store and files named in IGNORED_SUFFIXES, such as
     the database. A folder on a special file system (SPECIAL_FS: /proc, /sys...) is yielded itself,
-    never walked: the ingest skips it with the reason."""
+    never walked: the ingest skips it with the reason; so is a folder that cannot be listed
+    (permissions): the ingest says so, and the files it holds in the analysis stay there."""
     for given in paths:
         if not given.is_dir() and (given.exists() or given.is_symlink()):  # a file, FIFO, device or link
             yield given.parent, given
@@ -45,7 +44,14 @@ def walk(paths: list[Path], notes: list[str] | None = None) -> Iterator[tuple[Pa
             yield given, given
             continue
         marks = outputs.Marks(given)
-        for folder, dirs, files in os.walk(given, followlinks=False):
+        unreadable: list[Path] = []  # folders that cannot be listed (permissions): yielded, never "gone"
+
+        def cannot_list(e: OSError, into: list[Path] = unreadable) -> None:
+            into.append(Path(e.filename))
+
+        for folder, dirs, files in os.walk(given, followlinks=False, onerror=cannot_list):
+            while unreadable:
+                yield given, unreadable.pop()
             marks.visit(Path(folder), files)
             dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not _is_store(Path(folder), d))
             if special := [d for d in dirs if special_fs(Path(folder) / d)]:
@@ -57,8 +63,21 @@ def walk(paths: list[Path], notes: list[str] | None = None) -> Iterator[tuple[Pa
                 if f in outputs.MARKS or marks.covers(Path(folder) / f):
                     continue
                 yield given, Path(folder) / f
+        yield from ((given, u) for u in unreadable)
         if notes is not None:
             notes += marks.notes()
+
+
+def unreadable_folder(path: Path) -> str | None:
+    """Why the folder ``path`` cannot be listed (permissions, an I/O error), else None (a file, a
+    folder that lists, or one on a special file system, which is never read)."""
+    if not path.is_dir() or special_fs(path):
+        return None
+    try:
+        with os.scandir(path):
+            return None
+    except OSError as e:
+        return e.strerror or str(e)
 
 
 def _is_store(folder: Path, name: str) -> bool:
@@ -66,88 +85,11 @@ def _is_store(folder: Path, name: str) -> bool:
     return name.endswith(".points") and (folder / name.removesuffix(".points")).is_file()
 
 
-# file systems that hold the kernel's or a device's state, not files of results: never read
-# (reading /proc/kmsg consumes the kernel log), whatever path they are mounted at
-SPECIAL_FS = frozenset(
-    {"proc", "sysfs", "devtmpfs", "devpts", "cgroup", "cgroup2", "debugfs", "tracefs", "securityfs", "pstore", "bpf"}
-    | {"configfs", "fusectl", "mqueue", "hugetlbfs", "binfmt_misc", "efivarfs", "selinuxfs", "rpc_pipefs", "nsfs"}
-)
-
-
-@functools.cache
-def special_devices() -> dict[int, str]:
-    """The device number (st_dev) of every mounted special file system, and its type, from
-    /proc/self/mountinfo (none where there is no such file)."""
-    try:
-        lines = Path("/proc/self/mountinfo").read_text(errors="replace").splitlines()
-    except OSError:
-        return {}
-    out = {}
-    for line in lines:  # id parent major:minor root mount-point options [optional...] - type source ...
-        left, sep, right = line.partition(" - ")  # a space inside a mount point is written \040
-        cells, kind = left.split(), (right.split() or [""])[0]
-        if sep and len(cells) > 2 and kind in SPECIAL_FS:
-            major, _, minor = cells[2].partition(":")
-            if major.isdigit() and minor.isdigit():
-                out[os.makedev(int(major), int(minor))] = kind
-    return out
-
-
-def special_fs(path: Path, st: os.stat_result | None = None) -> str | None:
-    """The type of the special file system ``path`` (or what it links to) lies on, else None."""
-    try:
-        st = st or os.stat(path)
-    except OSError:
-        return None
-    return special_devices().get(st.st_dev)
-
-
 def stamp(path: Path) -> places.Stamp:
     """Size, mtime, ctime and inode: no write leaves all four as they were (a tool can set the
     mtime back, as `cp -p` and `rsync -t` do, but not the ctime), so equal stamps mean equal bytes."""
     st = path.stat()
     return st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino
-
-
-NOT_REGULAR = {
-    stat.S_IFIFO: "a named pipe (FIFO)",
-    stat.S_IFCHR: "a character device",
-    stat.S_IFBLK: "a block device",
-    stat.S_IFSOCK: "a socket",
-    stat.S_IFDIR: "a folder",
-}
-
-
-class NotRegular(OSError):
-    """Only regular files are read: a FIFO or a device could block the ingest or never end."""
-
-
-def open_regular(path: Path) -> io.BufferedReader:
-    """Open for reading only if it is a regular file (a symlink counts as what it points to).
-
-    The kind is checked with stat before opening (a device or a socket is never opened: opening a
-    tape rewinds it, a socket cannot be opened at all); O_NONBLOCK keeps a FIFO from blocking the
-    open, and the check runs again on the opened descriptor, so a file swapped for a FIFO between
-    the stat and the open is still caught.
-    """
-    _check_regular(os.stat(path))
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    try:
-        _check_regular(os.fstat(fd))
-    except NotRegular:
-        os.close(fd)
-        raise
-    return os.fdopen(fd, "rb")
-
-
-def _check_regular(st: os.stat_result) -> None:
-    """A device, FIFO or socket is named as what it is; a regular-looking file on a special file system
-    (/proc/kmsg: reading it consumes the kernel log) by its file system."""
-    if not stat.S_ISREG(st.st_mode):
-        mode = st.st_mode
-        raise NotRegular(f"{NOT_REGULAR.get(stat.S_IFMT(mode), 'not a regular file')}, not a regular file: never read")
-    if kind := special_fs(Path(), st):
-        raise NotRegular(f"on a {kind} file system (the kernel's or a device's state, not results): never read")
 
 
 def hash_file(path: Path, chunk: int = 1 << 20) -> tuple[str, int, bytes]:

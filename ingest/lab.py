@@ -56,8 +56,22 @@ alt.renderers.register("iolab", live)
 def connect(db: str | None = None, lake: str = "") -> duckdb.DuckDBPyConnection:
     """Open the database read-only (``None``: the default one; a relative path is relative to
     ``$IOLAB_ROOT``), or the Parquet lake ``lake``; it becomes the connection ``view`` and
-    ``studies`` read. FileNotFoundError, with the command that makes one, when there is none."""
+    ``studies`` read. FileNotFoundError, with the command that makes one, when there is none.
+
+    Read-only means read-only: the connection can reach no file (DuckDB's external access is off
+    and its configuration locked), so ATTACH, DETACH of the database, COPY ... TO, EXPORT DATABASE,
+    read_csv of any path and INSTALL or LOAD of an extension are refused; every view, the time
+    series and a lake's views still read (iolab.store.points.lock). A frame of your own is queried
+    after ``con.register("name", frame)`` (DuckDB no longer finds Python variables by name)."""
+    from .store import points
+
     con = page.connect(db, lake)
+    if page.in_render():  # the render's own snapshot, read by iolab's pages: left as the render opened it
+        pass
+    elif lake:
+        points.lock_settings(con)
+    else:
+        points.lock(con)
     _con[:] = [con]
     return con
 

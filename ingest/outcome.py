@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-import errno
 import threading
 from dataclasses import dataclass, field
 from enum import StrEnum
+from pathlib import Path
+
+from . import faults
 
 
 class Status(StrEnum):
@@ -29,6 +31,24 @@ FAILED = (Status.REJECTED, Status.UNREADABLE)
 # the KeyboardInterrupt into its own error (DuckDB interrupts the query it runs and raises
 # InterruptException): then the flag still says the user asked to stop, not that a file is bad.
 interrupted = threading.Event()
+_stopped_by: list[int] = []  # the signal that asked the command to stop (SIGINT, SIGTERM), the first one
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (``kill``, a service manager, a CI timeout): unwinds as Ctrl-C does, every ``with`` and
+    ``finally`` on the way out running, and the command ends with 143 instead of 130."""
+
+
+def stop(signum: int) -> None:
+    """The command was asked to stop by signal ``signum``: remember it (the exit code is 128 + it)."""
+    interrupted.set()
+    if not _stopped_by:
+        _stopped_by.append(signum)
+
+
+def stopped_by() -> int | None:
+    """The signal that asked the command to stop, if one did."""
+    return _stopped_by[0] if _stopped_by else None
 
 
 def stop_if_interrupted(e: BaseException | None = None) -> None:
@@ -76,25 +96,25 @@ class EnvironmentFault(Exception):
     """
 
 
-_FAULTS = [  # (what the OS or DuckDB says, what it means for the user)
-    (errno.ENOSPC, "No space left on device", "the disk holding the database is full"),
-    (errno.EDQUOT, "Disk quota exceeded", "the disk quota for the database's folder is used up"),
-    (errno.EROFS, "Read-only file system", "the database's folder is on a read-only file system"),
-    (errno.EACCES, "Permission denied", "iolab may not write the database or its folder (permissions)"),
-    (errno.EIO, "Input/output error", "the disk reported an input/output error"),
-    (None, "read-only mode", "the database is open read-only"),
-    (None, "database has been invalidated", "an earlier write failed and DuckDB closed the database"),
+_DATABASE = [  # (what DuckDB says, what it means) for faults of the database that carry no errno
+    ("read-only mode", "the database is open read-only"),
+    ("database has been invalidated", "an earlier write failed and DuckDB closed the database"),
 ]
 
 
-def environment_fault(e: BaseException) -> str | None:
-    """What is wrong with the environment, if writing failed because of it (else None)."""
+def environment_fault(e: BaseException, what: str = "the database", folder: Path | None = None) -> str | None:
+    """What is wrong with the environment, if writing failed because of it (else None): the folder it
+    hit, by its role (iolab.faults); ``what`` and ``folder`` are what was being written when the
+    error names no path (by default the database)."""
     import duckdb
 
+    if said := faults.out_of_memory(e):  # the machine's memory, not the file: the batch stops, exit 3
+        return said
     if not isinstance(e, (OSError, duckdb.Error)) and "os error" not in str(e).lower():
         return None
-    code = getattr(e, "errno", None)
-    for no, text, meaning in _FAULTS:
-        if (no is not None and code == no) or text.lower() in str(e).lower():
+    if said := faults.describe(e, what, folder):
+        return said
+    for text, meaning in _DATABASE:
+        if text.lower() in str(e).lower():
             return f"{meaning} ({type(e).__name__}: {str(e).strip().splitlines()[0][:200]})"
     return None

@@ -38,6 +38,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from .regular import NotRegular, TooBig, read_small
+
 NAME = "iolab.toml"
 
 
@@ -97,14 +99,18 @@ MAX_FILES = 10_000  # [files."<glob>"] tables
 
 
 def _read(path: Path) -> str:
-    """The sidecar's text, refused past MAX_BYTES before anything is parsed (memory stays bounded)."""
-    with path.open("rb") as f:
-        raw = f.read(MAX_BYTES + 1)
-    if len(raw) > MAX_BYTES:
+    """The sidecar's text, refused past MAX_BYTES before anything is parsed (memory stays bounded),
+    and read only if it is a regular file: a FIFO, a device or a link into /proc (whose read blocks
+    for ever, or never ends) is never read, and its folder's files wait as for a broken sidecar."""
+    try:
+        raw = read_small(path, MAX_BYTES)
+    except TooBig:
         raise SidecarError(
             f"{path}: the sidecar is larger than {MAX_BYTES:,} bytes; a sidecar holds labels for a folder, "
             'so this is not one (or list targets with globs such as target = "sd*")'
-        )
+        ) from None
+    except NotRegular as e:
+        raise SidecarError(f"{path}: the sidecar is {e}") from None
     return raw.decode("utf-8")
 
 
@@ -159,7 +165,7 @@ class Sidecars:
     def _at(self, folder: Path) -> dict | None:
         if folder not in self._cache:
             p = folder / NAME
-            self._cache[folder] = _load(p) if p.is_file() else None
+            self._cache[folder] = _load(p) if p.is_file() or (p.exists() and not p.is_dir()) else None
         return self._cache[folder]
 
     def labels_for(self, file: Path) -> tuple[dict[str, Any], list[dict]]:

@@ -33,6 +33,14 @@ def markup(text: object) -> str:
     return escape(shown(text))
 
 
+def write_out(text: str) -> None:
+    """Rows for a program (CSV, TSV, JSON lines) on standard output: as they are in a pipe or a file,
+    every control, bidi and invisible character escaped but the line breaks when standard output is
+    a terminal (a cell holding an OSC 8 link, a clear-screen or U+202E would act on the reader's
+    terminal). Files written with --out never pass here: they stay byte-exact."""
+    sys.stdout.write(visible(text, keep="\n") if is_terminal() else text)
+
+
 def is_terminal() -> bool:
     """Whether standard output is a terminal (progress bar and tables) or a log (plain lines)."""
     return sys.stdout.isatty()

@@ -345,6 +345,15 @@ def main(argv=None) -> int:
             f"{time.perf_counter() - t:.0f} s; {len(aviolations)} violations"
         )
         violations += aviolations
+        t = time.perf_counter()
+        doors = max(20, n_attacks // 5)
+        dstats, dviolations = fuzz_attacks.run_doors(doors, a.seed)
+        print()
+        print(fuzz_attacks.door_table(dstats))
+        print(
+            f"{doors} attacks on the doors (issue 53) in {time.perf_counter() - t:.0f} s; {len(dviolations)} violations"
+        )
+        violations += dviolations
     for v in violations[:50]:
         print("VIOLATION", v)
     return 1 if violations else 0

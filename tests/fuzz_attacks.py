@@ -19,6 +19,17 @@ with ``batch.ingest_paths`` under a SIGALRM deadline. The invariants (anything e
     "internal error" (some files go in gzipped: they must load as the file inside);
   - ``reports.render.slug()`` of every stored study is one safe path component.
 Reports are not rendered (too slow for thousands of cases): slug() is what names their folders.
+
+Then the doors of issue 53 (``run_doors``, through ``cli.main`` as a user runs them), each family
+counted per outcome (refused = exit 2, done = 0/1, fault = 3, stopped, hang, crash, violation):
+  - writer_into_kept: a random writer (export --out in any format, report --out, --images, lake
+    export --to, lake views --out) aimed at what iolab keeps (a database, another one, a WAL, a store
+    and its files, the cache, a data root, a data file): exit 2 and the target byte for byte as it was;
+  - forged_marker: an old or forged marker beside a stored result (a text .iolab-output, a views or
+    lake manifest holding {}, a list naming the file with its size and another hash): the result
+    stays in the analysis (it was dropped as "gone");
+  - special_sidecar: a sidecar or marker that is a FIFO or a link to /proc/kmsg: never read, no hang;
+  - bad_path: an empty PATH, or one that resolves to / (remove, ingest, detect, export --out): exit 2.
 """
 
 from __future__ import annotations
@@ -34,6 +45,7 @@ import signal
 import socket
 import string
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -426,4 +438,155 @@ def table(stats: dict) -> str:
     lines = [f"{'attack':<16}" + "".join(f"{s:>11}" for s in STATUSES)]
     for attack, c in stats.items():
         lines.append(f"{attack:<16}" + "".join(f"{c.get(s, 0):>11}" for s in STATUSES))
+    return "\n".join(lines)
+
+
+# ---- the doors of issue 53: no writer destroys, no marker hides, no path is the whole machine -------
+
+DOOR_STATUSES = ("refused", "done", "fault", "stopped", "hang", "crash", "violation")
+FORGED_MARKERS = [
+    ("text", ".iolab-output", "iolab's time-series store: iolab ingest never reads this folder as data.\n"),
+    ("views {}", "_iolab_views.json", "{}"),
+    ("lake {}", "_iolab_manifest.json", "{}"),
+    ("list, other hash", ".iolab-output", None),  # a list naming the data file with its size, not its hash
+]
+BAD_PATHS = ["", " ", "/", "//", "/..", "/./", "/../.."]
+
+
+def _door_lab(work: Path) -> Path:
+    """A database with a time series and a lake, another database, a data root (cli.main: the doors)."""
+    from iolab import cli
+    from tests.conftest import corpus
+
+    lab = work / "doors"
+    (lab / "data" / "s1").mkdir(parents=True)
+    (lab / "other").mkdir()
+    for f in (corpus("fio-json/louwrentius__fio-plot__fio31_d3s4610_randread-8-1.json"),
+              corpus("esxtop/visualesxtoponline__origincsv_short.csv")):  # fmt: skip
+        shutil.copy(f, lab / "data" / "s1" / f.name)
+        shutil.copy(f, lab / "other" / f.name)
+    cli.main(["ingest", "-q", str(lab / "data"), "--db", str(lab / "t.duckdb")])
+    cli.main(["ingest", "-q", str(lab / "other"), "--db", str(lab / "o.duckdb")])
+    cli.main(["lake", "export", "--db", str(lab / "t.duckdb"), "--to", str(lab / "lake")])
+    return lab
+
+
+def _kept(lab: Path) -> list[Path]:
+    from iolab import config
+
+    stores = [next((lab / f"{n}.duckdb.points").rglob("*.parquet")) for n in ("t", "o")]
+    return [lab / "t.duckdb", lab / "t.duckdb.wal", lab / "o.duckdb", *stores, stores[0].parent,
+            config.cache_dir(), lab / "data" / "s1", next((lab / "data" / "s1").iterdir())]  # fmt: skip
+
+
+def _digest(path: Path) -> bytes:
+    files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path] if path.exists() else []
+    return b"".join(str(f).encode() + f.read_bytes() for f in files)
+
+
+def _writer(rng: random.Random, lab: Path, target: Path) -> list[str]:
+    db = ["--db", str(lab / "t.duckdb")]
+    out = str(target / "m.csv" if target.is_dir() else target)
+    return rng.choice([
+        ["export", "measurements", *db, "--out", out, "--format", rng.choice(["csv", "json", "parquet"])],
+        ["report", *db, "--out", str(target)],
+        ["report", *db, "--out", str(lab / "reports"), "--images", str(target)],
+        ["lake", "export", *db, "--to", str(target)],
+        ["lake", "views", "--lake", str(lab / "lake"), "--out", str(target)],
+    ])  # fmt: skip
+
+
+def _door(rng: random.Random, lab: Path, work: Path, n: int) -> tuple[str, list[str], Callable[[int], list[str]]]:
+    """One attack: (family, argv, check(exit code) -> violations)."""
+    from tests.conftest import corpus
+
+    family = rng.choice(["writer_into_kept", "forged_marker", "special_sidecar", "bad_path"])
+    if family == "writer_into_kept":
+        target = rng.choice(_kept(lab))
+        before = _digest(target)
+        argv = _writer(rng, lab, target)
+        return (
+            family,
+            argv,
+            lambda code: (
+                ([] if code == 2 else [f"exit {code}"]) + ([] if _digest(target) == before else [f"{target} changed"])
+            ),
+        )
+    if family == "bad_path":
+        path = rng.choice(BAD_PATHS)
+        argv = rng.choice([["remove", path], ["ingest", path], ["detect", path], ["export", "runs", "--out", path]])
+        if argv[0] != "detect":
+            argv += ["--db", str(lab / "t.duckdb")]
+        return family, argv, lambda code: [] if code == 2 else [f"exit {code}"]
+    data = work / f"door{n}"
+    (data / "s").mkdir(parents=True)
+    html = corpus("vdbench-summary/hero0906__jiaoben__50406_fsd.summary.html")
+    shutil.copy(html, data / "s" / "run.html")
+    dbf = work / f"door{n}.duckdb"
+    con = db.open_db(dbf)
+    batch.ingest_paths(con, [data])  # stored before the attack
+    con.close()
+    if family == "forged_marker":
+        kind, name, text = rng.choice(FORGED_MARKERS)
+        line = {"file": "run.html", "size": html.stat().st_size, "ino": 1, "mtime_ns": 1, "sha256": "0" * 64}
+        text = text if text is not None else '{"iolab_output": 2, "what": "reports"}\n' + json.dumps(line) + "\n"
+        (data / "s" / name).write_text(text)
+    else:
+        special = data / "s" / rng.choice(["iolab.toml", ".iolab-output"])
+        special.symlink_to("/proc/kmsg") if rng.random() < 0.5 and Path("/proc/kmsg").exists() else os.mkfifo(special)
+    # a sidecar that cannot be read is a broken sidecar: its folder's files wait until it is fixed (exit 1)
+    want = (1, 0) if os.path.lexists(data / "s" / "iolab.toml") else None
+
+    def check(code: int) -> list[str]:
+        con = db.connect(dbf, read_only=True)
+        try:
+            left = con.execute("SELECT count(*) FROM source_files WHERE path LIKE '%run.html'").fetchall()[0][0]
+        finally:
+            con.close()
+        ok = (code, left) == want if want else code in (0, 1) and left == 1
+        return [] if ok else [f"exit {code}, run.html in the analysis {left} time(s)"]
+
+    return family, ["ingest", str(data), "--db", str(dbf)], check
+
+
+def run_doors(cases: int, seed: int = 1, deadline: int = 120) -> tuple[dict, list[str]]:
+    """``cases`` random attacks on the doors (issue 53); ({family: {outcome: count}}, violations)."""
+    import contextlib
+    import io
+    import tempfile
+
+    from iolab import cli
+
+    rng = random.Random(seed)
+    stats: dict[str, Counter] = defaultdict(Counter)
+    violations: list[str] = []
+    with tempfile.TemporaryDirectory() as d:
+        work = Path(d)
+        lab = _door_lab(work)
+        (lab / "t.duckdb.wal").write_bytes(b"")
+        for n in range(cases):
+            family, argv, check = _door(rng, lab, work, n)
+            old = signal.signal(signal.SIGALRM, _alarm)
+            signal.alarm(deadline)
+            try:
+                with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
+                    code = cli.main(argv)
+                bad = check(code) + (["a traceback"] if "Traceback" in err.getvalue() else [])
+                outcome = {2: "refused", 3: "fault", 130: "stopped", 143: "stopped"}.get(code, "done")
+            except Hang:
+                bad, outcome = [f"still running after {deadline} s"], "hang"
+            except BaseException as e:  # noqa: BLE001 - a crash is what the harness counts
+                bad, outcome = [f"uncaught {type(e).__name__}: {e}"], "crash"
+            finally:
+                signal.alarm(0)
+                signal.signal(signal.SIGALRM, old)
+            stats[family]["violation" if bad else outcome] += 1
+            violations += [f"door {n} {family} {argv}: {b}" for b in bad]
+    return {k: dict(v) for k, v in sorted(stats.items())}, violations
+
+
+def door_table(stats: dict) -> str:
+    lines = [f"{'door attack':<18}" + "".join(f"{s:>11}" for s in DOOR_STATUSES)]
+    for family, c in stats.items():
+        lines.append(f"{family:<18}" + "".join(f"{c.get(s, 0):>11}" for s in DOOR_STATUSES))
     return "\n".join(lines)

@@ -72,7 +72,7 @@ def test_a_link_planted_where_a_temporary_file_would_go_is_never_written_through
     outputs.start(out, "report")
     assert victim.read_text() == "a user's notes"
     assert not (out / outputs.MARK).is_symlink()
-    assert (out / outputs.MARK).read_text() == '{"iolab_output": 1, "what": "report"}\n'
+    assert (out / outputs.MARK).read_text() == '{"iolab_output": 2, "what": "report"}\n'
 
 
 def test_every_file_report_and_export_write_is_0644_under_umask_022(tmp_path, umask):

@@ -507,10 +507,10 @@ def test_iolab_never_ingests_its_own_outputs(tmp_path):
     shutil.copy(FILES[1], old / "part-00001.json")
     shutil.copy(tmp_path / "lake" / "runs" / "part-00001.parquet", old / "part-00002.parquet")
     rep = batch.ingest_paths(db.open_db(tmp_path / "other.duckdb"), [data])
-    assert sorted(o.path for o in rep.outcomes) == sorted(
-        [str(data / "s1" / FILES[3].name), str(data / "old-lake" / "runs" / "part-00001.json")]
-    )
-    assert [w for w in rep.warnings if "old-lake" in w and "read as data (runs/part-00001.json)" in w]
+    # a marker with no list covers nothing (issue 53): the old lake's Parquet is offered as data too
+    old_files = [str(data / "old-lake" / "runs" / n) for n in ("part-00001.json", "part-00002.parquet")]
+    assert sorted(o.path for o in rep.outcomes) == sorted([str(data / "s1" / FILES[3].name), *old_files])
+    assert [w for w in rep.warnings if "old-lake" in w and "covers none" in w and "runs/part-00001.json" in w]
     assert not [w for w in rep.warnings if str(data / "lake") + ":" in w]
 
 

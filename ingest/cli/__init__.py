@@ -14,11 +14,15 @@ import importlib
 import os
 import signal
 import sys
+import threading
+from pathlib import Path
 from typing import Any
 
 from .. import __version__
+from ..outcome import Terminated, stop, stopped_by
+from . import requires
 from .params import DEFAULT_DB, resolve_db
-from .requires import EXIT_ENVIRONMENT, EXIT_INTERRUPTED, EXIT_OK, EXIT_REJECTED, EXIT_USAGE
+from .requires import EXIT_ENVIRONMENT, EXIT_INTERRUPTED, EXIT_OK, EXIT_REJECTED, EXIT_TERMINATED, EXIT_USAGE
 
 __all__ = [
     "DEFAULT_DB",
@@ -26,6 +30,7 @@ __all__ = [
     "EXIT_INTERRUPTED",
     "EXIT_OK",
     "EXIT_REJECTED",
+    "EXIT_TERMINATED",
     "EXIT_USAGE",
     "build_parser",
     "main",
@@ -114,19 +119,29 @@ def run() -> None:
     """The `iolab` command. An ingest ends the process at once when it is done (the database is
     closed, the output flushed, the parse workers joined): tearing down an interpreter with DuckDB
     and Polars loaded is a measurable share of a capture's ingest (docs/PERFORMANCE.md). Other
-    commands (Spark, kernels) end normally, as do in-process callers of main()."""
+    commands (Spark, kernels) end normally, as do in-process callers of main().
+
+    SIGINT (Ctrl-C) and SIGTERM unwind the command (every ``with`` and ``finally`` runs: temporary
+    files removed, kernels and Chromium stopped) and end it with 130 and 143, whatever error the
+    unwinding became on the way (DuckDB's "Query interrupted", a kernel gone): no traceback."""
     # The collector's default (every 700 new objects) walks every loaded module again and again over
     # a capture's column names, none of them in cycles; every 100,000 still bounds what cycles hold.
     # Set for the command's own process only (lowering it again at the end would collect once more).
     gc.set_threshold(100_000)
     sys.stdout = _PipeGuard(sys.stdout)
-    signal.signal(signal.SIGINT, _on_sigint)
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, _on_signal)
+    threading.excepthook = _thread_ended
+    ingest = sys.argv[1:2] == ["ingest"]
     try:
         code, args = _dispatch(None)
-    except KeyboardInterrupt:
-        _interrupted(sys.argv[1:2] == ["ingest"])
-        code, args = EXIT_INTERRUPTED, argparse.Namespace(cmd="ingest")  # end at once, as an ingest does
-    if getattr(args, "cmd", None) == "ingest":
+    except BaseException as e:
+        if stopped_by() is None and not isinstance(e, KeyboardInterrupt):
+            raise
+        code, args = _interrupted(ingest), argparse.Namespace(cmd="ingest" if ingest else None)
+    if (signum := stopped_by()) is not None and code != 128 + signum:  # a command that took the signal in its stride
+        code = _interrupted(ingest)
+    if getattr(args, "cmd", None) == "ingest" or signum is not None:  # stopped: its threads are not awaited
         try:
             sys.stdout.flush()
             sys.stderr.flush()
@@ -136,26 +151,39 @@ def run() -> None:
     sys.exit(code)
 
 
-def _on_sigint(signum: int, frame: Any) -> None:
-    """Ctrl-C: say so to an ingest under way (iolab.batch.interrupted: a library may have turned the
-    KeyboardInterrupt into its own error), then raise it as Python does."""
-    if batch := sys.modules.get("iolab.batch"):
-        batch.interrupted.set()
-    raise KeyboardInterrupt
+def _on_signal(signum: int, frame: Any) -> None:
+    """Ctrl-C or SIGTERM: say so to whatever runs (iolab.outcome.stop: a library may turn the
+    KeyboardInterrupt into its own error, as DuckDB interrupts its query), then raise it as Python
+    does for Ctrl-C."""
+    first = stopped_by() is None
+    stop(signum)
+    if first:
+        raise Terminated if signum == signal.SIGTERM else KeyboardInterrupt
 
 
-def _interrupted(ingest: bool) -> None:
+def _thread_ended(hook: threading.ExceptHookArgs) -> None:
+    """A thread's error is printed as Python prints it, but once the command is being stopped: then
+    it is the stop, said once by the command."""
+    if stopped_by() is None:
+        threading.__excepthook__(hook)
+
+
+def _interrupted(ingest: bool) -> int:
+    """Say how the command was stopped; its exit code (128 + the signal: 130 Ctrl-C, 143 SIGTERM)."""
     from ..terminal import console
 
+    signum = stopped_by() or signal.SIGINT
+    how = "Ctrl-C" if signum == signal.SIGINT else signal.Signals(signum).name
     text = (
-        "Stopped (Ctrl-C). Every file reported as ingested is stored whole; the one being stored was rolled "
+        f"Stopped ({how}). Every file reported as ingested is stored whole; the one being stored was rolled "
         "back. Run the same command again to go on: stored files are skipped."
         if ingest
-        else "Stopped (Ctrl-C)."
+        else f"Stopped ({how}). What was written is whole; run the same command again to go on."
     )
     with contextlib.suppress(Exception):
         console(stderr=True).print(text)
         sys.stdout.flush()
+    return 128 + signum
 
 
 class _PipeGuard:
@@ -196,4 +224,27 @@ def _dispatch(argv: list[str] | None) -> tuple[int, argparse.Namespace]:
         p.print_help()
         return 0, args
     resolve_db(args)
-    return int(args.func(args)), args
+    if (code := requires.bad_paths(args)) is not None:
+        return code, args
+    _watch(args)
+    try:
+        return int(args.func(args)), args
+    except Exception as e:  # the machine's fault, wherever it came up: one line, exit 3
+        if stopped_by() is not None or (code := requires.fault(e)) is None:
+            raise
+        return code, args
+
+
+def _watch(args: argparse.Namespace) -> None:
+    """The folders a fault of this command may hit, by role (iolab.faults), and what killed commands
+    left in the temporary folder removed (iolab.written.sweep)."""
+    from .. import faults, written
+    from ..reports import scratch
+
+    if isinstance(db := getattr(args, "db", None), str):
+        faults.watch("the database", os.path.dirname(os.path.abspath(db)))
+        written.sweep(Path(os.path.abspath(db)).parent)  # a killed command's temporary files beside it
+    for name in ("out", "images", "to"):
+        if isinstance(out := getattr(args, name, None), str):
+            faults.watch(f"the output folder (--{name})", out)
+    scratch.sweep()  # a killed render's snapshot, kernel files, Chromium profile

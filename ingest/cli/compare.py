@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any, TypeAlias
 
-from ..terminal import console, markup, shown
+from ..terminal import console, markup, shown, write_out
 from ..wording import better_means, change_words, point_label
 from . import compare_rows, params, requires
 from .cells import VERDICTS, _interval, _pct, column_format, overall_verdict, pct_cell, verdict_counts  # noqa: F401
@@ -145,7 +144,7 @@ def cmd_compare(args: argparse.Namespace, con: Any) -> int:
         df = compare_rows.rows(con, args.study, metrics)
         many = noise_alone(con, "comparison_fdr", args.study) if args.format == "table" else ""
     if args.format != "table":
-        sys.stdout.write(as_text(df, args.format))
+        write_out(as_text(df, args.format))
     else:
         heading = con.execute(
             """SELECT b.baseline_system, b.baseline_source, c.correction, c.correction_source
@@ -209,7 +208,7 @@ def cmd_sla(args: argparse.Namespace, con: Any) -> int:
         )
         return requires.EXIT_REJECTED
     if args.format != "table":
-        sys.stdout.write(as_text(df, args.format))
+        write_out(as_text(df, args.format))
     else:
         sla.print_sla(df, args.study, args.sla)
     return requires.EXIT_OK
@@ -227,7 +226,7 @@ def cmd_against(args: argparse.Namespace, con: Any) -> int:
         return requires.EXIT_USAGE
     df = trend.newest_rows(con, args.study, metrics)
     if args.format != "table":
-        sys.stdout.write(as_text(df, args.format))
+        write_out(as_text(df, args.format))
     else:
         from ..fdr import noise_alone
 

@@ -53,7 +53,9 @@ def register(sub: Any) -> None:
 
 def cmd_completion(args: argparse.Namespace) -> int:
     if args.list:
-        sys.stdout.write("".join(f"{n}\n" for n in names(args.list, args.db)))
+        from ..terminal import write_out
+
+        write_out("".join(f"{n}\n" for n in names(args.list, args.db)))
         return 0
     if not args.shell:
         from ..terminal import console

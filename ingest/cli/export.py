@@ -14,9 +14,9 @@ import contextlib
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 
-from ..terminal import console, markup
+from ..terminal import console, is_terminal, markup, write_out
 from ..written import replacing
 from . import params, requires
 
@@ -94,7 +94,7 @@ def cmd_export(args: argparse.Namespace, con: Any) -> int:
         from ..store import places
 
         try:
-            check_file(Path(args.out), places.roots(con), "--out")
+            check_file(Path(args.out), places.roots(con), "--out", args.db)
         except Refused as e:
             return requires.refused(e, "Not exporting")
     sql, values = query(con, args.view, args.study, args.format)
@@ -119,10 +119,19 @@ def cmd_export(args: argparse.Namespace, con: Any) -> int:
 def _target(out: str | None, *, binary: bool) -> Iterator[IO[Any]]:
     """Standard output, or a temporary file beside ``out`` that becomes ``out`` once complete."""
     if not out:
-        yield sys.stdout
+        yield cast(IO[Any], _Shown()) if is_terminal() and not binary else sys.stdout
         return
     with replacing(Path(out), binary=binary, suffix=".part") as f:
         yield f
+
+
+class _Shown:
+    """Standard output on a terminal: what is written there has its control characters escaped
+    (iolab.terminal.write_out); a pipe or --out gets the bytes as they are."""
+
+    def write(self, text: str) -> int:
+        write_out(text)
+        return len(text)
 
 
 def _csv(reader: Any, out: IO[str]) -> int:

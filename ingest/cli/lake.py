@@ -95,6 +95,9 @@ def cmd_views(args: argparse.Namespace) -> int:
             "run `iolab lake export` first"
         )
         return requires.EXIT_USAGE
+    if why := owned.incomplete(Path(args.lake)):
+        console(stderr=True).print(f"[red]Not computing the views[/]: the lake is incomplete: {markup(why)}")
+        return requires.EXIT_USAGE
     if owned.read(out) and owned.status(Path(args.lake), out) == "stale":
         console(stderr=True).print(f"The views in {markup(out)} are stale (an export since): computing them again.")
     t0 = time.perf_counter()
@@ -128,14 +131,21 @@ def cmd_status(args: argparse.Namespace) -> int:
 
     lake = Path(args.lake)
     out = Path(args.out) if args.out else lake / "views"
+    if not lake.is_dir():
+        console(stderr=True).print(
+            f"[red]No lake at {markup(lake)}[/]: `iolab lake export --to {markup(lake)}` writes one"
+        )
+        return requires.EXIT_USAGE
     state = owned.status(lake, out)
     say = {
+        "incomplete": f"the lake is incomplete: {owned.incomplete(lake)}",
         "current": "current: computed from the lake's latest export",
         "stale": "stale: computed before the lake's latest export; `iolab lake views` computes them again",
         "missing": "missing: `iolab lake views` computes them",
     }[state]
     if args.format == "json":
-        params.write_json({"lake": str(lake), "views": str(out), "state": state})
+        why = owned.incomplete(lake) if state == "incomplete" else None
+        params.write_json({"lake": str(lake), "views": str(out), "state": state} | ({"why": why} if why else {}))
     else:
-        console().print(f"views in {markup(out)}: {say}")
+        console().print(f"views in {markup(out)}: {markup(say)}")
     return 0 if state == "current" else 1

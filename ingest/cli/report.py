@@ -64,6 +64,7 @@ def _close_kernel(kernel: Any) -> None:
 
 
 def _report(args: argparse.Namespace) -> int:
+    from ..outputs import Refused
     from ..reports import render, scratch
     from ..terminal import is_terminal, say, shown
 
@@ -87,6 +88,8 @@ def _report(args: argparse.Namespace) -> int:
         if args.images and code != 2:
             where = args.images
             code = max(code, _images(Path(args.out), Path(args.images), args.study, Path(args.db)))
+    except Refused as e:
+        return requires.refused(e, "Not writing the reports")
     except OSError as e:
         if (bad := requires.cannot_write(e, where)) is None:
             raise
@@ -105,9 +108,9 @@ def _check_folders(args: argparse.Namespace) -> int | None:
         console(stderr=True).print(f"[red]Cannot use the database:[/] {markup(e)}")
         return requires.EXIT_ENVIRONMENT
     try:
-        check(Path(args.out), roots, "--out")
+        check(Path(args.out), roots, "--out", args.db)
         if args.images:
-            check(Path(args.images), roots, "--images")
+            check(Path(args.images), roots, "--images", args.db)
     except Refused as e:
         return requires.refused(e, "Not writing the reports")
     return None

@@ -2,14 +2,19 @@
 cli/requires.py): ``@database`` opens the database named by ``--db`` and maps each way that can fail
 to its exit code, so every command answers a missing or broken database the same way.
 
-Exit codes, for every command:
+Exit codes, for every command (the table in docs/commands.md says the same):
   0  done;
-  1  done, but some files were rejected or some expectations failed;
+  1  done, but some files were rejected or could not be read (a file or folder without permission),
+     or some expectations failed;
   2  wrong usage: a bad option, a --db where there is no database, a --study naming no study, a PATH
-     naming nothing, an output folder in a data root or holding files iolab did not write;
-  3  the environment failed: the database is busy, damaged, newer, read-only, or the disk is full;
-     an output folder cannot be written (read-only, full, quota, permissions);
-  130  stopped by Ctrl-C (what was stored is whole; the file being stored was rolled back).
+     naming nothing, an empty PATH or the file system's top; an output that would go where iolab
+     reads or keeps something (a database, its WAL or time-series store, the cache, a data root) or
+     into a folder holding files iolab did not write;
+  3  the environment failed: the database is busy, damaged, newer or read-only; a disk is full, over
+     quota or read-only, or a folder may not be written (the database's, an output's, the cache's,
+     the temporary one): said once, naming the folder; DuckDB out of memory (IOLAB_DB_MEMORY);
+  130  stopped by Ctrl-C (SIGINT), 143 by SIGTERM: what was written is whole, and the same command
+     run again goes on from there.
 """
 
 from __future__ import annotations
@@ -22,7 +27,9 @@ from typing import Any
 
 from ..terminal import console, markup
 
-EXIT_OK, EXIT_REJECTED, EXIT_USAGE, EXIT_ENVIRONMENT, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+EXIT_OK, EXIT_REJECTED, EXIT_USAGE, EXIT_ENVIRONMENT, EXIT_INTERRUPTED, EXIT_TERMINATED = 0, 1, 2, 3, 130, 143
+# the options and arguments that name paths, on every command that takes them
+PATH_ARGS = ("paths", "db", "out", "images", "to", "lake", "corpus", "reports")
 
 
 def no_database(path: str, found: str = "--db") -> int:
@@ -115,7 +122,47 @@ def cannot_write(e: BaseException, where: str | Path) -> int | None:
 
     if (cause := why(e)) is None:
         return None
+    from .. import faults
+
+    hit = faults.named_path(e)  # the folder the error names (the temporary folder, the cache), else the output
+    folder = (hit if hit.is_dir() else hit.parent) if hit is not None else Path(where)
     console(stderr=True).print(
-        f"[red]Cannot write into {markup(str(where))}:[/] {cause}. Nothing half-written is left there."
+        f"[red]Cannot write into {markup(str(folder))}:[/] {markup(cause)}. What iolab wrote is whole and listed "
+        "as its own: run the same command again once it can be written, and it goes on from there."
     )
+    return EXIT_ENVIRONMENT
+
+
+def bad_paths(args: Any) -> int | None:
+    """EXIT_USAGE, having said why, when a path given to the command is empty (a shell variable
+    that was not set: "" is the current folder to the file system) or resolves to the file system's
+    top (``/``): no command reads, removes or writes the whole machine."""
+    import os
+
+    for name in PATH_ARGS:
+        given = getattr(args, name, None)
+        for value in given if isinstance(given, list) else [given]:
+            if not isinstance(value, str):
+                continue
+            option = "PATH" if name == "paths" else f"--{name}"
+            if not value.strip():
+                why = f"{option} is empty: an empty path names no file or folder (a variable that was not set?)"
+            elif Path(os.path.realpath(value)).parent == Path(os.path.realpath(value)):
+                why = f"{option} {value} is the file system's top: name the folder of your results instead"
+            else:
+                continue
+            console(stderr=True).print(f"[red]Wrong usage:[/] {markup(why)}")
+            return EXIT_USAGE
+    return None
+
+
+def fault(e: BaseException) -> int | None:
+    """EXIT_ENVIRONMENT, having said it in one line, when ``e`` is the machine's fault (a disk full,
+    read-only or not ours to write, DuckDB out of memory: iolab.faults); None for any other error."""
+    from .. import faults
+
+    said = faults.out_of_memory(e) or faults.describe(e)
+    if said is None:
+        return None
+    console(stderr=True).print(f"[red]Stopped:[/] {markup(said)}. Run the same command again once this is fixed.")
     return EXIT_ENVIRONMENT

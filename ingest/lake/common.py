@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 MANIFEST = "_iolab_manifest.json"
+RUNNING = "_iolab_export_running.json"  # an export under way (or one that did not finish): its start
 LAKE_FORMAT = 2  # 2: series_stats, exported with each batch (a lake of 1 is written again, batch by batch)
 # tables whose rows change in place (labels, places): rewritten whole at every export. Every place
 # is exported (source_history, with those that left the analysis); source_files is the view
@@ -26,7 +27,9 @@ def _copy(con, sql: str, dest: Path) -> None:
 
     dest.parent.mkdir(parents=True, exist_ok=True)
     with replacing_by_name(dest) as tmp:  # hidden from readers until complete; removed if the write fails
-        con.execute(f"COPY ({sql}) TO {_q(tmp)} (FORMAT parquet, COMPRESSION zstd)")
+        # USE_TMP_FILE false: the file is a temporary one already; DuckDB's own (tmp_<name>, not hidden)
+        # was left in the lake by a killed export, and refused the next one
+        con.execute(f"COPY ({sql}) TO {_q(tmp)} (FORMAT parquet, COMPRESSION zstd, USE_TMP_FILE false)")
 
 
 def data_roots(lake: Path) -> list[str]:

@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from .. import outputs
-from ..written import replacing_by_name, write_text
-from .common import CATALOGUE, LAKE_FORMAT, MANIFEST, SCHEMA_FILE, _copy, parquet_rows
+from ..written import owner, replacing_by_name, write_text
+from .common import CATALOGUE, LAKE_FORMAT, MANIFEST, RUNNING, SCHEMA_FILE, _copy, parquet_rows
 from .script import write_script
 from .translate import EXPORTED, exported_query
 
@@ -116,8 +116,8 @@ def export(db_path: str | Path, lake: str | Path, step: Step | None = None) -> d
     lake = Path(lake)
     con = db.connect(db_path, read_only=True)
     try:
-        outputs.check(lake, places.roots(con), "--to")
-        outputs.start(lake, "lake")
+        outputs.check(lake, places.roots(con), "--to", db_path)
+        _start(lake)  # what a killed export left (its temporary files) goes; the record of one under way
         man_path = lake / MANIFEST
         old = json.loads(man_path.read_text()) if man_path.is_file() else {"sources": {}, "batches": {}}
         tables = _tables(con)
@@ -135,10 +135,9 @@ def export(db_path: str | Path, lake: str | Path, step: Step | None = None) -> d
             _write_batch(con, lake, tables, int(b), batches[b])
             if not batches[b]:
                 del batches[b]
-        added = None
-        if new:
+        added = max((int(b) for b in old["batches"]), default=0) + 1 if new else None
+        if added is not None:
             part()
-            added = max((int(b) for b in old["batches"]), default=0) + 1
             batches[str(added)] = new
             _write_batch(con, lake, tables, added, new)
         part()
@@ -163,7 +162,16 @@ def export(db_path: str | Path, lake: str | Path, step: Step | None = None) -> d
     }
     write_text(man_path, json.dumps(manifest, indent=1, sort_keys=True))
     write_script(lake)
+    (lake / RUNNING).unlink(missing_ok=True)  # whole: the manifest says so
     return manifest
+
+
+def _start(lake: Path) -> None:
+    """The lake is iolab's output folder, and an export is under way until the manifest says it is
+    whole (``lake status`` reads the record: iolab.lake.owned.incomplete)."""
+    outputs.start(lake, "lake")
+    started = {"started_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "by": owner()}
+    write_text(lake / RUNNING, json.dumps(started))
 
 
 def _write_schemas(con, lake: Path, tables: dict[str, list[str]]) -> None:

@@ -10,8 +10,9 @@ import time
 from pathlib import Path
 
 from .. import outputs
-from ..written import write_text
-from .common import MANIFEST, data_roots
+from ..regular import read_small_text
+from ..written import started, write_text
+from .common import MANIFEST, RUNNING, data_roots
 
 VIEWS_MANIFEST = outputs.VIEWS_MARK
 
@@ -27,15 +28,23 @@ def export_id(lake: Path) -> str:
 
 
 def read(out: Path) -> dict | None:
-    f = out / VIEWS_MANIFEST
-    return json.loads(f.read_text()) if f.is_file() else None
+    text = read_small_text(out / VIEWS_MANIFEST, 16 << 20)  # a regular file of sane size, or none
+    try:
+        record = json.loads(text) if text is not None else None
+    except ValueError:
+        return None
+    return record if isinstance(record, dict) else None
 
 
 def claim(lake: Path, out: Path) -> set[str]:
     """Make sure ``out`` may be written (outputs.check: outside the data roots the lake was exported
     from, holding no file iolab did not write); the view folders an earlier run wrote there."""
     try:
-        outputs.check(out, data_roots(lake), "--out")
+        made_from = json.loads((lake / MANIFEST).read_text()).get("database")
+    except (OSError, ValueError, AttributeError):
+        made_from = None
+    try:
+        outputs.check(out, data_roots(lake), "--out", made_from)
     except outputs.Refused as e:
         raise NotOurs(str(e)) from None
     mine = read(out)
@@ -55,8 +64,32 @@ def mark(lake: Path, out: Path, engine: str, names: list[str], done: bool = True
     write_text(out / VIEWS_MANIFEST, json.dumps(record, indent=1))
 
 
+def incomplete(lake: Path) -> str | None:
+    """Why the lake is not whole (an export that did not finish, or none that did), else None."""
+    text = read_small_text(lake / RUNNING, 1 << 20)
+    if text is not None:
+        try:
+            run = json.loads(text)
+            pid, start = str(run["by"]).split("-", 1)
+            when = str(run["started_at"])
+        except (ValueError, KeyError, TypeError):
+            pid, start, when = "0", "", "?"
+        if started(pid) == start:
+            return f"an export started at {when} is still running"
+        return (
+            f"the export started at {when} did not finish (stopped, killed, or its disk full): "
+            "`iolab lake export` again goes on from there"
+        )
+    if not (lake / MANIFEST).is_file():
+        return "no export has finished here: `iolab lake export` writes one"
+    return None
+
+
 def status(lake: Path, out: Path | None = None) -> str:
-    """'missing', 'stale' (computed from another export than the lake's) or 'current'."""
+    """'incomplete' (an export did not finish), 'missing', 'stale' (computed from another export
+    than the lake's) or 'current'."""
+    if incomplete(lake):
+        return "incomplete"
     mine = read(out or lake / "views")
     if mine is None:
         return "missing"

@@ -17,11 +17,15 @@ from __future__ import annotations
 
 import base64
 import html
+import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
+
+from . import scratch
 
 FLAGS = [
     "--headless",
@@ -55,12 +59,17 @@ def chromium() -> str | None:
 
 
 def run(page: Path, *args: str, timeout: int = 90) -> subprocess.CompletedProcess:
-    with tempfile.TemporaryDirectory() as profile:
+    """Chromium on ``page``, with no Internet socket (iolab.reports.offline), its profile and its
+    temporary files (SingletonSocket folders) in a scratch folder of this process: removed when it
+    ends, and by the next command if this one is killed (iolab.reports.scratch)."""
+    with scratch.folder("chrome") as profile:
+        command = [chromium() or "chromium", *FLAGS, f"--user-data-dir={profile}", *args, page.resolve().as_uri()]
         return subprocess.run(
-            [chromium() or "chromium", *FLAGS, f"--user-data-dir={profile}", *args, page.resolve().as_uri()],
+            [sys.executable, "-m", "iolab.reports.offline", *command],
             capture_output=True,
             text=True,
             timeout=timeout,
+            env={**os.environ, "TMPDIR": profile},
         )
 
 

@@ -25,6 +25,8 @@ import json
 import re
 from pathlib import Path
 
+from ..regular import read_small_text
+
 RECORD = ".iolab-render.json"
 
 
@@ -40,8 +42,8 @@ def read_record(folder: Path) -> dict:
     """A folder's render record: {"study": name, "pages": {notebook: fingerprint}}; a record written
     before it named its study ({notebook: fingerprint}) reads as one without a study."""
     try:
-        record = json.loads((folder / RECORD).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        record = json.loads(read_small_text(folder / RECORD, 16 << 20) or "")
+    except ValueError:  # none, or not a regular file of sane size (never read), or not JSON
         return {"pages": {}}
     if not isinstance(record, dict):
         return {"pages": {}}
@@ -62,7 +64,7 @@ def recorded(out: Path) -> dict[str, str]:
 
 def assign(out: Path, studies: list[str]) -> dict[str, str]:
     """Study -> its folder name under ``out``, unique among the studies and the folders recorded there
-    (the rule in this module's docstring)."""
+    (the rule in this module's docstring); outputs.Refused if one of them leads outside ``out``."""
     held = recorded(out)
     mine = {s: f for f, s in sorted(held.items()) if s in studies}
     taken = {f.casefold() for f in held}
@@ -76,11 +78,19 @@ def assign(out: Path, studies: list[str]) -> dict[str, str]:
             name = f"{base}-{n}"
         mine[study] = name
         taken.add(name.casefold())
+    for folder in mine.values():  # one that became a link out of ``out`` is refused (exit 2), never written
+        inside(out, out / folder)
     return mine
 
 
 def inside(out: Path, path: Path) -> Path:
-    """``path`` if it lies inside ``out``; refuse anything else (never write outside --out)."""
+    """``path`` if it lies inside ``out``; refuse anything else (never write outside --out): a study's
+    folder replaced by a link elsewhere (into a data root, say) is wrong usage, exit 2."""
+    from ..outputs import Refused
+
     if not path.resolve().is_relative_to(out.resolve()):
-        raise ValueError(f"{path} is outside {out}")
+        raise Refused(
+            f"{path} leads outside {out} (to {path.resolve()}): a link there, where iolab wrote a study's folder. "
+            "iolab writes only inside --out; remove the link, or give --out another folder"
+        )
     return path

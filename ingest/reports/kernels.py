@@ -66,7 +66,11 @@ class Pages:
             or not run_sync(cast(IPCKernelManager, self.client.km).is_alive)()
         ):
             self.close()
-            km = IPCKernelManager(kernel_name="python3", ip=str(Path(self.sockets.name) / "kernel"))
+            km = IPCKernelManager(  # its connection file (with its HMAC key) beside its sockets: swept with them
+                kernel_name="python3",
+                ip=str(Path(self.sockets.name) / "kernel"),
+                connection_file=str(Path(self.sockets.name) / "kernel.json"),
+            )
             self.client = NotebookClient(
                 nb,
                 km=km,

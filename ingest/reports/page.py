@@ -93,6 +93,11 @@ def connect(db_path: str | None = None, lake: str = "") -> duckdb.DuckDBPyConnec
     return _shared[path]
 
 
+def in_render() -> bool:
+    """Whether this kernel renders pages (``render_kernel``): its connections are the render's snapshot."""
+    return _shared is not None
+
+
 def render_kernel() -> None:
     """Set up a kernel that renders many pages (iolab report): the first chart's costs are paid now
     (warm_up), and every page of the render shares one read-only connection per database instead of

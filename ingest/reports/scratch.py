@@ -1,13 +1,14 @@
 """The render's temporary folders: the database snapshot (``iolab-report-*``), the print edition's
-parts (``iolab-pdf-*``) and the kernels' sockets (``iolab-kernel-*``), under the system's temporary
-folder.
+parts (``iolab-pdf-*``), the kernels' sockets and connection files (``iolab-kernel-*``: a connection
+file holds the kernel's HMAC key) and Chromium's profile and temporary files (``iolab-chrome-*``),
+under the system's temporary folder.
 
 Each is a ``TemporaryDirectory``, removed when the render ends, fails or is stopped: ``stopped_by_sigterm``
 turns SIGTERM (``kill``, a service manager, a CI timeout) into ``SystemExit``, so the ``with`` blocks
 that hold them unwind as they do on Ctrl-C (Python's default for SIGTERM ends the process at once and
 left a full copy of the database behind). SIGKILL cannot be caught: each folder's name carries its
 owner's process id and start time (``iolab-report-<pid>.<start>-…``), and ``sweep``, at the start of
-every render, removes those whose owner is gone (another render still running keeps its folders),
+every command, removes those whose owner is gone (another render still running keeps its folders),
 and those of an older iolab, named without their owner, once they are a day old.
 """
 
@@ -24,32 +25,14 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-KINDS = ("report", "pdf", "kernel")
+from ..written import started  # noqa: F401  (read from here too)
+
+KINDS = ("report", "pdf", "kernel", "chrome")
 _NAME = re.compile(rf"iolab-(?:{'|'.join(KINDS)})-(\d+)\.(\d+)-")
 # a folder of an iolab that did not name the owner (``iolab-report-<8 random characters>``): removed
 # once a day old, which no render lasts
 _OLD_NAME = re.compile(rf"iolab-(?:{'|'.join(KINDS)})-[a-z0-9_]{{8}}")
 OLD_AFTER_S = 24 * 3600
-
-
-def started(pid: int | str = "self") -> str | None:
-    """When process ``pid`` started (clock ticks since boot, field 22 of /proc/<pid>/stat), None if it
-    is gone. Without /proc: "0" while the process id is in use."""
-    if not Path("/proc/self/stat").exists():
-        if pid == "self":
-            return "0"
-        try:
-            os.kill(int(pid), 0)
-        except ProcessLookupError:
-            return None
-        except PermissionError:  # in use, by another user
-            pass
-        return "0"
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    return stat.rsplit(")", 1)[1].split()[19]  # the fields after the command's name start at field 3
 
 
 def folder(kind: str) -> tempfile.TemporaryDirectory:

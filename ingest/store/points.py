@@ -331,3 +331,57 @@ def refresh_points_view(con: DuckDBPyConnection) -> None:
 
 
 # ---- writing one parsed file ---------------------------------------------------------------------
+
+
+def lock(con: DuckDBPyConnection) -> None:
+    """Make the read-only connection ``con`` unable to reach any file but through iolab: DuckDB's
+    external access off and its configuration locked, so ATTACH, COPY TO, EXPORT DATABASE, reading
+    or writing any path, and installing or loading an extension are refused (DETACH of the database
+    is refused by DuckDB itself). The time-series views, which read the store's Parquet files, are
+    shadowed by temporary views of the same names that read them through pyarrow (a reader that
+    cannot write): DuckDB's ``allowed_paths`` would have let COPY overwrite a store file."""
+    import os
+
+    if con.execute("SELECT current_setting('lock_configuration')").fetchone() == (True,):
+        return  # locked already (a second lab.connect of the same connection)
+    import pyarrow as pa
+    import pyarrow.dataset as ds
+    import pyarrow.parquet as pq
+
+    try:
+        folder: Path | None = store_dir(con)
+    except RuntimeError:
+        folder = None
+    rows = con.execute("SELECT source_id, file_name FROM point_files ORDER BY source_id").fetchall() if folder else []
+    present = [(int(sid), folder / name) for sid, name in rows if folder and (folder / name).is_file()]
+    if present:
+        schema = pq.read_schema(present[0][1]).append(pa.field("source_id", pa.int64()))
+        points = ds.FileSystemDataset.from_paths(
+            [str(f) for _, f in present],
+            schema=schema,
+            format=ds.ParquetFileFormat(),
+            filesystem=pa.fs.LocalFileSystem(),
+            partitions=[ds.field("source_id") == sid for sid, _ in present],
+        )
+        con.register("iolab_store_points", points)
+        ts = "ts" if "ts" in schema.names else "NULL::TIMESTAMP AS ts"
+        con.execute(
+            "CREATE OR REPLACE TEMP VIEW series_points AS "
+            f"SELECT series_id, source_id, sample_no, {ts}, value FROM iolab_store_points"
+        )
+        con.execute(
+            "CREATE OR REPLACE TEMP VIEW series_values AS SELECT series_id, source_id, sample_no, value FROM series_points"
+        )
+    listed = sorted(os.listdir(folder)) if folder and folder.is_dir() else []
+    con.register("iolab_store_listing", pa.table({"file": pa.array(listed, pa.string())}))
+    con.execute("""CREATE OR REPLACE TEMP VIEW store_files AS
+        SELECT p.source_id, p.file_name, p.points, p.bytes, p.file_name IN (SELECT file FROM iolab_store_listing) AS present
+        FROM point_files p""")
+    lock_settings(con)
+
+
+def lock_settings(con: DuckDBPyConnection) -> None:
+    """DuckDB's external access off and its configuration locked (once)."""
+    if con.execute("SELECT current_setting('lock_configuration')").fetchone() != (True,):
+        con.execute("SET enable_external_access = false")
+        con.execute("SET lock_configuration = true")

@@ -12,7 +12,7 @@ from typing import Any
 
 import duckdb
 
-from .. import vocabulary_table
+from .. import faults, vocabulary_table
 from ..config import SCHEMAS, VIEWS, cache_dir
 from .connect import DatabaseProblem, connect, transaction
 from .points import clean_ahead, clean_store, ensure_store, refresh_points_view, upgrade_store
@@ -69,6 +69,8 @@ def _apply(con: duckdb.DuckDBPyConnection, pending: list[tuple[int, str, str]]) 
         con.execute("COMMIT")
     except Exception as e:
         con.execute("ROLLBACK")
+        if isinstance(e, duckdb.OutOfMemoryException):  # the machine, not the migration: said as such, exit 3
+            raise DatabaseProblem(f"{faults.out_of_memory(e)}; nothing was changed") from None
         if isinstance(e, duckdb.Error) and not any(t in str(e) for t in ("space", "Read-only", "ermission")):
             raise DatabaseProblem(
                 f"{name} could not be applied ({type(e).__name__}: {str(e).splitlines()[0][:300]}). It was "
