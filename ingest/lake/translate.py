@@ -91,12 +91,15 @@ def _expand_macros(tree, macros: dict):
             return exp.Paren(this=new)
         return node
 
-    for _ in range(10):
-        before = tree.sql()
-        tree = tree.transform(put)
-        if tree.sql() == before:
+    def calls(t) -> bool:
+        return any(n.name.lower() in macros for n in t.find_all(exp.Anonymous))
+
+    # a chain of macros without a circle is at most as deep as there are macros
+    for _ in range(len(macros) + 1):
+        if not calls(tree):
             return tree
-    raise ValueError("macros nest too deeply")
+        tree = tree.transform(put)
+    raise ValueError("the view's macros call one another in a circle")
 
 
 # DuckDB functions Spark has under another name or not at all, as Spark expressions of the same

@@ -323,6 +323,7 @@ def render(
         vkey = validated.key(data)  # the validation kept in out under it is reused (iolab.reports.validated)
         footers = lambda some: validated.footers(out, vkey, some, lambda left: validate(snap, left), db)  # noqa: E731
         planned.heavy_first(jobs, out, where)
+        changed = {(s, nb) for s, nb in jobs if old[s].get(nb) != prints[(s, nb)]}  # before render_jobs records them
         done, failed = render_jobs(snap, out, where, jobs, pages, prints, old, on_page, footers)
         unwritable(failed)
         # the index links every page of the database that exists, also those of studies not asked for now
@@ -332,7 +333,7 @@ def render(
             failed += print_editions(snap, db, out, where, linked, studies, titles, failed, on_page)
             unwritable(failed)
         else:  # a study whose pages changed keeps no print edition of the old ones; --force alone changes none
-            unprint(out, where, {s for s, nb, _ in done if old[s].get(nb) != prints[(s, nb)]})
+            unprint(out, where, {s for s, nb, _ in done if (s, nb) in changed})
         linked += [(s, "print", edition_path(out, where[s])) for s in dict.fromkeys(s for s, _ in every)]
         idx = index(out, snap, [p for p in linked if p[2].is_file()], db, titles)
     return said(done, kept, failed, idx)

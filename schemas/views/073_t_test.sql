@@ -19,6 +19,11 @@
 -- fdr_verdict(verdict, q)  the verdict with the family's false discovery rate held at 5 %: a
 --                        'better' or 'worse' whose q is not below 0.05 becomes 'within noise';
 --                        every other verdict is kept (the adjustment only takes claims away).
+-- near(x)                a mean or standard deviation as part of a hypothesis's key (076, 078: the
+--                        rows that are one hypothesis): to single precision, since two engines, or
+--                        two orders of summing, agree to the last bits of a double, not exactly.
+CREATE OR REPLACE MACRO near(x) AS CAST(x AS FLOAT);
+
 CREATE OR REPLACE MACRO bh_family(p, fam) AS count(p) OVER (PARTITION BY fam);
 
 CREATE OR REPLACE MACRO bh_step(p, fam) AS

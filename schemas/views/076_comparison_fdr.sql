@@ -46,7 +46,8 @@ WITH s AS (
            first_value(metric || CASE WHEN scope <> 'all' THEN ' (' || scope || ')' ELSE '' END) OVER k AS fdr_first,
            row_number() OVER k AS fdr_copy
     FROM p
-    WINDOW k AS (PARTITION BY study, finding, direction, baseline_value, value, sd_baseline, sd, n_baseline, n, correction
+    WINDOW k AS (PARTITION BY study, finding, direction,
+                              near(baseline_value), near(value), near(sd_baseline), near(sd), n_baseline, n, correction
                  ORDER BY scope <> 'all', scope, metric)
 ), q AS (  -- Benjamini-Hochberg over the study's distinct hypotheses with a p-value (073_t_test.sql)
     SELECT *, bh_family(fdr_p, study) AS fdr_family, bh_step(fdr_p, study) AS bh
@@ -56,7 +57,8 @@ WITH s AS (
 ), r AS (  -- a repeat takes the q of the row it repeats
     SELECT * EXCLUDE (fdr_first, fdr_copy, fdr_p, fdr_q1),
            CASE WHEN fdr_copy > 1 THEN fdr_first END AS repeats_metric,
-           max(fdr_q1) OVER (PARTITION BY study, finding, direction, baseline_value, value, sd_baseline, sd, n_baseline, n,
+           max(fdr_q1) OVER (PARTITION BY study, finding, direction,
+                                          near(baseline_value), near(value), near(sd_baseline), near(sd), n_baseline, n,
                                           correction) AS fdr_q
     FROM f
 )

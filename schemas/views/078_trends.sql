@@ -142,7 +142,8 @@ WITH p AS (
            first_value(metric || CASE WHEN scope <> 'all' THEN ' (' || scope || ')' ELSE '' END) OVER k AS fdr_first,
            row_number() OVER k AS fdr_copy
     FROM d
-    WINDOW k AS (PARTITION BY study, finding, direction, previous_value, value, previous_sd, sd, previous_n, n
+    WINDOW k AS (PARTITION BY study, finding, direction,
+                              near(previous_value), near(value), near(previous_sd), near(sd), previous_n, n
                  ORDER BY scope <> 'all', scope, metric)
 ), q AS (  -- Benjamini-Hochberg over the study's distinct hypotheses with a p-value (073_t_test.sql)
     SELECT *, bh_family(fdr_p, study) AS fdr_family, bh_step(fdr_p, study) AS bh
@@ -152,7 +153,8 @@ WITH p AS (
 ), r AS (  -- a repeat takes the q of the row it repeats
     SELECT * EXCLUDE (fdr_first, fdr_copy, fdr_p, fdr_q1),
            CASE WHEN fdr_copy > 1 THEN fdr_first END AS repeats_metric,
-           max(fdr_q1) OVER (PARTITION BY study, finding, direction, previous_value, value, previous_sd, sd, previous_n, n)
+           max(fdr_q1) OVER (PARTITION BY study, finding, direction,
+                                          near(previous_value), near(value), near(previous_sd), near(sd), previous_n, n)
                AS fdr_q
     FROM f
 )
