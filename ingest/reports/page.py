@@ -158,19 +158,22 @@ def store_note(con) -> None:
 
 
 def systems(con, study: str) -> pl.DataFrame:
-    """Every system of the study, the baseline first, with what was measured on each."""
+    """Every system of the study, the baseline first, with what was measured on each in its current
+    measurement (a system with none current has no runs here: the measurements block says why)."""
     df = query(
         con,
         """
-        WITH s AS (SELECT system, count(DISTINCT run_id) AS runs, string_agg(DISTINCT tool, ', ' ORDER BY tool) AS tools,
+        WITH c AS (SELECT system, count(DISTINCT run_id) AS runs, string_agg(DISTINCT tool, ', ' ORDER BY tool) AS tools,
                           string_agg(DISTINCT config_label, '; ' ORDER BY config_label) AS configurations,
                           string_agg(DISTINCT generation, '; ' ORDER BY generation) AS generation
-                   FROM study_runs WHERE study = ? GROUP BY system)
-        SELECT coalesce(s.system, '(no system label)') AS system, s.generation, s.configurations, s.tools, s.runs,
+                   FROM current_runs WHERE study = ? GROUP BY system),
+             s AS (SELECT DISTINCT system FROM study_runs WHERE study = ?)
+        SELECT coalesce(s.system, '(no system label)') AS system, c.generation, c.configurations, c.tools,
+               coalesce(c.runs, 0) AS runs,
                coalesce(s.system = b.baseline_system, false) AS baseline  -- an unlabelled system is never one
-        FROM s LEFT JOIN study_baseline b ON b.study = ?
+        FROM s LEFT JOIN c ON c.system IS NOT DISTINCT FROM s.system LEFT JOIN study_baseline b ON b.study = ?
         ORDER BY baseline DESC, s.system""",
-        [study, study],
+        [study, study, study],
     )
     return df
 
@@ -355,7 +358,7 @@ def headline_sources(con, study: str) -> pl.DataFrame:
     return query(
         con,
         f"""SELECT m.run_id, {_FILE_NAME} AS file, arg_max(m.line_no, m.value) AS line
-            FROM measurements m JOIN metric_vocabulary v ON v.metric = m.metric
+            FROM current_measurements m JOIN metric_vocabulary v ON v.metric = m.metric
             WHERE m.study = ? AND v.headline AND v.unit = 'IO/s' AND m.scope IN ('all', 'test')
             GROUP BY ALL""",
         [study],
@@ -369,7 +372,7 @@ def number_sources(con, study: str) -> pl.DataFrame:
         con,
         f"""SELECT run_id, metric, scope, target, {_FILE_NAME} AS file,
                    CASE WHEN count(DISTINCT line_no) = 1 THEN min(line_no) END AS line
-            FROM measurements WHERE study = ? GROUP BY ALL""",
+            FROM current_measurements WHERE study = ? GROUP BY ALL""",
         [study],
     )
 

@@ -10,9 +10,9 @@
 --   tiles            runs labelled with tiles (sidecars), per system and workload
 -- A point's value is the mean of its repeats (mean_of, 002_statistics.sql: the comparison's and the
 -- trends' definition), with n, sd and the mean's 95 % t interval (ci95_low, ci95_high; NULL for one
--- run), never the best repeat. Every point is one measurement of its system (008_measurements_of_systems.sql):
--- scaling_points carries the measurement; scaling, saturation and the hockey stick hold each system's
--- current one (older measurements are the trends'). Which metrics get a linearity comes from the
+-- run), never the best repeat. Every point is of its system's current measurement: the curves read
+-- current_measurements (012_study_runs.sql; older measurements are the trends'), and scaling_points
+-- carries the measurement. Which metrics get a linearity comes from the
 -- vocabulary (metric_vocabulary): throughputs only.
 -- linearity = value / (first value x load / first load): 1.0 is perfect scaling.
 -- knee: the first point whose linearity falls below 0.8 (the curve delivers < 80 % of linear).
@@ -28,7 +28,7 @@ CREATE OR REPLACE VIEW load_curves AS
 WITH s AS (
     SELECT DISTINCT study, system, config_label, raid_level, block_size_bytes, read_pct, random_pct,
            workload_key(read_pct, random_pct, workload) AS workload_key, queue_depth, workers
-    FROM measurements WHERE outstanding_ios IS NOT NULL
+    FROM current_measurements WHERE outstanding_ios IS NOT NULL
 ), c AS (
     SELECT *, coalesce(min(workers) OVER g < max(workers) OVER g, false)
                   AND coalesce(min(queue_depth) OVER g < max(queue_depth) OVER g, false) AS both_ways,
@@ -60,7 +60,7 @@ WITH mm AS MATERIALIZED (  -- read once: the branches below each take their part
     SELECT study, system, tool, workload, config_label, raid_level, block_size_bytes, read_pct, random_pct, queue_depth,
            workers, outstanding_ios, metric, value, unit, run_id, measurement, current_measurement, scope, target,
            small_oio, large_oio, run_group, drives_stated, tiles
-    FROM measurements
+    FROM current_measurements
 ), oio AS (  -- run totals that record their outstanding I/Os, with the split of that load
     SELECT m.study, m.system, m.tool, m.workload, m.config_label, m.raid_level, m.block_size_bytes, m.read_pct,
            m.random_pct, m.queue_depth, m.workers, m.outstanding_ios, m.metric, m.value, m.unit, m.run_id,
@@ -132,7 +132,6 @@ WITH pts AS (
            p.axis, p.metric, p.unit, p.load, mean_of(p.value) AS value, count(*) AS n, sd_of(p.value) AS sd,
            any_value(v.role) = 'throughput' AS throughput
     FROM scaling_points p LEFT JOIN metric_vocabulary v ON v.metric = p.metric
-    WHERE p.current_measurement
     GROUP BY p.study, p.system, p.measurement, p.tool, p.workload, p.config_label, p.raid_level, p.block_size_bytes,
              p.axis, p.metric, p.unit, p.load
 ), w AS (
