@@ -124,6 +124,22 @@ def test_a_campaign_measured_again_a_month_later_is_a_new_measurement_said_at_in
     assert "Measurements:" not in capsys.readouterr().out
     assert cli.main(["ingest", str(s), "--db", str(dbf), "--format", "json", "--verify"]) == 0
     assert json.loads(capsys.readouterr().out)["measurements"] == []  # verified, nothing changed
+    # `iolab info` lists each system's measurements, as `compare --measurement SYSTEM=LABEL` names them
+    assert cli.main(["info", "--db", str(dbf), "--format", "json"]) == 0
+    listed = json.loads(capsys.readouterr().out)["measurements"]
+    assert [
+        (m["system"], m["measurement"], m["measured_by"], m["runs_with_numbers"], m["current"]) for m in listed
+    ] == [
+        ("Base", "2010-07-26", "run date", 192, True),
+        ("Monthly", "2010-07-26", "run date", 192, False),
+        ("Monthly", "2010-08-25", "run date", 192, True),
+    ]
+    assert cli.main(["info", "--db", str(dbf)]) == 0
+    rows = [ln.split("│") for ln in capsys.readouterr().out.splitlines() if "│ Monthly " in ln]
+    assert [[c.strip() for c in r[2:4]] + [r[-2].strip()] for r in rows] == [
+        ["Monthly", "2010-07-26", "no"],
+        ["Monthly", "2010-08-25", "yes"],
+    ]
 
 
 def test_a_capture_and_a_jetstress_report_of_other_days_are_part_of_the_measurement(con, tmp_path):
@@ -196,3 +212,51 @@ def test_the_measurement_key_is_checked(con, tmp_path, sidecar, said):
     repeats(root / "s", [0], 1.0, sidecar)
     (bad,) = ingest(con, root).outcomes
     assert bad.status == "unreadable" and said in bad.reason, bad.reason
+
+
+def test_a_page_with_nothing_to_draw_says_why_on_the_index_and_is_not_printed(tmp_path):
+    """Issue 59: a page that cannot be drawn says why, on the page, beside its link in the index and under
+    the print edition's contents, which leaves it out. Study "fw": Fw's newest firmware holds a capture
+    alone, so nothing is trended; study "unordered": the one system beside the baseline has two
+    measurements of no time and no order, so nothing is compared."""
+    from iolab import batch, db
+    from iolab.reports import check, render
+
+    if check.chromium() is None:
+        pytest.skip("no chromium (make check-reports installs it)")
+    root = tmp_path / "data"
+    s = study(root, "fw", 'firmware_order = ["1.0", "2.0"]\n')
+    repeats(s / "fw" / "old", [0, 0], 1.0, 'system = "Fw"\nfirmware = "1.0"\n')
+    (s / "fw" / "new").mkdir()
+    (s / "fw" / "new" / "iolab.toml").write_text('system = "Fw"\nfirmware = "2.0"\n')
+    capture = corpus("perfmon/narmadha6790__DataCollector01.csv")
+    (s / "fw" / "new" / capture.name).write_bytes(capture.read_bytes())
+    u = study(root, "unordered")
+    orion = ROOT / "data" / "samples" / "orion-public-samples" / "databasejournal__11gtest_summary.txt"
+    for i, fw in enumerate(("x", "y")):  # ORION summaries state no time; two labels, no firmware_order
+        (u / fw).mkdir()
+        (u / fw / f"copy{'-' * i}-{orion.name}").write_bytes(orion.read_bytes() + b"\n" * i)
+        (u / fw / "iolab.toml").write_text(f'system = "S"\nfirmware = "{fw}"\n')
+    dbf = tmp_path / "t.duckdb"
+    con = db.open_db(dbf)
+    batch.ingest_paths(con, [root])
+    con.close()
+    out = tmp_path / "out"
+    assert render.render(dbf, out, pdf=True) == 0
+    index = " ".join((out / "index.html").read_text().split())
+    trends = "no point of any system was measured in two of its measurements at iops, mbps, avg_latency_ms"
+    compared = (
+        "no current measurement of S (2 measurements and none in order: declare firmware_order in the study&#x27;s "
+        "iolab.toml)"
+    )
+    assert f"Trends over time</a> (nothing drawn: {trends}" in index
+    assert f"Systems compared at matched points</a> (nothing drawn: {compared})" in index
+    assert index.count("nothing drawn") == 2  # the other pages drew something
+    import pypdf
+
+    for name, title, why in (("fw", "Trends over time", trends), ("unordered", "Systems compared", compared)):
+        reader = pypdf.PdfReader(out / name / f"{name}.pdf")
+        assert not any(o.title.startswith(title) for o in reader.outline), name  # not printed
+        contents = " ".join(reader.pages[1].extract_text().split())
+        assert "Not printed: nothing drawn" in contents and title in contents
+        assert why.replace("&#x27;", "'")[:60] in contents

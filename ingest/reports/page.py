@@ -24,6 +24,7 @@ from .tables import (
     VALIDATION_SLOT,
     esc,
     no_marks_text,
+    not_drawn_html,
     note_html,
     table_html,
     validation_html,
@@ -142,6 +143,12 @@ def note(text: str) -> None:
     display(HTML(note_html(text)))
 
 
+def not_drawn(reason: str) -> None:
+    """Say the page has nothing to draw, and why: the index says so beside its link, and the print
+    edition leaves it out, listing it with the reason (tables.not_drawn_html)."""
+    display(HTML(not_drawn_html(reason)))
+
+
 def store_note(con) -> None:
     """Say so when time-series files are missing from the database's store: their series have no
     points, so the charts below would be silently empty."""
@@ -188,31 +195,10 @@ def systems_block(con, study: str) -> pl.DataFrame:
             note(f"No baseline for comparisons: {b['baseline_source'][0]}.")
         else:
             note(f"Baseline for comparisons: {b['baseline_system'][0]} ({b['baseline_source'][0]}).")
+    from .measured import measurements_block
+
     measurements_block(con, study)
     return df
-
-
-def measurements_block(con, study: str) -> None:
-    """Where a system of the study was measured more than once (firmware releases, sessions on other
-    days), the rule the pages follow and each measurement: nothing where every system has one."""
-    m = query(
-        con,
-        """SELECT system, measurement, measured_by AS "measured by", files, first_run AS "first run",
-                  ordered_by AS "ordered by", measurement_no AS "#", is_current AS current, current_note AS note
-           FROM system_measurements WHERE study = ? AND measurements > 1
-           ORDER BY system, measurement_no NULLS LAST, measurement""",
-        [study],
-    )
-    if not m.height:
-        return
-    note(
-        "Measured more than once: a system's runs of another firmware (its sidecar's firmware label) or of a "
-        "session more than 12 hours from the others are another measurement, never averaged with these as "
-        "repeats. Every page but the trends shows each system's current measurement: the newest by the "
-        "study's firmware_order, else by first run (view system_measurements); the trends page compares "
-        "each with the one before."
-    )
-    table(m, f"Measurements of the systems measured more than once ({m['system'].n_unique()} systems)")
 
 
 PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"]
