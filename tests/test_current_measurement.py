@@ -186,3 +186,24 @@ def test_every_page_but_the_trends_draws_the_current_measurement_only(releases, 
                 else:
                     assert not hit, (page, table, row)
     assert found_old_on_trends  # the trends page draws both releases: the search finds them there
+
+
+def test_the_rule_is_read_from_one_base_never_repeated():
+    """New views inherit the rule by reading current_measurements, current_runs or current_files
+    (012_study_runs.sql), not by filtering on is_current themselves: only the model's files say it, and the
+    comparison's, whose list of every measurement pair (comparison_points, comparison_candidates) picks
+    the current pair for `comparison`, `comparison_unmatched` and the SLA headline."""
+    from iolab.config import VIEWS
+
+    said = {}
+    for f in sorted(VIEWS.glob("*.sql")):
+        code = "\n".join(line.split("--")[0] for line in f.read_text().splitlines())  # comments left out
+        if re.search(r"\b(is_current|current_measurement|baseline_current)\b", code):
+            said[f.name] = True
+    assert sorted(said) == [
+        "008_measurements_of_systems.sql",  # the rule
+        "010_measurements.sql",  # each number's current_measurement
+        "012_study_runs.sql",  # each run's, and the base
+        "075_comparison.sql",
+        "077_sla_headline.sql",
+    ]

@@ -217,8 +217,9 @@ def test_the_measurement_key_is_checked(con, tmp_path, sidecar, said):
 def test_a_page_with_nothing_to_draw_says_why_on_the_index_and_is_not_printed(tmp_path):
     """Issue 59: a page that cannot be drawn says why, on the page, beside its link in the index and under
     the print edition's contents, which leaves it out. Study "fw": Fw's newest firmware holds a capture
-    alone, so nothing is trended; study "unordered": the one system beside the baseline has two
-    measurements of no time and no order, so nothing is compared."""
+    alone, so nothing is trended (and Camp's overnight repeats are one measurement, which the pages
+    say); study "unordered": the one system beside the baseline has two measurements of no time and no
+    order, so nothing is compared."""
     from iolab import batch, db
     from iolab.reports import check, render
 
@@ -231,6 +232,7 @@ def test_a_page_with_nothing_to_draw_says_why_on_the_index_and_is_not_printed(tm
     (s / "fw" / "new" / "iolab.toml").write_text('system = "Fw"\nfirmware = "2.0"\n')
     capture = corpus("perfmon/narmadha6790__DataCollector01.csv")
     (s / "fw" / "new" / capture.name).write_bytes(capture.read_bytes())
+    repeats(s / "camp", [0, 9, 23], 1.2, 'system = "Camp"\n')  # an overnight campaign: the pages say it
     u = study(root, "unordered")
     orion = ROOT / "data" / "samples" / "orion-public-samples" / "databasejournal__11gtest_summary.txt"
     for i, fw in enumerate(("x", "y")):  # ORION summaries state no time; two labels, no firmware_order
@@ -252,6 +254,10 @@ def test_a_page_with_nothing_to_draw_says_why_on_the_index_and_is_not_printed(tm
     assert f"Trends over time</a> (nothing drawn: {trends}" in index
     assert f"Systems compared at matched points</a> (nothing drawn: {compared})" in index
     assert index.count("nothing drawn") == 2  # the other pages drew something
+    # every page that shows the measurements says what the rule made of Camp's third repeat, 12.9 h later
+    overview = " ".join((out / "fw" / "01-overview.html").read_text().split())
+    assert "Sessions of a system hours or days apart (1)" in overview
+    assert re.search(r"<td>Camp</td><td class=\"num\">12\.9</td><td>one more repeat</td>", overview), overview[:0]
     import pypdf
 
     for name, title, why in (("fw", "Trends over time", trends), ("unordered", "Systems compared", compared)):
