@@ -130,7 +130,7 @@ def test_a_campaign_measured_again_a_month_later_is_a_new_measurement_said_at_in
     assert [
         (m["system"], m["measurement"], m["measured_by"], m["runs_with_numbers"], m["current"]) for m in listed
     ] == [
-        ("Base", "2010-07-26", "run date", 192, True),
+        ("Base", "2010-07-26", "run date", None, True),  # one session: nothing turns on its numbers
         ("Monthly", "2010-07-26", "run date", 192, False),
         ("Monthly", "2010-08-25", "run date", 192, True),
     ]
@@ -187,7 +187,7 @@ def test_a_measurement_label_names_the_measurement_over_the_rule(con, tmp_path):
     repeats(s / "two" / "b", [0, 0], 1.5, 'system = "Two"\nmeasurement = "before"\n')
     rep = ingest(con, s)
     assert not rep.failed and not rep.measured  # labelled files are no sessions: nothing to say
-    assert measurements(con, "One") == [("campaign", "label", 6, 384, 1, True)]
+    assert measurements(con, "One") == [("campaign", "label", 6, None, 1, True)]  # one label: not counted
     assert q(con, "SELECT DISTINCT n FROM comparison WHERE system = 'One'") == [(6,)]
     assert measurements(con, "Two") == [("after", "label", 2, 128, 2, True), ("before", "label", 2, 128, 1, False)]
     from iolab import declared

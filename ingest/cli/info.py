@@ -43,7 +43,7 @@ def holdings(con: Any, db_path: str) -> dict[str, Any]:
                                    (SELECT coalesce(sum(points), 0) FROM point_files)""").fetchall()[0]
     roots = [r for (r,) in con.execute("SELECT path FROM data_roots ORDER BY 1").fetchall()]
     measured = con.execute("""
-        SELECT study, system, measurement, measured_by, runs_with_numbers, first_run, is_current, current_note
+        SELECT study, system, measurement, measured_by, runs, runs_with_numbers, first_run, is_current, current_note
         FROM system_measurements ORDER BY study, system, measurement_no NULLS LAST, measurement""").fetchall()
     left = con.execute("SELECT count(*) FROM source_history WHERE left_at IS NOT NULL").fetchall()[0][0]
     copies = _copies(con)
@@ -55,7 +55,7 @@ def holdings(con: Any, db_path: str) -> dict[str, Any]:
         ],
         # each system's measurements, as `iolab compare --measurement SYSTEM=LABEL` names them
         "measurements": [
-            dict(zip(MEASURED, row, strict=True)) | {"first_run": row[5].isoformat(sep=" ") if row[5] else None}
+            dict(zip(MEASURED, row, strict=True)) | {"first_run": row[6].isoformat(sep=" ") if row[6] else None}
             for row in measured
         ],
         "files": [{"format": f, "status": st, "files": n} for f, st, n in files],
@@ -68,7 +68,17 @@ def holdings(con: Any, db_path: str) -> dict[str, Any]:
     }
 
 
-MEASURED = ("study", "system", "measurement", "measured_by", "runs_with_numbers", "first_run", "current", "note")
+MEASURED = (
+    "study",
+    "system",
+    "measurement",
+    "measured_by",
+    "runs",
+    "runs_with_numbers",
+    "first_run",
+    "current",
+    "note",
+)
 
 
 def _print(doc: dict[str, Any]) -> None:
@@ -82,8 +92,8 @@ def _print(doc: dict[str, Any]) -> None:
         t.add_row(markup(s["study"]), f"{s['files']:,}", markup(systems), markup(formats), f"{s['numbers']:,}")
     console().print(t)
     m = Table(title="measurements of each system (`iolab compare --measurement SYSTEM=LABEL` names one)")
-    for c in ("study", "system", "measurement", "by", "runs with numbers", "first run", "current"):
-        m.add_column(c, justify="right" if c == "runs with numbers" else "left")
+    for c in ("study", "system", "measurement", "by", "runs", "with numbers", "first run", "current"):
+        m.add_column(c, justify="right" if c in ("runs", "with numbers") else "left")
     for r in doc["measurements"]:
         current = "yes" if r["current"] else (markup(r["note"]) if r["note"] else "no")
         m.add_row(
@@ -91,7 +101,8 @@ def _print(doc: dict[str, Any]) -> None:
             markup(r["system"]),
             markup(r["measurement"]),
             r["measured_by"],
-            f"{r['runs_with_numbers']:,}",
+            f"{r['runs']:,}",
+            "" if r["runs_with_numbers"] is None else f"{r['runs_with_numbers']:,}",  # counted where it decides
             (r["first_run"] or "-")[:16],
             current,
         )

@@ -38,7 +38,7 @@ def measurements_block(con, study: str) -> None:
     where every system has one measurement of one session."""
     m = _query(
         con,
-        """SELECT system, measurement, measured_by AS "measured by", files, runs_with_numbers AS "runs with numbers",
+        """SELECT system, measurement, measured_by AS "measured by", files, runs, runs_with_numbers AS "with numbers",
                   first_run AS "first run", ordered_by AS "ordered by", measurement_no AS "#", is_current AS current,
                   current_note AS note
            FROM system_measurements WHERE study = ? AND measurements > 1

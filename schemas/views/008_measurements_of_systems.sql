@@ -74,25 +74,24 @@ GROUP BY study, firmware;
 
 
 -- file_sessions: one row per study, system and placed file (source_id is the place): its labels
--- (measurement label, firmware), its runs' span, its runs (runs_with_numbers: those with a number of
--- their own) and, for a file with neither label whose runs state a time, its session and what that
--- session is under the rule above: gap_hours (how long after the last run of every earlier file of the
--- system it starts; NULL for the first session), again (it measures again a point an earlier session
--- measured: the same tool, configuration, RAID level, drives, workload, block size, mix and load),
--- repeats (it measures a point of its own more than once), begins (it begins a measurement: the first
--- session, or again and repeats) and dated_no (the dated measurement it is part of, 1 = the first).
+-- (measurement label, firmware), its runs' span, its runs and, for a file with neither label whose runs
+-- state a time, its session and what that session is under the rule above: gap_hours (how long after
+-- the last run of every earlier file of the system it starts; NULL for the first session), again (it
+-- measures again a point an earlier session measured: the same tool, configuration, RAID level, drives,
+-- workload, block size, mix and load), repeats (it measures a point of its own more than once), begins
+-- (it begins a measurement: the first session, or again and repeats) and dated_no (the dated
+-- measurement it is part of, 1 = the first). runs_with_numbers: its runs with a number of their own
+-- (in samples or the ORION latency matrix: a capture's values are a time series, a histogram log's
+-- bins), counted where the rule weighs them, for a system of more than one label or session (NULL
+-- elsewhere: nothing turns on it there, and a lab's samples are not read for it).
 CREATE OR REPLACE VIEW file_sessions AS
 WITH sf AS (
     SELECT source_id, content_id, study, system, config_label, path, labels->>'firmware' AS firmware,
            labels->>'measurement' AS label
     FROM source_files WHERE status = 'ok' AND study IS NOT NULL
-), numbered AS (  -- runs with a number of their own (a capture's values are a time series, a histogram log's bins)
-    SELECT DISTINCT run_id FROM samples
-    UNION SELECT run_id FROM orion_latency_points WHERE latency_ms IS NOT NULL
 ), rp AS (  -- each run of each place, under its system, and the point it measures
     SELECT f.study, coalesce(r.system, f.system) AS system, f.source_id, f.path, f.firmware, f.label, r.run_id,
            coalesce(rs.started_at, r.ended_at) AS run_start, coalesce(r.ended_at, r.started_at) AS run_end,
-           n.run_id IS NOT NULL AS numbered,
            concat_ws('|', r.tool, coalesce(r.config_label, f.config_label, ''), coalesce(r.raid_level, ''),
                      coalesce(CAST(r.drives AS VARCHAR), ''),
                      coalesce(workload_key(r.read_pct, r.random_pct, r.workload), ''),
@@ -100,12 +99,10 @@ WITH sf AS (
                      coalesce(CAST(r.random_pct AS VARCHAR), ''), coalesce(CAST(r.outstanding_ios AS VARCHAR), ''),
                      coalesce(CAST(r.queue_depth AS VARCHAR), ''), coalesce(CAST(r.workers AS VARCHAR), '')) AS point
     FROM runs r JOIN sf f ON f.content_id = r.source_id JOIN run_starts rs ON rs.run_id = r.run_id
-    LEFT JOIN numbered n ON n.run_id = r.run_id
     WHERE coalesce(r.system, f.system) IS NOT NULL
 ), f AS (
     SELECT study, system, source_id, min(path) AS source_path, min(firmware) AS firmware, min(label) AS label,
-           min(run_start) AS first_run, max(run_end) AS last_run, count(*) AS runs,
-           count(CASE WHEN numbered THEN 1 END) AS runs_with_numbers
+           min(run_start) AS first_run, max(run_end) AS last_run, count(*) AS runs
     FROM rp GROUP BY study, system, source_id
 ), dated AS (
     SELECT study, system, source_id, source_path, first_run, last_run,
@@ -119,12 +116,27 @@ WITH sf AS (
            CASE WHEN first_run > earlier_end + INTERVAL 12 HOUR
                 THEN (epoch_us(first_run) - epoch_us(earlier_end)) / 3600000000.0 END AS gap_hours
     FROM dated
+), fs AS (  -- each file with its session, and whether its system is in more than one part (label, session, no time)
+    SELECT *, min(part) OVER w <> max(part) OVER w AS weighed
+    FROM (SELECT f.*, s.session, s.gap_hours,
+                 coalesce('label ' || f.label, 'firmware ' || f.firmware, 'session ' || CAST(s.session AS VARCHAR),
+                          'no time') AS part
+          FROM f LEFT JOIN s ON s.study = f.study AND s.system = f.system AND s.source_id = f.source_id)
+    WINDOW w AS (PARTITION BY study, system)
+), nr AS (  -- the runs of those systems with a number of their own (elsewhere nothing turns on it)
+    SELECT p.study, p.system, p.source_id, p.run_id, p.point
+    FROM rp p
+    JOIN fs ON fs.study = p.study AND fs.system = p.system AND fs.source_id = p.source_id AND fs.weighed
+    WHERE p.run_id IN (SELECT run_id FROM samples UNION ALL SELECT run_id FROM orion_latency_points
+                       WHERE latency_ms IS NOT NULL)
+), numbers AS (
+    SELECT study, system, source_id, count(*) AS runs_with_numbers FROM nr GROUP BY study, system, source_id
 ), points AS (  -- each session's points: how many of its runs measure each, and the first session that measured it
-    SELECT s.study, s.system, s.session, p.point, count(*) AS runs,
-           min(s.session) OVER (PARTITION BY s.study, s.system, p.point) AS first_session
-    FROM s JOIN rp p ON p.study = s.study AND p.system = s.system AND p.source_id = s.source_id
-    WHERE p.numbered
-    GROUP BY s.study, s.system, s.session, p.point
+    SELECT fs.study, fs.system, fs.session, p.point, count(*) AS runs,
+           min(fs.session) OVER (PARTITION BY fs.study, fs.system, p.point) AS first_session
+    FROM fs JOIN nr p ON p.study = fs.study AND p.system = fs.system AND p.source_id = fs.source_id
+    WHERE fs.session IS NOT NULL
+    GROUP BY fs.study, fs.system, fs.session, p.point
 ), judged AS (
     SELECT study, system, session, max(CASE WHEN first_session < session THEN 1 ELSE 0 END) = 1 AS again,
            max(CASE WHEN runs > 1 THEN 1 ELSE 0 END) = 1 AS repeats
@@ -140,20 +152,23 @@ WITH sf AS (
                OVER (PARTITION BY study, system ORDER BY session ROWS UNBOUNDED PRECEDING) AS dated_no
     FROM sessions
 )
-SELECT f.study, f.system, f.source_id, f.source_path, f.label, f.firmware, f.first_run, f.last_run, f.runs,
-       f.runs_with_numbers, s.session, b.gap_hours, b.again, b.repeats, b.begins, b.dated_no
-FROM f
-LEFT JOIN s ON s.study = f.study AND s.system = f.system AND s.source_id = f.source_id
-LEFT JOIN b ON b.study = s.study AND b.system = s.system AND b.session = s.session;
+SELECT fs.study, fs.system, fs.source_id, fs.source_path, fs.label, fs.firmware, fs.first_run, fs.last_run, fs.runs,
+       CASE WHEN fs.weighed THEN coalesce(n.runs_with_numbers, 0) END AS runs_with_numbers, fs.session,
+       b.gap_hours, b.again, b.repeats, b.begins, b.dated_no
+FROM fs
+LEFT JOIN numbers n ON n.study = fs.study AND n.system = fs.system AND n.source_id = fs.source_id
+LEFT JOIN b ON b.study = fs.study AND b.system = fs.system AND b.session = fs.session;
 
 -- file_measurements: one row per study, system and placed file (source_id is the place), with its
 -- measurement and that measurement's order; system_measurements: one row per measurement.
 CREATE OR REPLACE VIEW file_measurements AS
-WITH days AS (  -- a dated measurement is named by the day its first run starts
+WITH fs AS MATERIALIZED (  -- read once: the branches below each take their part
+    SELECT * FROM file_sessions
+), days AS (  -- a dated measurement is named by the day its first run starts
     SELECT *, CAST(CAST(min(first_run) OVER (PARTITION BY study, system, dated_no) AS DATE) AS VARCHAR) AS day
-    FROM file_sessions WHERE dated_no IS NOT NULL
+    FROM fs WHERE dated_no IS NOT NULL
 ), named AS (
-    SELECT study, system, source_id, first_run, last_run, runs_with_numbers, 'run date' AS measured_by,
+    SELECT study, system, source_id, first_run, last_run, runs, runs_with_numbers, 'run date' AS measured_by,
            day || CASE WHEN dense_rank() OVER (PARTITION BY study, system, day ORDER BY dated_no) > 1
                        THEN ' #' || dense_rank() OVER (PARTITION BY study, system, day ORDER BY dated_no) ELSE '' END
                AS measurement
@@ -161,25 +176,25 @@ WITH days AS (  -- a dated measurement is named by the day its first run starts
     UNION ALL
     -- a name given by a measurement label or a firmware label: one measurement of that name (the label's
     -- where any file of it has one)
-    SELECT study, system, source_id, first_run, last_run, runs_with_numbers,
+    SELECT study, system, source_id, first_run, last_run, runs, runs_with_numbers,
            CASE WHEN max(CASE WHEN label IS NOT NULL THEN 1 ELSE 0 END)
                          OVER (PARTITION BY study, system, coalesce(label, firmware)) = 1
                 THEN 'label' ELSE 'firmware' END,
            coalesce(label, firmware)
-    FROM file_sessions WHERE label IS NOT NULL OR firmware IS NOT NULL
+    FROM fs WHERE label IS NOT NULL OR firmware IS NOT NULL
 ), timed AS (
     SELECT study, system, count(DISTINCT measurement) AS n, min(measurement) AS only_one, min(measured_by) AS only_by
     FROM named GROUP BY study, system
 ), every AS (
-    SELECT study, system, source_id, measurement, measured_by, first_run, last_run, runs_with_numbers FROM named
+    SELECT study, system, source_id, measurement, measured_by, first_run, last_run, runs, runs_with_numbers FROM named
     UNION ALL
     SELECT f.study, f.system, f.source_id, CASE WHEN t.n = 1 THEN t.only_one ELSE 'no time' END,
-           CASE WHEN t.n = 1 THEN t.only_by ELSE 'no time' END, NULL, NULL, f.runs_with_numbers
-    FROM file_sessions f LEFT JOIN timed t ON t.study = f.study AND t.system = f.system
+           CASE WHEN t.n = 1 THEN t.only_by ELSE 'no time' END, NULL, NULL, f.runs, f.runs_with_numbers
+    FROM fs f LEFT JOIN timed t ON t.study = f.study AND t.system = f.system
     WHERE f.label IS NULL AND f.firmware IS NULL AND f.first_run IS NULL
 ), m AS (  -- per measurement: its span, files, runs with numbers and place in the declared order
     SELECT e.study, e.system, e.measurement, e.measured_by, min(e.first_run) AS m_first_run,
-           max(e.last_run) AS m_last_run, count(DISTINCT e.source_id) AS files,
+           max(e.last_run) AS m_last_run, count(DISTINCT e.source_id) AS files, sum(e.runs) AS runs,
            sum(e.runs_with_numbers) AS runs_with_numbers, min(o.position) AS position
     FROM every e LEFT JOIN firmware_order o
                  ON o.study = e.study AND o.firmware = e.measurement AND e.measured_by IN ('firmware', 'label')
@@ -191,7 +206,8 @@ WITH days AS (  -- a dated measurement is named by the day its first run starts
                 ELSE 'unordered' END AS ordered_by,
            count(*) OVER (PARTITION BY study, system) AS measurements,
            -- a measurement with no number of its own is current only where none of the system has one
-           runs_with_numbers > 0 OR max(runs_with_numbers) OVER (PARTITION BY study, system) = 0 AS candidate
+           coalesce(runs_with_numbers > 0 OR max(runs_with_numbers) OVER (PARTITION BY study, system) = 0, true)
+               AS candidate
     FROM m
 ), n AS (
     SELECT *,
@@ -216,15 +232,15 @@ WITH days AS (  -- a dated measurement is named by the day its first run starts
     FROM k
 )
 SELECT e.study, e.system, e.source_id, e.measurement, e.measured_by, e.first_run, e.last_run,
-       c.m_first_run, c.m_last_run, c.files, c.runs_with_numbers, c.ordered_by, c.measurement_no, c.measurements,
+       c.m_first_run, c.m_last_run, c.files, c.runs, c.runs_with_numbers, c.ordered_by, c.measurement_no, c.measurements,
        c.is_current, c.current_note
 FROM every e JOIN c USING (study, system, measurement, measured_by);
 
--- One row per study, system and measurement: its files, runs with numbers, time span, order and whether
--- it is current.
+-- One row per study, system and measurement: its files, runs (runs_with_numbers: of those with a number of
+-- their own, where the rule weighs them: file_sessions), time span, order and whether it is current.
 CREATE OR REPLACE VIEW system_measurements AS
 SELECT DISTINCT study, system, measurement, measured_by, m_first_run AS first_run, m_last_run AS last_run, files,
-       runs_with_numbers, ordered_by, measurement_no, measurements, is_current, current_note
+       runs, runs_with_numbers, ordered_by, measurement_no, measurements, is_current, current_note
 FROM file_measurements;
 
 -- Every session of a system's dated files begun more than 12 hours after the last run of every earlier
