@@ -311,6 +311,14 @@ class _Run:
             where = display_path(p.sidecar) if p.sidecar else f"the iolab.toml of study {p.study}"
             self.tell(Outcome(where, Status.REJECTED, reason=p.reason(), line=p.line))
 
+    def check_splits(self, studies: set[str]) -> None:
+        """Each session of a system the time rule took apart from its earlier runs, or as more repeats of
+        them (view measurement_splits), said for the studies this run changed (declared.splits)."""
+        if studies:
+            from . import declared
+
+            self.report.measured += declared.splits(self.con, studies)
+
     def check_copies(self, studies: set[str | None], shown: int = 5) -> None:
         """A file whose bytes another file of its study holds, labelled otherwise (view study_copies):
         the study counts them once, with the other's labels. Said once per run, the first few by name."""
@@ -436,6 +444,8 @@ def _ingest(
         run.leave(missing)
         run.check_declared({f.labels["study"] for f in todo if f.labels.get("study")})
         run.check_copies({f.labels.get("study") for f in todo})
+        changed = {o.path for o in run.report.outcomes if o.status != Status.UNCHANGED}
+        run.check_splits({f.labels["study"] for f in todo if f.labels.get("study") and f.shown in changed})
         stopping = False
     except EnvironmentFault as e:
         stopping = False

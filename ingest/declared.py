@@ -3,7 +3,7 @@
 A sidecar key is checked for its form when the sidecar is read (sidecar.py); what it names can
 only be checked once the study's files are in: a ``baseline`` must be one of the study's systems,
 each ``generation_order`` entry one of its generations, each ``firmware_order`` entry one of
-its firmware labels. A name that matches nothing would compare
+its measurement names (a firmware label, or a ``measurement`` label). A name that matches nothing would compare
 nothing (0 matched points) without a word, so each is reported with the sidecar that says it.
 (Criteria ids are not checked here: their definitions often live in a folder of their own that is
 ingested apart; the QoS page says which declared criteria no file defines.)
@@ -36,7 +36,7 @@ class Problem:
     line: int | None = None
 
     def reason(self) -> str:
-        what = {"baseline": "system", "generation_order": "generation", "firmware_order": "firmware"}[self.key]
+        what = {"baseline": "system", "generation_order": "generation", "firmware_order": "measurement label"}[self.key]
         hint = did_you_mean(self.value, self.known)
         listed = ", ".join(f"'{visible(k)}'" for k in self.known[:12]) or "none"
         return (
@@ -76,7 +76,8 @@ _CHECKS = {  # key -> (what the sidecar says, what the study has)
     "firmware_order": (
         """SELECT DISTINCT study, unnest(from_json((labels->'firmware_order'), '["VARCHAR"]'))
            FROM source_files WHERE json_type((labels->'firmware_order')) = 'ARRAY'""",
-        "SELECT DISTINCT study, labels->>'firmware' FROM source_files WHERE (labels->>'firmware') IS NOT NULL",
+        """SELECT DISTINCT study, coalesce(labels->>'measurement', labels->>'firmware') FROM source_files
+           WHERE coalesce(labels->>'measurement', labels->>'firmware') IS NOT NULL""",
     ),
 }
 
@@ -158,3 +159,34 @@ def _where(con: DuckDBPyConnection, p: Problem) -> tuple[Path | None, int | None
             if p.value in text and (line := line_of(text, key)):
                 return side, line
     return None, None
+
+
+def _files(paths: list[str], shown: int = 3) -> str:
+    names = ", ".join(visible(p) for p in paths[:shown])
+    return names + (f" and {len(paths) - shown} more" if len(paths) > shown else "")
+
+
+def splits(con: DuckDBPyConnection, studies: set[str]) -> list[str]:
+    """What the time rule made of each session of a system begun more than 12 hours after its earlier
+    runs (view measurement_splits), in words: a new measurement, one more repeat, or part of the
+    measurement before. A split is never silent; neither is a session taken as repeats."""
+    rows = con.execute(
+        """SELECT study, system, measurement_before, measurement_after, gap_hours, decision, files_before, files_after
+           FROM measurement_splits WHERE list_contains(?, study) ORDER BY study, system, measurement_after, gap_hours""",
+        [sorted(studies)],
+    ).fetchall()
+    out = []
+    for study, system, before, after, gap, decision, files_before, files_after in rows:
+        who = f"'{visible(system)}' of study '{visible(study)}'"
+        later = f"{_files(files_after)} start {gap:,.1f} hours after the last run of {_files(files_before)}"
+        if decision == "new measurement":
+            how = (
+                f"they measure points of '{visible(before)}' again, with repeats of their own: measurement "
+                f"'{visible(after)}', apart from '{visible(before)}' (the pages show the newest)"
+            )
+        elif decision == "one more repeat":
+            how = f"they measure points of '{visible(before)}' again, once each: one more repeat of '{visible(after)}'"
+        else:
+            how = f"they measure none of its points again (a capture, another tool or workload): part of '{visible(after)}'"
+        out.append(f'{who}: {later}; {how}. measurement = "..." in their iolab.toml names it otherwise')
+    return out

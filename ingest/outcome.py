@@ -80,6 +80,7 @@ class Report:
     fault: str | None = None  # the environment failed (disk full, read-only, ...): the batch stopped there
     notes: list[str] = field(default_factory=list)  # what changed in the data roots
     warnings: list[str] = field(default_factory=list)  # what the analysis does differently than the files say
+    measured: list[str] = field(default_factory=list)  # how the time rule grouped a system's files (measurement_splits)
 
     def by_status(self, status: str) -> list[Outcome]:
         return [o for o in self.outcomes if o.status == status]

@@ -7,6 +7,7 @@ folder, the nearest one winning, then the matching ``[files."<glob>"]`` tables o
     system = "IBM DS5020 Express"
     generation = "DS5020"
     firmware = "08.20.12.00"           # what was measured when: a trend's measurements (view trends)
+    measurement = "after the upgrade"  # the measurement these files are, named (else the time rule)
     tiles = 4
     vms = 16
     config = "write cache enabled"      # stored as config_label
@@ -59,6 +60,7 @@ WHAT = {
     "greater_than": "greater than 0",
     "greater_than_equal": "0 or more",
     "dict_type": "a table",
+    "string_too_short": "a name (a measurement named by nothing would be none)",
 }
 
 

@@ -34,6 +34,8 @@ class Labels(_Strict):
     system: str | None = None
     generation: str | None = None
     firmware: str | None = None  # what was measured when: the measurements of a trend (view trends)
+    # the measurement these files are, named: over the time rule (view file_measurements)
+    measurement: str | None = Field(default=None, min_length=1)
     config: str | None = None
     tiles: int | None = Field(default=None, gt=0)
     vms: int | None = Field(default=None, gt=0)
@@ -45,7 +47,7 @@ class Labels(_Strict):
     criteria: list[str] | None = None
     corrections: list[str] | dict[str, str] | None = None
     generation_order: list[str] | None = None
-    firmware_order: list[str] | None = None  # oldest first; else the trend orders by first run start
+    firmware_order: list[str] | None = None  # firmware and measurement labels, oldest first; else by first run
     orion_version: str | None = None
     targets: list[Target] | None = None
     labels: dict[str, str | int | float | bool | list[str]] | None = None  # free-form: [labels] owner = "lab 3"

@@ -29,15 +29,16 @@ r.heading(study, "overview")
 systems = r.systems_block(con, study)
 
 # %%
-# every run, with or without numbers in measurements (a time-series capture's are in the store)
+# every run of each system's current measurement, with or without numbers in measurements (a time-series
+# capture's are in the store)
 runs = r.query(
     con,
     """SELECT coalesce(r.system, '(no system label)') AS system, r.tool, r.tool_version,
                               count(DISTINCT r.run_id) AS runs,
                               count(DISTINCT coalesce(m.workload_label, r.workload)) AS workloads,
                               min(r.started_at) AS first_start, max(coalesce(r.ended_at, r.started_at)) AS last_end
-                       FROM study_runs r
-                       LEFT JOIN (SELECT DISTINCT run_id, workload_label FROM measurements WHERE study = ?) m
+                       FROM current_runs r
+                       LEFT JOIN (SELECT DISTINCT run_id, workload_label FROM current_measurements WHERE study = ?) m
                               USING (run_id)
                        WHERE r.study = ? GROUP BY ALL ORDER BY 1, 2""",
     [study, study],
@@ -56,7 +57,7 @@ else:
         con,
         """SELECT coalesce(system, '(no system label)') AS system, scope, metric, unit, count(*) AS numbers,
                                      min(value) AS min, max(value) AS max
-                              FROM measurements WHERE study = ? GROUP BY ALL ORDER BY system, scope, metric""",
+                              FROM current_measurements WHERE study = ? GROUP BY ALL ORDER BY system, scope, metric""",
         [study],
     )
     captured = r.query(
@@ -70,7 +71,7 @@ else:
         [study],
     )
     if metrics.height or not (captured.height or logs["logs"][0]):
-        r.table(metrics, "What was measured, per system (measurements view)")
+        r.table(metrics, "What was measured, per system (view current_measurements)")
     if captured.height:  # esxtop, perfmon, ... : their values are in the time-series store
         r.table(captured, "Time series captured, per host, object and counter (series table)")
     if logs["logs"][0]:  # fio histogram logs: I/O counts per interval and latency octave, no headline numbers

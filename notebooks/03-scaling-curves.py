@@ -179,7 +179,7 @@ if hs.height:
 
 # %%
 knees = pts.filter(pts["is_knee"]).select(
-    ["axis", "metric", "system", "workload", "configuration", "load", "value", "linearity"]
+    ["axis", "metric", "system", "workload", "configuration", "load", "value", "n", "linearity"]
 )
 r.table(knees, "Knees: first point below 80 % of linear scaling")
 sat = r.query(

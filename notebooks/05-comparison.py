@@ -1,7 +1,8 @@
 # ---
 # jupyter:
 #   iolab:
-#     studies: SELECT study FROM comparison UNION SELECT study FROM comparison_unmatched
+#     studies: SELECT study FROM comparison UNION SELECT study FROM comparison_unmatched UNION SELECT
+#       study FROM study_baseline WHERE systems > 1
 #     title: Systems compared at matched points
 #   jupytext:
 #     text_representation:
@@ -47,6 +48,8 @@ r.note(
     "worse only when the whole interval is on that side of 0, within noise when it spans 0, single run when "
     "either side has one run (no difference is claimed), equal when every run on both sides has the same value."
 )
+if why := headline.why_no_comparison(con, study):  # said here, beside the page's link and in the print edition
+    r.not_drawn(why)
 measured = r.query(
     con,
     """SELECT DISTINCT system, measurement, baseline_system AS baseline, baseline_measurement AS "baseline measurement"

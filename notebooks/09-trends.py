@@ -27,6 +27,7 @@ import polars as pl
 
 from iolab import lab
 from iolab.fdr import noise_alone
+from iolab.reports import measured
 from iolab.reports import page as r
 from iolab.wording import change_words
 
@@ -34,10 +35,9 @@ con = lab.connect(db_path, lake)
 r.heading(study, "trends over time")
 systems = r.systems_block(con, study)
 r.note(
-    "The same system measured again (view trends). A measurement is the runs of one firmware (the sidecar's "
-    "firmware label) or, without one, of one day (the runs' own start times, or their end minus their runtime "
-    "where a file states only those: fio JSON); they are ordered by the "
-    "study's firmware_order, else by their first run. Each point is the mean of a measurement's runs with its "
+    f"The same system measured again (view trends). {measured.RULE} A run's time is its own start, or its end "
+    "minus its runtime where a file states only those (fio JSON). Measurements are ordered by the study's "
+    "firmware_order, else by their first run. Each point is the mean of a measurement's runs with its "
     "95 % interval (t, n - 1 degrees of freedom). Against the previous measurement at the same workload, load, "
     "scope and metric, a regression is a change for the worse (lower IO/s or MB/s, higher latency) whose whole "
     "95 % Welch interval is below 0: outside the run-to-run noise of both measurements. One run on either side "
@@ -73,7 +73,8 @@ t = r.query(
     con,
     """SELECT coalesce(system, '(no system label)') AS system, measurement, measurement_no, metric, unit,
               workload_label AS workload, coalesce(config_label, '') AS configuration, load, value, n,
-              value_ci95_low, value_ci95_high, previous_measurement, pct_change, pct_difference, ci95_low_pct,
+              value_ci95_low, value_ci95_high, previous_measurement, previous_n, pct_change, pct_difference,
+              ci95_low_pct,
               ci95_high_pct, verdict,
               fdr_q, verdict_fdr,
               CASE WHEN previous_value IS NULL THEN 'first measurement' WHEN regression THEN 'regression'
@@ -84,6 +85,11 @@ t = r.query(
 )
 if said := noise_alone(con, "trends", study):
     r.note(said)
+if t.is_empty():  # said here, beside the page's link and in the print edition, which leaves the page out
+    r.not_drawn(
+        f"no point of any system was measured in two of its measurements at {', '.join(HEADLINE)} over all I/Os "
+        "(the measurements above hold other points, or none with numbers): nothing to trend"
+    )
 
 
 def lead_with_changes(d: pl.DataFrame) -> list[str]:
@@ -201,6 +207,7 @@ reg = t.filter(t["previous_measurement"].is_not_null()).select(
     "metric",
     "unit",
     "previous_measurement",
+    "previous_n",
     "measurement",
     "n",
     "pct_change",

@@ -63,6 +63,18 @@ def test_crossing_between_two_loads_is_interpolated(con, tmp_path):
     # halving the latency moves the crossing to a higher load
     loads = dict(q(con, f"SELECT system, sla_load FROM sla_headline WHERE {CURVE}"))
     assert loads["Fast"] > loads["Acme"]
+    # each of the two points is a mean, and says of how many runs: one here (a file per system)
+    assert q(con, "SELECT DISTINCT hold_n, fail_n FROM sla_headline WHERE fail_load IS NOT NULL") == [(1, 1)]
+
+
+def test_the_sla_headline_of_repeats_says_their_n(con, tmp_path):
+    """Three repeats a point: the holding and failing points are means of 3, and the table says so."""
+    study = sla_study(tmp_path / "data", "mean<=5ms")
+    src = corpus("iometer/sqlserverio__iometeroutput.csv")
+    for k in (1.01, 0.99):
+        (study / "acme" / f"scaled-x{k}-{src.name}").write_text(scaled_iometer(src, k, 1 / k))
+    ingest(con, study)
+    assert q(con, f"SELECT hold_n, fail_n FROM sla_headline WHERE system = 'Acme' AND {CURVE}") == [(3, 3)]
 
 
 def test_a_bound_that_always_holds(con, tmp_path):

@@ -26,8 +26,8 @@ def register(sub: Any) -> None:
         "--measurement",
         action="append",
         metavar="SYSTEM=LABEL",
-        help="compare this measurement of SYSTEM (a firmware label or a day, as `iolab info` and the page list "
-        "them) instead of its newest; repeat for more systems, the baseline included",
+        help="compare this measurement of SYSTEM (a measurement or firmware label, or a day, as `iolab info` and "
+        "the pages list them) instead of its current one; repeat for more systems, the baseline included",
     )
     p.add_argument(
         "--metric",
@@ -50,7 +50,7 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--against",
         choices=["previous"],
-        help="previous: each system's newest measurement (firmware label or day of runs) against the one before",
+        help="previous: each system's newest measurement (a label, or a session of runs) against the one before",
     )
     p.set_defaults(func=cmd_compare)
 
@@ -76,7 +76,12 @@ def chosen_measurements(con: Any, study: str, said: list[str] | None) -> dict[st
     return out
 
 
-MEASURED_BY = {"firmware": "its firmware label", "run date": "the day of its runs", "no time": "its runs state no time"}
+MEASURED_BY = {
+    "label": "its sidecar's measurement label",
+    "firmware": "its firmware label",
+    "run date": "the day of its runs",
+    "no time": "its runs state no time",
+}
 
 
 def measurement_lines(con: Any, study: str, chosen: dict[str, str]) -> list[str]:
@@ -87,13 +92,16 @@ def measurement_lines(con: Any, study: str, chosen: dict[str, str]) -> list[str]
            FROM system_measurements WHERE study = ? ORDER BY system, measurement_no NULLS LAST, measurement""",
         [study],
     ).fetchall()
-    lines, noted = [], set()
+    lines, noted = [], {system for system, _, _, _, current, _ in rows if current}  # compared: no note
     for system, label, by, count, current, note in rows:
         if chosen.get(system) == label:
             lines.append(f"{system}: {label} ({MEASURED_BY[by]}; chosen with --measurement, of {count})")
         elif system not in chosen and current:
             older = (
-                f"; the newest of {count}: the others are in `iolab compare --against previous`" if count > 1 else ""
+                f"; the current of {count}, the newest with numbers: the others are in "
+                "`iolab compare --against previous`"
+                if count > 1
+                else ""
             )
             lines.append(f"{system}: {label} ({MEASURED_BY[by]}{older})")
         elif system not in chosen and note and system not in noted:

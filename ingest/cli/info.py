@@ -42,6 +42,9 @@ def holdings(con: Any, db_path: str) -> dict[str, Any]:
     totals = con.execute("""SELECT (SELECT count(*) FROM measurements), (SELECT count(*) FROM runs),
                                    (SELECT coalesce(sum(points), 0) FROM point_files)""").fetchall()[0]
     roots = [r for (r,) in con.execute("SELECT path FROM data_roots ORDER BY 1").fetchall()]
+    measured = con.execute("""
+        SELECT study, system, measurement, measured_by, runs, runs_with_numbers, first_run, is_current, current_note
+        FROM system_measurements ORDER BY study, system, measurement_no NULLS LAST, measurement""").fetchall()
     left = con.execute("SELECT count(*) FROM source_history WHERE left_at IS NOT NULL").fetchall()[0][0]
     copies = _copies(con)
     return {
@@ -49,6 +52,11 @@ def holdings(con: Any, db_path: str) -> dict[str, Any]:
         "studies": [
             {"study": s, "files": n, "systems": sy or [], "formats": fm or [], "numbers": k}
             for s, n, sy, fm, k in studies
+        ],
+        # each system's measurements, as `iolab compare --measurement SYSTEM=LABEL` names them
+        "measurements": [
+            dict(zip(MEASURED, row, strict=True)) | {"first_run": row[6].isoformat(sep=" ") if row[6] else None}
+            for row in measured
         ],
         "files": [{"format": f, "status": st, "files": n} for f, st, n in files],
         "totals": dict(zip(("measurements", "runs", "points"), totals, strict=True)),
@@ -58,6 +66,19 @@ def holdings(con: Any, db_path: str) -> dict[str, Any]:
         "copies_labelled_otherwise": copies[1],
         "store_problems": db.store_problems(con),
     }
+
+
+MEASURED = (
+    "study",
+    "system",
+    "measurement",
+    "measured_by",
+    "runs",
+    "runs_with_numbers",
+    "first_run",
+    "current",
+    "note",
+)
 
 
 def _print(doc: dict[str, Any]) -> None:
@@ -71,6 +92,22 @@ def _print(doc: dict[str, Any]) -> None:
         systems, formats = "; ".join(s["systems"]) or "-", ", ".join(s["formats"]) or "-"
         t.add_row(markup(s["study"]), f"{s['files']:,}", markup(systems), markup(formats), f"{s['numbers']:,}")
     console().print(t)
+    m = Table(title="measurements of each system (`iolab compare --measurement SYSTEM=LABEL` names one)")
+    for c in ("study", "system", "measurement", "by", "runs", "with numbers", "first run", "current"):
+        m.add_column(c, justify="right" if c in ("runs", "with numbers") else "left")
+    for r in doc["measurements"]:
+        current = "yes" if r["current"] else (markup(r["note"]) if r["note"] else "no")
+        m.add_row(
+            markup(r["study"]),
+            markup(r["system"]),
+            markup(r["measurement"]),
+            r["measured_by"],
+            f"{r['runs']:,}",
+            "" if r["runs_with_numbers"] is None else f"{r['runs_with_numbers']:,}",  # counted where it decides
+            (r["first_run"] or "-")[:16],
+            current,
+        )
+    console().print(m)
     f = Table(title="files by format and status")
     for c in ("format", "status", "files"):
         f.add_column(c, justify="right" if c == "files" else "left")

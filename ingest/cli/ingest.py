@@ -195,6 +195,8 @@ def cmd_ingest(args: argparse.Namespace) -> int:
             say(("Data root:", "bold"), f" {shown(note)}")
         for warning in report.warnings:
             say(("Warning:", "yellow"), f" {shown(warning)}")
+        for said in report.measured:
+            say(("Measurements:", "bold"), f" {shown(said)}")
     try:
         con.close()
     except Exception:  # after an environment fault the connection may be gone already
@@ -243,6 +245,7 @@ def report_json(report: batch.Report, db_path: str) -> dict:
         "fault": report.fault,
         "notes": report.notes,
         "warnings": report.warnings,
+        "measurements": report.measured,
         "summary": {s: len(report.by_status(s)) for s in STATUSES},
         "files": [
             {

@@ -18,7 +18,9 @@ SLA_COLUMNS = [
     "sla",
     "metric",
     "hold_load",
+    "hold_n",
     "fail_load",
+    "fail_n",
     "sla_load",
     "sla_iops",
     "interpolated",
@@ -61,8 +63,8 @@ def print_sla(df: Any, study: str, sla: str) -> None:
     from rich.table import Table
 
     t = Table(title=f"{markup(study)}: highest load and IOPS where {markup(sla)} holds", show_edge=False)
-    for c in ("system", "workload", "config", "scope", "load", "IOPS", "how"):
-        t.add_column(c, justify="right" if c in ("load", "IOPS") else "left")
+    for c in ("system", "workload", "config", "scope", "load", "IOPS", "runs", "how"):
+        t.add_column(c, justify="right" if c in ("load", "IOPS", "runs") else "left")
     for r in df.iter_rows(named=True):
         t.add_row(
             markup(r["system"]),
@@ -71,6 +73,8 @@ def print_sla(df: Any, study: str, sla: str) -> None:
             markup(r["scope"]),
             "" if r["sla_load"] is None else f"{r['sla_load']:,.1f}",
             "" if r["sla_iops"] is None else f"{r['sla_iops']:,.0f}",
+            # the runs averaged at the load that holds and at the one that fails (each point a mean)
+            "/".join(str(n) for n in (r["hold_n"], r["fail_n"]) if n is not None),
             markup(r["how"]),
         )
     console().print(t)

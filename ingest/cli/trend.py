@@ -1,5 +1,6 @@
 """`iolab compare --study S --against previous`: the newest measurement of each system against the
-one before (view trends: a measurement is a firmware label or a day of runs), with the noise of
+one before (view trends: a measurement is a measurement or firmware label, or a session of runs measured
+again: 008_measurements_of_systems.sql), with the noise of
 both and a regression flag where the newest is worse outside it."""
 
 from __future__ import annotations
@@ -108,8 +109,9 @@ def print_trend(df: Any, ms: Any, study: str, rows: bool, alone: dict[tuple[str,
         if r["measurements"] == 1:
             out.print(
                 f"{markup(r['system'])}: one measurement only ({markup(r['measurement'])}, by "
-                f"{r['measured_by']}); nothing to compare it with. A firmware label (sidecar "
-                '`firmware = "..."`) or runs on another day make a second one.'
+                f"{r['measured_by']}); nothing to compare it with. A measurement or firmware label (sidecar "
+                '`measurement = "..."`, `firmware = "..."`), or its points measured again with repeats more than '
+                "12 hours after its last run, make a second one."
             )
     for r in ms.filter(ms["ordered_by"] == "unordered").iter_rows(named=True):
         out.print(

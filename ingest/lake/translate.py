@@ -26,8 +26,10 @@ POINT_VIEWS = [
 ]
 # Views of every point (the lake's points/ with one column joined): defined, never written to
 # views/ nor cached. A copy would be the whole lake again, written once for each of them, and the
-# summaries read the points through them in one pass.
-ROW_VIEWS = frozenset(name for name, _ in POINT_VIEWS)
+# summaries read the points through them in one pass. current_measurements too: the rows of the
+# measurements view of each system's current measurement (schemas/views/012_study_runs.sql), a
+# filter over the measurements the lake writes, read through by the views that need it.
+ROW_VIEWS = frozenset(name for name, _ in POINT_VIEWS) | {"current_measurements"}
 # Views whose rows the lake's export writes, as a table of the lake (iolab.lake.export): the lake's
 # SQL reads them and never computes them. series_stats: each series' numbers over its points, which
 # never change once stored; computed from every point of the lake, its exact p95 was most of the

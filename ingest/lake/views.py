@@ -54,9 +54,10 @@ def views(
         raise ValueError(f"unknown engine {engine!r}: spark or duckdb")
     if rows := sorted(set(only or ()) & ROW_VIEWS):
         raise ValueError(
-            f"{', '.join(rows)}: every point of the lake with its source, a view that is not written to "
-            "views/ (it would copy the whole lake); views/_sql defines it for Spark, and `iolab lake "
-            "views --view series_summary` computes the summaries over it"
+            f"{', '.join(rows)}: rows of the lake row for row (every point with its source, or every number of "
+            "a current measurement), a view that is not written to views/ (it would copy the whole lake); "
+            "views/_sql defines it for Spark, and the views over it (`iolab lake views --view series_summary`, "
+            "--view latency_percentiles) read it through"
         )
     keep = needed(only) if only else None
     before = claim(lake, out)

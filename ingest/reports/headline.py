@@ -41,7 +41,8 @@ def sla_block(con, study: str) -> None:
     t = r.query(
         con,
         """SELECT system, workload_label AS workload, config_label AS config, raid_level, drives, scope, metric,
-                  sla_load, sla_iops, how, hold_load, hold_latency_ms, fail_load, fail_latency_ms, points
+                  sla_load, sla_iops, how, hold_load, hold_latency_ms, hold_n, fail_load, fail_latency_ms, fail_n,
+                  points
            FROM sla_headline WHERE study = ?
            ORDER BY system, block_size_bytes, read_pct, random_pct, workload, config, raid_level, drives, scope,
                     metric""",
@@ -53,9 +54,33 @@ def sla_block(con, study: str) -> None:
         "load (outstanding I/Os) and IO/s at which the bound still holds (view sla_headline; a tool that "
         "states the statistic per direction only is held to it in each, the column metric says which), interpolated "
         "linearly between the last measured load that holds and the first that does not, where the column how "
-        "says so."
+        "says so; each of the two is the mean of its runs (hold n, fail n)."
     )
     if t.is_empty():
         r.note(f"No point of this study states {metric} at a known load (outstanding I/Os): no SLA headline for {sla}.")
         return
     r.table(t, f"SLA headline: highest load and IO/s where {sla} holds")
+
+
+def why_no_comparison(con, study: str) -> str | None:
+    """Why the study's comparison holds no point, matched or not (None where it holds some): the page
+    says it, the index beside its link and the print edition under its contents (page.not_drawn)."""
+    held = r.query(
+        con,
+        "SELECT 1 FROM comparison WHERE study = ? UNION ALL SELECT 1 FROM comparison_unmatched WHERE study = ? LIMIT 1",
+        [study, study],
+    )
+    if held.height:
+        return None
+    b = r.query(con, "SELECT baseline_system, baseline_source FROM study_baseline WHERE study = ?", [study])
+    if b.height and b["baseline_system"][0] is None:
+        return f"no baseline to compare with: {b['baseline_source'][0]}"
+    none = r.query(
+        con,
+        """SELECT system, max(current_note) AS note FROM system_measurements WHERE study = ?
+           GROUP BY system HAVING NOT bool_or(is_current) ORDER BY system""",
+        [study],
+    )
+    if none.height:
+        return "no current measurement of " + "; ".join(f"{s} ({n})" for s, n in none.iter_rows())
+    return "no system's current measurement has a number at run level (a point) to compare with the baseline's"

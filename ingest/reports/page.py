@@ -25,6 +25,7 @@ from .tables import (
     VALIDATION_SLOT,
     esc,
     no_marks_text,
+    not_drawn_html,
     note_html,
     table_html,
     validation_html,
@@ -155,6 +156,12 @@ def note(text: str) -> None:
     display(HTML(note_html(text)))
 
 
+def not_drawn(reason: str) -> None:
+    """Say the page has nothing to draw, and why: the index says so beside its link, and the print
+    edition leaves it out, listing it with the reason (tables.not_drawn_html)."""
+    display(HTML(not_drawn_html(reason)))
+
+
 def store_note(con) -> None:
     """Say so when time-series files are missing from the database's store: their series have no
     points, so the charts below would be silently empty."""
@@ -171,19 +178,22 @@ def store_note(con) -> None:
 
 
 def systems(con, study: str) -> pl.DataFrame:
-    """Every system of the study, the baseline first, with what was measured on each."""
+    """Every system of the study, the baseline first, with what was measured on each in its current
+    measurement (a system with none current has no runs here: the measurements block says why)."""
     df = query(
         con,
         """
-        WITH s AS (SELECT system, count(DISTINCT run_id) AS runs, string_agg(DISTINCT tool, ', ' ORDER BY tool) AS tools,
+        WITH c AS (SELECT system, count(DISTINCT run_id) AS runs, string_agg(DISTINCT tool, ', ' ORDER BY tool) AS tools,
                           string_agg(DISTINCT config_label, '; ' ORDER BY config_label) AS configurations,
                           string_agg(DISTINCT generation, '; ' ORDER BY generation) AS generation
-                   FROM study_runs WHERE study = ? GROUP BY system)
-        SELECT coalesce(s.system, '(no system label)') AS system, s.generation, s.configurations, s.tools, s.runs,
+                   FROM current_runs WHERE study = ? GROUP BY system),
+             s AS (SELECT DISTINCT system FROM study_runs WHERE study = ?)
+        SELECT coalesce(s.system, '(no system label)') AS system, c.generation, c.configurations, c.tools,
+               coalesce(c.runs, 0) AS runs,
                coalesce(s.system = b.baseline_system, false) AS baseline  -- an unlabelled system is never one
-        FROM s LEFT JOIN study_baseline b ON b.study = ?
+        FROM s LEFT JOIN c ON c.system IS NOT DISTINCT FROM s.system LEFT JOIN study_baseline b ON b.study = ?
         ORDER BY baseline DESC, s.system""",
-        [study, study],
+        [study, study, study],
     )
     return df
 
@@ -198,31 +208,10 @@ def systems_block(con, study: str) -> pl.DataFrame:
             note(f"No baseline for comparisons: {b['baseline_source'][0]}.")
         else:
             note(f"Baseline for comparisons: {b['baseline_system'][0]} ({b['baseline_source'][0]}).")
+    from .measured import measurements_block
+
     measurements_block(con, study)
     return df
-
-
-def measurements_block(con, study: str) -> None:
-    """Where a system of the study was measured more than once (firmware releases, sessions on other
-    days), the rule the pages follow and each measurement: nothing where every system has one."""
-    m = query(
-        con,
-        """SELECT system, measurement, measured_by AS "measured by", files, first_run AS "first run",
-                  ordered_by AS "ordered by", measurement_no AS "#", is_current AS current, current_note AS note
-           FROM system_measurements WHERE study = ? AND measurements > 1
-           ORDER BY system, measurement_no NULLS LAST, measurement""",
-        [study],
-    )
-    if not m.height:
-        return
-    note(
-        "Measured more than once: a system's runs of another firmware (its sidecar's firmware label) or of a "
-        "session more than 12 hours from the others are another measurement, never averaged with these as "
-        "repeats. Every page but the trends shows each system's current measurement: the newest by the "
-        "study's firmware_order, else by first run (view system_measurements); the trends page compares "
-        "each with the one before."
-    )
-    table(m, f"Measurements of the systems measured more than once ({m['system'].n_unique()} systems)")
 
 
 PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"]
@@ -350,7 +339,7 @@ def headline_sources(con, study: str) -> pl.DataFrame:
     return query(
         con,
         f"""SELECT m.run_id, {_FILE_NAME} AS file, arg_max(m.line_no, m.value) AS line
-            FROM measurements m JOIN metric_vocabulary v ON v.metric = m.metric
+            FROM current_measurements m JOIN metric_vocabulary v ON v.metric = m.metric
             WHERE m.study = ? AND v.headline AND v.unit = 'IO/s' AND m.scope IN ('all', 'test')
             GROUP BY ALL""",
         [study],
@@ -364,7 +353,7 @@ def number_sources(con, study: str) -> pl.DataFrame:
         con,
         f"""SELECT run_id, metric, scope, target, {_FILE_NAME} AS file,
                    CASE WHEN count(DISTINCT line_no) = 1 THEN min(line_no) END AS line
-            FROM measurements WHERE study = ? GROUP BY ALL""",
+            FROM current_measurements WHERE study = ? GROUP BY ALL""",
         [study],
     )
 

@@ -23,6 +23,7 @@ import duckdb
 import jinja2
 
 from . import check, scratch
+from .tables import drawn
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 # The appendix lists at most this many runs (a lab's study can hold hundreds of thousands); it says how
@@ -53,6 +54,7 @@ class Edition:
     pages: list[tuple[str, Path]]  # (title, HTML page) in the order of the HTML edition
     source: Path  # the database the snapshot was taken of, named on the cover
     parts: list[Part] = field(default_factory=list)
+    not_printed: list[tuple[str, str]] = field(default_factory=list)  # (title, why): pages with nothing drawn
 
 
 def visible(value: object) -> object:
@@ -257,7 +259,7 @@ def contents(ed: Edition, tmp: Path) -> Part:
         for part in [ed.parts[0], toc, *ed.parts[1:]]:
             part.start, at = at, at + part.pages
         entries = [{"title": p.title, "page": p.start, "link": f"{TO_PAGE}{p.start}"} for p in ed.parts[1:]]
-        page = print_template("contents.html.j2", tmp, study=ed.study, entries=entries)
+        page = print_template("contents.html.j2", tmp, study=ed.study, entries=entries, left=ed.not_printed)
         printed = chromium_print(page, toc.pdf)
         if printed == toc.pages:
             return toc
@@ -340,7 +342,6 @@ def print_editions(
     """The print edition of every study of ``pages`` ((study, notebook, HTML page) in the HTML
     edition's order; those of ``studies`` if given, and only the pages that exist) into
     <out>/<folder>/<folder>.pdf (``where``: each study's folder); the editions that failed, with why.
-
     A study with a page in ``failed`` gets no edition: it would lack that page."""
     from pypdf.errors import PyPdfError
 
@@ -357,8 +358,8 @@ def print_editions(
         try:
             if study in broken:
                 raise PrintFailed("not printed: a page of this study failed to render")
-            mine = [(titles[nb], p) for s, nb, p in pages if s == study]
-            n = edition(snap, Edition(study, mine, source), target)
+            mine, left = drawn([(titles[nb], p) for s, nb, p in pages if s == study])  # not those with nothing
+            n = edition(snap, Edition(study, mine, source, not_printed=left), target)
             console().print(f"print edition of {markup(study)}: {markup(str(target))} ({n} pages)")
         except expected as e:
             problems.append((study, "print edition", e))

@@ -46,7 +46,7 @@ from .kernels import Kernels, Pages, run_pages  # noqa: F401  (Pages: render's n
 from .pdf import edition_path, print_editions, unprint
 from .plan import Notebook, fingerprints, notebooks, plan, studies_of
 from .stored import ROW_VIEWS, materialize  # noqa: F401  (ROW_VIEWS: render's name for it)
-from .tables import VALIDATION_SLOT, esc
+from .tables import VALIDATION_SLOT, esc, not_drawn
 
 _REMOTE = re.compile(r"<script[^>]+src=[\"']https?://[^>]*>\s*</script>|<link[^>]+href=[\"']https?://[^>]*>", re.I)
 _SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.I | re.S)
@@ -231,6 +231,7 @@ def index(out: Path, db: Path, done: list[tuple[str, str, Path]], source: Path, 
     for study in sorted({s for s, _, _ in done}):
         links = " · ".join(
             f'<a href="{html.escape(p.relative_to(out).as_posix(), quote=True)}">{html.escape(titles[nb])}</a>'
+            + (f" (nothing drawn: {esc(why)})" if nb != "print" and (why := not_drawn(p.read_text("utf-8"))) else "")
             for s, nb, p in done
             if s == study
         )

@@ -11,6 +11,7 @@ import base64
 import datetime as dt
 import html
 import re
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import csvsafe
@@ -112,6 +113,29 @@ def table_html(df: pl.DataFrame, title: str | None = None, max_rows: int = SHOWN
 
 def note_html(text: str) -> str:
     return f'{CSS}<div class="iolab"><p class="note">{esc(text)}</p></div>'
+
+
+# A page that has nothing to draw says why, in a note of its own (page.not_drawn): the render reads it
+# back from the page, for the index (beside the page's link) and the print edition (which leaves the page
+# out and lists it, with why, under its contents). Data cannot write it: every label is escaped.
+NOT_DRAWN = '<div class="iolab iolab-not-drawn"><p class="note"><b>Nothing drawn:</b> '
+_NOT_DRAWN = re.compile(re.escape(NOT_DRAWN) + r"(.*?)</p></div>", re.S)
+
+
+def not_drawn_html(reason: str) -> str:
+    return f"{CSS}{NOT_DRAWN}{esc(reason)}</p></div>"
+
+
+def not_drawn(page: str) -> str | None:
+    """Why the page whose HTML is ``page`` has nothing to draw (``not_drawn_html``); None if it has something."""
+    m = _NOT_DRAWN.search(page)
+    return html.unescape(m.group(1)) if m else None
+
+
+def drawn(pages: list[tuple[str, Path]]) -> tuple[list[tuple[str, Path]], list[tuple[str, str]]]:
+    """Of ``pages`` ((title, HTML page)), those with something drawn, and (title, why) of the others."""
+    reasons = [(title, path, not_drawn(path.read_text(encoding="utf-8"))) for title, path in pages]
+    return [(t, p) for t, p, why in reasons if why is None], [(t, why) for t, _, why in reasons if why is not None]
 
 
 def validation_html(v: pl.DataFrame) -> str:

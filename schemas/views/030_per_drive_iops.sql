@@ -1,4 +1,5 @@
--- IOPS and MB/s per physical drive, per target and per run, with sizing helpers.
+-- IOPS and MB/s per physical drive, per target and per run, with sizing helpers: the runs of each
+-- system's current measurement (current_runs; measurement, measured_by and measurement_no say which).
 --
 -- Target level: the target's IOPS ('iops', else the sum of its read/write IOPS, e.g. Jetstress
 -- database reads + writes) over the drives behind its volume (target_volumes).
@@ -38,16 +39,12 @@ GROUP BY s.run_id, s.target
 HAVING bool_and(v.log_io);
 
 CREATE OR REPLACE VIEW per_drive_iops AS
-WITH labels AS (
-    SELECT r.run_id, r.run_key, r.tool, r.workload,
-           workload_label(r.block_size_bytes, r.read_pct, r.random_pct, r.outstanding_ios, r.workload) AS workload_label,
-           r.outstanding_ios, r.block_size_bytes, r.read_pct, r.random_pct, r.started_at,
-           f.study, coalesce(r.system, f.system) AS system, coalesce(r.generation, f.generation) AS generation,
-           coalesce(r.tiles, f.tiles) AS tiles, f.vms, coalesce(r.config_label, f.config_label) AS config_label,
-           r.raid_level AS raid_level_stated, r.drives AS drives_stated, f.path AS source_path, f.sha256 AS source_sha256,
-           f.source_id AS place_id
-    FROM runs r JOIN source_files f ON f.content_id = r.source_id
-    WHERE f.status = 'ok'
+WITH labels AS (  -- each run of its system's current measurement (current_runs, 012_study_runs.sql)
+    SELECT r.run_id, r.run_key, r.tool, r.workload, r.workload_label, r.outstanding_ios, r.block_size_bytes,
+           r.read_pct, r.random_pct, r.started_at, r.study, r.system, r.generation, r.tiles, r.vms, r.config_label,
+           r.raid_level AS raid_level_stated, r.drives_stated, r.source_path, r.source_sha256, r.source_id AS place_id,
+           r.measurement, r.measured_by, r.measurement_no
+    FROM current_runs r
 ), target_level AS (
     SELECT l.*, 'target' AS level, tv.target, tv.volume, tv.array_name, tv.match_rule, tv.raid_level,
            tv.drives, tv.drives_source, tt.iops, tt.mbps

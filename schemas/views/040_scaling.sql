@@ -10,9 +10,10 @@
 --   tiles            runs labelled with tiles (sidecars), per system and workload
 -- A point's value is the mean of its repeats (mean_of, 002_statistics.sql: the comparison's and the
 -- trends' definition), with n, sd and the mean's 95 % t interval (ci95_low, ci95_high: macros
--- mean_ci95_*, t from the t distribution, the low end never below 0; NULL for one run), never the best repeat. Every point is one measurement of its system (008_measurements_of_systems.sql):
--- scaling_points carries the measurement; scaling, saturation and the hockey stick hold each system's
--- current one (older measurements are the trends'). Which metrics get a linearity comes from the
+-- mean_ci95_*, t from the t distribution, the low end never below 0; NULL for one run), never the best
+-- repeat. Every point is of its system's current measurement: the curves read current_measurements
+-- (012_study_runs.sql; older measurements are the trends'), and scaling_points carries the measurement.
+-- Which metrics get a linearity comes from the
 -- vocabulary (metric_vocabulary): throughputs only.
 -- linearity = value / (first value x load / first load): 1.0 is perfect scaling.
 -- knee: the first point whose linearity falls below 0.8 (the curve delivers < 80 % of linear).
@@ -28,7 +29,7 @@ CREATE OR REPLACE VIEW load_curves AS
 WITH s AS (
     SELECT DISTINCT study, system, config_label, raid_level, block_size_bytes, read_pct, random_pct,
            workload_key(read_pct, random_pct, workload) AS workload_key, queue_depth, workers
-    FROM measurements WHERE outstanding_ios IS NOT NULL
+    FROM current_measurements WHERE outstanding_ios IS NOT NULL
 ), c AS (
     SELECT *, coalesce(min(workers) OVER g < max(workers) OVER g, false)
                   AND coalesce(min(queue_depth) OVER g < max(queue_depth) OVER g, false) AS both_ways,
@@ -58,13 +59,13 @@ FROM b WHERE by_split AND same_qd > 1;
 CREATE OR REPLACE VIEW scaling_points AS
 WITH mm AS MATERIALIZED (  -- read once: the branches below each take their part
     SELECT study, system, tool, workload, config_label, raid_level, block_size_bytes, read_pct, random_pct, queue_depth,
-           workers, outstanding_ios, metric, value, unit, run_id, measurement, current_measurement, scope, target,
+           workers, outstanding_ios, metric, value, unit, run_id, measurement, scope, target,
            small_oio, large_oio, run_group, drives_stated, tiles
-    FROM measurements
+    FROM current_measurements
 ), oio AS (  -- run totals that record their outstanding I/Os, with the split of that load
     SELECT m.study, m.system, m.tool, m.workload, m.config_label, m.raid_level, m.block_size_bytes, m.read_pct,
            m.random_pct, m.queue_depth, m.workers, m.outstanding_ios, m.metric, m.value, m.unit, m.run_id,
-           m.measurement, m.current_measurement
+           m.measurement
     FROM mm m
     WHERE m.scope = 'all' AND m.outstanding_ios IS NOT NULL
       AND m.metric IN ('iops', 'mbps', 'avg_latency_ms')
@@ -74,7 +75,7 @@ WITH mm AS MATERIALIZED (  -- read once: the branches below each take their part
     SELECT l.study, l.system, l.tool, l.workload, l.config_label, l.raid_level, l.block_size_bytes, l.read_pct,
            l.random_pct, l.queue_depth, l.workers, l.outstanding_ios,
            'avg_latency_ms', sum(i.value * l.value) / nullif(sum(i.value), 0), 'ms', l.run_id,
-           l.measurement, l.current_measurement
+           l.measurement
     FROM mm l
     JOIN mm i ON i.run_id = l.run_id AND i.study IS NOT DISTINCT FROM l.study AND i.scope = 'all'
      AND i.target IS NULL AND i.metric = CASE l.metric WHEN 'avg_read_latency_ms' THEN 'read_iops' ELSE 'write_iops' END
@@ -83,7 +84,7 @@ WITH mm AS MATERIALIZED (  -- read once: the branches below each take their part
       AND NOT EXISTS (SELECT 1 FROM mm a WHERE a.run_id = l.run_id AND a.scope = 'all' AND a.target IS NULL
                       AND a.metric = 'avg_latency_ms')
     GROUP BY l.study, l.system, l.tool, l.workload, l.config_label, l.raid_level, l.block_size_bytes, l.read_pct,
-             l.random_pct, l.queue_depth, l.workers, l.outstanding_ios, l.run_id, l.measurement, l.current_measurement
+             l.random_pct, l.queue_depth, l.workers, l.outstanding_ios, l.run_id, l.measurement
 )
 -- each on its split's curve (load_curves): the curve, where there is one, ends the workload's label
 SELECT o.study, o.system, o.tool,
@@ -91,7 +92,7 @@ SELECT o.study, o.system, o.tool,
            AS workload,
        o.config_label, o.raid_level, o.block_size_bytes,
        'outstanding_ios' AS axis, o.outstanding_ios::DOUBLE AS load, o.metric, o.value, o.unit, o.run_id,
-       o.measurement, o.current_measurement
+       o.measurement
 FROM oio o JOIN load_curves c ON c.study IS NOT DISTINCT FROM o.study AND c.system IS NOT DISTINCT FROM o.system
  AND c.config_label IS NOT DISTINCT FROM o.config_label AND c.raid_level IS NOT DISTINCT FROM o.raid_level
  AND c.block_size_bytes IS NOT DISTINCT FROM o.block_size_bytes AND c.read_pct IS NOT DISTINCT FROM o.read_pct
@@ -100,28 +101,24 @@ FROM oio o JOIN load_curves c ON c.study IS NOT DISTINCT FROM o.study AND c.syst
  AND c.workload_key IS NOT DISTINCT FROM workload_key(o.read_pct, o.random_pct, o.workload)
 UNION ALL
 SELECT m.study, m.system, m.tool, coalesce(m.run_group, m.workload), m.config_label, m.raid_level, m.block_size_bytes,
-       'small_oio', m.small_oio, m.metric, m.value, m.unit, m.run_id, m.measurement,
-       m.current_measurement
+       'small_oio', m.small_oio, m.metric, m.value, m.unit, m.run_id, m.measurement
 FROM mm m
 WHERE m.scope = 'point' AND m.large_oio = 0 AND m.small_oio > 0
 UNION ALL
 SELECT m.study, m.system, m.tool, coalesce(m.run_group, m.workload), m.config_label, m.raid_level, m.block_size_bytes,
-       'large_oio', m.large_oio, m.metric, m.value, m.unit, m.run_id, m.measurement,
-       m.current_measurement
+       'large_oio', m.large_oio, m.metric, m.value, m.unit, m.run_id, m.measurement
 FROM mm m
 WHERE m.scope = 'point' AND m.small_oio = 0 AND m.large_oio > 0
 UNION ALL
 SELECT m.study, m.system, m.tool, m.workload, m.config_label, m.raid_level, m.block_size_bytes,
-       'drives', m.drives_stated, m.metric, m.value, m.unit, m.run_id, m.measurement,
-       m.current_measurement
+       'drives', m.drives_stated, m.metric, m.value, m.unit, m.run_id, m.measurement
 FROM mm m
 WHERE m.drives_stated IS NOT NULL AND m.metric IN ('iops', 'mbps')
 UNION ALL
 -- tiles: the run's own headline throughputs (metric_vocabulary.headline, role throughput; a run that also
 -- states its drives is a drive curve)
 SELECT m.study, m.system, m.tool, m.workload, m.config_label, m.raid_level, m.block_size_bytes,
-       'tiles', m.tiles, m.metric, m.value, m.unit, m.run_id, m.measurement,
-       m.current_measurement
+       'tiles', m.tiles, m.metric, m.value, m.unit, m.run_id, m.measurement
 FROM mm m JOIN metric_vocabulary v ON v.metric = m.metric AND v.headline AND v.role = 'throughput'
 WHERE m.tiles IS NOT NULL AND m.drives_stated IS NULL AND m.scope IN ('all', 'test');
 
@@ -132,7 +129,6 @@ WITH pts AS (
            p.axis, p.metric, p.unit, p.load, mean_of(p.value) AS value, count(*) AS n, sd_of(p.value) AS sd,
            any_value(v.role) = 'throughput' AS throughput
     FROM scaling_points p LEFT JOIN metric_vocabulary v ON v.metric = p.metric
-    WHERE p.current_measurement
     GROUP BY p.study, p.system, p.measurement, p.tool, p.workload, p.config_label, p.raid_level, p.block_size_bytes,
              p.axis, p.metric, p.unit, p.load
 ), w AS (

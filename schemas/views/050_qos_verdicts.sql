@@ -1,5 +1,6 @@
 -- QoS verdicts: every criterion a study declares (sidecar `criteria = [...]`, defined in a
--- criteria file such as criteria.csv, table qos_criteria) against the runs of that study, and the
+-- criteria file such as criteria.csv, table qos_criteria) against the runs of that study (of each
+-- system's current measurement: current_runs, 012_study_runs.sql), and the
 -- saturation point (the largest load that still meets every criterion).
 --
 -- The criterion's iolab_metric column names the metric it tests; the worst value of the run is
@@ -26,20 +27,18 @@ WITH crit AS (
 ), vals AS (
     SELECT run_id, metric, max(value) AS worst_high, min(value) AS worst_low
     -- measurements, not samples: a latency of a direction with no I/O is missing there, not 0
-    FROM (SELECT s.run_id, s.metric, s.value FROM measurements s LEFT JOIN metric_vocabulary v ON v.metric = s.metric
+    FROM (SELECT s.run_id, s.metric, s.value FROM current_measurements s LEFT JOIN metric_vocabulary v ON v.metric = s.metric
           WHERE s.scope IN ('all', 'test', 'volume', 'instance')
              OR (s.scope = 'target' AND v.role = 'qos')  -- shares of I/Os within a latency, per virtual disk
           UNION ALL SELECT run_id, metric, value FROM latency_bin_shares)
     GROUP BY ALL
-), run_labels AS (
-    SELECT DISTINCT r.run_id, f.study, coalesce(r.system, f.system) AS system, r.tool, r.workload,
-           workload_label(r.block_size_bytes, r.read_pct, r.random_pct, r.outstanding_ios, r.workload) AS workload_label,
-           r.block_size_bytes, coalesce(r.config_label, f.config_label) AS config_label,
-           coalesce(r.tiles, f.tiles) AS tiles, r.started_at
-    FROM runs r JOIN source_files f ON f.content_id = r.source_id WHERE f.status = 'ok'
+), run_labels AS (  -- the runs of each system's current measurement (current_runs, 012_study_runs.sql)
+    SELECT DISTINCT run_id, study, system, tool, workload, workload_label, block_size_bytes, config_label, tiles,
+           started_at, measurement, measured_by, measurement_no
+    FROM current_runs
 )
 SELECT p.run_id, p.study, p.system, p.tool, p.workload, p.workload_label, p.block_size_bytes, p.config_label, p.tiles,
-       p.started_at, c.criterion, c.metric, CASE WHEN c.pick = 'min' THEN v.worst_low ELSE v.worst_high END AS value,
+       p.started_at, p.measurement, p.measured_by, p.measurement_no, c.criterion, c.metric, CASE WHEN c.pick = 'min' THEN v.worst_low ELSE v.worst_high END AS value,
        c.comparator, c.threshold, c.unit, c.citation,
        CASE c.comparator
             WHEN '<=' THEN value <= c.threshold WHEN '<' THEN value < c.threshold
@@ -60,5 +59,5 @@ SELECT sp.study, sp.system, sp.tool, sp.workload, sp.axis,
        max(sp.load) AS max_load_tested,
        any_value(ok.criteria) AS criteria
 FROM scaling_points sp JOIN run_ok ok USING (run_id)
-WHERE sp.axis IN ('outstanding_ios', 'tiles', 'drives') AND sp.current_measurement
+WHERE sp.axis IN ('outstanding_ios', 'tiles', 'drives')
 GROUP BY ALL;

@@ -1,4 +1,5 @@
--- Efficiency per study and system: $/VM, $/IOPS, IOPS per drive, IOPS per watt, score per kW.
+-- Efficiency per study and system: $/VM, $/IOPS, IOPS per drive, IOPS per watt, score per kW, of each
+-- system's current measurement (current_measurements, and per_drive_iops: 012_study_runs.sql).
 -- Price and VM count come from the sidecar (price_usd, vms) or, failing that, from the study's
 -- measurements (total_price in USD, total_vms, whatever file states them); power from the sidecar
 -- (watts: the vocabulary has no power metric); score is the IOmark application_sets where a file
@@ -10,10 +11,10 @@ WITH pub AS (
            max(value) FILTER (metric = 'total_price' AND unit = 'USD') AS price_usd,
            max(value) FILTER (metric = 'total_vms') AS vms,
            max(value) FILTER (metric = 'application_sets') AS score
-    FROM measurements WHERE metric IN ('total_price', 'total_vms', 'application_sets') GROUP BY ALL
+    FROM current_measurements WHERE metric IN ('total_price', 'total_vms', 'application_sets') GROUP BY ALL
 ), lab AS (
     SELECT study, coalesce(system, '') AS system, max(price_usd) AS price_usd, max(watts) AS watts, max(vms) AS vms
-    FROM source_files WHERE status = 'ok' AND study IS NOT NULL GROUP BY ALL
+    FROM current_files WHERE study IS NOT NULL GROUP BY ALL
 ), perf AS (
     SELECT study, coalesce(system, '') AS system, max(iops) AS best_iops, max(iops_per_drive) AS best_iops_per_drive
     FROM per_drive_iops WHERE level = 'run' GROUP BY ALL

@@ -25,7 +25,7 @@ WITH orders AS (
     SELECT m.study, m.system, m.generation, m.workload, m.raid_level, m.config_label, m.drives_stated AS drives,
            coalesce(pr.block_size_text, m.block_size_bytes::VARCHAR) AS block_size, m.metric, m.value, m.run_id,
            o.rank
-    FROM measurements m
+    FROM current_measurements m  -- each system's current measurement (012_study_runs.sql)
     JOIN orders o ON o.study = m.study AND o.generation = m.generation
     LEFT JOIN published_results pr ON pr.source_id = m.content_id AND 'row' || pr.line_no = m.run_key
                                   AND pr.metric = CASE m.metric WHEN 'avg_latency_ms' THEN 'avg_response_ms' ELSE m.metric END

@@ -48,12 +48,13 @@ FROM sla_declared WHERE metric IS NOT NULL;
 -- before the first that does not, moved along the straight line between the two to where the
 -- latency meets the bound (interpolated = true), for load and IOPS alike; where no point fails,
 -- the last point (interpolated = false, holds_everywhere); where the first point already fails,
--- no load (NULL) and holds_nowhere.
+-- no load (NULL) and holds_nowhere. hold_n and fail_n: the runs averaged at the point that holds and at
+-- the one that fails (a mean is never shown without its n).
 CREATE OR REPLACE VIEW sla_headline AS
 WITH matched AS (
     SELECT l.study, l.system, l.config_label, l.raid_level, l.drives, l.workload_key, l.block_size_bytes,
            l.read_pct, l.random_pct, l.scope, l.workload_label, c.curve, l.load,
-           b.sla, l.metric, b.bound_ms, b.sla_source, l.value AS latency_ms, i.value AS iops,
+           b.sla, l.metric, b.bound_ms, b.sla_source, l.value AS latency_ms, i.value AS iops, l.runs AS n,
            CASE WHEN b.strict THEN l.value < b.bound_ms ELSE l.value <= b.bound_ms END AS holds,
            l.metric = b.metric AS overall,
            max(CASE WHEN l.metric = b.metric THEN 1 ELSE 0 END) OVER (
@@ -79,7 +80,7 @@ WITH matched AS (
     WHERE l.load IS NOT NULL AND l.small_oio IS NULL AND l.large_oio IS NULL AND l.current_measurement
 ), pts AS (  -- the bound's metric over all I/Os; where a curve has none (fio: per direction), each direction's
     SELECT study, system, config_label, raid_level, drives, workload_key, block_size_bytes, read_pct, random_pct,
-           scope, workload_label, curve, load, sla, metric, bound_ms, sla_source, latency_ms, iops, holds
+           scope, workload_label, curve, load, sla, metric, bound_ms, sla_source, latency_ms, iops, n, holds
     FROM matched WHERE overall OR has_overall = 0
 ), curve AS (
     SELECT *, min(CASE WHEN NOT holds THEN load END) OVER w AS first_fail, max(load) OVER w AS last_load,
@@ -99,8 +100,8 @@ SELECT e.study, e.system, e.config_label, e.raid_level, e.drives,
        workload_label(e.block_size_bytes, e.read_pct, e.random_pct, NULL, e.workload_key) || coalesce(', ' || e.curve, '')
            AS workload_label, e.block_size_bytes,
        e.read_pct, e.random_pct, e.scope, e.sla, e.metric, e.bound_ms, e.points,
-       h.load AS hold_load, h.latency_ms AS hold_latency_ms, h.iops AS hold_iops,
-       f.load AS fail_load, f.latency_ms AS fail_latency_ms, f.iops AS fail_iops,
+       h.load AS hold_load, h.latency_ms AS hold_latency_ms, h.iops AS hold_iops, h.n AS hold_n,
+       f.load AS fail_load, f.latency_ms AS fail_latency_ms, f.iops AS fail_iops, f.n AS fail_n,
        CASE WHEN h.load IS NOT NULL AND f.load IS NOT NULL
             THEN h.load + (e.bound_ms - h.latency_ms) / nullif(f.latency_ms - h.latency_ms, 0) * (f.load - h.load)
             ELSE h.load END AS sla_load,

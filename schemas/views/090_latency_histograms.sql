@@ -1,4 +1,5 @@
--- Latency histograms, one row per bin, from every format that writes bins:
+-- Latency histograms, one row per bin, from every format that writes bins, of each system's current
+-- measurement (current_runs, current_files: 012_study_runs.sql):
 --   Iometer 1.1.0 latency bins of a run's ALL row (iometer_latency_bins)
 --   vscsiStats latency histograms per virtual disk (vscsi_histograms kind latency_us, all I/Os)
 --   fio json+ bins of each job (fio_latency_bins), per direction: `read`, `write`... for the
@@ -11,23 +12,23 @@
 -- the histogram's I/Os.
 CREATE OR REPLACE VIEW latency_histograms AS
 WITH bins AS (
-    SELECT f.study, f.source_id AS place_id, coalesce(r.system, f.system) AS system, r.run_id,
-           workload_label(r.block_size_bytes, r.read_pct, r.random_pct, r.outstanding_ios, r.workload) AS workload_label,
-           'all' AS scope, NULL AS target, 'all' AS direction, b.bin_no, b.lower_us, b.upper_us, b.io_count::DOUBLE AS io_count
+    SELECT r.study, r.source_id AS place_id, r.system, r.measurement, r.measured_by, r.measurement_no, r.run_id,
+           r.workload_label, 'all' AS scope, NULL AS target, 'all' AS direction, b.bin_no, b.lower_us, b.upper_us,
+           b.io_count::DOUBLE AS io_count
     FROM iometer_latency_bins b
     JOIN iometer_results ir ON ir.source_id = b.source_id AND ir.line_no = b.line_no AND ir.row_type = 'ALL'
-    JOIN runs r ON r.source_id = ir.source_id AND r.run_key = 's' || ir.session_no || '/r' || ir.block_no
-    JOIN source_files f ON f.content_id = r.source_id AND f.status = 'ok'
+    JOIN current_runs r ON r.content_id = ir.source_id AND r.run_key = 's' || ir.session_no || '/r' || ir.block_no
     UNION ALL
-    SELECT f.study, f.source_id, f.system, NULL, coalesce(h.vdisk, h.title), 'target', h.vdisk, h.direction,
-           k.bucket_no, lag(k.upper_bound) OVER (PARTITION BY k.source_id, k.histogram_no ORDER BY k.bucket_no),
+    -- a capture of the file's virtual disks, not of a run: the file's place (current_files)
+    SELECT f.study, f.source_id, f.system, NULL, NULL, NULL, NULL, coalesce(h.vdisk, h.title), 'target', h.vdisk,
+           h.direction, k.bucket_no,
+           lag(k.upper_bound) OVER (PARTITION BY k.source_id, k.histogram_no ORDER BY k.bucket_no),
            CASE WHEN NOT k.is_overflow THEN k.upper_bound END, k.frequency::DOUBLE
     FROM vscsi_buckets k
     JOIN vscsi_histograms h ON h.source_id = k.source_id AND h.histogram_no = k.histogram_no AND h.kind = 'latency_us'
-    JOIN source_files f ON f.content_id = k.source_id AND f.status = 'ok'
+    JOIN current_files f ON f.content_id = k.source_id
     UNION ALL
-    SELECT f.study, f.source_id, coalesce(r.system, f.system), r.run_id,
-           workload_label(r.block_size_bytes, r.read_pct, r.random_pct, r.outstanding_ios, r.workload),
+    SELECT r.study, r.source_id, r.system, r.measurement, r.measured_by, r.measurement_no, r.run_id, r.workload_label,
            'all', NULL, CASE WHEN b.stat = 'clat' THEN b.ddir ELSE b.ddir || ' ' || b.stat END,
            b.bin_no, b.lower / b.per_us, (b.lower + b.width) / b.per_us, b.count::DOUBLE
     FROM (SELECT *, CASE WHEN bin_value < 128 THEN bin_value::BIGINT
@@ -39,8 +40,7 @@ WITH bins AS (
           FROM (SELECT *, CASE WHEN bin_value >= 128 THEN floor(log2(bin_value))::INTEGER END AS m
                 FROM fio_latency_bins)) b
     JOIN fio_jobs j ON j.source_id = b.source_id AND j.doc_no = b.doc_no AND j.job_no = b.job_no
-    JOIN runs r ON r.source_id = j.source_id AND r.run_key = j.run_key
-    JOIN source_files f ON f.content_id = r.source_id AND f.status = 'ok'
+    JOIN current_runs r ON r.content_id = j.source_id AND r.run_key = j.run_key
 )
 SELECT *, 100.0 * io_count / nullif(sum(io_count) OVER (PARTITION BY place_id, run_id, target, direction, workload_label), 0) AS share_pct,
        CASE WHEN upper_us IS NULL THEN '> ' || coalesce(lower_us::BIGINT, 0) || ' µs'

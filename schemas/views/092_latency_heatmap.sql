@@ -46,4 +46,5 @@ SELECT f.study, f.source_id AS place_id, coalesce(f.system, '(no system label)')
             ELSE CAST(x.lower_unit AS BIGINT) || '-' || CAST(x.upper_unit AS BIGINT) || ' ' || x.unit END AS bin_label,
        x.unit AS file_unit, CAST(x.io_count AS BIGINT) AS io_count, x.fio_bins, x.line_no, x.lines
 FROM bounds x
-JOIN source_files f ON f.content_id = x.source_id AND f.status = 'ok';
+-- of each system's current measurement (012_study_runs.sql)
+JOIN current_files f ON f.content_id = x.source_id;

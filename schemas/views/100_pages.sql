@@ -31,9 +31,10 @@ SELECT f.study, a.array_name, a.profile_kind, a.firmware, a.controllers, a.contr
 FROM profile_arrays a
 JOIN source_files f ON f.content_id = a.source_id AND f.status = 'ok';
 
--- Every latency bin of every run, with the file and run it came from (repeated runs told apart).
+-- Every latency bin of every run (of the current measurement: latency_histograms), with the file and run it
+-- came from (repeated runs told apart).
 CREATE OR REPLACE VIEW latency_histogram_bins AS
-SELECT h.study, coalesce(h.system, '(no system label)') AS system, h.workload_label AS workload,
+SELECT h.study, coalesce(h.system, '(no system label)') AS system, h.measurement, h.workload_label AS workload,
        regexp_extract(f.path, '([^/]+)$', 1) AS file, r.run_key AS run, h.run_id, h.target, h.direction, h.bin_no,
        h.bin_label, h.lower_us, h.upper_us, h.io_count, h.share_pct
 FROM latency_histograms h
