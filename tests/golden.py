@@ -289,7 +289,7 @@ def dump(path: Path) -> dict:
 def _sections(con, outcome: batch.Outcome) -> dict:
     src = _rows(
         con,
-        """SELECT source_id, status, format, parser, parser_version, tool_version, error, error_line,
+        """SELECT content_id AS source_id, status, format, parser, parser_version, tool_version, error, error_line,
                                size_bytes, sha256 FROM source_files ORDER BY source_id""",
         [],
     )
@@ -300,7 +300,7 @@ def _sections(con, outcome: batch.Outcome) -> dict:
         head["said"] = outcome.reason
     if not src:  # unreadable: nothing was recorded
         return {"file": head | {"reason": outcome.reason}}
-    sid = src[0].pop("source_id")
+    sid = src[0].pop("source_id")  # the content id: the source_id of the file's parsed rows
     run_keys = dict(con.execute("SELECT run_id, run_key FROM runs WHERE source_id = ?", [sid]).fetchall())
     series_cols = dict(con.execute("SELECT series_id, column_no FROM series WHERE source_id = ?", [sid]).fetchall())
     out = {

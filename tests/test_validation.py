@@ -148,7 +148,7 @@ def test_render_validation_runs_each_suite_once_with_each_studys_results(tmp_pat
     batch.ingest_paths(con, [data])
     (run_id,) = q(
         con,
-        "SELECT min(r.run_id) FROM runs r JOIN source_files f ON f.source_id = r.source_id "
+        "SELECT min(r.run_id) FROM runs r JOIN source_files f ON f.content_id = r.source_id "
         "WHERE f.path LIKE '%quarch%'",
     )[0]
     con.execute(

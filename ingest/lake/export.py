@@ -27,22 +27,30 @@ def _tables(con) -> dict[str, list[str]]:
 
 
 def _fingerprints(con) -> dict[str, dict[str, Any]]:
-    rows = con.execute("""SELECT source_id, content_id, sha256, status, labels FROM source_files""").fetchall()
+    """Every content in the analysis (its content id, as text) with its sha256 and a fingerprint of
+    its places (ids, status and labels): a batch is written again when a place of one of its contents
+    comes, goes or is relabelled. A content's rows are the same bytes' wherever it is placed, so
+    the lake holds them once, with every place's measurements (ingest/store/ids.py)."""
+    rows = con.execute(
+        """SELECT content_id, any_value(sha256), list([source_id::VARCHAR, status, labels::VARCHAR] ORDER BY source_id)
+           FROM source_files GROUP BY content_id"""
+    ).fetchall()
     return {
-        str(sid): {
-            "content_id": cid,
+        str(cid): {
             "sha256": sha,
-            "status": st,
-            "fingerprint": hashlib.sha256(json.dumps([cid, sha, st, labels], default=str).encode()).hexdigest(),
+            "places": sorted(int(p[0]) for p in placed),
+            "fingerprint": hashlib.sha256(json.dumps([cid, sha, placed], default=str).encode()).hexdigest(),
         }
-        for sid, cid, sha, st, labels in rows
+        for cid, sha, placed in rows
     }
 
 
 def _batch_where(table: str, cols: list[str], ids: str) -> str | None:
     if table == "samples":
         return f"run_id IN (SELECT run_id FROM runs WHERE source_id IN ({ids}))"
-    if table == "measurements" or "source_id" in cols:
+    if table == "measurements":
+        return f"content_id IN ({ids})"
+    if "source_id" in cols:
         return f"source_id IN ({ids})"
     return None
 
@@ -201,14 +209,15 @@ def _parts(step: Step | None, plan: list[str]) -> Callable[[], None]:
 
 
 def _copy_points(con, lake: Path) -> dict[int, int]:
-    """The store's Parquet files, one per source, copied as they are (only those not there yet)."""
+    """The store's Parquet files, one per content, copied as they are (only those not there yet): each
+    point names its series by column_no, the file its content (series_id = source_id + column_no)."""
     from .. import db
 
     out = lake / "points"
     out.mkdir(parents=True, exist_ok=True)
     _copy(
         con,
-        "SELECT NULL::INTEGER AS series_id, NULL::INTEGER AS sample_no, NULL::TIMESTAMP AS ts, "
+        "SELECT NULL::INTEGER AS column_no, NULL::INTEGER AS sample_no, NULL::TIMESTAMP AS ts, "
         "NULL::DOUBLE AS value WHERE false",
         out / SCHEMA_FILE,
     )
