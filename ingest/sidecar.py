@@ -164,6 +164,7 @@ class Sidecars:
         root = Path(os.path.abspath(root)) if root is not None else None
         self.root = root.parent if root is not None and not root.is_dir() else root
         self._cache: dict[Path, dict | None] = {}
+        self._chains: dict[Path, list[Path]] = {}  # a folder's chain, once read whole
 
     def _at(self, folder: Path) -> dict | None:
         if folder not in self._cache:
@@ -175,12 +176,16 @@ class Sidecars:
         """``folder`` and the folders above it whose sidecars apply there, nearest first: up to the
         one that says ``root = true``, never into a shared folder (paths.shared). SidecarError for a
         broken sidecar on the way."""
+        if (known := self._chains.get(folder)) is not None:
+            return known
         out: list[Path] = []
-        while not shared(folder):
-            out.append(folder)
-            if (self._at(folder) or {}).get("root") is True or folder.parent == folder:
+        at = folder
+        while not shared(at):
+            out.append(at)
+            if (self._at(at) or {}).get("root") is True or at.parent == at:
                 break
-            folder = folder.parent
+            at = at.parent
+        self._chains[folder] = out
         return out
 
     def marked(self, folder: Path) -> Path | None:

@@ -69,6 +69,6 @@ def points_duckdb(lake: Path) -> str:
 def points_spark() -> str:
     """Spark SQL's `points` over the temporary view POINT_FILES of the lake's points/ folder."""
     return (
-        f"SELECT CAST(regexp_extract(_metadata.file_name, {_PART}, 1) AS BIGINT) AS source_id, {POINTS_COLUMNS} "
+        f"SELECT CAST(regexp_extract(input_file_name(), {_PART}, 1) AS BIGINT) AS source_id, {POINTS_COLUMNS} "
         f"FROM {POINT_FILES}"
     )

@@ -12,15 +12,16 @@ the same files give the same ids, whichever door they came in by and in whatever
   analysis keeps its row as history; when its place comes back with the same bytes (a file
   deleted and restored, an edit undone), the old row takes a history id (``history_id``).
 
-Collisions. Two contents share an id when their SHA-256s share the first 62 bits: for a million
-files, a chance of about 1 in 10^7, and the writer refuses such a file (``collision``). Run and
-series ids of two files overlap only when their content ids lie closer than their counts of runs
-or series: for 100,000 files of 1,000 runs each, about 1 in 10^6; the primary keys of runs and
-series refuse the second file then, so two files' numbers are never merged. Place ids are 63
-bits of a hash: the primary key of source_history catches the 1 in 10^11.
+Collisions. Two contents share an id when their SHA-256s share the first 62 bits: among a million
+files a chance of about 1 in 10^7, and the writer refuses such a file, saying so (``collision``).
+Run and series ids of two files overlap only when their content ids lie closer than their counts
+of runs or series: among 100,000 files of 1,000 runs each, about 1 in 500,000; the primary keys of
+runs and series then refuse the second file (rejected, with the reason), so two files' numbers are
+never merged. Two places share an id among a million places with a chance of about 1 in 2 x 10^7;
+``places.free_id`` refuses the second.
 
-The same functions in SQL (``*_SQL``) renumber a database written before (schemas/V100) and move a
-data root's places in one statement.
+schemas/V100 renumbers a database written before with the same functions in SQL (tests/test_ids.py
+holds the two equal).
 """
 
 from __future__ import annotations
@@ -53,16 +54,6 @@ def history_id(abs_path: str, sha256: str, n: int) -> int:
     return _hash63("left", abs_path, sha256, str(n))
 
 
-def _sql_hash63(*parts: str) -> str:
-    joined = " || chr(31) || ".join(parts)
-    return f"(('0x' || substr(sha256({joined}), 1, 16))::UBIGINT >> 1)::BIGINT"
-
-
-CONTENT_ID_SQL = "(('0x' || substr({sha}, 1, 16))::UBIGINT >> 2)::BIGINT"
-PLACE_ID_SQL = _sql_hash63("'place'", "{abs_path}", "{sha}")
-HISTORY_ID_SQL = _sql_hash63("'left'", "{abs_path}", "{sha}", "{n}::VARCHAR")
-
-
 def collision(con: DuckDBPyConnection, sha256: str) -> str | None:
     """Why the content ``sha256`` cannot be stored under its id: another content has it (else None)."""
     rows = con.execute(
@@ -72,5 +63,5 @@ def collision(con: DuckDBPyConnection, sha256: str) -> str | None:
         return None
     return (
         f"its content id ({content_id(sha256)}, the first 62 bits of its SHA-256) is that of other bytes "
-        f"(sha256 {rows[0][0]}): a chance of 1 in 10^18 a pair; please report it with this file"
+        f"(sha256 {rows[0][0]}), a chance of 1 in 4.6 x 10^18 for a pair of files: please report it with this file"
     )

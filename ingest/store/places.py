@@ -78,8 +78,9 @@ class Roots:
 def settle_roots(
     con: DuckDBPyConnection, given: Iterable[Path], marked: Callable[[Path], Path | None] | None = None
 ) -> Roots:
-    """Make each given folder (a file: its folder) part of a root, recording new roots. A root that
-    is marked ``root = true`` stays one inside a folder named above it."""
+    """Make each given folder (a file: its folder) part of a root, recording new roots (roots never
+    nest: a folder named above roots takes their place, marked or not; ``marked`` anchors the files
+    below a marked folder all the same, Roots.of)."""
     paths = [Path(p) for (p,) in con.execute("SELECT path FROM data_roots ORDER BY path").fetchall()]
     notes: list[str] = []
     for g in given:
@@ -88,7 +89,7 @@ def settle_roots(
         folder = g if g.is_dir() else g.parent
         if any(inside(folder, r) for r in paths):
             continue
-        swallowed = [r for r in paths if inside(r, folder) and not (marked is not None and marked(r) == r)]
+        swallowed = [r for r in paths if inside(r, folder)]
         for r in swallowed:
             con.execute("DELETE FROM data_roots WHERE path = ?", [text(r)])
             paths.remove(r)
