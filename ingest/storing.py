@@ -33,7 +33,7 @@ def _known_place(con: DuckDBPyConnection, f: Incoming) -> Outcome | None:
     with db.transaction(con):
         if pabs == f.place.abs_path or moved:
             changed = places.update_labels(con, sid, f.labels, f.targets)
-            sid = places.confirm(con, sid, f.place)
+            sid = places.confirm(con, sid, f.place, f.sha)
             _supersede(con, f, sid)
             if moved:
                 del missing[pabs]
@@ -117,10 +117,15 @@ def _content(con: DuckDBPyConnection, f: Incoming) -> int:
     these bytes left from a place that is out of the analysis and not yet purged (a file replaced
     earlier in this run, an ingest cut short) are deleted first: the same bytes, the same rows."""
     _await_content(con, f)
-    if (why := ids.collision(con, f.sha)) is not None:
-        raise ParseError(why)
-    content = f.source_id = ids.content_id(f.sha)
-    if places.has_rows(con, content):
+    content = ids.content_id(f.sha)
+    other, stored = places.content_state(con, f.sha)
+    if other is not None:
+        raise ParseError(
+            f"its content id ({content}, the first 62 bits of its SHA-256) is that of other bytes (sha256 {other}), "
+            "a chance of 1 in 4.6 x 10^18 for a pair of files: please report it with this file"
+        )
+    f.source_id = content
+    if stored:
         places.purge(con, [content])
     return content
 

@@ -195,8 +195,9 @@ def _points(con, sid: int, series_cols: dict) -> list[str]:
         return []
     path = db.store_dir(con) / files[0][0]
     digest: dict[int, dict] = {}
-    cur = con.execute(
-        "SELECT series_id, sample_no, value FROM read_parquet(?) ORDER BY series_id, sample_no", [str(path)]
+    cur = con.execute(  # a point names its series by column_no; its series_id is the file's id + column_no
+        "SELECT ? + column_no AS series_id, sample_no, value FROM read_parquet(?) ORDER BY series_id, sample_no",
+        [sid, str(path)],
     )
     while chunk := cur.fetchmany(100_000):
         for series_id, sample_no, value in chunk:

@@ -13,7 +13,8 @@ the same files give the same ids, whichever door they came in by and in whatever
   deleted and restored, an edit undone), the old row takes a history id (``history_id``).
 
 Collisions. Two contents share an id when their SHA-256s share the first 62 bits: among a million
-files a chance of about 1 in 10^7, and the writer refuses such a file, saying so (``collision``).
+files a chance of about 1 in 10^7, and the writer refuses such a file, saying so
+(``places.content_state``).
 Run and series ids of two files overlap only when their content ids lie closer than their counts
 of runs or series: among 100,000 files of 1,000 runs each, about 1 in 500,000; the primary keys of
 runs and series then refuse the second file (rejected, with the reason), so two files' numbers are
@@ -27,10 +28,6 @@ holds the two equal).
 from __future__ import annotations
 
 import hashlib
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from duckdb import DuckDBPyConnection
 
 SEP = "\x1f"  # between the parts hashed: no path or sha256 holds it
 
@@ -52,16 +49,3 @@ def place_id(abs_path: str, sha256: str) -> int:
 def history_id(abs_path: str, sha256: str, n: int) -> int:
     """The ``n``-th history id (from 1) of a place that left the analysis, when its id is needed again."""
     return _hash63("left", abs_path, sha256, str(n))
-
-
-def collision(con: DuckDBPyConnection, sha256: str) -> str | None:
-    """Why the content ``sha256`` cannot be stored under its id: another content has it (else None)."""
-    rows = con.execute(
-        "SELECT sha256 FROM source_history WHERE content_id = ? AND sha256 <> ? LIMIT 1", [content_id(sha256), sha256]
-    ).fetchall()
-    if not rows:
-        return None
-    return (
-        f"its content id ({content_id(sha256)}, the first 62 bits of its SHA-256) is that of other bytes "
-        f"(sha256 {rows[0][0]}), a chance of 1 in 4.6 x 10^18 for a pair of files: please report it with this file"
-    )

@@ -316,15 +316,14 @@ def record(
     return sid
 
 
-def confirm(con: DuckDBPyConnection, source_id: int, place: Place) -> int:
-    """The place's file was read again with the same bytes: remember where and its stamp; a file
-    found at another place (moved) takes that place's id. Returns the place's id."""
+def confirm(con: DuckDBPyConnection, source_id: int, place: Place, sha: str) -> int:
+    """The place's file was read again with the same bytes (``sha``): remember where and its stamp;
+    a file found at another place (moved) takes that place's id. Returns the place's id."""
     _, mtime, ctime, inode = place.stamp
     con.execute(
         "UPDATE source_history SET path = ?, abs_path = ?, mtime_ns = ?, ctime_ns = ?, inode = ? WHERE source_id = ?",
         [place.path, place.abs_path, mtime, ctime, inode, source_id],
     )
-    ((sha,),) = con.execute("SELECT sha256 FROM source_history WHERE source_id = ?", [source_id]).fetchall()
     return rekey(con, source_id, ids.place_id(place.abs_path, sha))
 
 
@@ -404,10 +403,16 @@ def unused_contents(con: DuckDBPyConnection) -> list[int]:
     ]
 
 
-def has_rows(con: DuckDBPyConnection, content: int) -> bool:
-    """Whether parsed rows of ``content`` are stored (some place of it, in the analysis or not yet purged)."""
-    q = "SELECT count(*) FROM source_history WHERE content_id = ? AND status = 'ok' AND purged_at IS NULL"
-    return bool(con.execute(q, [content]).fetchall()[0][0])
+def content_state(con: DuckDBPyConnection, sha: str) -> tuple[str | None, bool]:
+    """What the store holds under the content id of ``sha``: other bytes' sha256 when their id is the
+    same (a collision, ids.py), and whether parsed rows are stored (some place of it, in the
+    analysis or not yet purged). One query: it is asked for every file written."""
+    other, stored = con.execute(
+        """SELECT min(sha256) FILTER (sha256 <> $sha), count(*) FILTER (status = 'ok' AND purged_at IS NULL) > 0
+           FROM source_history WHERE content_id = $id""",
+        {"sha": sha, "id": ids.content_id(sha)},
+    ).fetchall()[0]
+    return other, bool(stored)
 
 
 def has_points(con: DuckDBPyConnection, content: int) -> bool:
