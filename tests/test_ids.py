@@ -227,3 +227,22 @@ def test_v100_deletes_rows_no_place_reads(tmp_path):
     ]
     assert list(store.glob("*.parquet")) == []
     con.close()
+
+
+def test_a_lake_is_not_exported_from_a_database_not_yet_renumbered(tmp_path, capsys):
+    """Read-only, an older database keeps its old ids and store files: `lake export` says to bring it
+    up first (its points would not read as this iolab reads them)."""
+    from iolab import cli
+
+    data = _lab(tmp_path)
+    dbf = tmp_path / "t.duckdb"
+    con = db.open_db(dbf)
+    batch.ingest_paths(con, [data])
+    as_before_v100(con, db.store_dir(con))
+    con.close()
+    assert cli.main(["lake", "export", "--db", str(dbf), "--to", str(tmp_path / "lake")]) == 3
+    err = " ".join(capsys.readouterr().err.split())
+    assert "made by an older iolab" in err and "run `iolab ingest` on its data folder once" in err
+    assert not (tmp_path / "lake").exists()
+    db.open_db(dbf).close()  # brought up
+    assert cli.main(["lake", "export", "--db", str(dbf), "--to", str(tmp_path / "lake")]) == 0

@@ -124,6 +124,7 @@ def export(db_path: str | Path, lake: str | Path, step: Step | None = None) -> d
     lake = Path(lake)
     con = db.connect(db_path, read_only=True)
     try:
+        _up_to_date(con)
         outputs.check(lake, places.roots(con), "--to")
         outputs.start(lake, "lake")
         man_path = lake / MANIFEST
@@ -172,6 +173,21 @@ def export(db_path: str | Path, lake: str | Path, step: Step | None = None) -> d
     write_text(man_path, json.dumps(manifest, indent=1, sort_keys=True))
     write_script(lake)
     return manifest
+
+
+def _up_to_date(con) -> None:
+    """Refuse a database an older iolab made and no writable open has brought up since: its ids and
+    time-series files are not yet this iolab's (schemas/V100, db.upgrade_store)."""
+    from .. import db
+
+    v100 = con.execute("SELECT count(*) FROM schema_history WHERE version = 100").fetchall()[0][0]
+    waiting = "SELECT count(*) FROM point_files WHERE NOT has_times OR series_base IS NOT NULL"
+    if not v100 or con.execute(waiting).fetchall()[0][0]:
+        raise db.DatabaseProblem(
+            "it was made by an older iolab and its ids and time-series files are not brought up to date yet. "
+            "Next: run `iolab ingest` on its data folder once (it renumbers the database and rewrites "
+            "its time-series files), then export again."
+        )
 
 
 def _write_schemas(con, lake: Path, tables: dict[str, list[str]]) -> None:
