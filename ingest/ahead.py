@@ -5,8 +5,8 @@ Making the database (importing DuckDB, copying the template, its first connect, 
 place the file: ~0.1 s) and the pass over the capture share nothing, and a new database can know
 nothing of the file, so the pass may as well run meanwhile: Polars streams outside the lock Python
 holds while it imports and queries. The ingest then meets the file as usual and takes the parse
-from here (``Ahead.take``) if the file is as it was, its parser the one chosen here, and the series
-ids counted from 1 still free (Writer.write checks). Anything else, and the pass is abandoned
+from here (``Ahead.take``) if the file is as it was and its parser the one chosen here (the pass
+needs no id: each point names its series by column). Anything else, and the pass is abandoned
 (``Ahead.drop``) and the file read as always. In a database that exists the file may be stored
 already, and reading it ahead could cost a whole pass for nothing: nothing is read ahead there.
 
@@ -27,8 +27,6 @@ from . import archives, files, registry
 from .parsing import streams
 from .store.places import Stamp
 from .store.points import StreamingPoints, ahead_file
-
-FIRST_SERIES_ID = 1  # a new database has no series
 
 
 @dataclass
@@ -68,7 +66,7 @@ def read_ahead(walked: list[tuple[Path, Path]], db: Path) -> Ahead | None:
         if mod is None or not streams(mod) or head.startswith(archives.GZIP):
             return None
         result = registry.parse_path(mod, path, path.name)
-        result.points = StreamingPoints(result.points, None, FIRST_SERIES_ID, ahead_file(db, os.getpid()))
+        result.points = StreamingPoints(result.points, None, ahead_file(db, os.getpid()))
     except Exception:  # the ingest meets the file again, and says what is wrong with it
         return None
     return Ahead(path, stamp, mod, result, result.points)

@@ -54,7 +54,7 @@ def _open(f: Incoming, sidecars: Sidecars, known: places.Known | None, verify: b
         return Outcome(f.shown, Status.UNREADABLE, reason=reason)
     try:
         f.stamp = f.place.stamp = stamp(f.path)
-        f.labels, f.targets = sidecars.labels_for(f.where)
+        f.labels, f.targets = sidecars.labels_for(f.where, f.root)
         if known is not None:
             fresh = not verify and known.status == "ok" and known.stamp == f.stamp
             if fresh and places.same_labels(known, f.place.path, f.labels, f.targets):
@@ -301,13 +301,17 @@ class _Run:
             f"{r} is gone from disk and nothing of it is in the analysis: no longer a data root" for r in gone
         ]
 
-    def check_declared(self, studies: set[str]) -> None:
-        """A sidecar naming a system, generation or criterion its study does not have (declared.py)."""
+    def check_declared(self, studies: set[str], scopes: list[str]) -> None:
+        """A sidecar naming a system, generation or criterion its study does not have (declared.py),
+        said when the ingest named the sidecar's folder (or one above it): a file or subfolder
+        ingested alone does not hold the rest of the study its sidecars speak of."""
         if not studies:  # no study was touched: nothing it declares can have changed
             return
         from . import declared
 
         for p in declared.problems(self.con, studies):
+            if p.sidecar is not None and not any(places.inside(places.canonical(p.sidecar.parent), s) for s in scopes):
+                continue
             where = display_path(p.sidecar) if p.sidecar else f"the iolab.toml of study {p.study}"
             self.tell(Outcome(where, Status.REJECTED, reason=p.reason(), line=p.line))
 
@@ -352,28 +356,49 @@ def copy_warning(path: str, system: str | None, counted: str, counted_system: st
 
 
 def _plan(
-    con: DuckDBPyConnection, paths: list[Path], files: list[tuple[Path, Path]]
+    con: DuckDBPyConnection, paths: list[Path], files: list[tuple[Path, Path]], sidecars: Sidecars
 ) -> tuple[places.Roots, list[Incoming]]:
-    """The data roots after this ingest, and each file once, with its place."""
+    """The data roots after this ingest, and each file once, with its place. A path named inside a
+    folder marked ``root = true`` makes that folder the root (sidecar.Sidecars.marked): every way in
+    gives its files the same paths and default study."""
     given = [places.canonical(p) for p in paths]
+    lifted = [sidecars.marked(g if g.is_dir() else g.parent) or g for g in given]
     try:
-        moves, move_notes = find_moves(con, given)  # reads the disk (hashes files moved between disks) first
+        moves, move_notes = find_moves(con, lifted)  # reads the disk (hashes files moved between disks) first
         with db.transaction(con):
             for m in moves:
                 places.move_root(con, m.old, m.new, m.places)
-            roots = places.settle_roots(con, given)
+            before = set(places.roots(con))
+            roots = places.settle_roots(con, lifted, sidecars.marked)
             places.adopt_legacy(con)
     except Exception as e:
         if fault := environment_fault(e):
             raise EnvironmentFault(fault) from e
         raise
     roots.notes[:0] = [f"data root moved from {m.old} to {m.new}" for m in moves] + move_notes
+    roots.notes += _unmarked(roots, before, sidecars)
     out: dict[str, Incoming] = {}
     for _, path in files:
         where = places.canonical(path)
         f = Incoming(path, display_path(path), places.Place(roots.shown(where), places.text(where)), where)
+        f.root = roots.of(where)
         out.setdefault(f.place.abs_path, f)
     return roots, list(out.values())
+
+
+def _unmarked(roots: places.Roots, before: set[str], sidecars: Sidecars) -> list[str]:
+    """A word for each new data root with a sidecar above it: those sidecars apply to its files,
+    but their paths and default study start at the root, which another way in would not."""
+    notes = []
+    for r in roots.paths:
+        if places.text(r) not in before and sidecars.marked(r) is None and (side := sidecars.above(r)) is not None:
+            notes.append(
+                f"{r} is a new data root: its files get the labels of {side} above it, but their paths and "
+                "their study, unless a sidecar names it, start at this folder. If your data folder is above "
+                "it, ingest that folder, or say `root = true` in its iolab.toml: then every file and folder "
+                "you name inside it gives the same"
+            )
+    return notes
 
 
 def _vanished(f: Incoming, known: dict[str, places.Known]) -> bool:
@@ -419,8 +444,9 @@ def _ingest(
     parallel: bool,
     ahead: Ahead | None,
 ) -> Report:
+    sidecars = Sidecars()
     try:
-        roots, todo = _plan(con, paths, files)
+        roots, todo = _plan(con, paths, files, sidecars)
     except EnvironmentFault as e:
         return Report(fault=str(e))
     known = places.known_places(con)
@@ -430,19 +456,18 @@ def _ingest(
     missing = {a: k for a, k in known.items() if a not in found and any(places.inside(a, s) for s in scopes)}
     shut = [f.place.abs_path for f in todo if unreadable_folder(f.path)]  # never "gone": not seen
     missing = {a: k for a, k in missing.items() if not any(places.inside(a, s) for s in shut)}
-    sidecars: dict[Path, Sidecars] = {}
     run = _Run(con, on_file, len(todo), parallel, ahead)
     run.report.notes = roots.notes
     stopping = True  # until the run ends normally: Ctrl-C ends the workers rather than awaiting them
     try:
         for f in todo:
             stop_if_interrupted()
-            root = roots.of(f.where)
             f.missing = missing
-            run.file(f, sidecars.setdefault(root, Sidecars(root)), known.get(f.place.abs_path), verify)
+            run.file(f, sidecars, known.get(f.place.abs_path), verify)
         run.settle()
         run.leave(missing)
-        run.check_declared({f.labels["study"] for f in todo if f.labels.get("study")})
+        folders = [s for s, p in zip(scopes, paths) if Path(p).is_dir()]
+        run.check_declared({f.labels["study"] for f in todo if f.labels.get("study")}, folders)
         run.check_copies({f.labels.get("study") for f in todo})
         changed = {o.path for o in run.report.outcomes if o.status != Status.UNCHANGED}
         run.check_splits({f.labels["study"] for f in todo if f.labels.get("study") and f.shown in changed})

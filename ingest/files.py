@@ -117,13 +117,14 @@ class Incoming:
     shown: str  # as the terminal shows it (relative to the current folder)
     place: places.Place  # as the database keeps it
     where: Path = Path()  # its identity as a path (places.canonical)
+    root: Path | None = None  # its data root: its path and default study start there (places.Roots.of)
     stamp: places.Stamp = (0, None, None, None)
     sha: str = ""
     size: int = 0
     head: bytes = b""
     labels: dict = field(default_factory=dict)
     targets: list[dict] = field(default_factory=list)
-    source_id: int | None = None  # once recorded
+    source_id: int | None = None  # its content id, once its rows are being written (ingest/store/ids.py)
     replaces: int | None = None  # the place's earlier version (other bytes at the same path)
     missing: dict[str, places.Known] = field(default_factory=dict)  # the run's places not found on disk
     hashing: Any = None  # a big file's sha256 being computed beside its parse (a Future of hash_file)

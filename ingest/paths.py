@@ -7,6 +7,18 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+# never a data root, nor anything below them: the system's programs, settings and runtime state
+SYSTEM = ("/proc", "/sys", "/dev", "/run", "/boot", "/etc", "/usr", "/bin", "/sbin", "/snap", "/System", "/Library")
+# folders that hold other folders, never results themselves (below them is fine)
+TOP = ("/", "/home", "/root", "/var", "/tmp", "/opt", "/srv", "/mnt", "/media", "/Users", "/Volumes", "/private")
+
+
+def shared(folder: Path) -> bool:
+    """Whether ``folder`` (canonical) is the file system's top, a folder that holds others (TOP) or a
+    system folder (SYSTEM, or below one): nothing of a user's results lives there, and nothing in it
+    speaks for them (a sidecar there is never read; /tmp is anyone's to write in)."""
+    return str(folder) in TOP or folder.parent == folder or any(inside(folder, s) for s in SYSTEM)
+
 
 def canonical(path: Path) -> Path:
     """The place's identity: absolute, every folder's links resolved. A folder (or a link to one)

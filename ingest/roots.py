@@ -21,15 +21,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import files
+from .paths import SYSTEM, TOP
 from .store import places
 
 if TYPE_CHECKING:
     from duckdb import DuckDBPyConnection
 
-# never a data root, nor anything below them: the system's programs, settings and runtime state
-SYSTEM = ("/proc", "/sys", "/dev", "/run", "/boot", "/etc", "/usr", "/bin", "/sbin", "/snap", "/System", "/Library")
-# folders that hold other folders, never results themselves (below them is fine)
-TOP = ("/", "/home", "/root", "/var", "/tmp", "/opt", "/srv", "/mnt", "/media", "/Users", "/Volumes", "/private")
+__all__ = ["SYSTEM", "TOP", "Move", "find_moves", "refusal"]
 
 
 def refusal(path: Path, allow: bool = False) -> str | None:

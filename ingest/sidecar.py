@@ -1,9 +1,15 @@
 """iolab.toml sidecars: labels for every file below the folder that holds one.
 
-Sidecars nest: a file gets the keys of every iolab.toml from the ingest root down to its own
-folder, the nearest one winning, then the matching ``[files."<glob>"]`` tables of those sidecars.
+Sidecars are found upward from a file, as EditorConfig, git and ruff find their configuration: a
+file gets the keys of the iolab.toml in its own folder and in every folder above it, the nearest one
+winning, then the matching ``[files."<glob>"]`` tables of those sidecars. The search stops at a
+sidecar that says ``root = true`` (the data folder's top: nothing above it is read) and below the
+file system's top and the folders that hold everyone's (/tmp, /home...: paths.shared). So a file
+gets the same labels whether it is ingested alone, with its folder or with any folder above it.
 
-    study = "esg-ds5020-2009"          # default: the folder's name under the ingest root
+    root = true                         # this folder is the data folder: its paths and the default
+                                        # study start here, whichever file or folder is ingested
+    study = "esg-ds5020-2009"          # default: the first folder under the data root
     system = "IBM DS5020 Express"
     generation = "DS5020"
     firmware = "08.20.12.00"           # what was measured when: a trend's measurements (view trends)
@@ -39,9 +45,11 @@ import re
 from pathlib import Path
 from typing import Any
 
+from .paths import shared
 from .regular import NotRegular, TooBig, read_small
 
 NAME = "iolab.toml"
+NOT_LABELS = ("files", "root")  # keys that say how sidecars apply, not what a file is
 
 
 def _keys(loc: list[str]) -> list[str]:
@@ -156,13 +164,14 @@ def _load(path: Path) -> dict[str, Any]:
 
 
 class Sidecars:
-    """Caches parsed sidecars for one ingest run."""
+    """Sidecars found upward from files, each read once for an ingest run."""
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path | None = None):
         # absolute, but links not resolved: a symlinked file is labelled by the folder the link sits in
-        root = Path(os.path.abspath(root))
-        self.root = root if root.is_dir() else root.parent
+        root = Path(os.path.abspath(root)) if root is not None else None
+        self.root = root.parent if root is not None and not root.is_dir() else root
         self._cache: dict[Path, dict | None] = {}
+        self._chains: dict[Path, list[Path]] = {}  # a folder's chain, once read whole
 
     def _at(self, folder: Path) -> dict | None:
         if folder not in self._cache:
@@ -170,25 +179,54 @@ class Sidecars:
             self._cache[folder] = _load(p) if p.is_file() or (p.exists() and not p.is_dir()) else None
         return self._cache[folder]
 
-    def labels_for(self, file: Path) -> tuple[dict[str, Any], list[dict]]:
-        """(labels, targets) for a file; raises SidecarError for a broken sidecar."""
-        file = Path(os.path.abspath(file))
-        chain: list[Path] = []
-        folder = file.parent
-        while True:
-            chain.append(folder)
-            if folder == self.root or folder.parent == folder or self.root not in folder.parents:
+    def chain(self, folder: Path) -> list[Path]:
+        """``folder`` and the folders above it whose sidecars apply there, nearest first: up to the
+        one that says ``root = true``, never into a shared folder (paths.shared). SidecarError for a
+        broken sidecar on the way."""
+        if (known := self._chains.get(folder)) is not None:
+            return known
+        out: list[Path] = []
+        at = folder
+        while not shared(at):
+            out.append(at)
+            if (self._at(at) or {}).get("root") is True or at.parent == at:
                 break
-            folder = folder.parent
+            at = at.parent
+        self._chains[folder] = out
+        return out
+
+    def marked(self, folder: Path) -> Path | None:
+        """The nearest folder at or above ``folder`` whose sidecar says ``root = true``: the data
+        root of every file below it, whichever way it is ingested. A broken sidecar on the way
+        says nothing (its files wait for it to be fixed)."""
+        try:
+            top = self.chain(Path(os.path.abspath(folder)))
+        except SidecarError:
+            return None
+        return top[-1] if top and (self._cache.get(top[-1]) or {}).get("root") is True else None
+
+    def above(self, folder: Path) -> Path | None:
+        """The nearest sidecar strictly above ``folder`` (None: none, or a broken one on the way)."""
+        try:
+            chain = self.chain(Path(os.path.abspath(folder)))
+        except SidecarError:
+            return None
+        return next((f / NAME for f in chain[1:] if self._cache.get(f) is not None), None)
+
+    def labels_for(self, file: Path, root: Path | None = None) -> tuple[dict[str, Any], list[dict]]:
+        """(labels, targets) for a file whose data root is ``root`` (the default study is the first
+        folder under it); raises SidecarError for a broken sidecar."""
+        file = Path(os.path.abspath(file))
+        root = Path(os.path.abspath(root)) if root is not None else self.root or file.parent
         labels: dict[str, Any] = {}
         targets: list[dict] = []
-        # default study: the folder directly under the ingest root, or the root itself for its own files
+        # default study: the folder directly under the data root, or the root itself for its own files
         try:
-            rel = file.relative_to(self.root)
-            labels["study"] = rel.parts[0] if len(rel.parts) > 1 else self.root.name
+            rel = file.relative_to(root)
+            labels["study"] = rel.parts[0] if len(rel.parts) > 1 else root.name
         except ValueError:
             labels["study"] = file.parent.name
-        for folder in reversed(chain):
+        for folder in reversed(self.chain(file.parent)):
             data = self._at(folder)
             if not data:
                 continue
@@ -198,25 +236,31 @@ class Sidecars:
                 if fnmatch.fnmatch(file.name, g) or fnmatch.fnmatch(str(file.relative_to(folder)), g)
             ]
             for layer in layers:
-                for k, v in layer.items():
-                    if k in ("files",):
-                        continue
-                    if k == "labels":  # free-form labels, kept in source_files.labels
-                        labels.update(v)
-                    elif k == "targets":
-                        targets = [
-                            {
-                                "target": t["target"],
-                                "volume": t.get("volume"),
-                                "drives": t.get("drives"),
-                                "array_name": t.get("array"),
-                            }
-                            for t in v
-                        ]
-                    else:
-                        labels["config_label" if k == "config" else k] = v
+                targets = _apply(layer, labels, targets)
         if isinstance(labels.get("sla"), str):  # the bound as the view reads it, from the one reader (checked on load)
             from .sla_bound import parse
 
             labels["sla_bound"] = parse(labels["sla"]).label()
         return labels, targets
+
+
+def _apply(layer: dict[str, Any], labels: dict[str, Any], targets: list[dict]) -> list[dict]:
+    """One sidecar's (or [files] table's) keys onto ``labels``; the targets that hold after it."""
+    for k, v in layer.items():
+        if k in NOT_LABELS:
+            continue
+        if k == "labels":  # free-form labels, kept in source_files.labels
+            labels.update(v)
+        elif k == "targets":
+            targets = [
+                {
+                    "target": t["target"],
+                    "volume": t.get("volume"),
+                    "drives": t.get("drives"),
+                    "array_name": t.get("array"),
+                }
+                for t in v
+            ]
+        else:
+            labels["config_label" if k == "config" else k] = v
+    return targets

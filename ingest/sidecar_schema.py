@@ -80,4 +80,7 @@ class Labels(_Strict):
 
 
 class Sidecar(Labels):
+    # the data folder's top: sidecars above it are not read, and its files' paths and default study
+    # start here whichever file or folder is ingested (ingest/sidecar.py)
+    root: bool | None = None
     files: dict[str, Labels] = {}

@@ -16,7 +16,7 @@ from .files import Incoming, stamp
 from .model import ParseError
 from .outcome import EnvironmentFault, Outcome, Status, environment_fault, stop_if_interrupted
 from .parsing import streams
-from .store import places
+from .store import ids, places
 
 
 def _known_place(con: DuckDBPyConnection, f: Incoming) -> Outcome | None:
@@ -29,11 +29,11 @@ def _known_place(con: DuckDBPyConnection, f: Incoming) -> Outcome | None:
         return None
     missing = f.missing
     moved = next((r for r in rows if r[3] in missing), None)
-    sid, content_id, ppath, pabs, fmt, parser, parser_version, tool_version, pstudy = moved or rows[0]
+    sid, _, ppath, pabs, fmt, parser, parser_version, tool_version, pstudy = moved or rows[0]
     with db.transaction(con):
         if pabs == f.place.abs_path or moved:
             changed = places.update_labels(con, sid, f.labels, f.targets)
-            places.confirm(con, sid, f.place)
+            sid = places.confirm(con, sid, f.place, f.sha)
             _supersede(con, f, sid)
             if moved:
                 del missing[pabs]
@@ -41,7 +41,7 @@ def _known_place(con: DuckDBPyConnection, f: Incoming) -> Outcome | None:
             return Outcome(f.shown, Status.RELABELLED if changed else Status.UNCHANGED)
         place = places.record(
             con, f.place, sha256=f.sha, size=f.size, status="ok", fmt=fmt, parser=parser,
-            parser_version=parser_version, tool_version=tool_version, labels=f.labels, content_id=content_id,
+            parser_version=parser_version, tool_version=tool_version, labels=f.labels,
         )  # fmt: skip
         places.write_targets(con, place, f.targets)
         _supersede(con, f, place)
@@ -87,20 +87,20 @@ def _write(
 ) -> Outcome:
     """Write every row of one parsed file, then record its place, inside the caller's transaction
     (with a ``writer``, its rows are queued there for the caller to flush). A big capture is
-    streamed while its hash is still being computed (_hash_beside) and while its place is recorded:
-    its content is checked then, and its points are waited for last."""
+    streamed while its hash is still being computed (_hash_beside): its content (and the id its
+    rows are written under, made of it) is known once its pass has started, and its points are
+    waited for last."""
     w = writer or db.Writer(con)
+    f.source_id = None
     try:
-        sid = f.source_id = places.next_source_id(con)
-        counts = db.write_result(con, sid, result, w)
-        _await_content(con, f)
-        places.record(
-            con, f.place, source_id=sid, sha256=f.sha, size=f.size, status="ok", fmt=mod.FORMAT, parser=mod.__name__,
+        counts = db.write_result(con, lambda: _content(con, f), result, w)
+        place = places.record(
+            con, f.place, sha256=f.sha, size=f.size, status="ok", fmt=mod.FORMAT, parser=mod.__name__,
             parser_version=mod.VERSION, labels=f.labels, tool_version=result.tool_version,
         )  # fmt: skip
-        places.write_targets(con, sid, f.targets)
-        archives.record(con, sid, result)
-        _supersede(con, f, sid)
+        places.write_targets(con, place, f.targets)
+        archives.record(con, place, result)
+        _supersede(con, f, place)
         if writer is None:
             w.flush()
     except BaseException as e:
@@ -110,6 +110,24 @@ def _write(
         raise ParseError("the file changed while it was being read; ingest it again")
     said = "; ".join(filter(None, [*getattr(result, "notes", []), unfinished(result)])) or None
     return Outcome(f.shown, Status.INGESTED, mod.FORMAT, reason=said, counts=counts)
+
+
+def _content(con: DuckDBPyConnection, f: Incoming) -> int:
+    """The content id the file's rows go under (ingest/store/ids.py), once its sha256 is known. Rows of
+    these bytes left from a place that is out of the analysis and not yet purged (a file replaced
+    earlier in this run, an ingest cut short) are deleted first: the same bytes, the same rows."""
+    _await_content(con, f)
+    content = ids.content_id(f.sha)
+    other, stored = places.content_state(con, f.sha)
+    if other is not None:
+        raise ParseError(
+            f"its content id ({content}, the first 62 bits of its SHA-256) is that of other bytes (sha256 {other}), "
+            "a chance of 1 in 4.6 x 10^18 for a pair of files: please report it with this file"
+        )
+    f.source_id = content
+    if stored:
+        places.purge(con, [content])
+    return content
 
 
 def unfinished(result: Any) -> str | None:
@@ -148,7 +166,7 @@ def _store(con: DuckDBPyConnection, f: Incoming, mod: ModuleType, result: Any) -
     except BaseException as e:
         _rollback(con)  # first: a caller that goes on after Ctrl-C must not commit half a file
         stop_if_interrupted(e)
-        if f.source_id is not None:
+        if f.source_id is not None and not places.has_points(con, f.source_id):
             db.drop_points(con, f.source_id)
         if isinstance(e, _Settled):  # the streaming was for nothing: the same bytes are stored, or unreadable
             return e.outcome or _known_place(con, f) or Outcome(f.shown, Status.UNCHANGED)

@@ -50,8 +50,8 @@ def query_figures(db_file: Path, what: str) -> dict[str, tuple[float, float, str
     con = db.connect(db_file, read_only=True)  # as the reports read it
     store = f"'{db.store_dir(con)}/*.parquet'"
     raw_agg = f"""SELECT sum(n), sum(a), sum(p), sum(x), sum(m) FROM (
-        SELECT series_id, count(value) n, avg(value) a, quantile_cont(value, 0.95) p, max(value) x, min(value) m
-        FROM read_parquet({store}) GROUP BY series_id)"""
+        SELECT filename, column_no, count(value) n, avg(value) a, quantile_cont(value, 0.95) p, max(value) x, min(value) m
+        FROM read_parquet({store}, filename = true) GROUP BY filename, column_no)"""  # a series: a file's column
     run = lambda sql: lambda: con.execute(sql).fetchall()  # noqa: E731
     figures = {
         "series_points count": (

@@ -211,8 +211,9 @@ def source_tables(con) -> list[str]:
 
 
 def place_id(con, path: Path, status: str) -> list[int]:
-    """The source ids of the place at ``path`` (any spelling) in the analysis with ``status``."""
-    q = "SELECT source_id FROM source_history WHERE abs_path = ? AND status = ? AND left_at IS NULL"
+    """The content ids (the source_id of its parsed rows) of the place at ``path`` (any spelling) in
+    the analysis with ``status``."""
+    q = "SELECT content_id FROM source_history WHERE abs_path = ? AND status = ? AND left_at IS NULL"
     return [s for (s,) in con.execute(q, [places.text(places.canonical(Path(path))), status]).fetchall()]
 
 
@@ -241,8 +242,8 @@ def run(cases_per_format: int, seed: int = 1, verbose: bool = False) -> tuple[di
         for f in FILES:
             rep = batch.ingest_paths(con, [f])
             o = rep.outcomes[0]
-            sid = con.execute("SELECT max(source_id) FROM source_files WHERE status = 'ok'").fetchall()[0][0]
-            originals[f] = (o.format, fingerprint(con, sid) if o.status == "ingested" else None)
+            ok = place_id(con, f, "ok")
+            originals[f] = (o.format, fingerprint(con, ok[0]) if o.status == "ingested" else None)
         by_format = defaultdict(list)
         for f in FILES:
             by_format[originals[f][0] or "(not a supported format)"].append(f)

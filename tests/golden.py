@@ -195,8 +195,9 @@ def _points(con, sid: int, series_cols: dict) -> list[str]:
         return []
     path = db.store_dir(con) / files[0][0]
     digest: dict[int, dict] = {}
-    cur = con.execute(
-        "SELECT series_id, sample_no, value FROM read_parquet(?) ORDER BY series_id, sample_no", [str(path)]
+    cur = con.execute(  # a point names its series by column_no; its series_id is the file's id + column_no
+        "SELECT ? + column_no AS series_id, sample_no, value FROM read_parquet(?) ORDER BY series_id, sample_no",
+        [sid, str(path)],
     )
     while chunk := cur.fetchmany(100_000):
         for series_id, sample_no, value in chunk:
@@ -289,7 +290,7 @@ def dump(path: Path) -> dict:
 def _sections(con, outcome: batch.Outcome) -> dict:
     src = _rows(
         con,
-        """SELECT source_id, status, format, parser, parser_version, tool_version, error, error_line,
+        """SELECT content_id AS source_id, status, format, parser, parser_version, tool_version, error, error_line,
                                size_bytes, sha256 FROM source_files ORDER BY source_id""",
         [],
     )
@@ -300,7 +301,7 @@ def _sections(con, outcome: batch.Outcome) -> dict:
         head["said"] = outcome.reason
     if not src:  # unreadable: nothing was recorded
         return {"file": head | {"reason": outcome.reason}}
-    sid = src[0].pop("source_id")
+    sid = src[0].pop("source_id")  # the content id: the source_id of the file's parsed rows
     run_keys = dict(con.execute("SELECT run_id, run_key FROM runs WHERE source_id = ?", [sid]).fetchall())
     series_cols = dict(con.execute("SELECT series_id, column_no FROM series WHERE source_id = ?", [sid]).fetchall())
     out = {

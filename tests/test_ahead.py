@@ -89,18 +89,6 @@ def test_a_new_database_takes_the_capture_read_ahead_and_stores_what_a_plain_ing
     assert seen == ["again.csv"]
 
 
-def test_series_ids_guessed_wrong_stream_again(capture, plain, tmp_path, monkeypatch):
-    """The pass counts series ids from 1, what a new database has free; were they taken, the pass
-    is abandoned and the capture streamed again with the database's own."""
-    monkeypatch.setattr(ahead, "FIRST_SERIES_ID", 7)
-    seen = parses(monkeypatch)
-    dbf = tmp_path / "new.duckdb"
-    assert main(["ingest", str(capture), "--db", str(dbf), "--quiet"]) == 0
-    assert seen == ["capture.csv"]
-    assert stored(dbf) == plain
-    assert leftovers(dbf) == []
-
-
 def test_a_file_changed_after_it_was_read_ahead_is_read_again(capture, tmp_path, monkeypatch):
     dbf = tmp_path / "new.duckdb"
     walked = list(files.walk([capture]))
@@ -163,15 +151,17 @@ def _dead_pid() -> int:
 def test_a_capture_taken_but_not_stored_leaves_nothing(capture, tmp_path, monkeypatch):
     """The ingest took the parse read ahead, then failed before its rows could be written (here:
     numbering the file): the pass read ahead is removed at the ingest's end all the same."""
-    real, calls = batch.places.next_source_id, []
+    from iolab.store import ids
 
-    def fails_once(con):
+    real, calls = ids.content_id, []
+
+    def fails_once(sha):
         calls.append(1)
         if len(calls) == 1:
             raise RuntimeError("simulated failure")
-        return real(con)
+        return real(sha)
 
-    monkeypatch.setattr(batch.places, "next_source_id", fails_once)
+    monkeypatch.setattr(ids, "content_id", fails_once)
     dbf = tmp_path / "new.duckdb"
     walked = list(files.walk([capture]))
     early = ahead.read_ahead(walked, dbf)

@@ -124,7 +124,7 @@ def test_lake_export_views_status(dbf, tmp_path, capsys):
         "lake export [2/3] 1 new sources",
         "lake export [3/3] time-series files",
     ]
-    ids = [i for (i,) in sql(dbf, "SELECT source_id FROM source_files ORDER BY 1")]
+    ids = [i for (i,) in sql(dbf, "SELECT DISTINCT content_id FROM source_files ORDER BY 1")]
     assert d["last_run"]["new_sources"] == ids and d["last_run"]["batch"] == 1
     assert d["row_counts"]["measurements"] == sql(dbf, "SELECT count(*) FROM measurements")[0][0]
     assert doc(capsys, "lake", "status", "--lake", str(lake), "--format", "json", code=1) == {

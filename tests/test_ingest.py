@@ -103,7 +103,7 @@ def test_bad_files_rejected_batch_goes_on(con, tmp_path):
     assert q(con, "SELECT count(DISTINCT source_id) FROM runs") == [(1,)]
     assert q(
         con,
-        """SELECT count(*) FROM iometer_results r JOIN source_files f USING (source_id)
+        """SELECT count(*) FROM iometer_results r JOIN source_files f ON f.content_id = r.source_id
                      WHERE f.status = 'rejected'""",
     ) == [(0,)]
     assert rep.failed
@@ -162,7 +162,9 @@ def test_a_file_that_fails_to_store_inside_a_batch_leaves_only_itself_out(con, t
     assert "constraint broken" in rep.by_status("rejected")[0].reason
     # 4 stored files x (1 run, 164 samples, 12 result rows) and the rejected file's record, none of its rows
     assert counts(con) == (5, 4, 656, 48)
-    assert q(con, "SELECT count(*) FROM runs r JOIN source_files f USING (source_id) WHERE f.status <> 'ok'") == [(0,)]
+    assert q(
+        con, "SELECT count(*) FROM runs r JOIN source_files f ON f.content_id = r.source_id WHERE f.status <> 'ok'"
+    ) == [(0,)]
 
 
 def test_a_batch_of_small_files_stores_what_one_by_one_stores(con, tmp_path):
@@ -170,14 +172,15 @@ def test_a_batch_of_small_files_stores_what_one_by_one_stores(con, tmp_path):
     rep = ingest(con, d)
     assert len(rep.by_status("ingested")) == 70
     assert counts(con) == (70, 70, 11480, 840)
-    # ids follow each other within and across batches, each file's run under its own source
-    assert q(con, "SELECT count(DISTINCT run_id), min(run_id), max(run_id) FROM runs") == [(70, 1, 70)]
+    # each file's run under its own content, its id the content's (ingest/store/ids.py)
+    assert q(con, "SELECT count(DISTINCT run_id), count(*) FILTER (run_id <> source_id) FROM runs") == [(70, 0)]
+    assert q(con, "SELECT count(*) FROM runs r JOIN source_files f ON f.content_id = r.source_id") == [(70,)]
     assert q(con, "SELECT count(*) FROM runs GROUP BY source_id HAVING count(*) <> 1") == []
     assert q(con, "SELECT count(*) FROM samples s LEFT JOIN runs r USING (run_id) WHERE r.run_id IS NULL") == [(0,)]
     one = db.open_db(tmp_path / "one.duckdb")
     batch.ingest_paths(one, [d / "r069.csv"])
-    mine = "SELECT r.run_key, s.metric, s.value FROM samples s JOIN runs r USING (run_id) JOIN source_files f USING (source_id) WHERE f.path LIKE '%r069.csv' ORDER BY ALL"
-    assert q(con, mine) == q(one, mine)
+    mine = "SELECT r.run_id, r.run_key, s.metric, s.value FROM samples s JOIN runs r USING (run_id) JOIN source_files f ON f.content_id = r.source_id WHERE f.path LIKE '%r069.csv' ORDER BY ALL"
+    assert q(con, mine) == q(one, mine) and len(q(one, mine)) == 164
 
 
 def test_worker_processes_parse_what_this_process_parses(con, tmp_path, monkeypatch):
@@ -202,7 +205,7 @@ def test_worker_processes_parse_what_this_process_parses(con, tmp_path, monkeypa
     one = db.open_db(tmp_path / "one.duckdb")
     ingest(one, d)
     key = """SELECT f.path, r.run_key, s.metric, s.value FROM samples s JOIN runs r USING (run_id)
-             JOIN source_files f USING (source_id) ORDER BY ALL"""
+             JOIN source_files f ON f.content_id = r.source_id ORDER BY ALL"""
     assert q(con, key) == q(one, key)
 
 

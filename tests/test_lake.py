@@ -270,8 +270,11 @@ def test_manifest_and_any_parquet_reader(demo, exported):
             v for (v,) in q(con, "SELECT version FROM schema_history ORDER BY version")
         ]
         assert {s: v["sha256"] for s, v in m["sources"].items()} == {
-            str(i): sha for i, sha in q(con, "SELECT source_id, sha256 FROM source_files")
-        }
+            str(i): sha for i, sha in q(con, "SELECT content_id, sha256 FROM source_files")
+        }  # each content once, with its places
+        assert sorted(p for v in m["sources"].values() for p in v["places"]) == [
+            i for (i,) in q(con, "SELECT source_id FROM source_files ORDER BY 1")
+        ]
         tables = [t for (t,) in q(con, "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main'")]
         for t in [*tables, "measurements"]:
             n = q(con, f'SELECT count(*) FROM "{t}"')[0][0]
@@ -310,7 +313,7 @@ def test_export_is_incremental(tmp_path):
     shutil.copytree(SAMPLES / "adisireesha-atp-ssd-2022", data / "b")
     con = db.open_db(path)
     batch.ingest_paths(con, [data])
-    new_ids = [i for (i,) in q(con, "SELECT source_id FROM source_files WHERE path LIKE '%adisireesha%' ORDER BY 1")]
+    new_ids = [i for (i,) in q(con, "SELECT content_id FROM source_files WHERE path LIKE '%adisireesha%' ORDER BY 1")]
     n_runs = q(con, "SELECT count(*) FROM runs")[0][0]
     con.close()
     second = lake.export(path, out)
@@ -362,7 +365,7 @@ def test_notebook_helper_reads_a_lake(demo, exported):
     finally:
         d.close()
     assert [tuple(r) for r in got.iter_rows()] == want and want
-    assert page.query(con, "SELECT count(*) AS n FROM source_files")["n"][0] == len(
+    assert page.query(con, "SELECT count(DISTINCT content_id) AS n FROM source_files")["n"][0] == len(
         json.loads((lake_dir / lake.MANIFEST).read_text())["sources"]
     )
 
@@ -564,13 +567,19 @@ def test_the_bench_lab_has_its_own_numbers_per_run(tmp_path):
         ).fetchall()[0]
         assert runs == (9, 9, 9, 9, 4)  # run i in study i % 10, on system i % 4
         per_run = con.execute(
-            "SELECT source_id, count(*), round(sum(value), 6), min(ts) FROM series_points GROUP BY 1 ORDER BY 1"
+            """SELECT f.path, count(*), round(sum(p.value), 6), min(p.ts)
+               FROM series_points p JOIN source_files f ON f.content_id = p.source_id GROUP BY 1 ORDER BY 1"""
         ).fetchall()
+        derived = con.execute(
+            """SELECT count(*) FROM source_files
+               WHERE content_id = (('0x' || substr(sha256, 1, 16))::UBIGINT >> 2)::BIGINT"""
+        ).fetchall()[0][0]
     finally:
         con.close()
-    assert [r[0] for r in per_run] == list(range(1, 10))
+    assert len(per_run) == 9 and derived == 9  # every copy's points, under its id as iolab derives it
     points = {r[0]: r[1] for r in per_run}
-    assert points[5] == points[1] and points[9] == points[1]  # runs 5 and 9 are template 1's copies
+    copies = {path: path.split("#run-")[0] for path in points if "#run-" in path}
+    assert len(copies) == 5 and all(points[c] == points[t] for c, t in copies.items())  # a template's copies
     assert len({r[2] for r in per_run}) == 9 and len({r[3] for r in per_run}) == 9
 
 

@@ -2,10 +2,11 @@
 equals what a brand-new database ingesting the same folder holds (issue 27).
 
 The stateful test drives a data folder through adds, edits (same-size ones with the mtime set
-back too), deletions, renames, copies into another study, sidecar edits and moves, moves of the
+back too), deletions, renames, copies into another study, sidecar edits (a folder marked `root =
+true` among them) and moves, moves of the
 whole folder (issue 40), and ingests of the folder, a subfolder or one file, spelled absolutely,
 relatively from another current folder, through a symlinked parent or with `..` in it; after each
-ingest of the whole folder every view must hold exactly the rows a fresh ingest gives. `make fuzz`
+ingest of the whole folder every view must hold exactly the rows a fresh ingest gives, ids included. `make fuzz`
 runs it long (IOLAB_MIRROR_EXAMPLES); `make test-slow` runs 6 histories."""
 
 from __future__ import annotations
@@ -42,7 +43,10 @@ NAMES = ["a.csv", "b.json", "run 1.txt", "r[2].csv"]
 
 
 def snapshot(con) -> dict[str, list[str]]:
-    """Every view's rows without surrogate keys and ingest times, sorted, as text."""
+    """Every view's rows, ids included (derived from content and place: ingest/store/ids.py), without
+    the columns that say when iolab did something (export.OWN_COLUMNS), sorted, as text."""
+    from iolab.cli.export import OWN_COLUMNS
+
     out = {}
     views = [v for (v,) in con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal ORDER BY 1").fetchall()]
     for v in views:
@@ -51,9 +55,7 @@ def snapshot(con) -> dict[str, list[str]]:
             for (c,) in con.execute(
                 "SELECT column_name FROM duckdb_columns() WHERE table_name = ? ORDER BY column_index", [v]
             ).fetchall()
-            if not c.endswith("_id")
-            and c not in ("ingested_at", "run_ids", "source_ids")
-            and not (v == "store_files" and c in ("file_name", "bytes"))  # named by, and holding, surrogate ids
+            if c not in OWN_COLUMNS
         ]
         listed = ", ".join(f'"{c}"' for c in cols)
         rows = con.execute(f'SELECT {listed} FROM "{v}"').fetchall()
@@ -195,9 +197,15 @@ class Mirror(RuleBasedStateMachine):
         (shutil.copy2 if copy else shutil.move)(f, dest)
         self.clean = self.clean and copy
 
-    @rule(study=st.sampled_from([*STUDIES, ""]), system=st.sampled_from([*SYSTEMS, None]), named=st.booleans())
-    def sidecar(self, study, system, named):
-        """Write, rewrite or remove a sidecar (at the top when study is '')."""
+    @rule(
+        study=st.sampled_from([*STUDIES, ""]),
+        system=st.sampled_from([*SYSTEMS, None]),
+        named=st.booleans(),
+        root=st.sampled_from([False, False, True]),
+    )
+    def sidecar(self, study, system, named, root):
+        """Write, rewrite or remove a sidecar (at the top when study is ''); ``root``: it says
+        `root = true`, so its folder is the data root of every file below it."""
         d = self.data / study if study else self.data
         d.mkdir(parents=True, exist_ok=True)
         side = d / "iolab.toml"
@@ -207,6 +215,8 @@ class Mirror(RuleBasedStateMachine):
         text = f"system = {json.dumps(system)}\n"  # JSON's string escapes are TOML's
         if named:
             text += 'study = "named study"\n'
+        if root:
+            text += "root = true\n"
         side.write_text(text)
 
     @precondition(lambda self: any(self.data.rglob("iolab.toml")))

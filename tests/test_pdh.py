@@ -241,9 +241,11 @@ def test_points_carry_their_sample_times_and_older_stores_are_upgraded(tmp_path)
     (name,) = (n for (n,) in q(con, "SELECT file_name FROM point_files WHERE has_times"))
     store = db.store_dir(con) / name
     old = tmp_path / "old.parquet"
-    con.execute(f"COPY (SELECT series_id, sample_no, value FROM read_parquet('{store}')) TO '{old}' (FORMAT parquet)")
-    old.replace(store)  # what iolab wrote before, as V058 finds it
-    con.execute("UPDATE point_files SET has_times = false")
+    con.execute(
+        f"COPY (SELECT column_no + 1 AS series_id, sample_no, value FROM read_parquet('{store}')) TO '{old}' (FORMAT parquet)"
+    )
+    old.replace(store)  # what iolab wrote before, as V058 and V100 find it (series counted from 1)
+    con.execute("UPDATE point_files SET has_times = false, series_base = 1")
     con.close()
     (tmp_path / "snap").mkdir()
     snap = render.snapshot(dbf, tmp_path / "snap")
@@ -253,7 +255,7 @@ def test_points_carry_their_sample_times_and_older_stores_are_upgraded(tmp_path)
     con = db.open_db(dbf)  # writable: upgraded in place
     assert "ts" in pq.read_schema(store).names
     assert q(con, "SELECT series_id, sample_no, ts, value FROM series_points ORDER BY ALL") == want
-    assert q(con, "SELECT has_times, bytes FROM point_files") == [(True, store.stat().st_size)]
+    assert q(con, "SELECT has_times, series_base, bytes FROM point_files") == [(True, None, store.stat().st_size)]
     con.close()
 
 
@@ -319,7 +321,7 @@ def test_a_pass_abandoned_without_waiting_removes_its_file_when_it_ends(tmp_path
 
     res = pdh.parse_path(corpus(RS2), "capture.csv")
     tmp = tmp_path / ".1.parquet.tmp"
-    streaming = StreamingPoints(res.points, None, 1, tmp)
+    streaming = StreamingPoints(res.points, None, tmp)
     if ended_first:
         streaming.thread.join()
         assert tmp.exists()

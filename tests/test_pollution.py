@@ -67,10 +67,10 @@ def test_sigkill_mid_batch_leaves_whole_files_and_rerun_completes(tmp_path):
     per = q(
         con,
         """SELECT f.source_id, count(DISTINCT r.run_id), count(s.run_id) FROM source_files f
-                    LEFT JOIN runs r USING (source_id) LEFT JOIN samples s USING (run_id) GROUP BY 1""",
+                    LEFT JOIN runs r ON r.source_id = f.content_id LEFT JOIN samples s USING (run_id) GROUP BY 1""",
     )
     assert all(r[1:] == (64, 10496) for r in per)
-    assert q(con, "SELECT count(*) FROM runs WHERE source_id NOT IN (SELECT source_id FROM source_files)") == [(0,)]
+    assert q(con, "SELECT count(*) FROM runs WHERE source_id NOT IN (SELECT content_id FROM source_files)") == [(0,)]
     rep = batch.ingest_paths(con, [d], parallel=True)
     assert sorted({o.status for o in rep.outcomes}) == (["ingested", "unchanged"] if done else ["ingested"])
     assert q(con, "SELECT count(*), count(DISTINCT sha256) FROM source_files WHERE status = 'ok'") == [(200, 200)]

@@ -99,9 +99,9 @@ def test_planted_bad_rows_fail(tmp_path):
     # planted in the time-series store itself (each point carries its time)
     (store,) = (db.store_dir(con) / name for (name,) in q(con, "SELECT file_name FROM point_files"))
     planted = store.with_suffix(".planted")
-    con.execute(f"""COPY (SELECT series_id, sample_no,
-                             CASE WHEN sample_no = 4 THEN min(ts) OVER (PARTITION BY series_id) ELSE ts END AS ts, value
-                         FROM read_parquet('{store}') ORDER BY series_id, sample_no) TO '{planted}' (FORMAT parquet)""")
+    con.execute(f"""COPY (SELECT column_no, sample_no,
+                             CASE WHEN sample_no = 4 THEN min(ts) OVER (PARTITION BY column_no) ELSE ts END AS ts, value
+                         FROM read_parquet('{store}') ORDER BY column_no, sample_no) TO '{planted}' (FORMAT parquet)""")
     planted.replace(store)
     rows = run.validate(con)
     f = failed(rows)
@@ -148,7 +148,7 @@ def test_render_validation_runs_each_suite_once_with_each_studys_results(tmp_pat
     batch.ingest_paths(con, [data])
     (run_id,) = q(
         con,
-        "SELECT min(r.run_id) FROM runs r JOIN source_files f ON f.source_id = r.source_id "
+        "SELECT min(r.run_id) FROM runs r JOIN source_files f ON f.content_id = r.source_id "
         "WHERE f.path LIKE '%quarch%'",
     )[0]
     con.execute(

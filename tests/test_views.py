@@ -133,7 +133,7 @@ def test_latency_bin_share_from_iometer_bins(demo):
     bins = q(
         demo,
         """SELECT sum(io_count) FILTER (upper_us <= 30000), sum(io_count) FROM iometer_latency_bins b
-                      JOIN iometer_results r USING (source_id, line_no) JOIN source_files f USING (source_id)
+                      JOIN iometer_results r USING (source_id, line_no) JOIN source_files f ON f.content_id = r.source_id
                       WHERE r.row_type = 'ALL' AND f.study = 'adisireesha-atp-ssd-2022'""",
     )[0]
     assert share == pytest.approx(100 * bins[0] / bins[1])

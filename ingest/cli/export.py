@@ -21,6 +21,21 @@ from ..written import replacing
 from . import params, requires
 
 BATCH_ROWS = 50_000
+# The columns that record when (or in which database) iolab did something: the only ones in which
+# two databases of the same files may differ, whichever way the files came in and in whatever
+# order (ids are derived from content and place: ingest/store/ids.py). docs/commands.md names them.
+OWN_COLUMNS = frozenset(
+    {
+        "ingested_at",  # source_files, source_history: when a place was first recorded
+        "left_at",  # source_history: when a place left the analysis
+        "purged_at",  # source_history: when a content's parsed rows were deleted
+        "added_at",  # data_roots: when a folder was first ingested
+        "applied_at",  # schema_history: when a migration was applied
+        "created_at",  # view_state: when the views were last made
+        "run_at",  # validation_results: when the expectations were checked
+        "store_id",  # store_identity: the database's own random id, its time-series folder's name
+    }
+)
 
 
 def register(sub: Any) -> None:

@@ -6,7 +6,10 @@ from pathlib import Path
 
 MANIFEST = "_iolab_manifest.json"
 RUNNING = "_iolab_export_running.json"  # an export under way (or one that did not finish): its start
-LAKE_FORMAT = 2  # 2: series_stats, exported with each batch (a lake of 1 is written again, batch by batch)
+# 2: series_stats, exported with each batch; 3: ids derived from content (schemas/V100): batches and
+# the manifest's sources are contents, each point names its series by column_no. A lake of an
+# earlier format is written again, batch by batch.
+LAKE_FORMAT = 3
 # tables whose rows change in place (labels, places): rewritten whole at every export. Every place
 # is exported (source_history, with those that left the analysis); source_files is the view
 # schemas/views/000_places.sql over it, computed in the lake like any other view, so the one
@@ -49,3 +52,26 @@ def parquet_rows(folder: Path) -> int:
     import pyarrow.parquet as pq
 
     return sum(pq.read_metadata(f).num_rows for f in Path(folder).glob("*.parquet"))
+
+
+# The lake's points/ holds the store's own files: each point names its series by column_no and its
+# file is part-<source_id>.parquet. Each engine's `points` adds the source_id from the file's name,
+# so series_points (translate.POINT_VIEWS) needs no join. The raw files are iolab_point_files.
+POINT_FILES = "iolab_point_files"
+_PART = "'part-([0-9]+)[.]parquet$'"
+POINTS_COLUMNS = "column_no, sample_no, ts, value"
+
+
+def points_duckdb(lake: Path) -> str:
+    """DuckDB's `points` over the lake's points/ folder."""
+    source = f"TRY_CAST(regexp_extract(filename, {_PART}, 1) AS BIGINT)"
+    files = _q(Path(lake) / "points" / "part-*.parquet")
+    return f"SELECT {source} AS source_id, {POINTS_COLUMNS} FROM read_parquet({files}, filename = true)"
+
+
+def points_spark() -> str:
+    """Spark SQL's `points` over the temporary view POINT_FILES of the lake's points/ folder."""
+    return (
+        f"SELECT CAST(regexp_extract(input_file_name(), {_PART}, 1) AS BIGINT) AS source_id, {POINTS_COLUMNS} "
+        f"FROM {POINT_FILES}"
+    )

@@ -27,22 +27,30 @@ def _tables(con) -> dict[str, list[str]]:
 
 
 def _fingerprints(con) -> dict[str, dict[str, Any]]:
-    rows = con.execute("""SELECT source_id, content_id, sha256, status, labels FROM source_files""").fetchall()
+    """Every content in the analysis (its content id, as text) with its sha256 and a fingerprint of
+    its places (ids, status and labels): a batch is written again when a place of one of its contents
+    comes, goes or is relabelled. A content's rows are the same bytes' wherever it is placed, so
+    the lake holds them once, with every place's measurements (ingest/store/ids.py)."""
+    rows = con.execute(
+        """SELECT content_id, any_value(sha256), list([source_id::VARCHAR, status, labels::VARCHAR] ORDER BY source_id)
+           FROM source_files GROUP BY content_id"""
+    ).fetchall()
     return {
-        str(sid): {
-            "content_id": cid,
+        str(cid): {
             "sha256": sha,
-            "status": st,
-            "fingerprint": hashlib.sha256(json.dumps([cid, sha, st, labels], default=str).encode()).hexdigest(),
+            "places": sorted(int(p[0]) for p in placed),
+            "fingerprint": hashlib.sha256(json.dumps([cid, sha, placed], default=str).encode()).hexdigest(),
         }
-        for sid, cid, sha, st, labels in rows
+        for cid, sha, placed in rows
     }
 
 
 def _batch_where(table: str, cols: list[str], ids: str) -> str | None:
     if table == "samples":
         return f"run_id IN (SELECT run_id FROM runs WHERE source_id IN ({ids}))"
-    if table == "measurements" or "source_id" in cols:
+    if table == "measurements":
+        return f"content_id IN ({ids})"
+    if "source_id" in cols:
         return f"source_id IN ({ids})"
     return None
 
@@ -116,6 +124,7 @@ def export(db_path: str | Path, lake: str | Path, step: Step | None = None) -> d
     lake = Path(lake)
     con = db.connect(db_path, read_only=True)
     try:
+        _up_to_date(con)
         outputs.check(lake, places.roots(con), "--to", db_path)
         _start(lake)  # what a killed export left (its temporary files) goes; the record of one under way
         man_path = lake / MANIFEST
@@ -174,6 +183,21 @@ def _start(lake: Path) -> None:
     write_text(lake / RUNNING, json.dumps(started))
 
 
+def _up_to_date(con) -> None:
+    """Refuse a database an older iolab made and no writable open has brought up since: its ids and
+    time-series files are not yet this iolab's (schemas/V100, db.upgrade_store)."""
+    from .. import db
+
+    v100 = con.execute("SELECT count(*) FROM schema_history WHERE version = 100").fetchall()[0][0]
+    waiting = "SELECT count(*) FROM point_files WHERE NOT has_times OR series_base IS NOT NULL"
+    if not v100 or con.execute(waiting).fetchall()[0][0]:
+        raise db.DatabaseProblem(
+            "it was made by an older iolab and its ids and time-series files are not brought up to date yet. "
+            "Next: run `iolab ingest` on its data folder once (it renumbers the database and rewrites "
+            "its time-series files), then export again."
+        )
+
+
 def _write_schemas(con, lake: Path, tables: dict[str, list[str]]) -> None:
     """Every table's and the contract's schema file (an empty table still has columns); the catalogue,
     and any table no source owns rows of, whole."""
@@ -209,14 +233,15 @@ def _parts(step: Step | None, plan: list[str]) -> Callable[[], None]:
 
 
 def _copy_points(con, lake: Path) -> dict[int, int]:
-    """The store's Parquet files, one per source, copied as they are (only those not there yet)."""
+    """The store's Parquet files, one per content, copied as they are (only those not there yet): each
+    point names its series by column_no, the file its content (series_id = source_id + column_no)."""
     from .. import db
 
     out = lake / "points"
     out.mkdir(parents=True, exist_ok=True)
     _copy(
         con,
-        "SELECT NULL::INTEGER AS series_id, NULL::INTEGER AS sample_no, NULL::TIMESTAMP AS ts, "
+        "SELECT NULL::INTEGER AS column_no, NULL::INTEGER AS sample_no, NULL::TIMESTAMP AS ts, "
         "NULL::DOUBLE AS value WHERE false",
         out / SCHEMA_FILE,
     )

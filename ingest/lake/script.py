@@ -25,7 +25,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..written import write_text
-from .common import lake_tables
+from .common import POINT_FILES, lake_tables, points_spark
 from .translate import ROW_VIEWS, spark_statements
 
 SQL_DIR = "_sql"
@@ -79,10 +79,16 @@ def spark_script(lake: Path) -> dict[str, str]:
     head.append(f"SET iolab.lake={lake.resolve()};")
     head.append(f"SET iolab.out={out_folder(lake)};")
     tables = [
-        _one_line(f"CREATE OR REPLACE TEMPORARY VIEW `{t}` USING parquet OPTIONS (path '${{iolab.lake}}/{t}')", t)
+        _one_line(
+            f"CREATE OR REPLACE TEMPORARY VIEW `{POINT_FILES if t == 'points' else t}` USING parquet "
+            f"OPTIONS (path '${{iolab.lake}}/{t}')",
+            t,
+        )
         for t in lake_tables(lake)
         if t != "views"
     ]
+    if "points" in lake_tables(lake):  # the points with the source their file is named by
+        tables.append(_one_line(f"CREATE OR REPLACE TEMPORARY VIEW `points` AS {points_spark()}", "points"))
     files: dict[str, str] = {}
     body = []
     for name, query in spark_statements():

@@ -15,12 +15,12 @@ def view_files() -> list[Path]:
 
 
 # db.refresh_points_view's series_points and series_values, over the lake's points/ folder (its
-# files are the store's own: series_id, sample_no, ts, value; the source comes from series)
+# files are the store's own: column_no, sample_no, ts, value; each engine's `points` adds the
+# source_id its file is named by: points_table)
 POINT_VIEWS = [
     (
         "series_points",
-        """SELECT p.series_id, s.source_id, p.sample_no, p.ts, p.value
-        FROM points p JOIN series s ON s.series_id = p.series_id""",
+        "SELECT p.source_id + p.column_no AS series_id, p.source_id, p.sample_no, p.ts, p.value FROM points p",
     ),
     ("series_values", "SELECT series_id, source_id, sample_no, value FROM series_points"),
 ]

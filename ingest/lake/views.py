@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .. import outputs
-from .common import MANIFEST, _copy, _q, lake_tables, parquet_rows
+from .common import MANIFEST, POINT_FILES, _copy, _q, lake_tables, parquet_rows, points_duckdb, points_spark
 from .owned import claim, mark
 from .script import NO_WHOLE_STAGE, SPARK_SQL_CONF
 from .translate import EXPORTED, POINT_VIEWS, ROW_VIEWS, needed, spark_statements, view_files, view_statements
@@ -21,7 +21,9 @@ def _duckdb_views(lake: Path):
 
     con = duckdb.connect(config={"autoinstall_known_extensions": False, "autoload_known_extensions": False})
     for t in lake_tables(lake):
-        if t != "views":
+        if t == "points":
+            con.execute(f"CREATE VIEW points AS {points_duckdb(lake)}")
+        elif t != "views":
             con.execute(f'CREATE VIEW "{t}" AS SELECT * FROM read_parquet({_q(lake / t / "part-*.parquet")})')
     for name, sql in POINT_VIEWS:
         con.execute(f"CREATE VIEW {name} AS {sql}")
@@ -130,7 +132,9 @@ def _spark(
     try:
         for t in lake_tables(lake):
             if t != "views":
-                spark.read.parquet(str(lake / t)).createOrReplaceTempView(t)
+                spark.read.parquet(str(lake / t)).createOrReplaceTempView(POINT_FILES if t == "points" else t)
+            if t == "points":
+                spark.sql(points_spark()).createOrReplaceTempView("points")
         # in dependency order; each view, once written, is read back from its Parquet so the views
         # built on it do not compute it again
         for name, sql in spark_statements():

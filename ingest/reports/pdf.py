@@ -195,8 +195,9 @@ def appendix_facts(con: duckdb.DuckDBPyConnection, study: str) -> dict:
     )
     with_lines(con, study, files, "source_id")
     number = {f["source_id"]: i for i, f in enumerate(files, 1)}
-    picked = """SELECT run_id FROM (SELECT DISTINCT source_id, run_id FROM measurements WHERE study = $study)
-                ORDER BY source_id, run_id LIMIT $limit"""
+    picked = """SELECT run_id FROM (SELECT DISTINCT m.source_id, m.run_id, f.path FROM measurements m
+                                    JOIN source_files f USING (source_id) WHERE m.study = $study)
+                ORDER BY path, source_id, run_id LIMIT $limit"""  # the first files' runs, in their files' order
     runs = rows(
         con,
         f"""SELECT source_id, run_id, run_key, coalesce(system, '(no system label)') AS system,

@@ -5,14 +5,20 @@ of a folder makes it a root; an ingest of a folder inside a root refreshes that 
 ingest of a folder holding roots makes it the root in their stead; a root gone from disk whose every
 file is under a folder named has moved there (ingest/roots.py). A file's place is its absolute
 path with every folder's links resolved (``canonical``), so the same file reached by another
-spelling, current folder or symlinked parent is the same place. Sidecars apply from the file's root
-down, and the default study is the first folder under that root.
+spelling, current folder or symlinked parent is the same place. A folder whose sidecar says
+``root = true`` is the data root of every file below it, whichever of them is named; a file's
+path is stored relative to the folder holding its data root, and the default study is the first
+folder under that root. Sidecars apply upward from a file (ingest/sidecar.py).
 
 Every place ever found is a row of ``source_history``; the view ``source_files`` shows those in the
 analysis. A place leaves when its file is gone from a folder that is ingested again (``deleted``),
 when it turns up elsewhere with the same bytes (``moved``: the same place, a new path), when its
 bytes change (``replaced`` by the new version), or by ``iolab remove`` (``removed``). Parsed rows
 whose content no place in the analysis uses any more are deleted with them (``purge``).
+
+A place's id is derived from where it is and what it holds, its parsed rows' from what it holds
+(ingest/store/ids.py): a place that moves takes the id of its new place (``rekey``), and a row of
+history whose id a place needs again takes a history id (``free_id``).
 
 This module owns every query on source_history and data_roots.
 """
@@ -21,13 +27,14 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..paths import canonical, inside, text  # noqa: F401  (read from here too)
+from . import ids
 
 if TYPE_CHECKING:  # DuckDB is imported where a connection is made (iolab.store.connect)
     from duckdb import DuckDBPyConnection
@@ -45,13 +52,19 @@ def now() -> datetime:
 
 @dataclass
 class Roots:
-    """The database's data roots after this ingest named ``given``; ``notes`` say what changed."""
+    """The database's data roots after this ingest named ``given``; ``notes`` say what changed.
+    ``marked``: the nearest folder at or above a folder whose sidecar says ``root = true``
+    (sidecar.Sidecars.marked), which is its files' data root whatever the database mirrors."""
 
     paths: list[Path]
     notes: list[str]
+    marked: Callable[[Path], Path | None] | None = None
 
     def of(self, place: Path) -> Path:
-        """The deepest root holding ``place`` (the given folders were made roots, so there is one)."""
+        """The data root of ``place``: the folder marked ``root = true`` nearest above it, else the
+        deepest root holding it (the given folders were made roots, so there is one)."""
+        if self.marked is not None and (marked := self.marked(place.parent)) is not None:
+            return marked
         holding = [r for r in self.paths if inside(place, r)]
         return max(holding, key=lambda r: len(r.parts)) if holding else place.parent
 
@@ -62,8 +75,12 @@ class Roots:
         return text(place.relative_to(base))
 
 
-def settle_roots(con: DuckDBPyConnection, given: Iterable[Path]) -> Roots:
-    """Make each given folder (a file: its folder) part of a root, recording new roots."""
+def settle_roots(
+    con: DuckDBPyConnection, given: Iterable[Path], marked: Callable[[Path], Path | None] | None = None
+) -> Roots:
+    """Make each given folder (a file: its folder) part of a root, recording new roots (roots never
+    nest: a folder named above roots takes their place, marked or not; ``marked`` anchors the files
+    below a marked folder all the same, Roots.of)."""
     paths = [Path(p) for (p,) in con.execute("SELECT path FROM data_roots ORDER BY path").fetchall()]
     notes: list[str] = []
     for g in given:
@@ -82,7 +99,7 @@ def settle_roots(con: DuckDBPyConnection, given: Iterable[Path]) -> Roots:
             notes.append(f"{folder} is now the data root in place of {', '.join(map(str, swallowed))}")
         elif len(paths) > 1:
             notes.append(f"{folder} is a new data root; this database now mirrors {len(paths)} folders")
-    return Roots(sorted(paths), notes)
+    return Roots(sorted(paths), notes, marked)
 
 
 def roots(con: DuckDBPyConnection) -> list[str]:
@@ -100,27 +117,44 @@ def places_in_root(con: DuckDBPyConnection, root: str) -> list[tuple[str, Stamp,
 
 
 def move_root(con: DuckDBPyConnection, old: Path, new: Path, moved: dict[str, tuple[Path, Stamp]]) -> None:
-    """The root ``old`` moved whole to ``new`` (roots.find_moves): its places take their new paths
-    and stamps, the root its new folder (its added_at kept). Inside the caller's transaction."""
+    """The root ``old`` moved whole to ``new`` (roots.find_moves): its places take their new paths,
+    stamps and ids, the root its new folder (its added_at kept). Inside the caller's transaction."""
     import pyarrow as pa
 
     base = new.parent if new.parent != new else new
+    held = con.execute(
+        "SELECT abs_path, source_id, sha256 FROM source_history WHERE left_at IS NULL AND list_contains(?, abs_path)",
+        [list(moved)],
+    ).fetchall()
+    known = {a: (sid, sha) for a, sid, sha in held}
+    olds = [a for a in moved if a in known]
+    new_ids = [ids.place_id(text(moved[a][0]), known[a][1]) for a in olds]
+    for i in new_ids:
+        free_id(con, i)
     rows = pa.table(  # one UPDATE for every place (one per place scanned the table each time)
         {
-            "old": list(moved),
-            "path": [text(where.relative_to(base)) for where, _ in moved.values()],
-            "abs_path": [text(where) for where, _ in moved.values()],
-            "mtime_ns": pa.array([stamp[1] for _, stamp in moved.values()], pa.int64()),
-            "ctime_ns": pa.array([stamp[2] for _, stamp in moved.values()], pa.int64()),
-            "inode": pa.array([stamp[3] for _, stamp in moved.values()], pa.int64()),
+            "old": olds,
+            "old_id": pa.array([known[a][0] for a in olds], pa.int64()),
+            "new_id": pa.array(new_ids, pa.int64()),
+            "path": [text(moved[a][0].relative_to(base)) for a in olds],
+            "abs_path": [text(moved[a][0]) for a in olds],
+            "mtime_ns": pa.array([moved[a][1][1] for a in olds], pa.int64()),
+            "ctime_ns": pa.array([moved[a][1][2] for a in olds], pa.int64()),
+            "inode": pa.array([moved[a][1][3] for a in olds], pa.int64()),
         }
     )
     con.register("iolab_moved_places", rows)
     try:
         con.execute("""
             UPDATE source_history h SET path = m.path, abs_path = m.abs_path, mtime_ns = m.mtime_ns,
-                   ctime_ns = m.ctime_ns, inode = m.inode
+                   ctime_ns = m.ctime_ns, inode = m.inode, source_id = m.new_id
             FROM iolab_moved_places m WHERE h.abs_path = m.old AND h.left_at IS NULL""")
+        con.execute(
+            "UPDATE sidecar_targets t SET source_id = m.new_id FROM iolab_moved_places m WHERE t.source_id = m.old_id"
+        )
+        con.execute(
+            "UPDATE source_history h SET left_for = m.new_id FROM iolab_moved_places m WHERE h.left_for = m.old_id"
+        )
     finally:
         con.unregister("iolab_moved_places")
     con.execute("UPDATE data_roots SET path = ? WHERE path = ?", [text(new), text(old)])
@@ -149,9 +183,12 @@ class Known:
 def adopt_legacy(con: DuckDBPyConnection) -> None:
     """Places recorded before places had an identity (abs_path NULL) stored their path as typed,
     relative to the folder iolab ran in; they get the identity that path has from here."""
-    rows = con.execute("SELECT source_id, path FROM source_history WHERE abs_path IS NULL").fetchall()
-    for sid, path in rows:
-        con.execute("UPDATE source_history SET abs_path = ? WHERE source_id = ?", [str(canonical(Path(path))), sid])
+    rows = con.execute("SELECT source_id, path, sha256, left_at FROM source_history WHERE abs_path IS NULL").fetchall()
+    for sid, path, sha, left_at in rows:
+        abs_path = text(canonical(Path(path)))
+        con.execute("UPDATE source_history SET abs_path = ? WHERE source_id = ?", [abs_path, sid])
+        if left_at is None:
+            rekey(con, sid, ids.place_id(abs_path, sha))
 
 
 def known_places(con: DuckDBPyConnection) -> dict[str, Known]:
@@ -179,11 +216,11 @@ def _target_rows(targets: list[dict]) -> list[tuple]:
 
 
 def stored_copies(con: DuckDBPyConnection, sha: str, abs_path: str) -> list[tuple]:
-    """Places in the analysis holding these bytes parsed: this one first, then by age."""
+    """Places in the analysis holding these bytes parsed: this one first, then by path."""
     return con.execute(
         """SELECT source_id, content_id, path, abs_path, format, parser, parser_version, tool_version, study
            FROM source_history WHERE sha256 = ? AND status = 'ok' AND left_at IS NULL
-           ORDER BY abs_path = ? DESC, source_id""",
+           ORDER BY abs_path = ? DESC, path, abs_path""",
         [sha, abs_path],
     ).fetchall()
 
@@ -209,8 +246,34 @@ def _label_values(labels: dict[str, Any]) -> list[Any]:
     return [labels.get(k) for k in LABEL_COLUMNS] + [labels_json(labels)]
 
 
-def next_source_id(con: DuckDBPyConnection) -> int:
-    return con.execute("SELECT coalesce(max(source_id), 0) + 1 FROM source_history").fetchall()[0][0]
+def free_id(con: DuckDBPyConnection, source_id: int) -> None:
+    """Make the place id ``source_id`` free: a row of history holding it (the place left, and is
+    back) takes its next free history id. A place in the analysis holding it is a collision."""
+    rows = con.execute(
+        "SELECT abs_path, sha256, left_at FROM source_history WHERE source_id = ?", [source_id]
+    ).fetchall()
+    if not rows:
+        return
+    abs_path, sha, left_at = rows[0]
+    if left_at is None:
+        raise ValueError(f"place id {source_id} is taken by {abs_path}: please report it with this file")
+    n = 1
+    while con.execute(
+        "SELECT count(*) FROM source_history WHERE source_id = ?", [new := ids.history_id(abs_path or "", sha, n)]
+    ).fetchall()[0][0]:
+        n += 1
+    rekey(con, source_id, new)
+
+
+def rekey(con: DuckDBPyConnection, old: int, new: int) -> int:
+    """The place ``old`` takes the id ``new`` (its place changed), with what names it; returns ``new``."""
+    if old == new:
+        return new
+    free_id(con, new)
+    con.execute("UPDATE source_history SET source_id = ? WHERE source_id = ?", [new, old])
+    con.execute("UPDATE sidecar_targets SET source_id = ? WHERE source_id = ?", [new, old])
+    con.execute("UPDATE source_history SET left_for = ? WHERE left_for = ?", [new, old])
+    return new
 
 
 @dataclass
@@ -242,26 +305,26 @@ def record(
     error: str | None = None,
     error_line: int | None = None,
     labels: dict | None = None,
-    content_id: int | None = None,
-    source_id: int | None = None,
 ) -> int:
-    """A new place. ``content_id``: the place whose parsed rows these bytes have (None: its own);
-    ``source_id``: the id its rows were written under already, else the next one."""
-    sid = source_id if source_id is not None else next_source_id(con)
-    values = [sid, content_id if content_id is not None else sid, place.path, place.abs_path, sha256, size, fmt]
+    """A new place, with its id; its parsed rows are those of its bytes' content id (ids.py)."""
+    sid = ids.place_id(place.abs_path, sha256)
+    free_id(con, sid)
+    values = [sid, ids.content_id(sha256), place.path, place.abs_path, sha256, size, fmt]
     values += [parser, parser_version, tool_version, now(), status, error, error_line, *place.stamp[1:]]
     values += _label_values(labels or {})
     con.execute(f"INSERT INTO source_history ({_COLUMNS}) VALUES ({', '.join(['?'] * len(values))})", values)
     return sid
 
 
-def confirm(con: DuckDBPyConnection, source_id: int, place: Place) -> None:
-    """The place's file was read again with the same bytes: remember where and its stamp."""
+def confirm(con: DuckDBPyConnection, source_id: int, place: Place, sha: str) -> int:
+    """The place's file was read again with the same bytes (``sha``): remember where and its stamp;
+    a file found at another place (moved) takes that place's id. Returns the place's id."""
     _, mtime, ctime, inode = place.stamp
     con.execute(
         "UPDATE source_history SET path = ?, abs_path = ?, mtime_ns = ?, ctime_ns = ?, inode = ? WHERE source_id = ?",
         [place.path, place.abs_path, mtime, ctime, inode, source_id],
     )
+    return rekey(con, source_id, ids.place_id(place.abs_path, sha))
 
 
 def update_labels(con: DuckDBPyConnection, source_id: int, labels: dict, targets: list[dict]) -> bool:
@@ -328,15 +391,33 @@ def drop_roots(con: DuckDBPyConnection, folders: list[str]) -> None:
 
 
 def unused_contents(con: DuckDBPyConnection) -> list[int]:
-    """Content ids whose parsed rows are stored but no place in the analysis reads any more."""
+    """Content ids whose parsed rows are stored (a place of them not purged) but no place in the
+    analysis reads any more."""
     return [
         c
         for (c,) in con.execute("""
-            SELECT h.source_id FROM source_history h
-            WHERE h.content_id = h.source_id AND h.status = 'ok' AND h.purged_at IS NULL AND NOT EXISTS (
-                SELECT 1 FROM source_history a WHERE a.content_id = h.source_id AND a.left_at IS NULL AND a.status = 'ok')
+            SELECT DISTINCT h.content_id FROM source_history h
+            WHERE h.status = 'ok' AND h.purged_at IS NULL AND NOT EXISTS (
+                SELECT 1 FROM source_history a WHERE a.content_id = h.content_id AND a.left_at IS NULL AND a.status = 'ok')
             ORDER BY 1""").fetchall()
     ]
+
+
+def content_state(con: DuckDBPyConnection, sha: str) -> tuple[str | None, bool]:
+    """What the store holds under the content id of ``sha``: other bytes' sha256 when their id is the
+    same (a collision, ids.py), and whether parsed rows are stored (some place of it, in the
+    analysis or not yet purged). One query: it is asked for every file written."""
+    other, stored = con.execute(
+        """SELECT min(sha256) FILTER (sha256 <> $sha), count(*) FILTER (status = 'ok' AND purged_at IS NULL) > 0
+           FROM source_history WHERE content_id = $id""",
+        {"sha": sha, "id": ids.content_id(sha)},
+    ).fetchall()[0]
+    return other, bool(stored)
+
+
+def has_points(con: DuckDBPyConnection, content: int) -> bool:
+    """Whether a time-series file of ``content`` is recorded (then its file is not another's to remove)."""
+    return bool(con.execute("SELECT count(*) FROM point_files WHERE source_id = ?", [content]).fetchall()[0][0])
 
 
 def content_tables(con: DuckDBPyConnection) -> list[str]:
@@ -355,12 +436,15 @@ def purge(con: DuckDBPyConnection, contents: list[int]) -> None:
     their time-series files once it has committed)."""
     if not contents:
         return
-    ids = ", ".join(str(int(c)) for c in contents)
-    con.execute(f"DELETE FROM samples WHERE run_id IN (SELECT run_id FROM runs WHERE source_id IN ({ids}))")
+    listed = ", ".join(str(int(c)) for c in contents)
+    con.execute(f"DELETE FROM samples WHERE run_id IN (SELECT run_id FROM runs WHERE source_id IN ({listed}))")
     for table in content_tables(con):
-        con.execute(f'DELETE FROM "{table}" WHERE source_id IN ({ids})')
-    con.execute(f"DELETE FROM runs WHERE source_id IN ({ids})")
-    con.execute(f"UPDATE source_history SET purged_at = ? WHERE source_id IN ({ids})", [now()])
+        con.execute(f'DELETE FROM "{table}" WHERE source_id IN ({listed})')
+    con.execute(f"DELETE FROM runs WHERE source_id IN ({listed})")
+    con.execute(
+        f"UPDATE source_history SET purged_at = ? WHERE content_id IN ({listed}) AND status = 'ok' AND purged_at IS NULL",
+        [now()],
+    )
 
 
 def purge_unused(con: DuckDBPyConnection) -> None:

@@ -120,8 +120,10 @@ class StreamingPoints:
     the sample times and the other rows (60 ms of a 100 MB capture) go in meanwhile, on the core
     the pass leaves idle at times. ``done`` waits for the pass, moves its file to
     <store>/<source_id>.parquet and registers it; ``abandon`` waits for it and removes what it
-    wrote (a Polars pass cannot be stopped half-way). The pass needs no database: it can start
-    before one is open (ingest/ahead.py), its series ids counted from ``first_series_id``.
+    wrote (a Polars pass cannot be stopped half-way). The pass needs no database nor any id: each
+    point names its series by ``column_no`` (the views add the file's id, its name: series_id is
+    source_id + column_no), so it can start before a database is open (ingest/ahead.py) and before
+    the file's hash, which its content id is made of, is known.
 
     Each point carries its sample's time (from ``samples``, the file's series_samples rows, unless
     the points bring it), so series_points reads the store alone: no join, a count from metadata.
@@ -130,7 +132,7 @@ class StreamingPoints:
     (clean_store). A value Polars cannot read (a malformed cell deep in the file) raises ParseError
     from ``done``."""
 
-    def __init__(self, points: Any, samples: Any, first_series_id: int, tmp: Path):
+    def __init__(self, points: Any, samples: Any, tmp: Path):
         import threading
 
         import polars as pl
@@ -138,9 +140,9 @@ class StreamingPoints:
         lf = points.lazy() if isinstance(points, pl.DataFrame) else points
         if "ts" not in lf.collect_schema().names():
             lf = lf.join(_sample_times(samples).lazy(), on="sample_no", how="left", maintain_order="left")
-        self.points, self.first_series_id, self.tmp = lf, first_series_id, tmp
+        self.points, self.tmp = lf, tmp
         lf = lf.select(
-            (pl.col("series_key").cast(pl.Int32) + first_series_id).alias("series_id"),
+            pl.col("series_key").cast(pl.Int32).alias("column_no"),
             pl.col("sample_no").cast(pl.Int32),
             pl.col("ts").cast(pl.Datetime("us")),
             pl.col("value").cast(pl.Float64),
@@ -151,12 +153,12 @@ class StreamingPoints:
         self.thread.start()
 
     @classmethod
-    def into_store(
-        cls, con: DuckDBPyConnection, source_id: int, first_series_id: int, points: Any, samples: Any
-    ) -> StreamingPoints:
+    def into_store(cls, con: DuckDBPyConnection, points: Any, samples: Any) -> StreamingPoints:
+        import uuid
+
         folder = store_dir(con)
         _mark_store(folder)
-        return cls(points, samples, first_series_id, folder / f".{source_id}.parquet.tmp")
+        return cls(points, samples, folder / f".{uuid.uuid4().hex[:16]}.parquet.tmp")
 
     def _sink(self, lf: Any) -> None:
         # No min/max statistics: each row group spans every series of the capture, so they could prune
@@ -264,28 +266,44 @@ def drop_points(con: DuckDBPyConnection, source_id: int) -> None:
 
 
 def upgrade_store(con: DuckDBPyConnection) -> None:
-    """Rewrite the store files written before the points carried their times (point_files.has_times),
-    giving each point its sample's time from series_samples: once per file, then never."""
+    """Rewrite, once each, the store files of an older iolab: those written before the points carried
+    their times (point_files.has_times: each point gets its sample's time from series_samples), and
+    those named by an id counted in ingest order whose points name their series by that count's id
+    (point_files.series_base, schemas/V100: each point gets its column_no, the file its content id's
+    name). The file is written beside, put in place and recorded before the old one goes, so an
+    upgrade cut short is done again at the next open."""
     try:
         folder = store_dir(con)
     except RuntimeError:
         return
-    old = con.execute("SELECT source_id, file_name FROM point_files WHERE NOT has_times ORDER BY source_id")
-    for sid, name in old.fetchall():
+    old = con.execute(
+        """SELECT source_id, file_name, series_base FROM point_files
+           WHERE NOT has_times OR series_base IS NOT NULL ORDER BY source_id"""
+    )
+    for sid, name, base in old.fetchall():
         f = folder / name
         if not f.exists():
             continue
-        tmp = folder / f".{name}.tmp"
+        final = folder / f"{sid}.parquet"
+        tmp = folder / f".{final.name}.tmp"
+        has = {c for (c,) in con.execute(f"SELECT name FROM parquet_schema({_sql_text(f)})").fetchall()}
+        column = "p.column_no" if "column_no" in has else f"(p.series_id - {int(base or 0)})::INTEGER"
+        ts = "p.ts" if "ts" in has else "smp.ts::TIMESTAMP"
         con.execute(
-            f"""COPY (SELECT p.series_id, p.sample_no, smp.ts::TIMESTAMP AS ts, p.value
+            f"""COPY (SELECT {column} AS column_no, p.sample_no, {ts} AS ts, p.value
                       FROM read_parquet({_sql_text(f)}) p
                       LEFT JOIN series_samples smp ON smp.source_id = ? AND smp.sample_no = p.sample_no)
                 TO {_sql_text(tmp)} (FORMAT parquet, COMPRESSION zstd)""",
             [sid],
         )
-        tmp.replace(f)
-        _record(folder, f)
-        con.execute("UPDATE point_files SET has_times = true, bytes = ? WHERE source_id = ?", [f.stat().st_size, sid])
+        tmp.replace(final)
+        _record(folder, final)
+        con.execute(
+            "UPDATE point_files SET has_times = true, series_base = NULL, file_name = ?, bytes = ? WHERE source_id = ?",
+            [final.name, final.stat().st_size, sid],
+        )
+        if f != final:
+            f.unlink(missing_ok=True)
 
 
 def _sql_text(v: Path | str) -> str:
@@ -294,11 +312,16 @@ def _sql_text(v: Path | str) -> str:
 
 def points_of(files: list[Path]) -> str:
     """The query of every point of the store ``files`` (each <source_id>.parquet): series_id, source_id
-    (from the file's name), sample_no, ts, value. series_points is this over the whole store; the
-    lake's export summarises a few files at a time with it."""
-    source = "regexp_extract(filename, '([0-9]+)\\.parquet$', 1)::BIGINT AS source_id"
+    (from the file's name), sample_no, ts, value; a point's series_id is its file's id plus its
+    column_no (ingest/store/ids.py). series_points is this over the whole store; the lake's export
+    summarises a few files at a time with it."""
+    source = "regexp_extract(filename, '([0-9]+)\\.parquet$', 1)::BIGINT"
     listed = ", ".join(map(_sql_text, files))
-    return f"SELECT series_id, {source}, sample_no, ts, value FROM read_parquet([{listed}], filename = true)"
+    return (
+        "SELECT source_id + column_no AS series_id, source_id, sample_no, ts, value "
+        f"FROM (SELECT {source} AS source_id, column_no, sample_no, ts, value "
+        f"FROM read_parquet([{listed}], filename = true))"
+    )
 
 
 def refresh_points_view(con: DuckDBPyConnection) -> None:
@@ -316,7 +339,7 @@ def refresh_points_view(con: DuckDBPyConnection) -> None:
         points = points_of(files)
     else:
         points = (
-            "SELECT NULL::INTEGER AS series_id, NULL::BIGINT AS source_id, NULL::INTEGER AS sample_no, "
+            "SELECT NULL::BIGINT AS series_id, NULL::BIGINT AS source_id, NULL::INTEGER AS sample_no, "
             "NULL::TIMESTAMP AS ts, NULL::DOUBLE AS value WHERE false"
         )
     con.execute(f"CREATE OR REPLACE VIEW series_points AS {points}")

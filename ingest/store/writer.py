@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any
 
@@ -14,10 +14,6 @@ from .points import StreamingPoints
 if TYPE_CHECKING:  # pyarrow is imported only where a parser hands over Arrow data (its import is slow)
     import polars as pl
     import pyarrow as pa
-
-
-def _next_id(con: DuckDBPyConnection, table: str, col: str) -> int:
-    return con.execute(f"SELECT coalesce(max({col}), 0) + 1 FROM {table}").fetchall()[0][0]
 
 
 class ArrowStream:
@@ -88,13 +84,15 @@ class Writer:
     An INSERT costs a few milliseconds whatever its size (a wide tool table more), so the rows of
     small files (fewer than ALONE samples) are gathered per table (up to GATHER rows) and inserted
     together; a big file's rows go in as they come: gathering them only cost memory (~300 MB more
-    for a 200 MB Iometer file). The caller holds the transaction and calls ``flush`` before it commits."""
+    for a 200 MB Iometer file). The caller holds the transaction and calls ``flush`` before it commits.
+
+    A file's rows are written under its content id (ingest/store/ids.py): its runs are numbered from
+    it in the file's order, its series by their column."""
 
     ALONE, GATHER = 50_000, 100_000
 
     def __init__(self, con: DuckDBPyConnection) -> None:
         self.con = con
-        self.next_id = {"runs": _next_id(con, "runs", "run_id"), "series": _next_id(con, "series", "series_id")}
         self.parts: dict[str, list[pl.DataFrame | pa.Table]] = {}
         self.rows: dict[str, int] = {}
         self.streaming: list[tuple[StreamingPoints, int, dict[str, int]]] = []  # points passes, done at flush
@@ -144,19 +142,20 @@ class Writer:
         for points, _, _ in streaming:
             points.abandon(wait)
 
-    def write(self, source_id: int, result: ParseResult) -> dict[str, int]:
-        """Queue a parsed file's rows under ``source_id``; returns the row count per table (its
-        points are counted at ``flush``). A file's points start streaming first: the rest of the
-        parse (ParseResult.pending) and of the rows is done while they stream."""
+    def write(self, source_id: int | Callable[[], int], result: ParseResult) -> dict[str, int]:
+        """Queue a parsed file's rows under ``source_id`` (its content id; a function when the id is
+        known only later: a big file's hash is computed beside its parse); returns the row count per
+        table (its points are counted at ``flush``). A file's points start streaming first: the rest
+        of the parse (ParseResult.pending) and of the rows is done while they stream."""
         counts: dict[str, int] = {}
-        first = self.next_id["series"]
-        streaming = self._stream(source_id, first, result)
+        streaming = self._stream(result)
         try:
             result.finish()
             if streaming is not None and not result.series:  # points of no series are nobody's
                 streaming.abandon()
                 streaming = None
-            self._queue(source_id, result, first, counts)
+            source_id = source_id() if callable(source_id) else source_id
+            self._queue(source_id, result, counts)
         except BaseException as e:
             if streaming is not None:
                 streaming.abandon(wait=not isinstance(e, KeyboardInterrupt))
@@ -165,47 +164,39 @@ class Writer:
             self.streaming.append((streaming, source_id, counts))
         return counts
 
-    def _stream(self, source_id: int, first_series: int, result: ParseResult) -> StreamingPoints | None:
-        """The file's points streaming, with series ids from ``first_series``. A pass started before
-        the database was open (ingest/ahead.py) counted them from its guess: kept if the guess was
-        right, else started again."""
+    def _stream(self, result: ParseResult) -> StreamingPoints | None:
+        """The file's points streaming (each point names its series by column, so a pass started
+        before the database was open, ingest/ahead.py, is kept as it is)."""
         points = result.points
-        if isinstance(points, StreamingPoints):
-            if points.first_series_id == first_series:
-                return points
-            points.abandon()
-            points = points.points
-        if points is None:
-            return None
+        if points is None or isinstance(points, StreamingPoints):
+            return points
         samples = result.tables.get("series_samples")
-        return StreamingPoints.into_store(self.con, source_id, first_series, points, samples)
+        return StreamingPoints.into_store(self.con, points, samples)
 
-    def _queue(self, source_id: int, result: ParseResult, first_series: int, counts: dict[str, int]) -> None:
+    def _queue(self, source_id: int, result: ParseResult, counts: dict[str, int]) -> None:
         extra = {"source_id": source_id}
         run_ids = RunIds()
         gather = len(result.samples) < self.ALONE  # a small file's rows wait for the others
         if result.runs:
-            counts["runs"] = self._put_runs(result.runs, run_ids, extra, gather)
+            counts["runs"] = self._put_runs(result.runs, run_ids, extra, gather, first=source_id)
         if result.samples:
             counts["samples"] = self._put_samples(result.samples, run_ids, gather)
         if result.series:
-            self.next_id["series"] += max(s.key for s in result.series) + 1
-            counts["series"] = self.put("series", _series_frame(result.series, first_series), extra, gather)
+            counts["series"] = self.put("series", _series_frame(result.series, source_id), extra, gather)
         for table, rows in result.tables.items():
             self.put(table, rows, extra, gather)
             counts[table] = len(rows)
 
-    def _put_runs(self, runs: list[Run] | Runs, run_ids: RunIds, extra: dict, gather: bool) -> int:
-        """Runs numbered from the next free run_id, a frame (or a packed chunk) at a time; fills
-        ``run_ids`` (run key -> run_id) for the samples."""
+    def _put_runs(self, runs: list[Run] | Runs, run_ids: RunIds, extra: dict, gather: bool, first: int) -> int:
+        """Runs numbered from ``first`` (the file's content id) in the file's order, a frame (or a
+        packed chunk) at a time; fills ``run_ids`` (run key -> run_id) for the samples."""
         import polars as pl
 
         n = 0
         for frame in runs.frames() if isinstance(runs, Runs) else [run_columns(runs)]:
-            first = self.next_id["runs"]
-            self.next_id["runs"] += len(frame)
             run_ids.add(frame["key"], first)
             frame = frame.rename(_RUN_COLUMN).with_columns(pl.int_range(first, first + len(frame)).alias("run_id"))
+            first += len(frame)
             n += self.put("runs", frame, extra, gather)
         run_ids.check()
         return n
@@ -339,7 +330,8 @@ _SERIES_FIELDS = [f.name for f in fields(Series)]
 
 def _series_frame(series: list[Series], first_id: int) -> pl.DataFrame:
     """A file's series as a frame, built a column at a time (faster than row dicts for a capture's
-    thousands of series); each series' key is its column_no, and its series_id is first_id + key."""
+    thousands of series); each series' key is its column_no, and its series_id is first_id (the
+    file's content id) + key."""
     import polars as pl
 
     cols = {name: [getattr(s, name) for s in series] for name in _SERIES_FIELDS}
@@ -373,7 +365,10 @@ def _together(parts: list) -> list:
     return out
 
 
-def write_result(con: DuckDBPyConnection, source_id: int, result: ParseResult, writer: Writer) -> dict[str, int]:
-    """Queue one parsed file's rows under ``source_id`` in ``writer`` (the caller holds the transaction
-    and flushes the writer before committing); the one place a file's rows go in, which tests wrap."""
+def write_result(
+    con: DuckDBPyConnection, source_id: int | Callable[[], int], result: ParseResult, writer: Writer
+) -> dict[str, int]:
+    """Queue one parsed file's rows under ``source_id`` (its content id, or the function that gives
+    it) in ``writer`` (the caller holds the transaction and flushes the writer before committing);
+    the one place a file's rows go in, which tests wrap."""
     return writer.write(source_id, result)
