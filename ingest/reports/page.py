@@ -18,6 +18,7 @@ import polars as pl
 from IPython.display import HTML, display
 
 from . import pictures
+from .chart_rules import busiest_workloads, panels_drawn, point_label, shared_y  # noqa: F401  (the pages' helpers)
 from .tables import (
     CSS,
     SHOWN_ROWS,
@@ -158,19 +159,29 @@ def store_note(con) -> None:
 
 
 def systems(con, study: str) -> pl.DataFrame:
-    """Every system of the study, the baseline first, with what was measured on each."""
+    """Every system of the study, the baseline first, with what was measured on each: its tools with
+    their runs and captures (a capture of time series is no run), and the drives behind its runs."""
     df = query(
         con,
         """
-        WITH s AS (SELECT system, count(DISTINCT run_id) AS runs, string_agg(DISTINCT tool, ', ' ORDER BY tool) AS tools,
-                          string_agg(DISTINCT config_label, '; ' ORDER BY config_label) AS configurations,
+        WITH t AS (SELECT system, tool, runs, captures, drives,
+                          tool || ' (' || concat_ws(', ', CASE WHEN runs > 0 THEN runs || CASE WHEN runs = 1 THEN ' run'
+                                                                          ELSE ' runs' END END,
+                                                     CASE WHEN captures > 0 THEN captures || CASE WHEN captures = 1
+                                                          THEN ' capture' ELSE ' captures' END END) || ')' AS said
+                   FROM study_system_runs WHERE study = ?),
+             s AS (SELECT system, string_agg(DISTINCT config_label, '; ' ORDER BY config_label) AS configurations,
                           string_agg(DISTINCT generation, '; ' ORDER BY generation) AS generation
-                   FROM study_runs WHERE study = ? GROUP BY system)
-        SELECT coalesce(s.system, '(no system label)') AS system, s.generation, s.configurations, s.tools, s.runs,
+                   FROM study_runs WHERE study = ? GROUP BY system),
+             n AS (SELECT system, string_agg(said, ', ' ORDER BY tool) AS tools, sum(runs) AS runs,
+                          sum(captures) AS captures, string_agg(DISTINCT drives, ', ' ORDER BY drives) AS drives
+                   FROM t GROUP BY system)
+        SELECT coalesce(s.system, '(no system label)') AS system, s.generation, s.configurations, n.tools, n.runs,
+               n.captures, n.drives,
                coalesce(s.system = b.baseline_system, false) AS baseline  -- an unlabelled system is never one
-        FROM s LEFT JOIN study_baseline b ON b.study = ?
+        FROM s JOIN n ON n.system IS NOT DISTINCT FROM s.system LEFT JOIN study_baseline b ON b.study = ?
         ORDER BY baseline DESC, s.system""",
-        [study, study],
+        [study, study, study],
     )
     return df
 
@@ -223,14 +234,6 @@ def no_marks(systems: pl.DataFrame, drawn, why: str, besides=()) -> str:
     return no_marks_text(absent, why)
 
 
-def panels_drawn(d: pl.DataFrame, panel: str, first: int) -> tuple[list, list]:
-    """(every panel of ``d``'s ``panel`` column in order, those a faceted chart draws): the ``first``
-    panels and each system's first, so a cut never leaves a system without a panel."""
-    every = list(dict.fromkeys(d[panel].to_list()))
-    own = d.unique("system", keep="first", maintain_order=True)[panel].to_list()
-    return every, list(dict.fromkeys(every[:first] + own))
-
-
 def caption(*parts: str) -> str:
     """A chart's left_out text from its parts, the empty ones skipped."""
     return " ".join(p for p in parts if p)
@@ -246,24 +249,6 @@ def system_colors(names, shown=None) -> alt.Scale:
     if shown is not None:
         domain = sorted({str(n) for n in shown if n is not None and n == n})
     return alt.Scale(domain=domain, range=[colour.get(n, PALETTE[-1]) for n in domain])
-
-
-def point_label(row) -> str:
-    """A matched point in words: workload, then the baseline's RAID level, drives and configuration where
-    stated, so two points that differ only there never share (and stack into) one bar."""
-    parts = [str(row["workload"])]
-    raid = row.get("baseline_raid_level")
-    if raid is not None and raid == raid:  # None or NaN: a missing value
-        parts.append(str(raid) if str(raid).upper().startswith("RAID") else f"RAID {raid}")
-    drives = row.get("baseline_drives")
-    if drives is not None and drives == drives:
-        parts.append(f"{int(drives)} drives")
-    for key in ("baseline_config", "config"):
-        v = row.get(key)
-        if v is not None and v == v and v != "":
-            parts.append(str(v))
-            break
-    return " · ".join(parts)
 
 
 LABEL_CHARS = 80
