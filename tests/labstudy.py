@@ -51,37 +51,25 @@ criteria = ["exchange_iops_per_mailbox", "jetstress_db_read_latency", "jetstress
             "ds4300_measurement_point"]
 """
 
-OLD_TOML = f"""system = "{OLD}"
-generation = "DS4500"
-firmware = "12.60.02.00"
-price_usd = {PRICES[OLD]}
 
-[[targets]]
-target = '{TARGET}'
-volume = "array1_LUN0_app01_5G"
-array = "san01"
+def system_toml(system: str, generation: str, firmware: str, targets: list[tuple[str, str, str]]) -> str:
+    """A system folder's iolab.toml: its labels, price and [[targets]] (target, volume, array)."""
+    head = f'system = "{system}"\ngeneration = "{generation}"\nfirmware = "{firmware}"\nprice_usd = {PRICES[system]}\n'
+    return head + "".join(f'\n[[targets]]\ntarget = \'{t}\'\nvolume = "{v}"\narray = "{a}"\n' for t, v, a in targets)
 
-[[targets]]
-target = "Database (E:)"
-volume = "array1_LUN1_app01_5G"
-array = "san01"
 
-[[targets]]
-target = "Log (F:)"
-volume = "array1_LUN2_app01_5G"
-array = "san01"
-"""
-
-NEW_TOML = f"""system = "{NEW}"
-generation = "E2600"
-firmware = "07.75.36.30"
-price_usd = {PRICES[NEW]}
-
-[[targets]]
-target = '{TARGET}'
-volume = "0"
-array = "DAMC001-1-7"
-"""
+# each array's controller firmware as its profile states it; the volumes the targets are mapped to
+OLD_TOML = system_toml(
+    OLD,
+    "DS4500",
+    "12.60.02.00",
+    [
+        (TARGET, "array1_LUN0_app01_5G", "san01"),
+        ("Database (E:)", "array1_LUN1_app01_5G", "san01"),
+        ("Log (F:)", "array1_LUN2_app01_5G", "san01"),
+    ],
+)
+NEW_TOML = system_toml(NEW, "E2600", "07.75.36.30", [(TARGET, "0", "DAMC001-1-7")])
 
 
 def lab_study(root: Path) -> Path:

@@ -89,14 +89,17 @@ def test_per_drive_iops_divide_each_run_by_its_profile_s_drives(study, plain):
         assert per_drive == iops / drives
 
 
+# a curve's workload (the views' label less the load) -> the Iometer access specification it is (p.workload)
+SPECS = """JOIN (SELECT DISTINCT system, workload_label(block_size_bytes, read_pct, random_pct, NULL, workload) AS label,
+                        workload FROM per_drive_iops WHERE study = ? AND tool = 'Iometer') p
+             ON p.system = s.system AND p.label = s.workload"""
+
+
 def test_scaling_points_are_the_means_of_the_three_repeats(study, plain):
     con, _ = study
     rows = q(
         con,
-        """SELECT s.system, s.load, s.value, s.n, p.workload FROM scaling s
-           JOIN (SELECT DISTINCT system, workload_label(block_size_bytes, read_pct, random_pct, NULL, workload) AS label,
-                        workload FROM per_drive_iops WHERE study = ? AND tool = 'Iometer') p
-             ON p.system = s.system AND p.label = s.workload
+        f"""SELECT s.system, s.load, s.value, s.n, p.workload FROM scaling s {SPECS}
            WHERE s.study = ? AND s.metric = 'iops' AND s.axis = 'outstanding_ios'""",
         [lab.STUDY, lab.STUDY],
     )
@@ -235,10 +238,7 @@ def test_saturation_is_the_last_load_before_a_run_fails(study, plain):
     con, _ = study
     rows = q(
         con,
-        """SELECT s.system, p.workload, s.saturation_load, s.first_failing_load FROM saturation s
-           JOIN (SELECT DISTINCT system, workload_label(block_size_bytes, read_pct, random_pct, NULL, workload) AS label,
-                        workload FROM per_drive_iops WHERE study = ? AND tool = 'Iometer') p
-             ON p.system = s.system AND p.label = s.workload
+        f"""SELECT s.system, p.workload, s.saturation_load, s.first_failing_load FROM saturation s {SPECS}
            WHERE s.study = ? AND s.axis = 'outstanding_ios'""",
         [lab.STUDY, lab.STUDY],
     )
