@@ -57,19 +57,34 @@ def better_means(direction: str | None) -> str:
     return "neither way is better: no % better"
 
 
+def _given(v: Any) -> bool:
+    return v is not None and v == v and v != ""  # None, NaN or empty: not stated
+
+
 def point_label(row: Any) -> str:
-    """A matched point in words: workload, then the baseline's RAID level, drives and configuration where
-    stated, so two points that differ only there never share (and stack into) one bar or one row."""
+    """A matched point in words, as the system (whose panel holds the bar) measured it: workload, RAID
+    level, drives and configuration where stated, each followed by the baseline's where that differs
+    ("2 drives for 10 drives", "RAID 1 for RAID 5"), and one only the baseline states said to be the
+    baseline's ("baseline: RAID 5, 10 x FC"), so a bar never carries the baseline's configuration as
+    its own, and two points that differ only there never share (and stack into) one bar."""
+
+    def raid(v) -> str:
+        return str(v) if str(v).upper().startswith("RAID") else f"RAID {v}"
+
+    def drives(v) -> str:
+        return f"{int(v)} drives"
+
     parts = [str(row["workload"])]
-    raid = row.get("baseline_raid_level")
-    if raid is not None and raid == raid:  # None or NaN: a missing value
-        parts.append(str(raid) if str(raid).upper().startswith("RAID") else f"RAID {raid}")
-    drives = row.get("baseline_drives")
-    if drives is not None and drives == drives:
-        parts.append(f"{int(drives)} drives")
-    for key in ("baseline_config", "config"):
-        v = row.get(key)
-        if v is not None and v == v and v != "":
-            parts.append(str(v))
-            break
+    for own_key, base_key, word in (
+        ("raid_level", "baseline_raid_level", raid),
+        ("drives", "baseline_drives", drives),
+        ("config", "baseline_config", str),
+    ):
+        own, base = row.get(own_key), row.get(base_key)
+        if _given(own) and _given(base) and own != base:
+            parts.append(f"{word(own)} for {word(base)}")
+        elif _given(own):
+            parts.append(word(own))
+        elif _given(base):
+            parts.append(f"baseline: {word(base)}")
     return " · ".join(parts)

@@ -35,10 +35,14 @@ runs = r.query(
     con,
     """SELECT coalesce(r.system, '(no system label)') AS system, r.tool, r.tool_version,
                               count(DISTINCT r.run_id) AS runs,
-                              count(DISTINCT coalesce(m.workload_label, r.workload)) AS workloads,
+                              -- a workload is its size and mix, whatever its load: the loads are counted apart
+                              count(DISTINCT coalesce(m.workload, r.workload)) AS workloads,
+                              count(DISTINCT m.load) AS loads,
                               min(r.started_at) AS first_start, max(coalesce(r.ended_at, r.started_at)) AS last_end
                        FROM current_runs r
-                       LEFT JOIN (SELECT DISTINCT run_id, workload_label FROM current_measurements WHERE study = ?) m
+                       LEFT JOIN (SELECT DISTINCT run_id, outstanding_ios AS load,
+                                         regexp_replace(workload_label, ', QD [0-9]+$', '') AS workload
+                                  FROM current_measurements WHERE study = ?) m
                               USING (run_id)
                        WHERE r.study = ? GROUP BY ALL ORDER BY 1, 2""",
     [study, study],
@@ -119,7 +123,9 @@ if head.height:
                 *r.tooltips(*r.SOURCE_TOOLTIPS),
             ],
         )
-        .properties(width=560, title=f"Headline IO/s per workload and system ({n_shown} of {n_all} workloads)"),
+        .properties(
+            width=560, title=f"Headline IO/s per workload and load, per system ({n_shown} of {n_all} workload points)"
+        ),
         f"Bar chart: the best IO/s of each system at {n_shown} workloads (the {TOP} busiest and each system's "
         f"{EACH} busiest), bars of the {hd['system'].n_unique()} systems side by side.",
         source={
@@ -131,7 +137,8 @@ if head.height:
             "values": {"iops": "iops"},
             "aggregate": True,
         },
-        left_out=f"{n_all - n_shown} of {n_all} workloads not drawn: for every system, less busy than those shown."
+        left_out=f"{n_all - n_shown} of {n_all} workload points (a workload at one load) not drawn: for every "
+        "system, less busy than those shown."
         if n_all > n_shown
         else "",
     )

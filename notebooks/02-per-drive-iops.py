@@ -30,18 +30,21 @@ r.heading(study, "IOPS per drive")
 systems = r.systems_block(con, study)
 r.note(
     "IOPS per drive = workload IOPS / physical drives behind the volumes it hit (view per_drive_iops). "
-    "Drives come from the volume's array in a loaded profile (drives source: profile), from the sidecar "
-    "(declared) or from the published table (stated); every member of a RAID-10 group counts, hot spares do not."
+    "Drives come from the sidecar where it declares them (declared; the profile drives column says what a loaded "
+    "profile says instead), else from the volume's array in a loaded profile (profile), else from the published "
+    "table (stated); every member of a RAID-10 group counts, hot spares do not."
 )
 
 # %%
 runs = r.query(
     con,
     """SELECT run_id, coalesce(system, '(no system label)') AS system, workload_label AS workload, run_key, tool,
-                              raid_level, config_label, volume, drives, drives_source, match_rule, iops, iops_per_drive,
-                              mbps, mbps_per_drive, source_path
+                              raid_level, config_label, volume, drives, drives_source, profile_drives, match_rule, iops,
+                              iops_per_drive, mbps, mbps_per_drive, source_path
                        FROM per_drive_iops WHERE study = ? AND level = 'run' AND drives IS NOT NULL
-                       ORDER BY system, workload, drives, run_key""",
+                       -- a workload's loads in numbers (QD 2 before QD 16), not as text
+                       ORDER BY system, block_size_bytes, read_pct, random_pct, outstanding_ios, workload, drives,
+                                source_path, run_key""",
     [study],
 )
 d = runs.filter(runs["iops_per_drive"].is_not_null()).join(
@@ -146,8 +149,11 @@ if unknown.height:
 targets = r.query(
     con,
     """SELECT coalesce(system, '(no system label)') AS system, workload_label AS workload, run_key,
-                                 target, volume, array_name, raid_level, drives, drives_source, match_rule, iops, iops_per_drive
-                          FROM per_drive_iops WHERE study = ? AND level = 'target' ORDER BY system, run_key, workload, target""",
+                                 target, volume, array_name, raid_level, drives, drives_source, profile_drives, match_rule,
+                                 iops, iops_per_drive
+                          FROM per_drive_iops WHERE study = ? AND level = 'target'
+                          ORDER BY system, block_size_bytes, read_pct, random_pct, outstanding_ios, workload, source_path,
+                                   run_key, target""",
     [study],
 )
 r.table(targets, "Per workload target (target -> volume -> drives)")
@@ -155,13 +161,44 @@ r.table(targets, "Per workload target (target -> volume -> drives)")
 # %%
 sizing = r.query(
     con,
-    """SELECT coalesce(system, '(no system label)') AS system, workload_label AS workload, criterion,
-                                rule, threshold, threshold_unit, rule_metric, iops, drives, iops_per_drive, multiple
-                         FROM sizing WHERE study = ? AND multiple IS NOT NULL ORDER BY criterion, system, workload""",
+    """SELECT coalesce(system, '(no system label)') AS system, tool, workload_label AS workload, criterion,
+                                rule, rule_tool, threshold, threshold_unit, rule_metric, iops, drives, iops_per_drive,
+                                multiple
+                         FROM sizing WHERE study = ? AND multiple IS NOT NULL
+                         ORDER BY criterion, system, block_size_bytes, read_pct, random_pct, outstanding_ios, workload,
+                                  source_path, run_key""",
+    [study],
+)
+rules = r.query(
+    con,
+    """SELECT criterion, tool, description, comparator, threshold, unit FROM study_declarations
+       WHERE study = ? AND kind = 'criterion' AND defined AND comparator IN ('=', '>=', '>')
+         AND iolab_metric IN ('iops', 'mbps', 'iops_per_drive', 'mbps_per_drive') ORDER BY criterion""",
     [study],
 )
 if sizing.height:
-    r.table(sizing, "Sizing rules this study declares (multiple = value / rule: units supported, or x the rule)")
+    for crit, tool, what, comparator, threshold, unit in rules.iter_rows():
+        got = sizing.filter(sizing["criterion"] == crit)
+        if comparator == "=" and got.height:  # a unit per threshold: the units each run supports, in words
+            said = [f"{s} · {w}: {m:,.0f}" for s, w, m in got.select(["system", "workload", "multiple"]).iter_rows()]
+            r.note(
+                f"{crit} ({what}: {threshold:g} {unit} each), sizing {tool} runs only: "
+                + "; ".join(said[:10])
+                + (f"; and {len(said) - 10} more runs in the table below." if len(said) > 10 else ".")
+            )
+        elif not got.height:
+            r.note(f"{crit} ({what}) sizes {tool} runs only: this study has none it applies to.")
+    r.table(
+        sizing,
+        "Sizing rules this study declares, each against the runs of its tool (multiple = value / rule: units "
+        "supported, or x the rule)",
+    )
+elif rules.height:
+    r.note(
+        "The sizing rules this study declares apply to runs of their own tool only, and it has none: "
+        + "; ".join(f"{c} ({t})" for c, t in rules.select(["criterion", "tool"]).iter_rows())
+        + "."
+    )
 else:
     r.note("This study declares no sizing rule (sidecar criteria = [...] naming rows of a criteria file).")
 

@@ -30,13 +30,18 @@ r.heading(study, "QoS verdicts and efficiency")
 systems = r.systems_block(con, study)
 declared = r.query(
     con,
-    """SELECT kind, criterion, description, comparator, threshold, unit, iolab_metric AS metric,
+    """SELECT kind, criterion, description, comparator, threshold, unit, tool, iolab_metric AS metric, roles, units,
                                   defined, citation
                            FROM study_declarations WHERE study = ? ORDER BY kind, criterion""",
     [study],
 )
 if declared.height:
-    r.table(declared, "Criteria and corrections this study declares (its iolab.toml)")
+    r.table(
+        declared,
+        "Criteria and corrections this study declares (its iolab.toml), each with its scope: a criterion or sizing "
+        "rule judges its tool's runs only (any: every tool's); a correction applies to its metric, else to the "
+        "metrics of its roles (throughput when none is stated) in its units",
+    )
 else:
     r.note(
         'This study declares no QoS criterion: add criteria = ["<id>", ...] naming rows of a criteria file '
@@ -89,11 +94,19 @@ r.table(v, "Every verdict (failures first)")
 e = r.query(
     con,
     """SELECT coalesce(system, '(no system label)') AS system, price_usd, price_source, watts, vms, score,
-                           best_iops, best_iops_per_drive, usd_per_vm, usd_per_iops, iops_per_watt, score_per_kw
+                           best_iops, best_iops_workload, best_iops_load, best_iops_runs, best_iops_drives,
+                           best_iops_per_drive, usd_per_vm, usd_per_iops, iops_per_watt, score_per_kw
                     FROM efficiency WHERE study = ? ORDER BY system""",
     [study],
 )
-r.table(e, "Efficiency per system ($ from the sidecar or published figures)")
+if e["best_iops"].drop_nulls().len():
+    r.note(
+        "IO/s here is the statistic of every page: a point's mean over its repeated runs (each system's current "
+        "measurement), never the best single run. best_iops is the highest such mean, at the workload and load "
+        "named beside it (best_iops_runs: the repeats averaged; best_iops_drives: the drives behind it); $/IOPS "
+        "and IOPS per watt divide by it, and IOPS per drive is it over those drives (view efficiency)."
+    )
+r.table(e, "Efficiency per system ($ from the sidecar or published figures; IO/s: the best point's mean of repeats)")
 
 # %%
 r.provenance(con, study)

@@ -50,6 +50,12 @@ r.note(
 )
 if why := headline.why_no_comparison(con, study):  # said here, beside the page's link and in the print edition
     r.not_drawn(why)
+r.note(
+    "Drive counts are each side's own: the sidecar's declared count, else the array profile's members behind the "
+    "volumes the runs hit, else a published table's (the drives source columns say which, and what a profile "
+    "says where the sidecar overrides it). A bar's label names its own system's RAID level, drives and "
+    "configuration, and the baseline's where they differ (2 drives for 10 drives); match_rule states both counts."
+)
 measured = r.query(
     con,
     """SELECT DISTINCT system, measurement, baseline_system AS baseline, baseline_measurement AS "baseline measurement"
@@ -64,9 +70,18 @@ if measured.height:
     )
 if said := noise_alone(con, "comparison_fdr", study):
     r.note(said)
-corr = r.query(con, "SELECT correction, correction_source FROM study_corrections WHERE study = ?", [study])
+corr = r.query(con, "SELECT correction, correction_source, scope FROM study_corrections WHERE study = ?", [study])
 if corr.height:
-    r.note(f"Declared correction: x {corr['correction'][0]:g} ({corr['correction_source'][0]}).")
+    factor, source, scope = corr.row(0)
+    r.note(
+        (f"Declared correction: x {factor:g} ({source}), " if factor is not None else f"No correction: {source}. ")
+        + (
+            f"applied where its scope covers the metric ({scope}); every other metric (counts, errors, CPU use, "
+            "settings, and what the scope leaves out) is compared as measured, with a correction of 1 in the tables."
+            if scope
+            else ""
+        )
+    )
 
 # %%
 # the study's headline metrics (view headline_metrics): its throughputs, its average latencies (fio's per direction)
@@ -75,7 +90,8 @@ HEADLINE = HEADLINE.to_list()
 c = r.query(
     con,
     """SELECT metric, unit, direction, system, workload_label AS workload, baseline_config, config,
-                           baseline_raid_level, raid_level, baseline_drives, drives, baseline_value,
+                           baseline_raid_level, raid_level, baseline_drives, drives,
+                           baseline_drives_source, drives_source, baseline_value,
                            -- where a correction applies, the baseline the % better is computed against
                            CASE WHEN correction <> 1 THEN CASE direction WHEN 'higher' THEN baseline_value * correction
                                 WHEN 'lower' THEN baseline_value / correction END END AS corrected_baseline,

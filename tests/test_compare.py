@@ -63,8 +63,10 @@ def test_summary_first_with_counts_geometric_mean_and_correction(dbf, capsys):
     pcts = [p for (p,) in view(dbf, "SELECT pct_better FROM comparison WHERE study = ? AND metric = 'iops'", [STUDY])]
     pct = (math.exp(sum(math.log(1 + p / 100) for p in pcts) / len(pcts)) - 1) * 100
     assert cells[8] == f"{pct:+,.2f} %"
-    assert columns(next(c for c in raw if c.startswith(DS4300) and "  avg_latency_ms" in c))[7] == "/1.1"
+    # the correction's scope is throughput in IO/s and MB/s: the response time is compared as measured
+    assert columns(next(c for c in raw if c.startswith(DS4300) and "  avg_latency_ms" in c))[7] == "none"
     assert any("Declared correction 1.1 (drive_generation_correction" in line for line in out)
+    assert any("drive_generation_correction: throughput metrics in IO/s, MB/s" in line for line in out)
     assert not any(line.strip() == "matched points" for line in out)  # no per-point rows by default
     assert out[-1].endswith("`--all` lists every matched point.")
 
@@ -73,8 +75,10 @@ def test_all_lists_every_point_with_the_corrected_baseline(dbf, capsys):
     assert cli.main(["compare", "--db", str(dbf), "--study", STUDY, "--all"]) == 0
     out = capsys.readouterr().out
     assert "matched points" in out and "e+" not in out
-    # latency 20 ms against a baseline of 20 ms, corrected to 20 / 1.1 = 18.2: -9.09 % is explained
-    assert any(columns(line)[3:8] == ["20.0", "18.2", "20.0", "1.00", "-9.09 %"] for line in out.splitlines())
+    # latency 20 ms against a baseline of 20 ms: outside the correction's scope, no corrected baseline, +0.00 %
+    # (it was corrected to 20 / 1.1 = 18.2 and called -9.09 % before the correction had a scope: issue 59)
+    assert any(columns(line)[3:7] == ["20.0", "20.0", "1.00", "+0.00 %"] for line in out.splitlines())
+    assert not any("-9.09 %" in line for line in out.splitlines())
 
 
 def test_one_number_format_per_column():

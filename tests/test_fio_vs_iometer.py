@@ -169,7 +169,7 @@ def test_two_splits_of_one_load_are_two_points_each_paired_with_its_own(con, tmp
             "4 KiB random read, QD 16 (QD 1 x 16 workers)",
             16,
             1,
-            "drives: equal; config: equal; split: 16 x 1 for 1 x 16",
+            "drives: not stated; config: equal; split: 16 x 1 for 1 x 16",
         ),
-        ("4 KiB random read, QD 16 (QD 16 x 1 workers)", 16, 1, "drives: equal; config: equal"),
+        ("4 KiB random read, QD 16 (QD 16 x 1 workers)", 16, 1, "drives: not stated; config: equal"),
     ]

@@ -96,7 +96,8 @@ def test_reproduced_figures_are_in_the_reports(rendered):
     ov = text(rendered / "esxtop-perfmon-samples" / "01-overview.html")
     systems, runs = ov.split("Systems under test")[1].split("Runs by system and tool")
     runs, captured = runs.split("Time series captured")
-    assert "(no system label) esxtop, perfmon 4 no" in " ".join(systems.split())  # 4 runs, not a baseline
+    # 4 captures, no run (a capture of time series is no run: issue 59, item 10), not a baseline
+    assert "(no system label) esxtop (2 captures), perfmon (2 captures) 0 4" in " ".join(systems.split())
     assert "No rows" not in systems
     assert "No rows" not in runs and "esxtop" in runs and "perfmon" in runs
     # what was measured: the captures' counters (measurements, empty here, is not shown)
@@ -193,14 +194,65 @@ def test_points_differing_only_in_raid_level_or_drives_get_their_own_bar():
 
     nan = float("nan")
     base = {"workload": "8 KiB random read, QD 32", "baseline_config": nan, "config": "Caches off"}
-    r5 = point_label({**base, "baseline_raid_level": "RAID-5", "baseline_drives": 40.0})
-    r10 = point_label({**base, "baseline_raid_level": "RAID-10", "baseline_drives": 40.0})
+    r5 = point_label(
+        {**base, "raid_level": "RAID-5", "baseline_raid_level": "RAID-5", "drives": 40, "baseline_drives": 40.0}
+    )
+    r10 = point_label(
+        {**base, "raid_level": "RAID-10", "baseline_raid_level": "RAID-10", "drives": 40, "baseline_drives": 40}
+    )
     assert r5 == "8 KiB random read, QD 32 · RAID-5 · 40 drives · Caches off"
     assert r5 != r10
     assert (
         point_label({**base, "baseline_raid_level": "5", "baseline_drives": nan})
-        == "8 KiB random read, QD 32 · RAID 5 · Caches off"
+        == "8 KiB random read, QD 32 · baseline: RAID 5 · Caches off"
     )
+
+
+def test_a_bar_is_labelled_with_its_own_system_s_drives_and_configuration():
+    """Issue 59: the new array's bars carried the baseline's "RAID 5, 10 x FC" as their own."""
+    from iolab.reports.page import point_label
+
+    row = {
+        "workload": "8 KiB random read, QD 1",
+        "raid_level": None,
+        "baseline_raid_level": None,
+        "drives": 2,
+        "baseline_drives": 10,
+        "config": None,
+        "baseline_config": "RAID 5, 10 x FC",
+    }
+    assert point_label(row) == "8 KiB random read, QD 1 · 2 drives for 10 drives · baseline: RAID 5, 10 x FC"
+    row |= {"config": "RAID 1, 2 x SAS"}
+    assert point_label(row) == "8 KiB random read, QD 1 · 2 drives for 10 drives · RAID 1, 2 x SAS for RAID 5, 10 x FC"
+
+
+def test_the_busiest_workloads_are_drawn_first_whatever_their_names():
+    """Issue 59: "4 of 16 panels not drawn" left out the headline's top workload (the first 12 by name)."""
+    import polars as pl
+
+    from iolab.reports.page import panels_drawn
+
+    names = [f"{k} KiB {m}" for k in (8, 64) for m in ("random read", "random write", "seq read", "seq write")]
+    names += [f"{n}, 1 worker" for n in names]
+    d = pl.DataFrame({"system": ["A", "B"] * 8, "workload": sorted(names)})
+    every, drawn = panels_drawn(d, "workload", 12)
+    assert len(every) == 16 and "8 KiB seq write, 1 worker" not in drawn  # the first 12 by order: it was cut
+    every, drawn = panels_drawn(d, "workload", 12, ["8 KiB seq write", "64 KiB random read"])
+    assert drawn[:3] == ["8 KiB seq write", "8 KiB seq write, 1 worker", "64 KiB random read"]
+    assert len(drawn) == 12 and set(drawn) <= set(every)
+
+
+def test_panels_share_a_y_axis_where_they_compare_like_with_like():
+    import polars as pl
+
+    from iolab.reports.page import shared_y
+
+    near = pl.DataFrame({"workload": ["a", "a", "b"], "value": [10.0, 80.0, 30.0]})
+    far = pl.DataFrame({"workload": ["a", "b"], "value": [8000.0, 500.0]})
+    assert shared_y(near, "workload", "value") == ("shared", "one y-axis for every panel")
+    resolve, said = shared_y(far, "workload", "value")
+    assert resolve == "independent" and said.startswith("each panel has its own y-axis")
+    assert shared_y(far.head(1), "workload", "value") == ("shared", "")
 
 
 def test_pages_share_one_kernel_but_never_each_others_names():

@@ -155,13 +155,13 @@ def cmd_compare(args: argparse.Namespace, con: Any) -> int:
         write_out(as_text(df, args.format))
     else:
         heading = con.execute(
-            """SELECT b.baseline_system, b.baseline_source, c.correction, c.correction_source
+            """SELECT b.baseline_system, b.baseline_source, c.correction, c.correction_source, c.scope
                FROM study_baseline b LEFT JOIN study_corrections c USING (study) WHERE b.study = ?""",
             [args.study],
         ).fetchall()
         unmatched = unmatched_counts(con, args.study, metrics)
         measured = measurement_lines(con, args.study, chosen)
-        _print(df, args.study, heading[0] if heading else (None, None, None, None), unmatched, args.all, measured)
+        _print(df, args.study, heading[0] if heading else (None,) * 5, unmatched, args.all, measured)
         if many:
             console().print(markup(many), soft_wrap=True)
     return requires.EXIT_OK
@@ -362,13 +362,14 @@ def _print(
     """The heading (baseline, correction, the measurements compared), the per-system summary, and with
     ``rows`` every point."""
     out = console()
-    baseline, source, factor, factor_source = heading
+    baseline, source, factor, factor_source, scope = heading
     out.print(f"[bold]{markup(study)}[/]: each system against {markup(baseline)} ({markup(source)}).", soft_wrap=True)
     if factor is not None and factor != 1:
         out.print(
-            f"Declared correction {factor:g} ({markup(factor_source)}): the baseline is multiplied by it where "
-            "higher is better and divided by it where lower is better before % better is computed; "
-            "the ratio is the measured value / the measured baseline.",
+            f"Declared correction {factor:g} ({markup(factor_source)}), applied only where its scope covers the "
+            f"metric ({markup(scope or '')}; every other metric is compared as measured): the baseline is "
+            "multiplied by it where higher is better and divided by it where lower is better before % better is "
+            "computed; the ratio is the measured value / the measured baseline.",
             soft_wrap=True,
         )
     if measured:

@@ -10,7 +10,10 @@ Lets users put their own runs next to published ones. Two CSV shapes (UTF-8, a h
          drive, cache_setting.
 
 Each row is a run (key `row<N>`, N = line number) carrying its own system, generation, RAID level,
-drive count and config; numbers become samples in canonical units. A value that is not one number
+drive count and config; numbers become samples in canonical units. An optional `tool` column names
+the tool that measured the figure (Iometer, Jetstress, Orion, ...): the run's tool, which scopes the
+criteria and sizing rules that apply to it (criteria.py); a row that names none is a `published` run,
+which no tool's criterion judges. A value that is not one number
 (a range such as `16-17`) stays in published_results as text and is not a sample.
 """
 
@@ -23,7 +26,7 @@ from ..model import ParseError, ParseResult, Run, Runs, csv_header, csv_records,
 from ._rows import Rows
 
 FORMAT = "published-results-csv"
-VERSION = "1"
+VERSION = "2"  # 2: the optional tool column
 UNITS = {
     "IO/s": ("IO/s", 1.0),
     "MB/s": ("MB/s", 1.0),
@@ -82,7 +85,7 @@ def parse(data: bytes, name: str) -> ParseResult:
         key = f"row{ln}"
         run = Run(
             key=key,
-            tool="published",
+            tool=(r.get("tool") or "").strip() or "published",
             workload=r.get("workload") or None,
             description=r.get("context") or r.get("note") or None,
             status="published",

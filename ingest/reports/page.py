@@ -19,6 +19,7 @@ from IPython.display import HTML, display
 
 from ..wording import point_label  # noqa: F401  (a matched point in words: moved down for the commands)
 from . import pictures
+from .chart_rules import busiest_workloads, panels_drawn, shared_y  # noqa: F401  (the pages' helpers)
 from .tables import (
     CSS,
     SHOWN_ROWS,
@@ -179,21 +180,31 @@ def store_note(con) -> None:
 
 def systems(con, study: str) -> pl.DataFrame:
     """Every system of the study, the baseline first, with what was measured on each in its current
-    measurement (a system with none current has no runs here: the measurements block says why)."""
+    measurement: its tools with their runs and captures (a capture of time series is no run), and the
+    drives behind its runs (a system with none current has no runs here: the measurements block says why)."""
     df = query(
         con,
         """
-        WITH c AS (SELECT system, count(DISTINCT run_id) AS runs, string_agg(DISTINCT tool, ', ' ORDER BY tool) AS tools,
-                          string_agg(DISTINCT config_label, '; ' ORDER BY config_label) AS configurations,
+        WITH t AS (SELECT system, tool, runs, captures, drives,
+                          tool || ' (' || concat_ws(', ', CASE WHEN runs > 0 THEN runs || CASE WHEN runs = 1 THEN ' run'
+                                                                          ELSE ' runs' END END,
+                                                     CASE WHEN captures > 0 THEN captures || CASE WHEN captures = 1
+                                                          THEN ' capture' ELSE ' captures' END END) || ')' AS said
+                   FROM study_system_runs WHERE study = ?),
+             c AS (SELECT system, string_agg(DISTINCT config_label, '; ' ORDER BY config_label) AS configurations,
                           string_agg(DISTINCT generation, '; ' ORDER BY generation) AS generation
                    FROM current_runs WHERE study = ? GROUP BY system),
+             n AS (SELECT system, string_agg(said, ', ' ORDER BY tool) AS tools, sum(runs) AS runs,
+                          sum(captures) AS captures, string_agg(DISTINCT drives, ', ' ORDER BY drives) AS drives
+                   FROM t GROUP BY system),
              s AS (SELECT DISTINCT system FROM study_runs WHERE study = ?)
-        SELECT coalesce(s.system, '(no system label)') AS system, c.generation, c.configurations, c.tools,
-               coalesce(c.runs, 0) AS runs,
+        SELECT coalesce(s.system, '(no system label)') AS system, c.generation, c.configurations, n.tools,
+               coalesce(n.runs, 0) AS runs, coalesce(n.captures, 0) AS captures, n.drives,
                coalesce(s.system = b.baseline_system, false) AS baseline  -- an unlabelled system is never one
-        FROM s LEFT JOIN c ON c.system IS NOT DISTINCT FROM s.system LEFT JOIN study_baseline b ON b.study = ?
+        FROM s LEFT JOIN c ON c.system IS NOT DISTINCT FROM s.system LEFT JOIN n ON n.system IS NOT DISTINCT FROM s.system
+             LEFT JOIN study_baseline b ON b.study = ?
         ORDER BY baseline DESC, s.system""",
-        [study, study, study],
+        [study] * 4,
     )
     return df
 
@@ -223,14 +234,6 @@ def no_marks(systems: pl.DataFrame, drawn, why: str, besides=()) -> str:
     leaves a system out without a word."""
     absent = sorted(set(systems["system"].drop_nulls().to_list()) - {str(s) for s in drawn} - set(besides))
     return no_marks_text(absent, why)
-
-
-def panels_drawn(d: pl.DataFrame, panel: str, first: int) -> tuple[list, list]:
-    """(every panel of ``d``'s ``panel`` column in order, those a faceted chart draws): the ``first``
-    panels and each system's first, so a cut never leaves a system without a panel."""
-    every = list(dict.fromkeys(d[panel].to_list()))
-    own = d.unique("system", keep="first", maintain_order=True)[panel].to_list()
-    return every, list(dict.fromkeys(every[:first] + own))
 
 
 def caption(*parts: str) -> str:

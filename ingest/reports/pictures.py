@@ -31,15 +31,23 @@ _DATA = "data:image/svg+xml;base64,"
 _PENDING = _DATA + base64.b64encode(PENDING.encode("utf-8")).decode("ascii")
 
 
+# vl-convert's loggers: its Vega warnings, and its rasteriser's (tiny-skia, for the PNGs of `report
+# --images`: "path stroking failed" for each line of no length, such as a 95 % interval of 0 width)
+QUIET = ("vl_convert", "tiny_skia")
+
+
 def converter() -> ModuleType:
-    """vl-convert, its Vega warnings kept to Python's logging ("vl_convert"): vl-convert 2 sends each
-    (an axis's empty extent, a legend property set twice) there, and Python prints to the terminal a
-    warning no handler takes. They say nothing of the data, and vl-convert 1 kept them to itself."""
+    """vl-convert, its warnings kept to Python's logging (QUIET): vl-convert 2 sends each (an axis's
+    empty extent, a legend property set twice; a zero-length stroke its PNG rasteriser skips) there,
+    and Python prints to the terminal a warning no handler takes (`report --images` printed "path
+    stroking failed" 160 times for one study). They say nothing of the data, and vl-convert 1 kept
+    them to itself."""
     import vl_convert
 
-    log = logging.getLogger("vl_convert")
-    if not log.handlers:
-        log.addHandler(logging.NullHandler())  # a handler set up by the user still gets them
+    for name in QUIET:
+        log = logging.getLogger(name)
+        if not log.handlers:
+            log.addHandler(logging.NullHandler())  # a handler set up by the user still gets them
     return vl_convert
 
 

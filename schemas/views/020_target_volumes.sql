@@ -5,10 +5,11 @@
 --   sidecar:exact  a [[targets]] entry of the file's iolab.toml names the target exactly
 --   sidecar:glob   a [[targets]] entry matches it as a glob (e.g. "1: *")
 --   name           an array profile holds a volume of the same name (case-insensitive, - = _)
--- Drives: the member count of the volume's array/volume group in a loaded profile (every member
--- counts, both halves of a RAID-10 mirror; hot spares are never members), else the count the
--- sidecar declares. drives_source says which. A profile of the same study is preferred; an
--- entry naming an array only matches that array's profile.
+-- Drives: the count the sidecar's [[targets]] entry declares (drives = N), else the member count of
+-- the volume's array/volume group in a loaded profile (every member counts, both halves of a RAID-10
+-- mirror; hot spares are never members). drives_source says which ('declared', 'profile'), and
+-- profile_drives what the profile says where a declared count overrides it (the pages say so). A
+-- profile of the same study is preferred; an entry naming an array only matches that array's profile.
 CREATE OR REPLACE VIEW run_targets AS
 SELECT DISTINCT s.run_id, f.source_id, s.target
 FROM samples s JOIN runs r USING (run_id) JOIN source_files f ON f.content_id = r.source_id AND f.status = 'ok'
@@ -52,8 +53,9 @@ WITH mapped AS (
 )
 SELECT m.run_id, m.source_id, m.target, m.volume, coalesce(p.profile_array, m.array_name) AS array_name,
        m.match_rule, p.group_name, p.raid_level,
-       CASE WHEN p.drive_count > 0 THEN p.drive_count ELSE m.drives_declared END AS drives,
-       CASE WHEN p.drive_count > 0 THEN 'profile' WHEN m.drives_declared IS NOT NULL THEN 'declared' END AS drives_source,
-       p.profile_source_id
+       coalesce(m.drives_declared, CASE WHEN p.drive_count > 0 THEN p.drive_count END) AS drives,
+       CASE WHEN m.drives_declared IS NOT NULL THEN 'declared' WHEN p.drive_count > 0 THEN 'profile' END AS drives_source,
+       p.profile_source_id,
+       CASE WHEN p.drive_count > 0 THEN p.drive_count END AS profile_drives
 FROM matched m
 LEFT JOIN in_profile p ON p.run_id = m.run_id AND p.source_id = m.source_id AND p.target = m.target AND p.pick = 1;

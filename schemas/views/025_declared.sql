@@ -42,24 +42,66 @@ WITH lab AS (
     FROM lab WHERE json_type((labels->'corrections')) IN ('ARRAY', 'OBJECT')
 )
 SELECT DISTINCT i.study, i.kind, i.criterion, q.comparator, q.threshold, q.unit, q.iolab_metric, q.description,
-       q.citation, q.criterion IS NOT NULL AS defined
+       q.citation, q.criterion IS NOT NULL AS defined, q.tool, q.roles, q.units, q.source_id AS criteria_source_id,
+       q.line_no
 FROM ids i
 LEFT JOIN (SELECT q.* FROM qos_criteria q JOIN source_files f ON f.content_id = q.source_id AND f.status = 'ok') q
        ON q.criterion = i.criterion;
 
+-- Scope: a criterion, sizing rule or correction applies to the runs of its tool (the criteria file's
+-- tool column, as runs.tool names it, any case; 'any' or empty: every tool). A published figure
+-- whose table names no tool is judged by 'any' rules only.
+CREATE OR REPLACE MACRO tool_applies(rule_tool, run_tool) AS
+    coalesce(lower(trim(rule_tool)), '') IN ('any', '') OR lower(trim(rule_tool)) = lower(trim(run_tool));
+
+-- Which metrics a correction applies to: the one its file names (iolab_metric), else those whose
+-- vocabulary role is among its roles (the file's roles column; none stated: throughput, the default)
+-- and, where it names units (the units column: IO/s;MB/s), whose canonical unit is among them.
+CREATE OR REPLACE MACRO correction_covers(rule_metric, rule_roles, rule_units, metric, role, unit) AS
+    CASE WHEN rule_metric IS NOT NULL THEN rule_metric = metric
+         ELSE list_contains(string_split(coalesce(rule_roles, 'throughput'), ';'), role)
+              AND (rule_units IS NULL OR list_contains(string_split(rule_units, ';'), unit)) END;
+
 -- The correction factor each study declared (the product, should it declare several); none (NULL,
 -- correction_source says why) where its sidecars declare different corrections (study_conflicts).
+-- A correction compares systems whatever tool measured them: its tool must be 'any' (or empty); one
+-- that names a tool applies to nothing, and its scope says so. scope: in words, what each factor
+-- applies to (correction_covers); metric_corrections holds, per study and vocabulary metric, the
+-- product of the factors that apply to it: a metric outside every scope (a count, a flag, CPU use,
+-- a setting) has no row, and the comparison takes it as measured (factor 1).
 CREATE OR REPLACE VIEW study_corrections AS
-SELECT study, product(threshold) AS correction,
-       string_agg(criterion || ' (' || coalesce(citation, 'no citation') || ')', '; ' ORDER BY criterion) AS correction_source
-FROM study_declarations
-WHERE kind = 'correction' AND defined AND comparator = '*'
-  AND study NOT IN (SELECT study FROM study_conflicts WHERE key = 'corrections')
+WITH c AS (
+    SELECT study, criterion, threshold, citation,
+           coalesce(lower(trim(tool)), '') IN ('any', '') AS applies,
+           CASE WHEN coalesce(lower(trim(tool)), '') NOT IN ('any', '')
+                THEN 'not applied: its criteria file names the tool ' || tool || ', and a correction compares '
+                     || 'systems whatever tool measured them (tool = any)'
+                ELSE coalesce('metric ' || iolab_metric,
+                              coalesce(replace(roles, ';', ', '), 'throughput (the default: its criteria file states no roles)')
+                              || ' metrics' || coalesce(' in ' || replace(units, ';', ', '), '')) END AS scope
+    FROM study_declarations
+    WHERE kind = 'correction' AND defined AND comparator = '*'
+      AND study NOT IN (SELECT study FROM study_conflicts WHERE key = 'corrections')
+)
+SELECT study, product(CASE WHEN applies THEN threshold ELSE 1.0 END) AS correction,
+       string_agg(criterion || ' (' || coalesce(citation, 'no citation') || ')', '; ' ORDER BY criterion) AS correction_source,
+       string_agg(criterion || ': ' || scope, '; ' ORDER BY criterion) AS scope
+FROM c
 GROUP BY study
 UNION ALL
 SELECT study, NULL, 'refused: the sidecars of this study declare different corrections ('
-       || said || '); none is applied until one is declared once'
+       || said || '); none is applied until one is declared once', NULL
 FROM study_conflicts WHERE key = 'corrections';
+
+CREATE OR REPLACE VIEW metric_corrections AS
+SELECT d.study, v.metric, product(d.threshold) AS correction,
+       string_agg(d.criterion || ' (' || coalesce(d.citation, 'no citation') || ')', '; ' ORDER BY d.criterion)
+           AS correction_source
+FROM study_declarations d
+JOIN metric_vocabulary v ON correction_covers(d.iolab_metric, d.roles, d.units, v.metric, v.role, v.unit)
+WHERE d.kind = 'correction' AND d.defined AND d.comparator = '*' AND coalesce(lower(trim(d.tool)), '') IN ('any', '')
+  AND d.study NOT IN (SELECT study FROM study_conflicts WHERE key = 'corrections')
+GROUP BY d.study, v.metric;
 
 -- The baseline system of each study: the sidecar's `baseline`, else (documented default) the
 -- alphabetically first system of the study. baseline_source says which rule chose it. Sidecars of

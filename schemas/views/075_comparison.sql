@@ -8,8 +8,11 @@
 -- baseline; comparison (and comparison_unmatched) is each system's current measurement (the newest)
 -- against the baseline's current one: the default `iolab compare` and the page. baseline_measurement and
 -- measurement say which were compared; `iolab compare --measurement SYSTEM=LABEL` reads the others.
+-- Drives: the drives behind the run's volumes (run_drives, 030_per_drive_iops.sql: the sidecar's
+-- declared count, else the array profile's members), else the count the run states (a published
+-- table); drives_source says which ('declared over the profile's N' where a sidecar overrides one).
 -- Points (comparison_points): run-level numbers (no target) averaged per system, measurement,
--- configuration, RAID level, stated drive count and match key: value = mean_of (the mean, summed in
+-- configuration, RAID level, drive count and match key: value = mean_of (the mean, summed in
 -- the order of the values: 002_statistics.sql), runs = n, sd = sd_of. Match key, independent of the tool:
 --   block_size_bytes, read_pct, random_pct, load (total outstanding I/Os: runs.outstanding_ios or
 --   the sample's own), small_oio / large_oio (matrix points), scope, metric; a run without a
@@ -19,14 +22,17 @@
 -- the split where a system has more than one at that load. Pairing matches the load and prefers
 -- the same split; another split is paired where the other system has no other (match_rule says so).
 -- Pairing: each baseline point gets, per other system, one point with the same match key: the
--- same RAID level where both state one, then equal or else the nearest drive count, then the same
--- configuration; where the baseline states no configuration, the system's best one at that point.
--- match_rule says how. Points that found no partner are in comparison_unmatched.
+-- same RAID level where both state one, then equal or else the nearest drive count (a point that
+-- states one before one that does not), then the same configuration; where the baseline states no
+-- configuration, the system's best one at that point. match_rule says how, with both drive counts
+-- ('drives: 2 for 10': the system's for the baseline's; 'drives: equal (10)'; 'not stated'). Points that found no partner are in comparison_unmatched.
 -- direction: from the vocabulary (metric_vocabulary.lower_is_better): 'lower' where a smaller value
 -- is better (latencies, errors, CPU use, price), 'higher' where a larger one is; NULL where neither
 -- is (counts, durations, settings): such a point has a ratio but no pct_better.
--- correction: the study's declared factor (study_corrections; 1 without one), applied to the
--- baseline: x factor where higher is better, / factor where lower is better.
+-- correction: the study's declared factor where its scope covers the metric (metric_corrections,
+-- 025_declared.sql: the roles or metric its criteria file names, throughput by default; 1 for every
+-- other metric: a count, a flag, CPU use is compared as measured), applied to the baseline: x factor
+-- where higher is better, / factor where lower is better.
 -- pct_better = (value / corrected baseline - 1) x 100 (higher) or (corrected baseline / value - 1)
 -- x 100 (lower): positive means the system beats the baseline, by as much as the faster one's
 -- throughput exceeds the slower's (a 34 % lower latency is +51.5 %: at one load, IO/s = outstanding
@@ -35,20 +41,27 @@
 -- number is, the "34 % lower latency" of the pages and `iolab compare`. Means that differ only by the
 -- rounding of their sums are one number (macro same_mean): 0 % both. ratio = value / baseline_value.
 CREATE OR REPLACE VIEW comparison_points AS
-WITH g AS (
-    SELECT study, system, measurement, current_measurement, config_label, raid_level, drives_stated AS drives,
+WITH d AS (
+    SELECT m.*, coalesce(rd.drives, m.drives_stated) AS drives,
+           CASE WHEN rd.profile_drives IS NOT NULL THEN rd.drives_source || ' over the profile''s ' || rd.profile_drives
+                WHEN rd.drives IS NOT NULL THEN rd.drives_source
+                WHEN m.drives_stated IS NOT NULL THEN 'stated' END AS drives_source
+    FROM measurements m LEFT JOIN run_drives rd ON rd.run_id = m.run_id AND rd.place_id = m.source_id
+    WHERE m.target IS NULL AND m.value IS NOT NULL AND m.system IS NOT NULL AND m.study IS NOT NULL
+), g AS (
+    SELECT study, system, measurement, current_measurement, config_label, raid_level, drives,
            workload_key(read_pct, random_pct, workload) AS workload_key,
            block_size_bytes, read_pct, random_pct, outstanding_ios AS load, queue_depth, workers, small_oio,
            large_oio, scope, metric, unit,
            min(workload_label) AS workload_label, mean_of(value) AS value, count(*) AS runs,
-           list(DISTINCT tool ORDER BY tool) AS tools, sd_of(value) AS sd
-    FROM measurements
-    WHERE target IS NULL AND value IS NOT NULL AND system IS NOT NULL AND study IS NOT NULL
-    GROUP BY study, system, measurement, current_measurement, config_label, raid_level, drives_stated, workload_key,
+           list(DISTINCT tool ORDER BY tool) AS tools, sd_of(value) AS sd,
+           string_agg(DISTINCT drives_source, ', ' ORDER BY drives_source) AS drives_source
+    FROM d
+    GROUP BY study, system, measurement, current_measurement, config_label, raid_level, drives, workload_key,
              block_size_bytes, read_pct, random_pct, outstanding_ios, queue_depth, workers, small_oio, large_oio,
              scope, metric, unit
 )
-SELECT study, system, measurement, current_measurement, config_label, raid_level, drives, workload_key,
+SELECT study, system, measurement, current_measurement, config_label, raid_level, drives, drives_source, workload_key,
        block_size_bytes, read_pct, random_pct, load, queue_depth, workers, small_oio, large_oio, scope, metric, unit,
        CASE WHEN count(*) OVER (PARTITION BY study, system, measurement, config_label, raid_level, drives, workload_key,
                                              block_size_bytes, read_pct, random_pct, load, small_oio, large_oio,
@@ -64,12 +77,15 @@ SELECT o.study, o.metric, o.unit, b.baseline_system, b.baseline_source, s.system
        s.current_measurement AS current, o.workload_label, o.workload_key, o.block_size_bytes, o.read_pct, o.random_pct, o.load, o.small_oio,
        o.large_oio, o.scope,
        o.config_label AS baseline_config, s.config_label AS config, o.raid_level AS baseline_raid_level,
-       s.raid_level, o.drives AS baseline_drives, s.drives, o.value AS baseline_value, s.value,
+       s.raid_level, o.drives AS baseline_drives, s.drives, o.drives_source AS baseline_drives_source,
+       s.drives_source, o.value AS baseline_value, s.value,
        o.runs AS baseline_runs, s.runs, o.tools AS baseline_tools, s.tools,
        o.sd AS sd_baseline, s.sd, o.queue_depth AS baseline_queue_depth, o.workers AS baseline_workers,
        s.queue_depth, s.workers,
-       CASE WHEN o.drives IS NOT DISTINCT FROM s.drives THEN 'drives: equal'
-            ELSE 'drives: nearest (' || s.drives || ' for ' || o.drives || ')' END
+       CASE WHEN o.drives IS NULL AND s.drives IS NULL THEN 'drives: not stated'
+            WHEN o.drives = s.drives THEN 'drives: equal (' || s.drives || ')'
+            ELSE 'drives: ' || coalesce(CAST(s.drives AS VARCHAR), 'not stated') || ' for '
+                 || coalesce(CAST(o.drives AS VARCHAR), 'not stated') END
        || CASE WHEN o.config_label IS NOT DISTINCT FROM s.config_label THEN '; config: equal'
                WHEN o.config_label IS NULL THEN '; config: best of the system (' || s.config_label || '), baseline states none'
                ELSE '; config: ' || coalesce(s.config_label, 'none') || ' for ' || o.config_label END
@@ -82,6 +98,7 @@ SELECT o.study, o.metric, o.unit, b.baseline_system, b.baseline_source, s.system
                         o.metric, o.unit
            ORDER BY o.raid_level IS NOT DISTINCT FROM s.raid_level DESC,
                     o.drives IS NOT DISTINCT FROM s.drives DESC,
+                    (o.drives IS NULL) = (s.drives IS NULL) DESC,
                     abs(coalesce(s.drives, 0) - coalesce(o.drives, 0)) ASC, s.drives ASC,
                     o.config_label IS NOT DISTINCT FROM s.config_label DESC,
                     o.queue_depth IS NOT DISTINCT FROM s.queue_depth AND o.workers IS NOT DISTINCT FROM s.workers DESC,
@@ -98,8 +115,7 @@ JOIN comparison_points s
  AND s.read_pct IS NOT DISTINCT FROM o.read_pct AND s.random_pct IS NOT DISTINCT FROM o.random_pct
  AND s.load IS NOT DISTINCT FROM o.load AND s.small_oio IS NOT DISTINCT FROM o.small_oio
  AND s.large_oio IS NOT DISTINCT FROM o.large_oio
- AND (s.raid_level IS NOT DISTINCT FROM o.raid_level OR s.raid_level IS NULL OR o.raid_level IS NULL)
- AND ((s.drives IS NULL) = (o.drives IS NULL));
+ AND (s.raid_level IS NOT DISTINCT FROM o.raid_level OR s.raid_level IS NULL OR o.raid_level IS NULL);
 
 -- Noise: n_baseline and n are the runs averaged on each side, sd_baseline and sd their sample
 -- standard deviations (NULL for one run). ci95_low_pct / ci95_high_pct: a 95 % Welch t interval
@@ -117,7 +133,7 @@ WITH p AS (
     SELECT c.* EXCLUDE (pick),
            CASE v.lower_is_better WHEN true THEN 'lower' WHEN false THEN 'higher' END AS direction,
            coalesce(k.correction, 1.0) AS correction, k.correction_source
-    FROM comparison_candidates c LEFT JOIN study_corrections k USING (study)
+    FROM comparison_candidates c LEFT JOIN metric_corrections k ON k.study = c.study AND k.metric = c.metric
     LEFT JOIN metric_vocabulary v ON v.metric = c.metric
     WHERE c.pick = 1
 ), q AS (
@@ -145,8 +161,10 @@ WITH p AS (
 ), r AS (
     SELECT * EXCLUDE (b_mean, b_sd, denom, vb, vs, se, df, diff, t975),
            value / nullif(baseline_value, 0) AS ratio,
-           -- the same value on both sides is 0 % better, even where both are 0 (no errors on either)
-           CASE WHEN direction IS NOT NULL AND same_mean(value, runs, b_mean, baseline_runs) THEN 0.0
+           -- the same value on both sides is 0 % better, even where both are 0 (no errors on either; a
+           -- corrected 0 is still 0: no reads in a write workload, on either side)
+           CASE WHEN direction IS NOT NULL AND same_mean(value, runs, b_mean, baseline_runs) AND (correction = 1 OR value = 0)
+                THEN 0.0
                 WHEN direction = 'higher' THEN (value / nullif(baseline_value * correction, 0) - 1) * 100
                 WHEN direction = 'lower' THEN (baseline_value / correction / nullif(value, 0) - 1) * 100 END AS pct_better,
            CASE WHEN same_mean(value, runs, coalesce(b_mean, baseline_value), baseline_runs) THEN 0.0
@@ -162,7 +180,7 @@ WITH p AS (
 SELECT *,
        CASE WHEN direction IS NULL THEN NULL
             WHEN n_baseline < 2 OR n < 2 THEN 'single run'
-            WHEN value = baseline_value AND correction = 1 AND sd = 0 AND sd_baseline = 0 THEN 'equal'
+            WHEN value = baseline_value AND (correction = 1 OR value = 0) AND sd = 0 AND sd_baseline = 0 THEN 'equal'
             WHEN ci95_low_pct > 0 THEN 'better'
             WHEN ci95_high_pct < 0 THEN 'worse'
             ELSE 'within noise' END AS verdict

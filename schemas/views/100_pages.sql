@@ -51,3 +51,64 @@ JOIN scaling l ON l.study = i.study AND l.system IS NOT DISTINCT FROM i.system
      AND l.raid_level IS NOT DISTINCT FROM i.raid_level AND l.axis = i.axis AND l.load = i.load
      AND l.tool = i.tool
 WHERE i.axis = 'outstanding_ios' AND i.metric = 'iops' AND l.metric = 'avg_latency_ms';
+
+-- Per study, system and tool: the runs (tests: an Iometer run, a Jetstress report...), the time-series
+-- captures (esxtop, perfmon: a file of series, never counted as runs) and the drives behind the runs
+-- (run_drives: declared, or the profile's; the pages' systems table and the print edition's cover).
+CREATE OR REPLACE VIEW study_system_runs AS
+WITH r AS (
+    SELECT r.study, r.system, r.tool, r.run_id, r.source_id,
+           EXISTS (SELECT 1 FROM pdh_captures c WHERE c.source_id = r.content_id) AS captured
+    FROM current_runs r  -- each system's current measurement, as every page but the trends shows it
+)
+SELECT r.study, r.system, r.tool, count(DISTINCT r.run_id) FILTER (NOT r.captured) AS runs,
+       count(DISTINCT r.source_id) FILTER (r.captured) AS captures,
+       string_agg(DISTINCT rd.drives || ' (' || rd.drives_source || ')', ', ' ORDER BY rd.drives || ' (' || rd.drives_source || ')')
+           AS drives
+FROM r LEFT JOIN run_drives rd ON rd.run_id = r.run_id AND rd.place_id = r.source_id
+GROUP BY r.study, r.system, r.tool;
+
+-- The files a study's numbers depend on besides its own results (the print edition's appendix): each
+-- array profile whose drive counts divide its per-drive figures (target_volumes: drives from the
+-- profile; a count the sidecar declares instead does not read it), with the lines read (each mapped
+-- volume's line, its group's heading and the group's member drives), and each criteria file whose
+-- criteria, sizing rules and corrections the study declares (study_declarations), with their lines.
+-- path: the file's place in the study where it has one, else its first place (criteria files often
+-- sit in a study of their own).
+CREATE OR REPLACE VIEW study_dependencies AS
+WITH used AS (
+    SELECT DISTINCT f.study, tv.profile_source_id AS content_id, tv.volume, tv.group_name, tv.drives
+    FROM target_volumes tv JOIN source_files f ON f.source_id = tv.source_id AND f.status = 'ok'
+    WHERE tv.profile_source_id IS NOT NULL AND tv.drives_source = 'profile' AND f.study IS NOT NULL
+), profile_lines AS (
+    SELECT u.study, u.content_id, v.line_no FROM used u
+    JOIN profile_volumes v ON v.source_id = u.content_id AND v.volume_name = u.volume
+    UNION
+    SELECT u.study, u.content_id, g.line_no FROM used u
+    JOIN profile_groups g ON g.source_id = u.content_id AND g.group_name = u.group_name
+    UNION
+    SELECT u.study, u.content_id, d.line_no FROM used u
+    JOIN profile_group_drives d ON d.source_id = u.content_id AND d.group_name = u.group_name
+), said AS (
+    SELECT study, content_id, 'volume ' || volume || ' on group ' || group_name || ' (' || drives || ' drives)' AS what
+    FROM used
+), deps AS (
+    SELECT s.study, s.content_id, 'array profile' AS kind,
+           'drive counts: ' || string_agg(DISTINCT s.what, '; ' ORDER BY s.what) AS used_for, any_value(l.lines) AS lines
+    FROM said s
+    JOIN (SELECT study, content_id, list(DISTINCT line_no ORDER BY line_no) AS lines FROM profile_lines
+          GROUP BY study, content_id) l ON l.study = s.study AND l.content_id = s.content_id
+    GROUP BY s.study, s.content_id
+    UNION ALL
+    SELECT study, criteria_source_id, 'criteria',
+           string_agg(DISTINCT kind || ' ' || criterion, ', ' ORDER BY kind || ' ' || criterion),
+           list(DISTINCT line_no ORDER BY line_no)
+    FROM study_declarations WHERE defined AND criteria_source_id IS NOT NULL GROUP BY study, criteria_source_id
+), places AS (
+    SELECT d.study, d.content_id, f.path, f.sha256, f.format, f.study AS file_study,
+           row_number() OVER (PARTITION BY d.study, d.content_id, d.kind
+                              ORDER BY f.study IS NOT DISTINCT FROM d.study DESC, f.path) AS pick
+    FROM deps d JOIN source_files f ON f.content_id = d.content_id AND f.status = 'ok'
+)
+SELECT d.study, d.kind, p.path, p.sha256, p.format, p.file_study, d.used_for, d.lines, d.content_id
+FROM deps d JOIN places p ON p.study = d.study AND p.content_id = d.content_id AND p.pick = 1;
