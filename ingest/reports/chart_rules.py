@@ -1,7 +1,7 @@
 """What charts of several pages decide the same way, in one place: which panels a faceted chart
 draws (``panels_drawn``: the busiest workloads first, as the overview's headline ranks them, and every
 system's first), whether its panels share one y-axis (``shared_y``: the print edition's rule, so a
-page and its print say the same),. A matched point's bar is named by iolab.wording.point_label. The
+page and its print say the same). A matched point's bar is named by iolab.wording.point_label. The
 notebooks reach them as ``page.<name>`` (iolab.reports.page re-exports them)."""
 
 from __future__ import annotations
