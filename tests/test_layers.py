@@ -30,6 +30,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "iolab.names",
             "iolab.outcome",
             "iolab.paths",
+            "iolab.processes",
             "iolab.progress",
             "iolab.text",
             "iolab.vocabulary",

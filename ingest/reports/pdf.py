@@ -22,6 +22,7 @@ from typing import Any
 import duckdb
 import jinja2
 
+from ..store.connect import reader
 from . import check, scratch
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -318,7 +319,7 @@ def edition(db: Path, ed: Edition, target: Path) -> int:
     """Write the print edition of one study to ``target`` from the snapshot ``db``; its pages."""
     with scratch.folder("pdf") as name:
         tmp = Path(name)
-        con = duckdb.connect(str(db), read_only=True)
+        con = reader(db)
         try:
             print_parts(con, ed, tmp)
         finally:

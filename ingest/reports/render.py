@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 
 from .. import outputs
 from ..progress import bar as progress_bar
+from ..store.connect import reader
 from ..terminal import console, markup, shown
 from ..written import write_text
 from . import early, kernels, pictures, scratch, stored, validated
@@ -218,7 +219,7 @@ def write_page(out: Path, name: str, nb: str, body: str, validation: str) -> Pat
 
 
 def index(out: Path, db: Path, done: list[tuple[str, str, Path]], source: Path, titles: dict[str, str]) -> Path:
-    con = duckdb.connect(str(db), read_only=True)
+    con = reader(db)
     meta = {
         s: (systems or "", n)
         for s, systems, n in con.execute("""

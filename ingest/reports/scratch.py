@@ -24,6 +24,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from ..processes import started, tag
+
 KINDS = ("report", "pdf", "kernel")
 _NAME = re.compile(rf"iolab-(?:{'|'.join(KINDS)})-(\d+)\.(\d+)-")
 # a folder of an iolab that did not name the owner (``iolab-report-<8 random characters>``): removed
@@ -32,29 +34,9 @@ _OLD_NAME = re.compile(rf"iolab-(?:{'|'.join(KINDS)})-[a-z0-9_]{{8}}")
 OLD_AFTER_S = 24 * 3600
 
 
-def started(pid: int | str = "self") -> str | None:
-    """When process ``pid`` started (clock ticks since boot, field 22 of /proc/<pid>/stat), None if it
-    is gone. Without /proc: "0" while the process id is in use."""
-    if not Path("/proc/self/stat").exists():
-        if pid == "self":
-            return "0"
-        try:
-            os.kill(int(pid), 0)
-        except ProcessLookupError:
-            return None
-        except PermissionError:  # in use, by another user
-            pass
-        return "0"
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    return stat.rsplit(")", 1)[1].split()[19]  # the fields after the command's name start at field 3
-
-
 def folder(kind: str) -> tempfile.TemporaryDirectory:
     """A temporary folder of ``kind`` (KINDS) named for this process, removed when its ``with`` ends."""
-    return tempfile.TemporaryDirectory(prefix=f"iolab-{kind}-{os.getpid()}.{started() or 0}-")
+    return tempfile.TemporaryDirectory(prefix=f"iolab-{kind}-{tag()}-")
 
 
 def sweep(where: Path | None = None) -> list[Path]:
