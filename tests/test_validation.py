@@ -203,6 +203,16 @@ def test_render_validation_runs_each_suite_once_with_each_studys_results(tmp_pat
         assert when.sub("T", validation_html(live)) == when.sub("T", footers[s])
     con.close()
 
+    # the render's validation process (iolab.reports.validator, started with the render) answers the same
+    from iolab.reports.validator import Validator
+
+    process = Validator()
+    try:
+        answered = process.validate(tmp_path / "v.duckdb", {"alpha", "beta"})
+    finally:
+        process.close()
+    assert {s: when.sub("T", f) for s, f in answered.items()} == {s: when.sub("T", f) for s, f in footers.items()}
+
 
 @pytest.mark.skipif(importlib.util.find_spec("pyspark") is None, reason="the [lake] extra (pyspark) is not installed")
 def test_great_expectations_is_imported_without_pyspark():
@@ -235,3 +245,19 @@ def test_great_expectations_is_imported_without_scipy_stats_and_altair():
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.split() == ["False", "False", "False", "module", "True", "True", "module"]
+
+
+def test_a_validation_process_that_fails_says_why_and_one_never_asked_is_stopped(tmp_path):
+    """A snapshot the process cannot read: the render's validation fails with the process's last word,
+    not a hang; a process the render never asks (it ended first) is stopped by close."""
+    from iolab.reports.validator import Validator
+
+    process = Validator()
+    try:
+        with pytest.raises(RuntimeError, match="the validation failed: .*no database at"):
+            process.validate(tmp_path / "none.duckdb", {"alpha"})
+    finally:
+        process.close()
+    idle = Validator()
+    idle.close()
+    assert idle._proc.returncode is not None

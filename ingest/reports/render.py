@@ -66,19 +66,13 @@ def offline(page: str) -> str:
 
 
 def validate(snap: Path, studies: set[str]) -> dict[str, str]:
-    """Each study's validation on the snapshot, as the HTML of its pages' footer."""
-    from .. import db as dbm
-    from .tables import validation_html
-    from .validation import all_results, summary
+    """Each study's validation on the snapshot, as the HTML of its pages' footer: by the validation's
+    own process when the render started one (iolab.reports.validator), else here."""
+    from .validation import footers
 
-    if not studies:
-        return {}
-    con = dbm.connect(snap, read_only=True)
-    try:
-        results = all_results(con, sorted(studies))
-    finally:
-        con.close()
-    return {s: validation_html(summary(results[s])) for s in studies}
+    if (process := early.validator()) is not None:
+        return process.validate(snap, studies)
+    return footers(snap, studies)
 
 
 def snapshot(db: Path, into: Path, views: list[str] | None = None) -> Path:
