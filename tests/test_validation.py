@@ -248,16 +248,36 @@ def test_great_expectations_is_imported_without_scipy_stats_and_altair():
 
 
 def test_a_validation_process_that_fails_says_why_and_one_never_asked_is_stopped(tmp_path):
-    """A snapshot the process cannot read: the render's validation fails with the process's last word,
-    not a hang; a process the render never asks (it ended first) is stopped by close."""
+    """A snapshot the process cannot read: the render's validation fails with the error the process
+    met, of its kind (as in one process: the command maps it to its exit code), not a hang; a process
+    the render never asks (it ended first) is stopped by close."""
+    from iolab import db
     from iolab.reports.validator import Validator
 
     process = Validator()
     try:
-        with pytest.raises(RuntimeError, match="the validation failed: .*no database at"):
+        with pytest.raises(db.DatabaseProblem, match="there is no database at"):
             process.validate(tmp_path / "none.duckdb", {"alpha"})
     finally:
         process.close()
     idle = Validator()
     idle.close()
     assert idle._proc.returncode is not None
+
+
+def test_the_validation_process_fault_keeps_its_kind():
+    """A DuckDB error the validation's process met (out of memory, a full disk) is raised in the render
+    as that DuckDB error, which the command maps to its exit code as in one process; an unknown one
+    is the validation's failure with its message."""
+    import tempfile
+
+    import duckdb
+
+    from iolab.reports.validator import _failure
+
+    with tempfile.TemporaryFile() as err:
+        oom = _failure({"error": "duckdb.OutOfMemoryException", "message": "Out of Memory Error: x"}, err)
+        assert isinstance(oom, duckdb.OutOfMemoryException) and str(oom) == "Out of Memory Error: x"
+        other = _failure({"error": "builtins.ValueError", "message": "no"}, err)
+        assert type(other) is RuntimeError and str(other) == "the validation failed: no"
+        assert type(_failure({"error": "duckdb.nothing", "message": "m"}, err)) is RuntimeError

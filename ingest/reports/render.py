@@ -16,6 +16,7 @@ one per study (iolab.reports.folders);
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import html
 import json
@@ -110,8 +111,11 @@ def store_more(snap: Path, views: list[str]) -> None:
 
 
 def store_views(con: duckdb.DuckDBPyConnection, views: list[str] | None) -> None:
-    """Store ``views`` (None: every view) as tables on ``con``, checkpoint and close it."""
+    """Store ``views`` (None: every view) as tables on ``con``, checkpoint and close it (DuckDB's own
+    progress bar off: a big capture's summaries take seconds, and it would draw over the render's)."""
     try:
+        with contextlib.suppress(duckdb.InvalidInputException):  # a Jupyter kernel without ipywidgets refuses
+            con.execute("SET enable_progress_bar = false")
         materialize(con, views)
         con.execute("CHECKPOINT")
     finally:

@@ -19,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 
 class Validator:
@@ -44,11 +45,10 @@ class Validator:
             answer = proc.stdout.readline()
         except OSError:  # it ended before it was asked
             answer = ""
-        if proc.wait() != 0 or not answer:
-            self._err.seek(0)
-            said = self._err.read().decode(errors="replace").strip().splitlines()
-            raise RuntimeError(f"the validation failed: {said[-1] if said else f'exit {proc.returncode}'}")
-        return {str(k): str(v) for k, v in json.loads(answer).items()}
+        said = json.loads(answer) if answer.strip() else {}
+        if proc.wait() != 0 or "footers" not in said:
+            raise _failure(said, self._err)
+        return {str(k): str(v) for k, v in said["footers"].items()}
 
     def close(self) -> None:
         """Stop the process if it still runs (a render that ended without asking)."""
@@ -58,9 +58,32 @@ class Validator:
         self._err.close()
 
 
+def _failure(said: dict, err: Any) -> Exception:
+    """The child's failure as the exception it raised, where iolab knows its kind (a DuckDB error, such
+    as running out of memory or disk, and a database problem keep theirs, so the command maps them to
+    its exit codes as it does in one process); else RuntimeError with its last word."""
+    import duckdb
+
+    from ..store.connect import DatabaseProblem
+
+    kind, message = str(said.get("error", "")), str(said.get("message", ""))
+    known = getattr(duckdb, kind[7:], None) if kind.startswith("duckdb.") else None
+    if isinstance(known, type) and issubclass(known, duckdb.Error):
+        return known(message)
+    if kind.endswith(".DatabaseProblem") or kind.endswith(".DatabaseBusy"):
+        return DatabaseProblem(message)
+    if not message:
+        err.seek(0)
+        lines = err.read().decode(errors="replace").strip().splitlines()
+        message = lines[-1] if lines else "it ended without a word"
+    return RuntimeError(f"the validation failed: {message}")
+
+
 def main() -> int:
     """The child: import GX now, then answer one request read from the standard input (none: the
     render ended first)."""
+    import duckdb
+
     from .early import import_gx
     from .validation import footers
 
@@ -69,7 +92,14 @@ def main() -> int:
     if not line.strip():
         return 0
     asked = json.loads(line)
-    print(json.dumps(footers(Path(asked["snapshot"]), set(asked["studies"]))), flush=True)
+    try:
+        made = footers(Path(asked["snapshot"]), set(asked["studies"]))
+    except Exception as e:  # said to the render, which raises it as its own (``_failure``)
+        where = "duckdb" if isinstance(e, duckdb.Error) else type(e).__module__
+        kind = f"{where}.{type(e).__name__}"
+        print(json.dumps({"error": kind, "message": str(e)}), flush=True)
+        return 1
+    print(json.dumps({"footers": made}), flush=True)
     return 0
 
 
