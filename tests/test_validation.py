@@ -218,15 +218,23 @@ def test_render_validation_runs_each_suite_once_with_each_studys_results(tmp_pat
 def test_great_expectations_is_imported_without_pyspark():
     """GX imports pyspark when the [lake] extra is installed (0.2 s after pandas); the checker hides it for
     GX's import only: GX still validates, and pyspark still imports afterwards (the lake)."""
-    code = (
-        "import sys; from iolab.validation.run import Checker; import pandas as pd\n"
-        "c = Checker(); r = c.check('t', pd.DataFrame({'x': [1, 2]}), [c.E.ExpectColumnValuesToBeBetween(column='x', min_value=0, max_value=1)])\n"
+    said = _after_a_check(
         "print('pyspark' in sys.modules, r[0].success, r[0].result['unexpected_count'])\n"
         "import pyspark.sql; print(pyspark.sql.SparkSession.__name__)\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert said == ["False", "False", "1", "SparkSession"]
+
+
+def _after_a_check(code: str) -> list[str]:
+    """What ``code`` prints, run in a fresh interpreter after one GX check (``r``) of a frame."""
+    check = (
+        "import sys; from iolab.validation.run import Checker; import pandas as pd\n"
+        "c = Checker(); r = c.check('t', pd.DataFrame({'x': [1, 2]}), "
+        "[c.E.ExpectColumnValuesToBeBetween(column='x', min_value=0, max_value=1)])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", check + code], cwd=ROOT, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr[-2000:]
-    assert out.stdout.split() == ["False", "False", "1", "SparkSession"]
+    return out.stdout.split()
 
 
 def test_great_expectations_is_imported_without_scipy_stats_and_altair():
@@ -234,17 +242,13 @@ def test_great_expectations_is_imported_without_scipy_stats_and_altair():
     Altair at their top (1.0-1.4 s of GX's 3.1 s import); they are stand-ins while GX imports: GX
     validates without either loaded, Altair and scipy.stats import for real afterwards, and the GX code
     that uses scipy.stats still gets the real module when it asks."""
-    code = (
-        "import sys; from iolab.validation.run import Checker; import pandas as pd\n"
-        "c = Checker(); r = c.check('t', pd.DataFrame({'x': [1, 2]}), [c.E.ExpectColumnValuesToBeBetween(column='x', min_value=0, max_value=1)])\n"
+    said = _after_a_check(
         "print('scipy.stats' in sys.modules, 'altair' in sys.modules, r[0].success)\n"
         "import altair; print(type(altair).__name__, hasattr(altair, 'Chart'))\n"
         "from great_expectations.expectations.core import expect_column_kl_divergence_to_be_less_than as kl\n"
         "print(kl.stats.entropy([0.5, 0.5], [0.25, 0.75]) > 0, type(sys.modules['scipy.stats']).__name__)\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr[-2000:]
-    assert out.stdout.split() == ["False", "False", "False", "module", "True", "True", "module"]
+    assert said == ["False", "False", "False", "module", "True", "True", "module"]
 
 
 def test_a_validation_process_that_fails_says_why_and_one_never_asked_is_stopped(tmp_path):
