@@ -105,6 +105,7 @@ ranked = r.query(
               row_number() OVER (PARTITION BY unit, system ORDER BY avg DESC NULLS LAST, series_id) AS rank,
               count(*) OVER (PARTITION BY unit, system) AS of_system, count(*) OVER (PARTITION BY unit) AS of_unit
        FROM series_summary WHERE study = ? AND unit IS NOT NULL AND list_contains(?, metric)
+       AND first_ts IS NOT NULL  -- a time axis: a capture of times of day without a date has no place on it
        ORDER BY unit, system, rank""",
     [study, CHARTED],
 )
@@ -137,8 +138,13 @@ def left_out(unit: str, g: pl.DataFrame, meta: dict) -> str:
     if len(systems) < 2:
         said = [f"{k - n} of the {k}" for k, n in zip(cut["of_system"], cut["n"])]
     labels = dict(zip(g["series_id"].to_list(), g["line"].to_list()))
+    undated = rest.filter((pl.col("unit") == unit) & pl.col("metric").is_in(CHARTED) & pl.col("first_ts").is_null())
     return r.caption(
         f"Series in {unit} not drawn (lower means; all are in the table below): {'; '.join(said)}." if said else "",
+        f"{undated.height} series in {unit} of captures that give times of day without a date are not drawn on "
+        "the time axis (they are in the table below)."
+        if undated.height
+        else "",
         envelope.caption(meta, g.height, labels),
         r.no_marks(caps, g["system"].to_list(), f"their captures record no series in {unit}"),
     )
@@ -146,6 +152,8 @@ def left_out(unit: str, g: pl.DataFrame, meta: dict) -> str:
 
 for (unit,), g in drawn.group_by("unit", maintain_order=True):
     pts, meta = envelope.points(con, g["series_id"].to_list())
+    if pts.is_empty():  # series with a date whose points have none (a capture's stamps it could not read)
+        continue
     d = pts.join(g.select("series_id", "line", "system", "file"), on="series_id", maintain_order="left")
     d = d.with_columns(series=r.short_labels(d["line"])).drop("line")
     lines = d["series"].n_unique()
@@ -182,7 +190,7 @@ for (unit,), g in drawn.group_by("unit", maintain_order=True):
             "view": "series_summary",
             "study": study,
             "system": "system",
-            "where": {"unit": unit, "metric": CHARTED},
+            "where": {"unit": unit, "metric": CHARTED, "first_ts": None},  # None: IS NOT NULL
             "aggregate": True,
             "envelope": meta,
         },

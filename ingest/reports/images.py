@@ -28,7 +28,7 @@ PNG_SCALE = 2.0
 def metric_of(chart: Chart) -> str:
     """The metric ``chart`` draws: the one its source view is filtered on, else its quantitative axes' titles."""
     where = (chart.meta.get("source") or {}).get("where") or {}
-    if where.get("metric"):
+    if where.get("metric") and not isinstance(where["metric"], list):  # a list: one of several, the axes say
         return str(where["metric"])
     axes = []
     for _, enc, _ in chart.layers():
