@@ -263,8 +263,9 @@ def report_row(scale: float, tmp: Path) -> str:
 
     iolab = str(ROOT / ".venv" / "bin" / "iolab")
     times, rss, sizes = {}, {}, {}
+    (tmp / "report-data").mkdir(exist_ok=True)  # the data root: the reports go beside it, never in it
     for k in (1, 2, 4):
-        capture, dbf = tmp / f"{k}x-report.csv", tmp / f"{k}x-report.duckdb"
+        capture, dbf = tmp / "report-data" / f"{k}x-report.csv", tmp / f"{k}x-report.duckdb"
         sizes[k] = grow(ESXTOP, REPORT_MB * scale * k, capture) / 1e6
         subprocess.run([iolab, "ingest", str(capture), "--db", str(dbf)], check=True, stdout=subprocess.DEVNULL)
         times[k], peak = launched([iolab, "report", "--db", str(dbf), "--out", str(tmp / f"{k}x-out")], cwd=ROOT)
