@@ -117,6 +117,7 @@ bench: setup ## every figure against its floor in the same run, with verdicts; t
 	$(BIN)/python -m tests.bench
 	$(BIN)/python -m tests.bench_views
 	$(BIN)/python -m tests.bench_pages
+	$(BIN)/python -m tests.bench_small_files
 	$(BIN)/python -m tests.bench_iometer
 	$(BIN)/python -m tests.bench_scaling --scale $(SCALE)
 

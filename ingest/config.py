@@ -7,10 +7,12 @@ Environment variables (all optional):
   when iolab is installed from a wheel).
 * ``IOLAB_DB``: the default database path for every command and notebook; default ``data/iolab.duckdb``,
   which a command looks for in the current folder and then in each folder above it (``find_db``).
-* ``IOLAB_DB_MEMORY``: how much memory DuckDB may keep while iolab writes the database (an ingest,
-  a render's snapshot, stored validation results); past it DuckDB writes out or spills to disk
-  instead of growing; default 512MB (DuckDB's own default is 80 % of the machine's memory).
-  Read-only connections (reports, queries) keep DuckDB's default.
+* ``IOLAB_DB_MEMORY``: how much memory DuckDB may keep on each connection iolab opens (an ingest, a
+  render's snapshot and its pages, the validation, a notebook's queries), e.g. ``2GB``; past it
+  DuckDB writes out or spills to a folder in the cache (``spill/``) instead of growing. Default,
+  sized from the machine (its memory, or its control group's limit if lower): a quarter of it,
+  at least 256 MB, and at most 512 MB while writing (a bigger cache only delays the commit's
+  writing). DuckDB's own default is 80 % of the machine's memory.
 * ``IOLAB_CACHE_DIR``: where iolab keeps what it can make again (the empty database a new one is
   copied from, a .gz's decompressed copy while it is read); default ``$XDG_CACHE_HOME/iolab``, else
   ``~/.cache/iolab``. Deleting it is always safe.
@@ -33,10 +35,53 @@ REPORTS_DEFAULT = "reports"
 LOCK_WAIT_S = 30.0  # how long a command waits for another iolab process to release the database
 
 
-def db_memory_limit() -> str:
-    """DuckDB's memory_limit for a connection that writes: ``$IOLAB_DB_MEMORY``, else 512MB. Without
-    one, DuckDB kept ~3x a 200 MB Iometer file's rows in memory until the commit."""
-    return os.environ.get("IOLAB_DB_MEMORY") or "512MB"
+MEMORY_KNOB = "IOLAB_DB_MEMORY"
+
+
+def machine_memory() -> int:
+    """Bytes of memory this process may use: the machine's, or its control group's limit if lower
+    (a container's; cgroup v2 memory.max, else v1 memory.limit_in_bytes). Where the system does not
+    say (no sysconf), 2 GB."""
+    try:
+        total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        total = 2_000_000_000
+    for limit in ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"):
+        try:
+            said = Path(limit).read_text().strip()
+        except OSError:
+            continue
+        if said.isdigit():
+            total = min(total, int(said))
+    return total
+
+
+def db_memory_limit(read_only: bool = False) -> str:
+    """DuckDB's memory_limit for a connection: ``$IOLAB_DB_MEMORY``, else sized from the machine: a
+    quarter of its memory (``machine_memory``), at least 256 MB, at most 512 MB for a connection that
+    writes (without a limit DuckDB kept ~3x a 200 MB Iometer file's rows in memory until the commit).
+    Past it DuckDB spills (store.connect gives every connection a folder to spill to)."""
+    if said := os.environ.get(MEMORY_KNOB, "").strip():
+        return said
+    quarter = max(256, machine_memory() // 4 // 1_000_000)  # in MB, as DuckDB reads "MB" (10^6 bytes)
+    return f"{quarter if read_only else min(quarter, 512)}MB"
+
+
+def memory_bytes(limit: str) -> int:
+    """A memory_limit as DuckDB reads it (``512MB``, ``2 GiB``, ``1.5GB``) in bytes; 0 when unreadable."""
+    import re
+
+    m = re.fullmatch(r"\s*([0-9.]+)\s*([kmgt]?)(i?)b?\s*", limit.lower())
+    if not m or m.group(1).count(".") > 1:
+        return 0
+    power = " kmgt".index(m.group(2) or " ")
+    return int(float(m.group(1)) * (1024 if m.group(3) else 1000) ** power)
+
+
+def spill_root() -> Path:
+    """Where DuckDB spills what does not fit in its memory_limit: a folder per process in the cache
+    (store.connect; a killed process's folder is removed by the next connection)."""
+    return cache_dir() / "spill"
 
 
 MAX_FILES_DEFAULT = 20_000

@@ -1,7 +1,7 @@
 """The database, as the rest of iolab uses it: ``from iolab import db``. The code lives in
 ingest/store/ (one module per concern); this module names what is public."""
 
-from .store.connect import DatabaseBusy, DatabaseProblem, connect, transaction
+from .store.connect import DatabaseBusy, DatabaseProblem, connect, reader, transaction
 from .store.points import (
     STORE_MARK,
     drop_points,
@@ -29,6 +29,7 @@ __all__ = [
     "migrate",
     "open_db",
     "points_of",
+    "reader",
     "refresh_points_view",
     "store_dir",
     "store_id",

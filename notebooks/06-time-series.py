@@ -23,6 +23,7 @@ import altair as alt
 import polars as pl
 
 from iolab import lab
+from iolab.reports import envelope
 from iolab.reports import page as r
 
 con = lab.connect(db_path, lake)
@@ -82,9 +83,11 @@ cpu = r.query(
 r.table(numbered(cpu), "CPU: utilisation per physical CPU, ready time per VM group (highest first)")
 
 # %%
-# One panel per unit, on the real time axis; the TOP series by mean load are drawn, the rest summarised
-TOP = 8
-CHARTED = [  # the metrics charted, one panel per unit
+# One chart per unit, on the real time axis: each system's TOP series there by mean load are drawn
+# (never the study's top alone: every system has its lines), the rest summarised in the table below
+TOP = 8  # lines per system, fewer where the study has more than LINES // TOP systems
+LINES = 20  # lines a chart tells apart by colour
+CHARTED = [  # the metrics charted, one chart per unit
     "cpu_util_pct",
     "cpu_used_pct",
     "cpu_ready_pct",
@@ -95,88 +98,103 @@ CHARTED = [  # the metrics charted, one panel per unit
     "davg_ms",
     "gavg_ms",
 ]
-pts = r.query(
+ranked = r.query(
     con,
-    r"""WITH s AS (SELECT ss.series_id, ss.source_id, ss.unit, ss.metric, ss.avg, ss.source_path AS file,
-                                       ss.host || ' ' || ss.object || coalesce(' (' || ss.instance || ')', '') || ' ' || ss.counter AS series,
-                                       row_number() OVER (PARTITION BY ss.unit ORDER BY ss.avg DESC NULLS LAST, ss.series_id) AS rank,
-                                       count(*) OVER (PARTITION BY ss.unit) AS of_unit
-                                FROM series_summary ss WHERE ss.study = ? AND ss.unit IS NOT NULL
-                                AND list_contains(?, ss.metric))
-                      SELECT s.unit, s.series, s.rank, s.of_unit, p.ts, p.value, s.file, p.sample_no, s.source_id
-                      FROM s JOIN series_points p USING (series_id)
-                      WHERE s.rank <= ? AND p.ts IS NOT NULL ORDER BY s.unit, s.series, p.ts""",
-    [study, CHARTED, TOP],
+    r"""SELECT series_id, source_id, unit, coalesce(system, '(no system label)') AS system, source_path AS file,
+              host || ' ' || object || coalesce(' (' || instance || ')', '') || ' ' || counter AS series,
+              row_number() OVER (PARTITION BY unit, system ORDER BY avg DESC NULLS LAST, series_id) AS rank,
+              count(*) OVER (PARTITION BY unit, system) AS of_system, count(*) OVER (PARTITION BY unit) AS of_unit
+       FROM series_summary WHERE study = ? AND unit IS NOT NULL AND list_contains(?, metric)
+       AND first_ts IS NOT NULL  -- a time axis: a capture of times of day without a date has no place on it
+       ORDER BY unit, system, rank""",
+    [study, CHARTED],
 )
-# each capture's series per unit, and its system: a chart names the captures and systems it draws no line of
+systems = ranked["system"].unique().sort().to_list()
+top = max(1, min(TOP, LINES // max(1, len(systems))))
+drawn = ranked.filter(pl.col("rank") <= top).join(numbers, on="source_id", how="left", maintain_order="left")
+# a line is named by its system (when the study has more than one) and its series; two captures of one
+# system holding series of the same name (an ESXi host left as "localhost") by the capture's number too
+twice = pl.col("source_id").n_unique().over("unit", "system", "series") > 1
+drawn = drawn.with_columns(
+    line=(pl.col("system") + " · " if len(systems) > 1 else pl.lit(""))
+    + pl.col("series")
+    + pl.when(twice).then(" · capture " + pl.col("capture #").cast(pl.String)).otherwise(pl.lit(""))
+)
+# each capture's series per unit, and its system: a chart names the systems it draws no line of
 rest = r.query(
     con,
     """SELECT source_id, unit, host, object, instance, counter, samples, avg, p95, max, first_ts, last_ts, metric
                        FROM series_summary WHERE study = ? ORDER BY unit, avg DESC NULLS LAST, host, object, instance, counter, series_id""",
     [study],
 )
-per_unit = (
-    rest.filter(pl.col("unit").is_not_null() & pl.col("metric").is_in(CHARTED))
-    .group_by("source_id", "unit")
-    .agg(pl.len().alias("series"))
-    .join(numbers, on="source_id")
-)
-by_number = dict(zip(caps["#"], caps["system"]))
 
 
-def not_drawn(unit: str, drawn: set) -> str:
-    """What a unit's chart draws no line of: captures whose series there all have lower means, and the
-    study's systems whose captures record no series in that unit at all."""
-    hidden = per_unit.filter((pl.col("unit") == unit) & ~pl.col("source_id").is_in(list(drawn))).sort("capture #")
-    said = [
-        f"capture {n}"
-        + (f" ({by_number[n]})" if by_number.get(n) else "")
-        + f": its {k} series in {unit} have lower means"
-        for n, k in zip(hidden["capture #"], hidden["series"])
-    ]
-    counted = per_unit.filter(pl.col("unit") == unit)["capture #"].to_list()
+def left_out(unit: str, g: pl.DataFrame, meta: dict) -> str:
+    """What a unit's chart does not draw: each system's series past its top, the thinning and the first
+    samples left out (iolab.reports.envelope), and the study's systems with no series in that unit."""
+    cut = g.group_by("system", maintain_order=True).agg(pl.col("of_system").max(), pl.len().alias("n"))
+    cut = cut.filter(pl.col("of_system") > pl.col("n"))
+    said = [f"{s}: {k - n} of its {k}" for s, k, n in zip(cut["system"], cut["of_system"], cut["n"])]
+    if len(systems) < 2:
+        said = [f"{k - n} of the {k}" for k, n in zip(cut["of_system"], cut["n"])]
+    labels = dict(zip(g["series_id"].to_list(), g["line"].to_list()))
+    undated = rest.filter((pl.col("unit") == unit) & pl.col("metric").is_in(CHARTED) & pl.col("first_ts").is_null())
     return r.caption(
-        f"No lines for {'; '.join(said)}." if said else "",
-        r.no_marks(caps, [by_number.get(n) for n in counted], f"their captures record no series in {unit}"),
+        f"Series in {unit} not drawn (lower means; all are in the table below): {'; '.join(said)}." if said else "",
+        f"{undated.height} series in {unit} of captures that give times of day without a date are not drawn on "
+        "the time axis (they are in the table below)."
+        if undated.height
+        else "",
+        envelope.caption(meta, g.height, labels),
+        r.no_marks(caps, g["system"].to_list(), f"their captures record no series in {unit}"),
     )
 
 
-for unit, g in pts.join(numbers, on="source_id", how="left", maintain_order="left").group_by(
-    "unit", maintain_order=True
-):
-    # series of the same name in two captures are two lines: their names say which capture (never one merged line)
-    twice = pl.col("source_id").n_unique().over("series") > 1
-    named = pl.col("series") + " · capture " + pl.col("capture #").cast(pl.String)
-    d = g.with_columns(series=pl.when(twice).then(named).otherwise(pl.col("series")))
-    unit = unit[0] if isinstance(unit, tuple) else unit
-    of_unit = int(d["of_unit"].max())
-    d = d.with_columns(series=r.short_labels(d["series"]))
+for (unit,), g in drawn.group_by("unit", maintain_order=True):
+    pts, meta = envelope.points(con, g["series_id"].to_list())
+    if pts.is_empty():  # series with a date whose points have none (a capture's stamps it could not read)
+        continue
+    d = pts.join(g.select("series_id", "line", "system", "file"), on="series_id", maintain_order="left")
+    d = d.with_columns(series=r.short_labels(d["line"])).drop("line")
+    lines = d["series"].n_unique()
     r.show(
         alt.Chart(d)
         .mark_line()
         .encode(
             x=r.time_x(d["ts"], what="time (as the capture wrote it)"),
             y=alt.Y("value:Q", title=f"value ({unit})"),
-            color=alt.Color("series:N", legend=alt.Legend(orient="bottom", columns=1, labelLimit=0), title=None),
+            color=alt.Color(
+                "series:N",
+                legend=alt.Legend(orient="bottom", columns=1, labelLimit=0),
+                title=None,
+                scale=alt.Scale(scheme="tableau20" if lines > 10 else "tableau10"),
+            ),
+            detail="series_id:N",
             # the capture file and the sample's number in it (0-based, data lines only: its line is not stored)
             tooltip=[
-                *r.tooltips("series", "ts", "value", "file"),
+                *r.tooltips("series", "system", "ts", "value", "file"),
                 alt.Tooltip("sample_no:Q", title="sample (0-based)"),
             ],
         )
         .properties(
             width=720,
             height=220,
-            title=f"{unit}: top {min(TOP, of_unit)} of {of_unit} series by mean",
+            title=f"{unit}: top {top} series by mean of each system"
+            if len(systems) > 1
+            else f"{unit}: top {min(top, int(g['of_unit'].max()))} of {int(g['of_unit'].max())} series by mean",
         ),
-        f"Line chart over time of the {min(TOP, of_unit)} series in {unit} with the highest mean "
-        f"({d['series'].n_unique()} lines, one per series: host, object, instance and counter).",
-        left_out=r.caption(
-            f"{of_unit - TOP} of {of_unit} series in {unit} not drawn (lower means); all are in the table below."
-            if of_unit > TOP
-            else "",
-            not_drawn(unit, {int(x) for x in d["source_id"]}),
-        ),
+        f"Line chart over time of the series in {unit} with the highest mean"
+        + (f", the top {top} of each of {g['system'].n_unique()} systems" if len(systems) > 1 else "")
+        + f" ({lines} lines, one per series: {'system, ' if len(systems) > 1 else ''}host, object, instance and counter).",
+        source={
+            "view": "series_summary",
+            "study": study,
+            "system": "system",
+            "where": {"unit": unit, "metric": CHARTED, "first_ts": None},  # None: IS NOT NULL
+            "aggregate": True,
+            "envelope": meta,
+        },
+        left_out=left_out(unit, g, meta),
     )
 r.table(numbered(rest.drop("metric")), "Every series, summarised (avg / p95 / max)")
 

@@ -1,5 +1,6 @@
 """Lake benchmark: `iolab lake export` and the views on a Spark standalone cluster, on a generated
-lab, against Spark's own plain Parquet scan of the same lake in the same run.
+lab, against Spark's own plain Parquet scan of the same lake in the same run; first, `iolab report`
+of the lab, its time and peak memory.
 
     make bench-lake                       (python -m tests.bench --lake [--lab-mb 20] [--runs 200])
     make bench-lake LAB_MB=10000 RUNS=10000      the 10 GB lab: 10,000 esxtop runs of 1 MB
@@ -158,6 +159,7 @@ def main(lab_mb: float, runs: int, cache: Path) -> int:
     print(f"  database {db_path.stat().st_size / 1e6:,.1f} MB + store {_size(Path(f'{db_path}.points')) / 1e6:,.1f} MB")
     with tempfile.TemporaryDirectory(dir=cache) as work:
         w = Path(work)
+        _report(db_path, w / "report")
         r = _export(db_path, w / "lake")
         memory = "4g" if lab_mb >= 1000 else "2g"
         r |= _on_cluster(w / "lake", w / "spark", memory)
@@ -182,6 +184,17 @@ def main(lab_mb: float, runs: int, cache: Path) -> int:
         + ")"
     )
     return 0 if ok else 1
+
+
+def _report(db_path: Path, out: Path) -> None:
+    """`iolab report` of the lab (its first: it validates), in its own process: time, pages and peak
+    RSS (the largest of the command's processes; issue 54 asks it stated)."""
+    from tests.bench import measure
+
+    iolab = str(ROOT / ".venv" / "bin" / "iolab")
+    wall, rss = measure([iolab, "report", "--db", str(db_path), "--out", str(out)], cwd=ROOT)
+    pages = len(list(out.glob("*/*.html")))
+    print(f"iolab report of the lab: {pages} pages in {wall:.1f} s, peak RSS {rss / 2**20:,.0f} MiB", flush=True)
 
 
 def _print_cluster(r: dict) -> None:

@@ -16,7 +16,9 @@ Each child runs `iolab ingest`'s own pipeline (batch.ingest_paths, the collector
 sets it) into a new database and reports the ingest's seconds (interpreter start and imports left
 out); its peak RSS comes from os.wait4. Verdicts: linear when the 4x file takes at most 4.4x the 1x
 time; memory bounded when peak RSS stays under 1 GB, or under 5x the file above 200 MB.
---scale multiplies every base size (0.1 keeps a run to a few minutes). No test asserts on these
+--scale multiplies every base size (0.1 keeps a run to a few minutes). Last, a row for the report:
+the esxtop capture grown to 1x, 2x and 4x 25 MB, `iolab report` of a database holding each (time and
+peak RSS by capture size, the same verdicts; --only report runs it alone). No test asserts on these
 figures: the machines are shared and noisy.
 """
 
@@ -250,6 +252,35 @@ def run_case(case: Case, scale: float, tmp: Path) -> str:
 ESXTOP = Case("pdh-csv", C / "esxtop/rachsharp__small-esxtop-data.csv", 1, 0, note="esxtop, the real capture grown")
 
 
+REPORT_MB = 25.0  # the 1x capture of the report's row
+
+
+def report_row(scale: float, tmp: Path) -> str:
+    """The report's row: the real esxtop capture grown to 1x, 2x and 4x REPORT_MB, each ingested into a
+    new database, then `iolab report` of it measured (its first: it validates) in its own process;
+    its seconds and peak RSS (the largest of the command's processes) by capture size, and verdicts."""
+    from tests.bench import measure as launched
+
+    iolab = str(ROOT / ".venv" / "bin" / "iolab")
+    times, rss, sizes = {}, {}, {}
+    (tmp / "report-data").mkdir(exist_ok=True)  # the data root: the reports go beside it, never in it
+    for k in (1, 2, 4):
+        capture, dbf = tmp / "report-data" / f"{k}x-report.csv", tmp / f"{k}x-report.duckdb"
+        sizes[k] = grow(ESXTOP, REPORT_MB * scale * k, capture) / 1e6
+        subprocess.run([iolab, "ingest", str(capture), "--db", str(dbf)], check=True, stdout=subprocess.DEVNULL)
+        times[k], peak = launched([iolab, "report", "--db", str(dbf), "--out", str(tmp / f"{k}x-out")], cwd=ROOT)
+        rss[k] = peak / 2**20
+        step = "" if k == 1 else f"{times[k] / times[k // 2]:.2f}"
+        print(
+            f"{'esxtop report':<26}{k:>3}x{sizes[k]:>8.1f}{times[k]:>9.2f}{step:>7}{rss[k]:>8.0f}{rss[k] / sizes[k]:>7.1f}"
+            "  `iolab report` of a database holding it",
+            flush=True,
+        )
+    verdict = verdicts(times, rss, sizes)
+    print(f"{'':<26}{'':>4}{'':>8}{'':>9}{'':>7}{'':>8}{'':>7}  {verdict}; the report's memory by capture size")
+    return verdict
+
+
 def run_gz(mb: float, tmp: Path) -> None:
     """The real esxtop capture grown to ``mb`` MB, ingested plain and as a .gz (issue 40: a .gz is
     decompressed in a stream into the same bounded parser, so its peak RSS stays near the plain file's)."""
@@ -271,7 +302,7 @@ def run_gz(mb: float, tmp: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scale", type=float, default=1.0, help="multiply every base size (0.1: a few minutes)")
-    ap.add_argument("--only", default="", help="comma-separated formats (FORMAT names) to run")
+    ap.add_argument("--only", default="", help="comma-separated formats (FORMAT names, or report) to run")
     ap.add_argument("--gz", type=float, metavar="MB", help="only the esxtop capture grown to MB, plain and as a .gz")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
@@ -287,6 +318,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'format':<26}{'size':>4}{'MB':>8}{'s':>9}{'x prev':>7}{'RSS MB':>8}{'/file':>7}  outcome")
     with tempfile.TemporaryDirectory(prefix="iolab-scaling-") as tmp:
         results = {c.fmt: run_case(c, a.scale, Path(tmp)) for c in cases}
+        if not wanted or "report" in wanted:
+            results["esxtop report"] = report_row(a.scale, Path(tmp))
     bad = [f for f, v in results.items() if "NOT" in v]
     print(
         f"scaling: {len(results) - len(bad)} of {len(results)} formats linear and bounded"

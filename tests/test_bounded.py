@@ -122,16 +122,69 @@ def test_rows_refuse_an_unknown_kind_and_pack_past_the_chunk():
     assert few.table() == [{"a": 1}]
 
 
-def test_a_writing_connection_keeps_duckdb_to_its_memory_limit(tmp_path, monkeypatch):
+def test_every_connection_keeps_duckdb_to_the_memory_knob(tmp_path, monkeypatch):
+    """IOLAB_DB_MEMORY bounds every connection iolab opens, writing or reading (a render's pages, a
+    notebook's queries), and each spills into its process's folder in the cache."""
     from iolab import db
 
     monkeypatch.setenv("IOLAB_DB_MEMORY", "300MB")
+    monkeypatch.setenv("IOLAB_CACHE_DIR", str(tmp_path / "cache"))
     con = db.open_db(tmp_path / "m.duckdb")
     assert con.execute("SELECT current_setting('memory_limit')").fetchall() == [("286.1 MiB",)]
     con.close()
-    ro = db.connect(tmp_path / "m.duckdb", read_only=True)
-    assert ro.execute("SELECT current_setting('memory_limit')").fetchall() != [("286.1 MiB",)]
-    ro.close()
+    for ro in (db.connect(tmp_path / "m.duckdb", read_only=True), db.reader(tmp_path / "m.duckdb")):
+        assert ro.execute("SELECT current_setting('memory_limit')").fetchall() == [("286.1 MiB",)]
+        (spill,) = ro.execute("SELECT current_setting('temp_directory')").fetchall()[0]
+        assert Path(spill).parent == tmp_path / "cache" / "spill"
+        ro.close()
+
+
+def test_the_default_memory_limit_is_sized_from_the_machine(monkeypatch):
+    """A quarter of the machine's memory (at least 256 MB), at most 512 MB for a connection that writes."""
+    from iolab import config
+
+    monkeypatch.delenv("IOLAB_DB_MEMORY", raising=False)
+    for machine, reading, writing in ((16_000_000_000, "4000MB", "512MB"), (1_000_000_000, "256MB", "256MB")):
+        monkeypatch.setattr(config, "machine_memory", lambda m=machine: m)
+        assert (config.db_memory_limit(read_only=True), config.db_memory_limit()) == (reading, writing)
+    assert config.memory_bytes("512MB") == 512_000_000 and config.memory_bytes("488.2 MiB") == int(488.2 * 2**20)
+    assert config.memory_bytes("a lot") == 0
+
+
+def test_a_query_past_the_limit_spills_and_an_ended_processs_spill_is_removed(tmp_path, monkeypatch):
+    """A sort bigger than the memory limit spills into the process's folder in the cache instead of
+    failing, and leaves no file there once closed; the folder of a process that ended without closing
+    (killed) is removed by the next connection, while a running process's stays."""
+    import os
+    import subprocess
+    import sys
+
+    from iolab import db, processes
+
+    monkeypatch.setenv("IOLAB_DB_MEMORY", "64MB")
+    monkeypatch.setenv("IOLAB_CACHE_DIR", str(tmp_path / "cache"))
+    spill = tmp_path / "cache" / "spill"
+    spill.mkdir(parents=True)
+    ended = subprocess.run(
+        [sys.executable, "-c", "from iolab import processes; print(processes.tag())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    running = f"{os.getppid()}.{processes.started(os.getppid())}"  # pytest's parent: still running
+    (spill / ended).mkdir()
+    (spill / ended / "duckdb_temp_1_0_storage_DEFAULT-0.tmp").write_bytes(b"left by a killed process")
+    (spill / running).mkdir()
+    con = db.open_db(tmp_path / "s.duckdb")
+    assert sorted(p.name for p in spill.iterdir()) == [running]
+    con.execute("CREATE TABLE t AS SELECT range AS r, hash(range) AS x FROM range(8000000)")  # 128 MB
+    last = con.execute("SELECT r FROM t ORDER BY x DESC LIMIT 1").fetchall()
+    con.execute("CREATE TABLE s AS SELECT r FROM t ORDER BY x")  # the whole sort: more than the limit
+    assert con.execute("SELECT r FROM s LIMIT 1 OFFSET 7999999").fetchall() == last
+    assert (spill / processes.tag()).is_dir()  # made by DuckDB when it spilled
+    con.close()
+    assert not any((spill / processes.tag()).glob("*")) if (spill / processes.tag()).exists() else True
+    assert running in {p.name for p in spill.iterdir()}
 
 
 def test_a_long_job_name_is_kept_whole_but_cut_in_the_run_key():

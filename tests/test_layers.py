@@ -31,6 +31,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "iolab.names",
             "iolab.outcome",
             "iolab.paths",
+            "iolab.processes",
             "iolab.progress",
             "iolab.regular",
             "iolab.text",

@@ -203,17 +203,85 @@ def test_render_validation_runs_each_suite_once_with_each_studys_results(tmp_pat
         assert when.sub("T", validation_html(live)) == when.sub("T", footers[s])
     con.close()
 
+    # the render's validation process (iolab.reports.validator, started with the render) answers the same
+    from iolab.reports.validator import Validator
+
+    process = Validator()
+    try:
+        answered = process.validate(tmp_path / "v.duckdb", {"alpha", "beta"})
+    finally:
+        process.close()
+    assert {s: when.sub("T", f) for s, f in answered.items()} == {s: when.sub("T", f) for s, f in footers.items()}
+
 
 @pytest.mark.skipif(importlib.util.find_spec("pyspark") is None, reason="the [lake] extra (pyspark) is not installed")
 def test_great_expectations_is_imported_without_pyspark():
     """GX imports pyspark when the [lake] extra is installed (0.2 s after pandas); the checker hides it for
     GX's import only: GX still validates, and pyspark still imports afterwards (the lake)."""
-    code = (
-        "import sys; from iolab.validation.run import Checker; import pandas as pd\n"
-        "c = Checker(); r = c.check('t', pd.DataFrame({'x': [1, 2]}), [c.E.ExpectColumnValuesToBeBetween(column='x', min_value=0, max_value=1)])\n"
+    said = _after_a_check(
         "print('pyspark' in sys.modules, r[0].success, r[0].result['unexpected_count'])\n"
         "import pyspark.sql; print(pyspark.sql.SparkSession.__name__)\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert said == ["False", "False", "1", "SparkSession"]
+
+
+def _after_a_check(code: str) -> list[str]:
+    """What ``code`` prints, run in a fresh interpreter after one GX check (``r``) of a frame."""
+    check = (
+        "import sys; from iolab.validation.run import Checker; import pandas as pd\n"
+        "c = Checker(); r = c.check('t', pd.DataFrame({'x': [1, 2]}), "
+        "[c.E.ExpectColumnValuesToBeBetween(column='x', min_value=0, max_value=1)])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", check + code], cwd=ROOT, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr[-2000:]
-    assert out.stdout.split() == ["False", "False", "1", "SparkSession"]
+    return out.stdout.split()
+
+
+def test_great_expectations_is_imported_without_scipy_stats_and_altair():
+    """GX's KL-divergence and KS-test expectations, which iolab does not use, import scipy.stats and
+    Altair at their top (1.0-1.4 s of GX's 3.1 s import); they are stand-ins while GX imports: GX
+    validates without either loaded, Altair and scipy.stats import for real afterwards, and the GX code
+    that uses scipy.stats still gets the real module when it asks."""
+    said = _after_a_check(
+        "print('scipy.stats' in sys.modules, 'altair' in sys.modules, r[0].success)\n"
+        "import altair; print(type(altair).__name__, hasattr(altair, 'Chart'))\n"
+        "from great_expectations.expectations.core import expect_column_kl_divergence_to_be_less_than as kl\n"
+        "print(kl.stats.entropy([0.5, 0.5], [0.25, 0.75]) > 0, type(sys.modules['scipy.stats']).__name__)\n"
+    )
+    assert said == ["False", "False", "False", "module", "True", "True", "module"]
+
+
+def test_a_validation_process_that_fails_says_why_and_one_never_asked_is_stopped(tmp_path):
+    """A snapshot the process cannot read: the render's validation fails with the error the process
+    met, of its kind (as in one process: the command maps it to its exit code), not a hang; a process
+    the render never asks (it ended first) is stopped by close."""
+    from iolab import db
+    from iolab.reports.validator import Validator
+
+    process = Validator()
+    try:
+        with pytest.raises(db.DatabaseProblem, match="there is no database at"):
+            process.validate(tmp_path / "none.duckdb", {"alpha"})
+    finally:
+        process.close()
+    idle = Validator()
+    idle.close()
+    assert idle._proc.returncode is not None
+
+
+def test_the_validation_process_fault_keeps_its_kind():
+    """A DuckDB error the validation's process met (out of memory, a full disk) is raised in the render
+    as that DuckDB error, which the command maps to its exit code as in one process; an unknown one
+    is the validation's failure with its message."""
+    import tempfile
+
+    import duckdb
+
+    from iolab.reports.validator import _failure
+
+    with tempfile.TemporaryFile() as err:
+        oom = _failure({"error": "duckdb.OutOfMemoryException", "message": "Out of Memory Error: x"}, err)
+        assert isinstance(oom, duckdb.OutOfMemoryException) and str(oom) == "Out of Memory Error: x"
+        other = _failure({"error": "builtins.ValueError", "message": "no"}, err)
+        assert type(other) is RuntimeError and str(other) == "the validation failed: no"
+        assert type(_failure({"error": "duckdb.nothing", "message": "m"}, err)) is RuntimeError

@@ -16,6 +16,7 @@ import os
 import pkgutil
 import sys
 import time
+import types
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
@@ -44,22 +45,46 @@ def _jsonable(v):
         return str(v)
 
 
+# Modules Great Expectations imports for what iolab never asks of it: scipy.stats and Altair, imported
+# at the top of its KL-divergence and KS-test expectations and metrics (used inside their functions only):
+# 1.0-1.4 s of the 3.1 s of CPU its import took (docs/PERFORMANCE.md).
+UNUSED = ("scipy.stats", "altair")
+
+
+class _Later(types.ModuleType):
+    """A stand-in for a module not imported yet: the first attribute asked of it imports the real one
+    and answers from there (a GX function that did use scipy.stats would still work, paying then)."""
+
+    def __getattr__(self, name: str) -> Any:
+        if sys.modules.get(self.__name__) is self:
+            del sys.modules[self.__name__]
+        return getattr(importlib.import_module(self.__name__), name)
+
+
 def _import_gx():
-    """Great Expectations and its expectations, imported without pyspark.
+    """Great Expectations and its expectations, imported without pyspark, scipy.stats and Altair.
 
     GX imports pyspark whenever it is installed (the [lake] extra) to offer Spark data sources;
     iolab validates pandas frames only, and pyspark's import would weigh on every validation and
     render. Hidden for the import, GX takes Spark as absent, as on a machine without the extra;
-    the lake, in its own process, imports pyspark as usual."""
+    the lake, in its own process, imports pyspark as usual. scipy.stats and Altair (UNUSED) are
+    stand-ins for the import (``_Later``), taken out of sys.modules after it: anything else imports
+    the real modules as usual."""
     hide = "pyspark" not in sys.modules
     if hide:
         sys.modules["pyspark"] = None  # type: ignore[assignment]  # the import system's "absent": ImportError
+    later = [n for n in UNUSED if n not in sys.modules]
+    for name in later:
+        sys.modules[name] = _Later(name)
     try:
         import great_expectations as gx
         import great_expectations.expectations as E
     finally:
         if hide:
             del sys.modules["pyspark"]
+        for name in later:
+            if isinstance(sys.modules.get(name), _Later):
+                del sys.modules[name]
     return gx, E
 
 

@@ -70,46 +70,26 @@ def _write_batch(con, lake: Path, tables: dict[str, list[str]], batch: int, ids:
         _write_exported(con, lake / view / name, view, ids)
 
 
-STATS_CHUNK = 20_000_000  # points summarised in one query: an exact p95 holds every value of its series
+STATS_CHUNK: int | None = None  # points summarised in one query; None: what the connection's memory holds
 
 
 def _write_exported(con, dest: Path, view: str, ids: list[int]) -> None:
     """The rows of the EXPORTED ``view`` for sources ``ids``, computed by the view's own query from
-    their store files, a chunk of STATS_CHUNK points at a time (memory stays bounded whatever the
-    lake's size), into one part file."""
-    from .. import db
+    their store files, a chunk of points at a time (iolab.store.chunks: memory stays bounded whatever
+    the lake's or a capture's size), into one part file."""
+    from ..store.chunks import chunks
 
     dest.unlink(missing_ok=True)
-    if not ids:
-        return
-    store = db.store_dir(con)
-    listed = ", ".join(str(i) for i in ids)
-    files = con.execute(
-        f"SELECT source_id, file_name, points FROM point_files WHERE source_id IN ({listed}) ORDER BY 1"
-    )
-    todo = [(sid, store / name, n) for sid, name, n in files.fetchall() if (store / name).exists()]
+    todo = chunks(con, ids, STATS_CHUNK)
     if not todo:
         return
     con.execute(f'CREATE OR REPLACE TEMP TABLE iolab_exported AS SELECT * FROM "{view}" LIMIT 0')
     query = exported_query(view, {"series_values": "iolab_chunk"})  # the chunk's points, as series_values has them
-    for chunk in _chunks(todo):
-        con.execute(f"CREATE OR REPLACE TEMP VIEW iolab_chunk AS {db.points_of([f for _, f, _ in chunk])}")
+    for chunk in todo:
+        con.execute(f"CREATE OR REPLACE TEMP VIEW iolab_chunk AS {chunk.points()}")
         con.execute(f"INSERT INTO iolab_exported {query}")
     _copy(con, "SELECT * FROM iolab_exported ORDER BY ALL", dest)
     con.execute("DROP TABLE iolab_exported")
-
-
-def _chunks(files: list[tuple[int, Path, int]]) -> list[list[tuple[int, Path, int]]]:
-    """``files`` (source, store file, points) in runs of about STATS_CHUNK points (a bigger file alone)."""
-    out: list[list[tuple[int, Path, int]]] = [[]]
-    size = 0
-    for f in files:
-        if out[-1] and size + f[2] > STATS_CHUNK:
-            out.append([])
-            size = 0
-        out[-1].append(f)
-        size += f[2]
-    return out
 
 
 @outputs.sealed("lake", "lake")  # every file written is listed in its marker, however the export ends

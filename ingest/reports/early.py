@@ -1,15 +1,16 @@
-"""What a render can start before its snapshot is ready: its kernels and the validation's import.
+"""What a render can start before its snapshot is ready: its kernels and the validation's process.
 
 A render from scratch pays, before its first page, for a consistent snapshot of the database (the
 copy and its views computed: DuckDB, which leaves Python's lock free), then for kernels (a process
 each that imports Polars, Altair and pyarrow; the render draws the pictures: iolab.reports.pictures)
-and the validation's Great Expectations import (2.9 s of CPU). None of those needs the snapshot. For
+and the validation's Great Expectations import (2.1 s of CPU). None of those needs the snapshot. For
 a study of five pages they were 60 % of the render; started together with the snapshot, they run
-while it is made instead of after it.
+while it is made instead of after it. The validation runs in a process of its own
+(iolab.reports.validator), started here: it imports Great Expectations while the snapshot is made.
 
 Only when the render will execute pages (``--force``, or no render in the folder yet): a render that
 finds every page unchanged starts no kernel and imports nothing it would not use; one that will reuse
-the validation kept beside its pages (iolab.reports.validated) does not import Great Expectations;
+the validation kept beside its pages (iolab.reports.validated) starts no validation;
 one refused (a study not in the database) starts nothing at all.
 """
 
@@ -92,21 +93,41 @@ def warmed(make: Callable[[], P], code: str) -> P:
 
 
 def imports(validation: bool) -> None:
-    """What the render imports only after its snapshot, imported beside it (DuckDB leaves Python's
-    lock free while it copies and computes): nbconvert, and Great Expectations if ``validation``."""
+    """What the render needs only after its snapshot, begun beside it: the validation's process if
+    ``validation`` (it imports Great Expectations meanwhile), and nbconvert, imported here (DuckDB
+    leaves Python's lock free while it copies and computes)."""
+    if validation:
+        with contextlib.suppress(Exception):  # none started: the render validates in its own process
+            import_validation()
     with contextlib.suppress(Exception):  # the render imports it again and reports what fails
         import nbconvert  # noqa: F401
-    if validation:
-        import_validation()
 
 
-def import_validation() -> None:
-    """Great Expectations imported as the validation imports it (iolab.validation.run: quiet, no pyspark)."""
+def import_gx() -> None:
+    """Great Expectations imported as the validation imports it (iolab.validation.run: quiet, without
+    pyspark, scipy.stats and Altair)."""
     logging.getLogger("great_expectations").setLevel(logging.ERROR)
     from iolab.validation.run import _import_gx
 
     with contextlib.suppress(Exception):  # the validation imports it again and reports what fails
         _import_gx()
+
+
+# the validation's process of the render under way (``import_validation``), which ``validator`` hands over
+_validators: list[Any] = []
+
+
+def import_validation() -> None:
+    """The validation's own process started (iolab.reports.validator): it imports Great Expectations
+    at once, beside the snapshot, and validates it when the render asks (``validator``)."""
+    from .validator import Validator
+
+    _validators.append(Validator())
+
+
+def validator() -> Any:
+    """The validation's process started for the render under way, taken (asked once), or None."""
+    return _validators.pop() if _validators else None
 
 
 # kernels started by the command before it imported the render (``launched``), for ``started`` to take
@@ -164,3 +185,5 @@ def started(
         for k in kernels.rest():
             close(k)
         gx.join()
+        while _validators:  # started but never asked: the render ended first
+            _validators.pop().close()

@@ -15,6 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import outputs
+from ..store.connect import reader
 from ..written import write_bytes
 from . import pictures
 from .folders import RECORD, inside, recorded, slug
@@ -27,7 +28,7 @@ PNG_SCALE = 2.0
 def metric_of(chart: Chart) -> str:
     """The metric ``chart`` draws: the one its source view is filtered on, else its quantitative axes' titles."""
     where = (chart.meta.get("source") or {}).get("where") or {}
-    if where.get("metric"):
+    if where.get("metric") and not isinstance(where["metric"], list):  # a list: one of several, the axes say
         return str(where["metric"])
     axes = []
     for _, enc, _ in chart.layers():
@@ -71,9 +72,7 @@ def baselines(db: Path | None) -> dict[str, str]:
     """Each study's baseline system in ``db`` (none without a database)."""
     if db is None:
         return {}
-    import duckdb
-
-    con = duckdb.connect(str(db), read_only=True)
+    con = reader(db)
     try:
         rows = con.execute("SELECT study, baseline_system FROM study_baseline WHERE systems > 1").fetchall()
     finally:

@@ -16,6 +16,9 @@ def _where(src: dict) -> tuple[str, list]:
     for col, value in src.get("where", {}).items():
         if value is None:
             sql.append(f'"{col}" IS NOT NULL')
+        elif isinstance(value, list):
+            sql.append(f'list_contains(?, "{col}")')
+            params.append(value)
         else:
             sql.append(f'"{col}" = ?')
             params.append(value)
@@ -88,10 +91,33 @@ def check_rows(con, chart: Chart, src: dict) -> list[str]:
     return []
 
 
+def check_envelope(con, chart: Chart, src: dict) -> list[str]:
+    """A time-series chart drawn through an envelope (iolab.reports.envelope): in every column of its
+    time span, each drawn line's lowest and highest point are the raw series' own there (no spike or
+    dip hidden by the thinning, no value invented), no line is drawn where its series has no point,
+    and the first samples left out as no interval are said in the caption."""
+    from .envelope import extremes
+
+    meta = src["envelope"]
+    rows = drawn(chart)
+    ids = sorted({int(r[meta["series_field"]]) for r in rows if r.get(meta["series_field"]) is not None})
+    raw, mine = extremes(con, meta, ids), extremes(con, meta, ids, rows)
+    for (series, col), (lo, hi) in sorted(raw.items()):
+        got = mine.get((series, col))
+        if got is None or not (_close(got[0], lo) and _close(got[1], hi)):
+            return [f"series {series}, column {col}: the raw points span {lo!r}..{hi!r}, the line drawn {got!r}"]
+    if extra := sorted(set(mine) - set(raw)):
+        return [f"series {extra[0][0]} is drawn in column {extra[0][1]}, where its raw series has no point"]
+    if meta["no_interval"] and "first sample" not in (chart.meta.get("left_out") or ""):
+        return [f"{len(meta['no_interval'])} first samples are left out and the caption does not say so"]
+    return []
+
+
 def check_source(chart: Chart, con, marks: list[str]) -> list[str]:
     src = chart.meta["source"]
     try:
         out = check_systems(con, chart, src, marks) if src.get("system") else []
+        out += check_envelope(con, chart, src) if src.get("envelope") else []
         return out + check_values(con, chart, src) + check_rows(con, chart, src)
     except Exception as e:  # a source the oracle cannot query is a defect of the chart, not a crash
         return [f"cannot check against {src.get('view')!r}: {str(e).splitlines()[0]}"]

@@ -22,6 +22,7 @@ from typing import Any
 import duckdb
 import jinja2
 
+from ..store.connect import reader
 from . import check, scratch
 from .facts import LINE_RANGES, RUN_ROWS, appendix_facts, cover_facts, line_ranges, rows, with_lines  # noqa: F401
 from .tables import drawn
@@ -215,7 +216,7 @@ def edition(db: Path, ed: Edition, target: Path) -> int:
     """Write the print edition of one study to ``target`` from the snapshot ``db``; its pages."""
     with scratch.folder("pdf") as name:
         tmp = Path(name)
-        con = duckdb.connect(str(db), read_only=True)
+        con = reader(db)
         try:
             print_parts(con, ed, tmp)
         finally:

@@ -15,6 +15,7 @@ import nbformat
 
 from ..config import NOTEBOOKS as NOTEBOOK_DIR
 from ..config import VIEWS
+from ..store.connect import reader
 
 T = TypeVar("T")
 
@@ -101,7 +102,7 @@ def content_digest(db: Path) -> str:
     the view files, which ``fingerprints`` covers. Any change anywhere renders every page again:
     pages join other studies (criteria, published figures, a capture placed twice), so a per-study
     rule would keep stale pages."""
-    con = duckdb.connect(str(db), read_only=True)
+    con = reader(db)
     derived = set(view_names())
     try:
         tables = [
@@ -165,7 +166,7 @@ def before(db: Path, read: Callable[[Path], T], otherwise: T) -> T:
 
 
 def studies_of(db: Path) -> list[str]:
-    con = duckdb.connect(str(db), read_only=True)
+    con = reader(db)
     try:
         return [
             s
@@ -182,7 +183,7 @@ def plan(db: Path, pages: dict[str, Notebook] | None = None, studies: list[str] 
     (``studies``: ``studies_of(db)``, when the caller has it already)."""
     pages = notebooks() if pages is None else pages
     studies = studies_of(db) if studies is None else studies
-    con = duckdb.connect(str(db), read_only=True)
+    con = reader(db)
     try:
         shows = {
             nb: {s for (s,) in con.execute(f"SELECT DISTINCT study FROM ({p.studies})").fetchall()}

@@ -16,6 +16,7 @@ one per study (iolab.reports.folders);
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import html
 import json
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
 
 from .. import outputs
 from ..progress import bar as progress_bar
+from ..store.connect import reader
 from ..terminal import console, markup, shown
 from ..written import write_text
 from . import early, kernels, pictures, scratch, stored, validated
@@ -65,19 +67,13 @@ def offline(page: str) -> str:
 
 
 def validate(snap: Path, studies: set[str]) -> dict[str, str]:
-    """Each study's validation on the snapshot, as the HTML of its pages' footer."""
-    from .. import db as dbm
-    from .tables import validation_html
-    from .validation import all_results, summary
+    """Each study's validation on the snapshot, as the HTML of its pages' footer: by the validation's
+    own process when the render started one (iolab.reports.validator), else here."""
+    from .validation import footers
 
-    if not studies:
-        return {}
-    con = dbm.connect(snap, read_only=True)
-    try:
-        results = all_results(con, sorted(studies))
-    finally:
-        con.close()
-    return {s: validation_html(summary(results[s])) for s in studies}
+    if (process := early.validator()) is not None:
+        return process.validate(snap, studies)
+    return footers(snap, studies)
 
 
 def snapshot(db: Path, into: Path, views: list[str] | None = None) -> Path:
@@ -115,8 +111,11 @@ def store_more(snap: Path, views: list[str]) -> None:
 
 
 def store_views(con: duckdb.DuckDBPyConnection, views: list[str] | None) -> None:
-    """Store ``views`` (None: every view) as tables on ``con``, checkpoint and close it."""
+    """Store ``views`` (None: every view) as tables on ``con``, checkpoint and close it (DuckDB's own
+    progress bar off: a big capture's summaries take seconds, and it would draw over the render's)."""
     try:
+        with contextlib.suppress(duckdb.InvalidInputException):  # a Jupyter kernel without ipywidgets refuses
+            con.execute("SET enable_progress_bar = false")
         materialize(con, views)
         con.execute("CHECKPOINT")
     finally:
@@ -218,7 +217,7 @@ def write_page(out: Path, name: str, nb: str, body: str, validation: str) -> Pat
 
 
 def index(out: Path, db: Path, done: list[tuple[str, str, Path]], source: Path, titles: dict[str, str]) -> Path:
-    con = duckdb.connect(str(db), read_only=True)
+    con = reader(db)
     meta = {
         s: (systems or "", n)
         for s, systems, n in con.execute("""

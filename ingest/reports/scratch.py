@@ -25,7 +25,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from ..written import started  # noqa: F401  (read from here too)
+from ..processes import started, tag
 
 KINDS = ("report", "pdf", "kernel", "chrome")
 _NAME = re.compile(rf"iolab-(?:{'|'.join(KINDS)})-(\d+)\.(\d+)-")
@@ -37,7 +37,7 @@ OLD_AFTER_S = 24 * 3600
 
 def folder(kind: str) -> tempfile.TemporaryDirectory:
     """A temporary folder of ``kind`` (KINDS) named for this process, removed when its ``with`` ends."""
-    return tempfile.TemporaryDirectory(prefix=f"iolab-{kind}-{os.getpid()}.{started() or 0}-")
+    return tempfile.TemporaryDirectory(prefix=f"iolab-{kind}-{tag()}-")
 
 
 def sweep(where: Path | None = None) -> list[Path]:

@@ -94,6 +94,29 @@ def materialize(con: duckdb.DuckDBPyConnection, names: list[str] | None = None) 
     still = {n for (n,) in con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal").fetchall()}
     with transaction(con):
         for name in (n for n in wanted if n in still):
-            con.execute(f'CREATE TABLE "iolab_materialized" AS SELECT * FROM "{name}"')
+            if _POINTS.search(definitions()[name]):
+                _by_chunks(con, name)
+            else:
+                con.execute(f'CREATE TABLE "iolab_materialized" AS SELECT * FROM "{name}"')
             con.execute(f'DROP VIEW "{name}"')
             con.execute(f'ALTER TABLE "iolab_materialized" RENAME TO "{name}"')
+
+
+# a view that aggregates every point (series_stats): computed a chunk of the store at a time
+_POINTS = re.compile(r"\b(?:FROM|JOIN)\s+series_values\b", re.I)
+
+
+def _by_chunks(con: duckdb.DuckDBPyConnection, name: str) -> None:
+    """The rows of view ``name``, which reads series_values, into table iolab_materialized a chunk of
+    the store's points at a time (iolab.store.chunks: memory stays bounded whatever the captures'
+    size): series_values is shadowed by a temporary view of each chunk's points in turn, so the view's
+    own query computes each chunk's rows."""
+    from ..store.chunks import chunks
+
+    con.execute(f'CREATE TABLE "iolab_materialized" AS SELECT * FROM "{name}" LIMIT 0')
+    try:
+        for chunk in chunks(con):
+            con.execute(f"CREATE OR REPLACE TEMP VIEW series_values AS {chunk.points()}")
+            con.execute(f'INSERT INTO "iolab_materialized" SELECT * FROM "{name}"')
+    finally:
+        con.execute("DROP VIEW IF EXISTS temp.series_values")

@@ -4,6 +4,7 @@ tagged in SQL with the studies they belong to (by study, source file, run, serie
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 
 # Which study a suite's row belongs to, by the first of its columns found here: the files of a study,
 # its runs, its series or its sources (a file copied into two studies belongs to both).
@@ -32,6 +33,21 @@ def tag_studies(con, query: str, studies: list[str]) -> tuple[str, list] | None:
             JOIN ({_MEMBERS[key]}) m ON m.k = q.{key} AND list_contains($1, m.g)""",
         [studies],
     )
+
+
+def footers(snap: Path, studies: set[str]) -> dict[str, str]:
+    """Each study's validation on the snapshot ``snap``, as the HTML of its pages' footer."""
+    from .. import db
+    from .tables import validation_html
+
+    if not studies:
+        return {}
+    con = db.connect(snap, read_only=True)
+    try:
+        results = all_results(con, sorted(studies))
+    finally:
+        con.close()
+    return {s: validation_html(summary(results[s])) for s in studies}
 
 
 def _reported(r: dict) -> bool:

@@ -4,5 +4,6 @@
 * schema.py: migrations, views, the template new databases are copied from
 * places.py: where each raw file is and which places are in the analysis (source_history)
 * points.py: the time-series store beside the database (Parquet, one file per source)
+* chunks.py: the store's points a chunk at a time, for the views that aggregate every point
 * writer.py: a parsed file's rows, written a table at a time
 """

@@ -3,6 +3,8 @@ opening can fail said as what to do next."""
 
 from __future__ import annotations
 
+import re
+import shutil
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -11,7 +13,8 @@ from typing import Any
 
 import duckdb
 
-from ..config import LOCK_WAIT_S, db_memory_limit
+from .. import processes
+from ..config import LOCK_WAIT_S, db_memory_limit, spill_root
 
 
 class DatabaseProblem(Exception):
@@ -58,13 +61,7 @@ def connect(path: str | Path, *, read_only: bool = False, wait_s: float = LOCK_W
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as e:
             raise _problem(path, e) from None
-    config: dict[str, Any] = {
-        # offline always: never try to download an extension
-        "autoinstall_known_extensions": False,
-        "autoload_known_extensions": False,
-    }
-    if not read_only:  # bounded while writing: past it DuckDB writes out, not up (config.db_memory_limit)
-        config["memory_limit"] = db_memory_limit()
+    config = settings(read_only)
     deadline = time.monotonic() + wait_s
     while True:
         try:
@@ -79,6 +76,46 @@ def connect(path: str | Path, *, read_only: bool = False, wait_s: float = LOCK_W
                     f"DuckDB said: {e}"
                 ) from None
             time.sleep(0.25)
+
+
+def settings(read_only: bool) -> dict[str, Any]:
+    """The configuration of every connection iolab opens to a database."""
+    return {
+        # offline always: never try to download an extension
+        "autoinstall_known_extensions": False,
+        "autoload_known_extensions": False,
+        # bounded, sized from the machine: past it DuckDB writes out or spills, not up (config.db_memory_limit)
+        "memory_limit": db_memory_limit(read_only),
+        "temp_directory": str(spill_folder()),
+    }
+
+
+def reader(path: str | Path) -> duckdb.DuckDBPyConnection:
+    """A read-only connection at once, as ``connect`` configures it, but no wait while a writer holds
+    the file: duckdb.Error then (a render's plan and digests, which guess or are retried)."""
+    return duckdb.connect(str(path), read_only=True, config=settings(True))
+
+
+_SPILL = re.compile(r"(\d+)\.(\d+)")
+
+
+def spill_folder() -> Path:
+    """The folder this process's connections spill to (DuckDB's temp_directory): in the cache
+    (config.spill_root), named for the process (iolab.processes), the same for all its connections
+    (DuckDB refuses two connections to one file configured differently; each names its own files in
+    it). DuckDB makes it when it first spills and removes its files when the connection closes; the
+    folders of processes that have ended are removed here, by the next connection of any iolab
+    process. Beside the database, DuckDB's default, a read-only disk or folder left it nowhere to spill."""
+    root = spill_root()
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        for old in root.iterdir():
+            m = _SPILL.fullmatch(old.name)
+            if m and processes.gone(m.group(1), m.group(2)):
+                shutil.rmtree(old, ignore_errors=True)
+    except OSError:  # a cache that cannot be written: DuckDB says so if it ever needs to spill
+        pass
+    return root / processes.tag()
 
 
 @contextmanager

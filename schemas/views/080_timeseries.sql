@@ -16,7 +16,7 @@ CREATE OR REPLACE VIEW series_summary AS
 WITH v AS (  -- aggregate the raw values first (series_values: no time join), then label the few rows
     SELECT series_id, samples, avg, p95, max, min, first_no, last_no FROM series_stats
 )
-SELECT s.series_id, s.source_id, f.study, s.host, s.object, s.instance, s.instance_name, s.instance_id,
+SELECT s.series_id, s.source_id, f.study, f.system, s.host, s.object, s.instance, s.instance_name, s.instance_id,
        s.sub_instance, s.counter, s.metric, s.unit, s.original_name,
        coalesce(v.samples, 0) AS samples, v.avg, v.p95, v.max, v.min, a.ts AS first_ts, b.ts AS last_ts,
        f.path AS source_path  -- the capture file, for a point's tooltip
