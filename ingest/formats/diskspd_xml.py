@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     import xml.etree.ElementTree as ET
 
 FORMAT = "diskspd-xml"
-VERSION = "2"
+VERSION = "1"
 # XML bucket percentile -> metric stem
 # (the buckets the text output prints; every bucket 1..99 stays in diskspd_latency_percentiles)
 _PCT = {
