@@ -27,8 +27,8 @@ import re
 from datetime import datetime
 
 from ..model import MB_PER_MIB, ParseError, ParseResult, Run, Series, split_lines
-from ._text import decode
 from . import _checks
+from ._text import decode
 from .vdbench_summary import RATES, TOOL, Printed, _number, add_samples, check_avg
 
 FORMAT = "vdbench-flatfile"
