@@ -462,13 +462,23 @@ def _check_clients(entries: list, clients: bool, line: int) -> None:
 def snapshot_of(a: Any, b: Any) -> bool:
     """Whether document ``a`` is a `--status-interval` snapshot of the run document ``b`` reports later:
     the same job entries (name, group, host), started at the same time (`job_start`, fio 3.36+; before it
-    the report's `timestamp` less the run's `elapsed`, whole seconds, to within one), and no count of ``b``
-    below ``a``'s (fio's interim figures are the run's so far). Appended runs start later."""
+    the report's `timestamp` less the run's `elapsed`, whole seconds, to within one), written later, and no
+    count of ``b`` below ``a``'s (fio's interim figures are the run's so far). Appended runs start later."""
     ea, ca = _entries_or_none(a)
     eb, cb = _entries_or_none(b)
-    if ea is None or eb is None or ca != cb or len(ea) != len(eb) or not ea:
+    if ea is None or eb is None or ca != cb or len(ea) != len(eb) or not ea or not _later(a, b, ea[0], eb[0]):
         return False
     return all(_same_job(x, y, a, b) for x, y in zip(ea, eb))
+
+
+def _later(a: dict, b: dict, x: dict, y: dict) -> bool:
+    """Whether ``b`` was written after ``a`` (each interim report is: `timestamp_ms`, 2.12+; else the
+    run's `elapsed` seconds or the report's `timestamp`). A document written twice is not its own snapshot."""
+    ma, mb = _num(a.get("timestamp_ms")), _num(b.get("timestamp_ms"))
+    if ma is not None and mb is not None:
+        return mb > ma
+    pairs = ((_num(x.get("elapsed")), _num(y.get("elapsed"))), (_num(a.get("timestamp")), _num(b.get("timestamp"))))
+    return any(p is not None and q is not None and q > p for p, q in pairs)
 
 
 def _entries_or_none(doc: Any) -> tuple[list | None, bool]:
