@@ -265,6 +265,7 @@ def test_status_interval_snapshots_are_not_runs():
     assert "job_start" not in first["jobs"][0] and first["jobs"][0]["elapsed"] > 1  # fio 3.1: timestamp - elapsed
     earlier = json.loads(raw)
     earlier["timestamp"] -= 1
+    earlier["timestamp_ms"] -= 1000
     earlier["jobs"][0]["elapsed"] -= 1
     for d in ("read", "write"):
         _ios(earlier["jobs"][0][d], -7)

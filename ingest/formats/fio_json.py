@@ -431,9 +431,15 @@ def _check_entry(job: dict, ln: int) -> None:
     `1000 x io_bytes / runtime` cut to whole bytes. An entry whose figures disagree has been edited."""
     for name in (*_fio.DIRECTIONS, "mixed"):
         d = job.get(name)
-        if not isinstance(d, dict) or not (rt := _num(d.get("runtime"))):
+        if not isinstance(d, dict) or _num(d.get("runtime")) is None:
             continue
         what = f"job {job.get('jobname')!r}, {name}"
+        if not (rt := _num(d.get("runtime")) or 0):  # no runtime: fio writes every rate 0 (stat.c)
+            for key in ("iops", "bw_bytes", "bw"):
+                _checks.equal(
+                    _num(d.get(key)), 0.0 if key in d else None, f"{what}: {key} of a direction that never ran", ln
+                )
+            continue
         iops, ios = d.get("iops"), _num(d.get("total_ios"))
         if _num(iops) is not None and ios is not None:
             cut = isinstance(iops, int)
@@ -442,6 +448,19 @@ def _check_entry(job: dict, ln: int) -> None:
         io_bytes, bw = _num(d.get("io_bytes")), _num(d.get("bw_bytes"))
         if bw is not None and io_bytes is not None:
             _checks.equal(bw, (1000 * io_bytes) // rt, f"{what}: bw_bytes against 1000 x io_bytes / runtime", ln)
+        _check_kib(d, rt, what, ln)
+
+
+def _check_kib(d: dict, rt: float, what: str, ln: int) -> None:
+    """`bw` (KiB/s) is `1000 x io bytes / runtime / 1024`, each division cut (stat.c, every version); where
+    `io_bytes` is itself in KiB (before 2.21: no io_kbytes, no *_ns keys) the bytes are known to a KiB."""
+    kib, io = _num(d.get("bw")), _num(d.get("io_bytes"))
+    if kib is None or io is None:
+        return
+    exact = "io_kbytes" in d or any(k.endswith("_ns") for k in d)
+    lo, hi = (io, io) if exact else (io * 1024, io * 1024 + 1023)
+    least, most = (1000 * lo // rt) // 1024, (1000 * hi // rt) // 1024
+    _checks.agree(kib, (least + most) / 2, (most - least) / 2, f"{what}: bw (KiB/s) against io_bytes over runtime", ln)
 
 
 def _check_clients(entries: list, clients: bool, line: int) -> None:
