@@ -34,6 +34,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,19 +57,46 @@ class Case:
     rename: str = ""  # names that must differ between copies: each copy's get "-<copy>" appended
     renumber: str = ""  # keys that must differ: replaced by a running count
     fix: Callable[[str, int], str] | None = None  # the tail, told how many copies there are
+    # one factor for every varied number of a copy: a format that checks its parts against the totals it
+    # prints (issue 55) still agrees with itself, its counts (not varied) and its rates scaled alike
+    together: bool = False
 
 
 C, F, S = CORPUS, ROOT / "tests" / "fixtures", ROOT / "data" / "samples"
 CASES = [
-    Case("iometer-results-csv", C / "iometer/quarch__testfile.csv", 0, 0, ANY, 25, "its 59 sessions, perturbed"),
+    Case(
+        "iometer-results-csv",
+        C / "iometer/quarch__testfile.csv",
+        0,
+        0,
+        DECIMAL,
+        25,
+        "its 59 sessions, perturbed (rates by one factor a copy, counts kept: ALL sums its rows)",
+        together=True,
+    ),
     Case("iometer-instantaneous-csv", C / "iometer/quarch__Iometer_insttestfile.csv", 0, 0, ANY, note="sessions"),
-    Case("fio-json", C / "fio-json/louwrentius__fio-plot__fio316_randrw-1-16.json", 0, 0, ANY, note="documents"),
+    Case(
+        "fio-json",
+        C / "fio-json/louwrentius__fio-plot__fio316_randrw-1-16.json",
+        0,
+        0,
+        r'(?<!"iops" : )' + DECIMAL,  # iops is 1000 x total_ios / runtime: kept with them
+        rename=r'(?<="jobname" : ")[^"]+',  # each copy another run, not a --status-interval snapshot
+        note="documents",
+    ),
     Case("fio-terse", C / "fio-terse/mcgrof__fio-tests__v3_fio31_4jobs_randrw_emptyname.terse", 0, 0),
     Case("fio-log", C / "fio-log/GoogleCloudPlatform__PerfKitBenchmarker__fio217_clat_hist.1.log", 0, 0, ANY),
     Case("pdh-csv", C / "perfmon/jg185342__DataCollector01.csv", 1, 0, note="perfmon; esxtop: tests/bench.py"),
     Case("elbencho-csv", C / "elbencho-csv/glennklockwood__elbencho-test__2.1-0_cgpu_08threads.csv", 1, 0),
     Case("elbencho-text", C / "elbencho-text/glennklockwood__elbencho-test__2.1-0_cgpu_08threads.out", 0, 0),
-    Case("diskspd-text", C / "diskspd-text/BasilKisel__trying-out-diskspd__2.0.x_azure_2runs.txt", 0, 0),
+    Case(
+        "diskspd-text",
+        C / "diskspd-text/BasilKisel__trying-out-diskspd__2.0.x_azure_2runs.txt",
+        0,
+        0,
+        r"(?!)",
+        note="runs; counts and rates must agree: numbers kept",
+    ),
     Case(
         "array-perf-stats",
         C / "array-perf/rtjust__Dell-MD-Powervault-MDTechView__md3200i_performanceStatistics.csv",
@@ -79,7 +107,13 @@ CASES = [
         note="virtual disks renamed per copy",
     ),
     Case("vdbench-flatfile", C / "vdbench-flatfile/hero0906__jiaoben__50406_fsd.flatfile.html", 55, 0),
-    Case("vdbench-summary", C / "vdbench-summary/hero0906__jiaoben__50406_fsd.summary.html", 38, 3),
+    Case(
+        "vdbench-summary",
+        C / "vdbench-summary/hero0906__jiaoben__50406_fsd.summary.html",
+        33,
+        0,
+        note="its long RD, each copy an RD of its own (intervals restart)",
+    ),
     Case(
         "iozone-text",
         C / "iozone-text/ilkermanap__iozoneparser__3.465_auto_odirect.txt",
@@ -110,7 +144,13 @@ CASES = [
         renumber=r"(?m)^ *\d+(?=,|\r?$)",
     ),
     Case("storage-array-profile", C / "profile/storcs__ibm_DS4500.txt", 6374, 4, note="its ENCLOSURES section"),
-    Case("diskspd-xml", C / "diskspd-xml/GoogleCloudPlatform__PerfKitBenchmarker__2.0.21a.xml", 111, 2, note="threads"),
+    Case(
+        "diskspd-xml",
+        C / "diskspd-xml/GoogleCloudPlatform__PerfKitBenchmarker__2.0.21a.xml",
+        66,
+        1,
+        note="time spans (ThreadCount must count each span's threads)",
+    ),
     Case("jetstress-config-xml", C / "jetstress/jacobklitzke__JetstressConfig.xml", 39, 25, note="thresholds"),
     Case(
         "vscsistats-csv",
@@ -147,7 +187,8 @@ def grow(case: Case, mb: float, out: Path, seed: int = 7) -> int:
         f.write(newline.join(head) + newline if head else "")
         size = copies = 0
         while size < mb * 1e6:
-            copy = pat.sub(lambda m: vary(m.group(), rng), block)
+            factor = 1000 + rng.choice([k for k in range(-50, 51) if k]) if case.together else None  # per mille
+            copy = pat.sub(lambda m, f=factor: vary(m.group(), rng, f), block)
             if case.rename and copies:
                 copy = re.sub(case.rename, lambda m, n=copies: f"{m.group()}-{n}", copy)
             if case.renumber:
@@ -159,12 +200,16 @@ def grow(case: Case, mb: float, out: Path, seed: int = 7) -> int:
     return out.stat().st_size
 
 
-def vary(number: str, rng: random.Random) -> str:
+def vary(number: str, rng: random.Random, per_mille: int | None = None) -> str:
     """``number`` times 1 +- up to 5 %, written with as many decimals; 0 stays 0, and integers too
-    short to be a measurement (a count of workers, a queue depth) or too long (a sentinel) stay."""
+    short to be a measurement (a count of workers, a queue depth) or too long (a sentinel) stay. With
+    ``per_mille`` a decimal is times per_mille / 1000 exactly, three decimals more: numbers scaled alike
+    keep the sums a file states of them."""
     whole, _, frac = number.partition(".")
     if float(number) == 0 or (not frac and not 3 <= len(whole) <= 15):
         return number
+    if per_mille is not None and frac:
+        return format(Decimal(number) * per_mille / 1000, "f")
     value = float(number) * (1 + rng.uniform(-0.05, 0.05))
     return f"{value:.{len(frac)}f}" if frac else str(max(1, round(value)))
 

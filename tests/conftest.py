@@ -63,3 +63,10 @@ def rendered_page(dbf: Path, out: Path, study: str, page: str) -> str:
     finally:
         ro.close()
     return path.read_text()
+
+
+def set_fio_iops(direction: dict, iops: float) -> None:
+    """A fio JSON direction given ``iops`` (a hand-made change of a real file), with the I/O count fio
+    would have counted for it: fio writes `iops` as `1000 x total_ios / runtime`, and the parser checks it."""
+    direction["iops"] = iops
+    direction["total_ios"] = iops * direction["runtime"] / 1000

@@ -17,10 +17,15 @@ CORPUS = ROOT / "tests" / "corpus"
 
 
 def _documents(n: int) -> str:
-    """``n`` copies of a real fio 3.1 document, each with its own IOPS, fio text lines between them
-    (as a --status-interval capture with warnings)."""
-    doc = (CORPUS / "fio-json" / "louwrentius__fio-plot__fio31_randrw-1-1.json").read_text()
-    return "".join(f"fio: note {i}\n" + doc.replace("4492.108465", f"{4000 + i}.5") for i in range(n))
+    """``n`` copies of a real fio 3.1 document, each a run of its own (an hour apart) with its own read
+    I/O count over one second (its IOPS, as fio computes them), fio text lines between them."""
+    doc = json.loads((CORPUS / "fio-json" / "louwrentius__fio-plot__fio31_randrw-1-1.json").read_text())
+    out = []
+    for i in range(n):
+        doc["timestamp"] += 3600
+        doc["jobs"][0]["read"].update(total_ios=4000 + i, runtime=1000, iops=4000.0 + i)
+        out.append(f"fio: note {i}\n" + json.dumps(doc, indent=2) + "\n")
+    return "".join(out)
 
 
 def test_many_documents_keep_each_job_line_and_message():
@@ -33,7 +38,7 @@ def test_many_documents_keep_each_job_line_and_message():
     msgs = res.tables["fio_messages"]
     assert [(m["doc_no"], m["text"]) for m in msgs] == [(i, f"fio: note {i - 1}") for i in range(1, 41)]
     iops = [s.value for s in res.samples if s.metric == "read_iops"]
-    assert iops == [4000 + i + 0.5 for i in range(40)]
+    assert iops == [4000 + i for i in range(40)]
 
 
 def test_a_document_after_text_gets_that_text_as_its_description():

@@ -279,3 +279,88 @@ def test_real_capture_with_every_backslash_doubled():
         14.719,
     )
     assert a["mbps"] == pytest.approx(597.33 * MB_PER_MIB)
+
+
+# ---- DiskSpd for Linux, built and run here (tests/corpus/MANIFEST.tsv), and every text checked against itself
+
+LINUX = "diskspd-text/tool-written__diskspd-for-linux-aa21cf9__"
+
+
+def test_linux_port_layout_rate_capped():
+    """DiskSpd for Linux's own report (result_formatter.cc): `System info:`, `job:`, `Results for job N:`,
+    `test time: 3s`, an IO Wait CPU column, `AvgLat(ms)`. Each thread-target pair was held to 1000 IO/s (-g)."""
+    res = parse(LINUX + "t2_2targets_L_D_w30_capped.txt")
+    (run,) = res.runs
+    assert signature(run) == (4096, 70.0, 100.0, 2, 4, 8)  # -b4K -w30 -r -t2 x 2 targets -o2
+    a = values(res, "run1")
+    assert a["test_time_s"] == 3 and a["iops"] == 4000.00 and a["ios"] == 12000  # 4 x 1000 IO/s
+    assert a["read_iops"] + a["write_iops"] == pytest.approx(a["iops"], abs=0.02)
+    assert a["avg_latency_ms"] == 2.015 and a["cpu_wait_pct"] == 0.0 and a["cpu_util_pct"] == 100.0
+    rows = values(res, "run1", "worker", "thread 3: f2.dat")
+    assert rows["iops"] == 1000.33 and rows["iops_stddev"] == 0.0 and rows["ios"] == 3001
+    assert values(res, "run1", "target", "f1.dat")["iops"] == pytest.approx(1999.67)
+    # the Total (ms) percentiles of four pairs are the writer's double merge (its 90th, 2.615, lies above
+    # both the read's 2.503 and the write's 2.599: no merge of the two gives that): kept, not samples
+    assert "p90_latency_ms" not in a and a["p90_read_latency_ms"] == 2.503 and a["max_latency_ms"] == 60.078
+    assert "weigh the first pairs several times" in res.notes[0]
+    pct = {r["percentile"]: r["total_ms"] for r in res.tables["diskspd_latency_percentiles"]}
+    assert pct["90th"] == 2.615
+
+
+def test_linux_port_threads_and_no_latency():
+    one = parse(LINUX + "t1_seqread_noL_capped.txt")
+    assert signature(one.runs[0]) == (65536, 100.0, 0.0, 4, 1, 4)
+    assert values(one, "run1")["iops"] == 1000.50 and "diskspd_latency_percentiles" not in one.tables
+    f2 = parse(LINUX + "F2_2targets_L_write_capped.txt")  # -F2: both threads on both targets
+    assert signature(f2.runs[0]) == (8192, 0.0, 0.0, 1, 4, 4)
+    single = parse(LINUX + "t1_randrw50_L_capped.txt")  # one pair: the Total column is the run's
+    assert values(single, "run1")["p50_latency_ms"] == 2.094 and single.notes == []
+
+
+THREAD_ROW = {  # a thread row of each real layout, and what its deletion leaves
+    NEW: "     3 |",
+    OLD: "     1 |",
+    LINUX + "t2_2targets_L_D_w30_capped.txt": "     2 |",
+}
+
+
+@pytest.mark.parametrize("rel", sorted(THREAD_ROW))
+def test_a_deleted_thread_row_is_refused_naming_the_total_line(rel):
+    """A thread row deleted: its table's `total:` line no longer sums the rows (the sum iolab stored per
+    target before would have been a number the file never states)."""
+    lines = corpus(rel).read_bytes().splitlines(keepends=True)
+    cut = next(
+        i for i, x in enumerate(lines) if x.decode("utf-8", "replace").lstrip("\ufeff").startswith(THREAD_ROW[rel])
+    )
+    total = next(i for i in range(cut, len(lines)) if lines[i].lstrip().startswith(b"total:"))
+    with pytest.raises(ParseError, match=r"bytes of its rows: the file states \d+ but its parts give \d+") as e:
+        diskspd_text.parse(b"".join(lines[:cut] + lines[cut + 1 :]), rel)
+    assert e.value.line == total  # the total line, one up once the row is gone
+
+
+@pytest.mark.parametrize(
+    "old, new, reason",
+    [
+        (b"|         3000 |", b"|         3001 |", "I/Os of its rows"),  # a count edited
+        (
+            b"|    1000.00 |       3.27 |",
+            b"|    1010.00 |       3.27 |",
+            "iops against 3000 over 3.0 s",
+        ),  # a rate edited
+    ],
+)
+def test_an_edited_row_is_refused(old, new, reason):
+    raw = corpus(LINUX + "t2_2targets_L_D_w30_capped.txt").read_bytes()
+    assert raw.count(old) >= 1
+    with pytest.raises(ParseError, match=reason):
+        diskspd_text.parse(raw.replace(old, new, 1), "x")
+
+
+def test_xml_counts_checked_against_themselves():
+    raw = corpus(XML).read_bytes()
+    with pytest.raises(ParseError, match="IOCount: ReadCount \\+ WriteCount"):
+        diskspd_xml.parse(raw.replace(b"<IOCount>22645</IOCount>", b"<IOCount>22646</IOCount>"), "x")
+    start = raw.index(b"<Thread>")
+    end = raw.index(b"</Thread>", start) + len(b"</Thread>")
+    with pytest.raises(ParseError, match="ThreadCount, <Thread>s: the file states 4 but its parts give 3"):
+        diskspd_xml.parse(raw[:start] + raw[end:], "x")

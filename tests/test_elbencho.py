@@ -338,3 +338,18 @@ def test_live_status_lines_between_phases_are_skipped():
         (s.run_key, s.metric, s.value) for s in want.samples
     )
     assert "skipped 2 lines before it, 2 lines between its tables" in res.notes[0]
+
+
+def test_figures_checked_against_their_totals():
+    """elbencho prints each per-second figure beside the total it is of (Statistics.cpp): a rate the total
+    over the elapsed time cannot give, or an RWMIX total that is not its parts', refuses the file."""
+    text = corpus("elbencho-text/glennklockwood__elbencho-test__2.1-0_cgpu_08threads.out").read_bytes()
+    with pytest.raises(ParseError, match=r"WRITE Throughput MiB/s \[last\] against the total over 45253 ms"):
+        elbencho_text.parse(text.replace(b"4792       4831", b"4792       4900"), "x")
+    mix = MIX_TEXT.read_bytes()
+    with pytest.raises(ParseError, match=r"IOPS total \[last\]: write \+ read"):
+        elbencho_text.parse(mix.replace(b"99970", b"99971"), "x")
+    csv = corpus("elbencho-csv/glennklockwood__elbencho-test__2.1-0_cgpu_08threads.csv").read_bytes()
+    at = csv.index(b",4831,", csv.index(b",4831,") + 1)  # IOPS [last], then MiB/s [last] (1 MiB blocks)
+    with pytest.raises(ParseError, match=r"MiB/s \[last\] against the total over 45253 ms"):
+        elbencho_csv.parse(csv[:at] + b",4731," + csv[at + 6 :], "x")

@@ -239,10 +239,12 @@ def test_queue_depth_sweep_files():
 
 
 def test_several_documents_and_json_plus_bins():
-    """Two real documents concatenated, the second given json+ bins (derived in memory from the real file)."""
+    """Two real documents concatenated, the second given json+ bins and written an hour later (an appended
+    run: derived in memory from the real file)."""
     raw = corpus(J + "louwrentius__fio-plot__fio31_randrw-1-1.json").read_text()
     doc = json.loads(raw)
     doc["jobs"][0]["read"]["clat_ns"]["bins"] = {"1408": 3, "1416": 1}
+    doc["timestamp"] += 3600
     res = fio_json.parse((raw + "fio: warning between\n" + json.dumps(doc, indent=2) + "\n\n").encode(), "x.json")
     assert [r.key for r in res.runs] == ["1:1:iotest", "2:1:iotest"]
     assert values(res, "1:1:iotest") == values(res, "2:1:iotest")
@@ -251,6 +253,41 @@ def test_several_documents_and_json_plus_bins():
         (2, 1416.0, "ns", 1),
     ]
     assert res.tables["fio_messages"][0]["doc_no"] == 2
+
+
+def test_status_interval_snapshots_are_not_runs():
+    """A document repeated as fio writes it under --status-interval (the same run: its start, the report's
+    timestamp less its elapsed seconds, unchanged; its counts so far no larger) is an interim one: kept in
+    the tool tables, no run. The same document written an hour later is another run; one whose counts
+    shrank is not the same run's."""
+    raw = corpus(J + "louwrentius__fio-plot__fio31_randrw-1-1.json").read_text()
+    first = json.loads(raw)
+    assert "job_start" not in first["jobs"][0] and first["jobs"][0]["elapsed"] > 1  # fio 3.1: timestamp - elapsed
+    earlier = json.loads(raw)
+    earlier["timestamp"] -= 1
+    earlier["timestamp_ms"] -= 1000
+    earlier["jobs"][0]["elapsed"] -= 1
+    for d in ("read", "write"):
+        _ios(earlier["jobs"][0][d], -7)
+    both = (json.dumps(earlier) + "\n" + raw).encode()
+    res = fio_json.parse(both, "x.json")
+    assert [r.key for r in res.runs] == ["2:1:iotest"] and values(res) == values(
+        parse(fio_json, J + "louwrentius__fio-plot__fio31_randrw-1-1.json"), "1:1:iotest"
+    )
+    assert [(r["doc_no"], r["run_key"]) for r in res.tables["fio_jobs"]] == [(1, None), (2, "2:1:iotest")]
+    assert "1 interim document" in res.notes[0]
+    later = json.loads(raw)
+    later["timestamp"] += 3600
+    assert len(fio_json.parse((raw + json.dumps(later)).encode(), "x.json").runs) == 2
+    shrunk = json.loads(json.dumps(earlier))
+    _ios(shrunk["jobs"][0]["read"], 100)
+    assert len(fio_json.parse((json.dumps(shrunk) + "\n" + raw).encode(), "x.json").runs) == 2
+
+
+def _ios(direction: dict, more: int) -> None:
+    """``more`` I/Os in one direction of a JSON entry, its iops as fio computes it (1000 x total_ios / runtime)."""
+    direction["total_ios"] += more
+    direction["iops"] = 1000 * direction["total_ios"] / direction["runtime"]
 
 
 def test_cut_json_names_the_line():

@@ -489,3 +489,85 @@ def test_two_clients_in_the_database(clients, con):
         "GROUP BY ALL ORDER BY ALL",
     )
     assert rows == [("All clients", "test", 2), ("c", "all", 5)]
+
+
+# ---- status-interval text, terse beside normal, numjobs under group_reporting (issue 55) ------------
+
+CAPPED = "[c]\nrw=randread\nbs=4k\nrate_iops=500\nruntime=3s\n"  # one job held to 500 IO/s for 3 s
+TWELVE = "group_reporting\n[g]\nrw=randread\nbs=4k\nnumjobs=12\nrate_iops=50\nruntime=1s\n"  # 12 x 50 IO/s
+
+
+@pytest.fixture(scope="module")
+def capped(tmp_path_factory) -> dict[str, str]:
+    """fio's outputs of rate-capped runs, so the IO/s each should report is known."""
+    tmp = tmp_path_factory.mktemp("capped")
+    si = "--status-interval=1"
+    return {
+        "text": _fio(tmp, "text", CAPPED, si),  # the default output, a report every second
+        "normal_json": _fio(tmp, "nj", CAPPED, si, "--output-format=normal,json"),
+        "terse_normal": _fio(tmp, "tn", CAPPED, si, "--output-format=terse,normal"),
+        "two": _fio(tmp, "two", CAPPED + CAPPED.replace("[c]", "[d]"), si),
+        "twelve": _fio(tmp, "twelve", TWELVE, "--output-format=normal,json"),
+        "twelve_terse": _fio(tmp, "twelve_t", TWELVE, "--output-format=terse"),
+    }
+
+
+def _iops(res) -> list[float]:
+    return [next(s.value for s in res.samples if s.run_key == r.key and s.metric == "read_iops") for r in res.runs]
+
+
+def test_status_interval_text_is_one_run_per_job(capped):
+    """`--status-interval=1` prints the whole report every second, then the final one: 3 s give three
+    interim reports and the last; each job is one run, its numbers the last report's (500 IO/s cap)."""
+    text = capped["text"]
+    assert text.count("(groupid=0, jobs=1)") >= 3
+    res = fio_text.parse(text.encode(), "text")
+    assert [r.workload for r in res.runs] == ["c"] and 450 <= _iops(res)[0] <= 500
+    last = max(r["doc_no"] for r in res.tables["fio_jobs"])
+    assert [r["run_key"] for r in res.tables["fio_jobs"]] == [None] * (last - 1) + [res.runs[0].key]
+    assert "interim report" in res.notes[0]
+    two = fio_text.parse(capped["two"].encode(), "two")
+    assert [r.workload for r in two.runs] == ["c", "d"] and all(450 <= v <= 500 for v in _iops(two))
+
+
+def test_status_interval_text_and_json_are_one_run(capped):
+    """The same run written as text and JSON at once (`normal,json`), every second: one run through
+    either door, with the same numbers to the text's precision."""
+    pairs = _reports(capped["normal_json"])
+    text = "".join(t for t, _ in pairs)
+    js = "".join(j for _, j in pairs)
+    t, j = fio_text.parse(text.encode(), "t"), fio_json.parse(js.encode(), "j")
+    assert len(pairs) >= 3 and len(t.runs) == len(j.runs) == 1
+    assert agree(pairs[-1][0].encode(), pairs[-1][1].encode()) > 20
+    assert abs(_iops(t)[0] - _iops(j)[0]) <= ulp(_tokens(t)[(t.tables["fio_jobs"][-1]["job_no"], "read.iops")])
+    both = fio_json.parse(capped["normal_json"].encode(), "nj")  # the capture as fio wrote it: the JSON reads it
+    assert [r.key for r in both.runs] == [r.key for r in j.runs]
+
+
+def test_terse_beside_normal_is_one_run(capped):
+    """`--output-format=terse,normal`: each report in both layouts; the text report reads the file (the
+    terse sniffer steps aside), one run whose IOPS the terse line states too."""
+    from iolab import registry
+
+    raw = capped["terse_normal"].encode()
+    assert registry.claim(raw[:65536], "tn.out").module is fio_text
+    res = fio_text.parse(raw, "tn.out")
+    assert len(res.runs) == 1 and 450 <= _iops(res)[0] <= 500
+    terse = [x for x in capped["terse_normal"].splitlines() if x.startswith("3;fio-")]
+    last = fio_terse.parse(terse[-1].encode(), "t")  # the terse line of the final report
+    assert abs(_iops(last)[0] - _iops(res)[0]) <= 1  # terse: whole IOPS, cut; text: num2str of the same
+    past_head = fio_terse.parse(("\n".join(terse[:1] * 60) + "\n" + capped["terse_normal"]).encode(), "tn.out")
+    assert [r.workload for r in past_head.runs] == ["c"]  # terse lines filling the sniffed head: still the report
+
+
+def test_numjobs_under_group_reporting_are_workers(capped):
+    """numjobs=12 with group_reporting: one entry summing 12 jobs (fio's JSON leaves the bare option out);
+    the text says jobs=12. Both doors: one run of 12 workers at 12 x 50 IO/s."""
+    text, js = _split(capped["twelve"])
+    t, j = fio_text.parse(text.encode(), "t"), fio_json.parse(js.encode(), "j")
+    assert "group_reporting" not in js and "(groupid=0, jobs=12)" in text
+    assert [(r.workload, r.workers, r.queue_depth, r.outstanding_ios) for r in t.runs] == [("g", 12, 1, 12)]
+    assert [(r.workload, r.workers, r.queue_depth, r.outstanding_ios) for r in j.runs] == [("g", 12, 1, 12)]
+    assert 540 <= _iops(j)[0] <= 600 and abs(_iops(t)[0] - _iops(j)[0]) <= 1
+    terse = fio_terse.parse(capped["twelve_terse"].encode(), "t")  # one line (3.33 names it): no job count in it
+    assert [(r.workload, r.workers) for r in terse.runs] == [("g", None)] and 540 <= _iops(terse)[0] <= 600

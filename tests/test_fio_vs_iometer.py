@@ -17,7 +17,7 @@ import shutil
 
 import pytest
 
-from tests.conftest import ROOT, corpus, ingest, q
+from tests.conftest import ROOT, corpus, ingest, q, set_fio_iops
 
 SWEEP = ROOT / "data" / "samples" / "fio-intel-d3-s4610-qd-sweep"
 IOMETER = "iometer/sqlserverio__iometeroutput.csv"
@@ -138,7 +138,7 @@ def test_two_splits_of_one_load_are_two_points_each_paired_with_its_own(con, tmp
             doc = json.loads(corpus(f"fio-json/louwrentius__fio-plot__fio31_d3s4610_randread-{n}.json").read_text())
             if system == "Faster":
                 for job in doc["jobs"]:
-                    job["read"]["iops"] *= 1.25
+                    set_fio_iops(job["read"], job["read"]["iops"] * 1.25)
             (root / system / f"randread-{n}.json").write_text(json.dumps(doc))
     (root / "iolab.toml").write_text('study = "splits"\nbaseline = "Base"\n')
     assert {o.status for o in ingest(con, tmp_path / "data").outcomes} == {"ingested"}

@@ -133,8 +133,8 @@ def _copies(tmp_path, n: int) -> Path:
     d = tmp_path / "many"
     d.mkdir()
     src = corpus(ADI).read_bytes()
-    for i in range(n):  # distinct contents: one IOps cell differs
-        (d / f"r{i:03d}.csv").write_bytes(src.replace(b"3364.250468", f"{3364 + i / 1000:.6f}".encode(), 1))
+    for i in range(n):  # distinct contents: the IOps differ, on every row alike (each row sums the ones below it)
+        (d / f"r{i:03d}.csv").write_bytes(src.replace(b"3364.250468", f"{3364 + i / 1000:.6f}".encode()))
     return d
 
 

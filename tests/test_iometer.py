@@ -416,3 +416,25 @@ def test_multi_session_file_keeps_every_number():
     assert multi.tables["iometer_results"].num_rows == 10 * single.tables["iometer_results"].num_rows
     values = [(s.metric, s.value, s.target) for s in single.samples]
     assert [(s.metric, s.value, s.target) for s in multi.samples][-len(values) :] == values
+
+
+def test_a_block_is_checked_against_its_summary_rows():
+    """ALL is its MANAGERs summed, a MANAGER its WORKERs, a WORKER its targets (Iometer's results): a
+    row deleted, repeated or edited leaves a sum the file does not state: refused at the summary row.
+    (A worker's only target deleted leaves the worker's own numbers: a subset, nothing to refuse.)"""
+    raw = corpus("iometer/quarch__testfile.csv").read_bytes()
+    lines = raw.splitlines(keepends=True)
+    disk = next(i for i, x in enumerate(lines) if x.startswith(b"DISK,"))
+    worker2 = next(i for i, x in enumerate(lines) if x.startswith(b"WORKER,Worker 2"))
+    manager = next(i for i, x in enumerate(lines) if x.startswith(b"MANAGER,"))
+    with pytest.raises(
+        ParseError, match=r"MANAGER row '\S+': read_ios of the 3 rows under it: the file states 452611"
+    ) as e:
+        iometer.parse(b"".join(lines[:worker2] + lines[worker2 + 1 :]), "x.csv")  # a worker row deleted
+    assert e.value.line == manager + 1
+    with pytest.raises(ParseError, match=r"of the 2 rows under it"):
+        iometer.parse(b"".join(lines[: disk + 1] + [lines[disk]] + lines[disk + 1 :]), "x.csv")
+    cells = lines[disk].split(b",")
+    cells[6] = b"%f" % (float(cells[6]) + 10)  # IOps of the target
+    with pytest.raises(ParseError, match=r"WORKER row 'Worker 1': iops of the 1 rows under it"):
+        iometer.parse(b"".join(lines[:disk] + [b",".join(cells)] + lines[disk + 1 :]), "x.csv")

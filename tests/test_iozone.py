@@ -84,12 +84,12 @@ def test_bad_files_say_why():
     with pytest.raises(ParseError, match="'write': '51x9375' is not a number"):
         iozone_text.parse(data.replace(b"5169375", b"51x9375"), "a.out")
     lines = data.split(b"\n")
-    with pytest.raises(ParseError, match="a second result line for 1048576 kB files and 512 kB") as e:
+    with pytest.raises(ParseError, match="a second write result for 1048576 kB files and 512 kB records") as e:
         iozone_text.parse(b"\n".join(lines[:31] + lines[30:]), "a.out")
     assert e.value.line == 32
     # not next to each other: the later line's keys would still be the earlier line's
     table = [i for i, line in enumerate(lines) if line.strip()[:1].isdigit() and i > 25]
-    with pytest.raises(ParseError, match="a second result line") as e:
+    with pytest.raises(ParseError, match="a second write result") as e:
         iozone_text.parse(b"\n".join(lines[: table[-1] + 1] + [lines[table[0]]] + lines[table[-1] + 1 :]), "a.out")
     assert e.value.line == table[-1] + 2
 
@@ -249,3 +249,40 @@ def test_unit_lines_as_iozone_c_writes_them():
     per_op = data.replace(b"Output is in kBytes/sec", b"Microseconds/op Mode. Output is in microseconds per operation.")
     with pytest.raises(ParseError, match="-N 'microseconds per operation' is not read yet"):
         iozone_text.parse(per_op, "a.out")
+
+
+# ---- -R: the Excel-style reports (iozone.c dump_excel/dump_report), written by IOzone 3.489 built here
+
+R = "iozone-text/tool-written__mer-tools-iozone-3.489__"
+
+
+def test_excel_report_saved_on_its_own_is_the_same_runs():
+    """The -R reports of a run, saved without the banner and table, give the runs and samples the
+    whole stdout gives (the 32 MB row's four dummy zeros, for records auto mode skips past its crossover,
+    are no runs in either); the unit, which only the banner states, is IOzone's default, and said."""
+    whole, alone = parse(R + "auto_R_crossover.out"), parse(R + "auto_R_crossover_excel_only.txt")
+    key = lambda res: sorted((s.run_key, s.metric, s.value) for s in res.samples)  # noqa: E731
+    assert key(whole) == key(alone) and len(whole.runs) == len(alone.runs) == 2 * (12 + 13 + 9) * 2
+    assert "32768/4/write" not in {r.key for r in alone.runs} and "32768/64/write" in {r.key for r in alone.runs}
+    assert values(alone, "32768/64/write")["mbps"] == pytest.approx(113825 * 1024 / 1e6)
+    assert (whole.tool_version, alone.tool_version) == ("3.489", None)
+    assert whole.notes == [] and "states the unit: read as IOzone's default, kBytes/sec" in alone.notes[0]
+    assert registry.claim(corpus(R + "auto_R_crossover_excel_only.txt").read_bytes(), "x").module is iozone_text
+
+
+def test_excel_report_checked_against_the_table():
+    """Where the stdout holds both the table and the -R reports, each report cell is the table's."""
+    raw = corpus(R + "auto_R_crossover.out").read_bytes()
+    assert raw.count(b"  0  113825 ") == 1  # the 32 MB, 64 kB write in -R (the table has it too)
+    with pytest.raises(ParseError, match=r"write of 32768 kB files, 64 kB records: -R report, table \(line \d+\)"):
+        iozone_text.parse(raw.replace(b"  0  113825 ", b"  0  113826 "), "x")
+    ops = parse(R + "auto_R_O.out")  # -O: operations per second, in the banner; the reports agree
+    assert values(ops, "64/4/write") == {"iops": 231565, "write_iops": 231565}
+
+
+def test_cpu_utilization_reports():
+    """-+u: a CPU utilization report per test (%), zeros not values."""
+    res = parse(R + "auto_R_cpu.out")
+    assert values(res, "256/64/random write")["cpu_util_pct"] == 36.83
+    assert values(res, "64/16/reread")["cpu_util_pct"] == 27.78
+    assert len(res.runs) == 3 * 5 * 6  # 3 file sizes x 5 records x (write rewrite read reread random read/write)

@@ -55,7 +55,8 @@ LAYERS: list[tuple[str, list[str]]] = [
 PARSERS_ONLY_IN = "iolab.cli"
 MAX_MODULE_LINES = 500
 MAX_FUNCTION_LINES = 60
-SIZE_EXEMPT = ("iolab.formats",)  # a format module follows its file's sections (DESIGN.md)
+# a format module follows its file's sections (DESIGN.md): its length is exempt, not its functions
+SIZE_EXEMPT = ("iolab.formats",)
 
 
 def modules() -> dict[str, Path]:
@@ -207,10 +208,9 @@ def test_no_module_over_500_lines():
 
 
 def test_no_function_over_60_lines():
+    """Everywhere, the formats included (issue 57: their modules may run long, their functions may not)."""
     long = {}
     for name, path in modules().items():
-        if not _sized(name):
-            continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 first = min([node.lineno] + [d.lineno for d in node.decorator_list])

@@ -21,7 +21,7 @@ import shutil
 import pytest
 
 from iolab.reports import oracle
-from tests.conftest import ROOT, corpus, ingest, q, rendered_page
+from tests.conftest import ROOT, corpus, ingest, q, rendered_page, set_fio_iops
 
 SWEEP = ROOT / "data" / "samples" / "fio-intel-d3-s4610-qd-sweep"
 WL = "4 KiB random read"
@@ -44,7 +44,7 @@ def study(con, tmp_path):
         shutil.copy(f, root / "D3" / f.name)
         doc = json.loads(f.read_text())
         for job in doc["jobs"]:
-            job["read"]["iops"] *= 1.25
+            set_fio_iops(job["read"], job["read"]["iops"] * 1.25)
         (root / "Faster" / f.name).write_text(json.dumps(doc))
     for n in ("1-16", "16-4"):
         shutil.copy(corpus(f"fio-json/louwrentius__fio-plot__fio31_d3s4610_randread-{n}.json"), root / "D3")

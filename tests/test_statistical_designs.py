@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from iolab import db
-from tests.conftest import ROOT, ingest, q
+from tests.conftest import ROOT, ingest, q, set_fio_iops
 
 TEMPLATE = json.loads((ROOT / "data/samples/fio-intel-d3-s4610-qd-sweep/randread-1-1.json").read_text())
 # values that tie, repeat and sum with rounding (0.1 + 0.2), and one far off
@@ -39,7 +39,7 @@ def write(root: Path, design) -> Path:
             (folder / "iolab.toml").write_text(f'system = "S{s}"\nfirmware = "{m}"\n')
             for v in values:
                 doc = json.loads(json.dumps(TEMPLATE))
-                doc["jobs"][0]["read"]["iops"] = v
+                set_fio_iops(doc["jobs"][0]["read"], v)
                 doc["jobs"][0]["eta"] = n
                 if not timed:
                     for key in ("time", "timestamp", "timestamp_ms"):

@@ -17,7 +17,7 @@ import pytest
 from scipy import stats
 
 from iolab import db
-from tests.conftest import ROOT, corpus, ingest, q
+from tests.conftest import ROOT, corpus, ingest, q, set_fio_iops
 from tests.test_comparison import scaled_iometer
 
 SPREAD = 0.05
@@ -342,7 +342,7 @@ def test_two_splits_of_one_load_are_two_trended_points(con, tmp_path):
         for n in ("1-16", "16-1"):
             doc = json.loads(corpus(f"fio-json/louwrentius__fio-plot__fio31_d3s4610_randread-{n}.json").read_text())
             for job in doc["jobs"]:
-                job["read"]["iops"] *= k
+                set_fio_iops(job["read"], job["read"]["iops"] * k)
             (d / f"randread-{n}.json").write_text(json.dumps(doc))
     (tmp_path / "data" / "fw" / "iolab.toml").write_text(
         'study = "fw"\nsystem = "D3"\nfirmware_order = ["1.0", "2.0"]\n'
@@ -365,12 +365,13 @@ def scaled_rows(src: Path, up: float, spec: str, spec_up: float) -> str:
     specification ``spec`` x spec_up more (a hand-made change of the real file: one workload changed)."""
     from tests.test_comparison import DOWN, UP
 
-    out, header = [], None
+    out, header, current = [], None, None
     for row in csv.reader(io.StringIO(src.read_text())):
         if row and row[0] == "'Target Type":
             header = row
         elif header and row and row[0] in ("ALL", "MANAGER", "WORKER", "DISK"):
-            k = up * (spec_up if spec in row else 1.0)
+            current = row[2] if row[0] != "DISK" else current  # a DISK row names no spec: its worker's
+            k = up * (spec_up if current == spec else 1.0)  # every row of the block alike: each sums those below
             for i, name in enumerate(header):
                 if i < len(row) and row[i] not in ("", "-1") and (name in UP or name in DOWN):
                     row[i] = repr(float(row[i]) * (k if name in UP else 1 / k))

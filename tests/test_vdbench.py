@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -279,3 +281,68 @@ def test_localized_tool_written_run_equals_its_flatfile(loc, kind):
         scale = MB_PER_MIB if metric == "mbps" else 1
         # the summary rounds to its printed places, the flatfile to 4: both roundings apart at most
         assert got[metric] == pytest.approx(want[metric], abs=scale * (0.5 * 10**-places + 0.5e-4) + 1e-9), metric
+
+
+# ---- issue 55: the older flatfile with Solaris kstat columns; the header date's width; avg lines checked
+
+FF_KSTAT = "vdbench-flatfile/jfritzen__VdbenchExplorer__kstat_solaris.flatfile.html"
+
+
+def test_older_flatfile_with_kstat_columns():
+    """vdbench 5.0x before the `'flatfile.html' contains` note: the column notes, then `tod Run Interval
+    reqrate ... ks_rate ... cpu_idle`. Columns are read by name: the kstat ones stay series of their own."""
+    raw = corpus(FF_KSTAT).read_bytes()
+    assert registry.claim(raw[: registry.HEAD_BYTES], "flatfile.html").module is vdbench_flatfile
+    res = parse(FF_KSTAT)
+    assert [r.workload for r in res.runs][:2] == ["random_write_max_4k", "random_write_max_8k"] and len(res.runs) == 8
+    assert signature(res.runs[0]) == (4096, 0.0, 100.0, 1, 8, 8)
+    v = values(res, "run1")  # 10:57:09.037 random_write_max_4k avg_2-10 999988.0000 327.4444 1.2791 4096 0.0000 23.9089
+    assert (v["iops"], v["avg_latency_ms"], v["cpu_idle_pct"]) == (327.4444, 23.9089, 99.4233)
+    assert v["mbps"] == pytest.approx(1.2791 * MB_PER_MIB)
+    kstat = {s.counter for s in res.series if s.counter.startswith("ks_")}
+    assert len(kstat) == 10 and all(s.metric is None for s in res.series if s.counter.startswith("ks_"))
+
+
+def _rows(res) -> list:
+    t = res.tables["vdbench_values"]
+    return t if isinstance(t, list) else t.to_pylist()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.text(alphabet="abcdefghijklmnopqrstuvwxyz.月四十一ÔÂ", min_size=1, max_size=12))
+def test_a_header_date_of_any_width_reads_the_same(month):
+    """vdbench prints the header's first line as the date then its words and the second line as twelve
+    spaces then its own: in a locale whose month is not three characters wide the lines shift. Every
+    column keeps its interval values, in the SD and the FSD layouts."""
+    for rel, date in ((SUM_SD, "Apr 08, 2016"), (SUM_FSD, "Apr 20, 2021")):
+        raw = corpus(rel).read_text(encoding="utf-8")
+        base, res = parse(rel), vdbench_summary.parse(raw.replace(date, f"{month} 08, 2016").encode(), rel)
+        assert sorted(map(repr, res.samples)) == sorted(map(repr, base.samples))
+        assert _rows(res) == _rows(base)  # every interval's every column
+
+
+@pytest.mark.parametrize("rel", [SUM_SD, FF_SD, FF_KSTAT])
+def test_avg_lines_are_checked_against_their_intervals(rel):
+    """An interval line deleted, or one edited, leaves the avg_ line no longer their mean: refused."""
+    lines = corpus(rel).read_bytes().splitlines(keepends=True)
+    i = next(n for n, x in enumerate(lines) if re.match(rb"^\d\d:\d\d:\d\d\.\d{3}\s+\S*\s*5 ", x))
+    with pytest.raises(ParseError, match="interval 5 is not in the file"):
+        (vdbench_flatfile if "flatfile" in rel else vdbench_summary).parse(b"".join(lines[:i] + lines[i + 1 :]), rel)
+    parts = lines[i].split()
+    rate = parts[4] if "flatfile" in rel else parts[2]  # flatfile: tod Run Interval reqrate rate; summary: tod N rate
+    edited = lines[i].replace(rate, str(float(rate) + 50).encode(), 1)
+    with pytest.raises(ParseError, match="against the mean of its intervals"):
+        (vdbench_flatfile if "flatfile" in rel else vdbench_summary).parse(
+            b"".join(lines[:i] + [edited] + lines[i + 1 :]), rel
+        )
+
+
+def test_avg_of_the_last_warmup_interval_too():
+    """vdbench adds an interval to the run's totals in its asynchronous reporting once the warmup is over,
+    so the last warmup interval can be in them: the tool-written zh_CN run's `avg_2-3` is 1722.00, the
+    mean of intervals 1-3 (1252, 1998, 1916), not of 2-3. Read as written; a mean of neither is refused."""
+    rel = "vdbench-summary/tool-written__itfanr-vdbench50406__zh_CN.summary.html"
+    assert values(parse(rel), "run2")["iops"] == 1722.0
+    raw = corpus(rel).read_bytes().replace(b"   avg_2-3    1722.00", b"   avg_2-3    1800.00")
+    with pytest.raises(ParseError, match="i/o rate against the mean of its intervals: the file states 1800"):
+        vdbench_summary.parse(raw, rel)

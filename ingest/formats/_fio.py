@@ -165,12 +165,14 @@ def add_direction(res: ParseResult, key: str, d: Direction, line_no: int | None,
 
 def add_totals(res: ParseResult, key: str, dirs: list[Direction], scope: str = "all") -> None:
     """Run totals (`iops`, `mbps`): the sum of the directions fio reports separately (derived, so no
-    line of the file holds them: line_no is left empty)."""
+    line of the file holds them: line_no is left empty). Only where every direction states its part
+    (an idle trim aside, as add_direction leaves it out): a sum of some of them is no total of the run."""
     if any(d.name == "mixed" for d in dirs):
         return  # unified_rw_reporting: fio states the totals itself
+    parts = [d for d in dirs if d.name != "trim" or d.active]
     for m, attr, unit, scale in (("iops", "iops", "IO/s", 1.0), ("mbps", "bw_bytes_per_s", "MB/s", 1e-6)):
-        vals = [getattr(d, attr) for d in dirs if getattr(d, attr) is not None]
-        if vals:
+        vals = [getattr(d, attr) for d in parts]
+        if vals and None not in vals:
             res.add(key, scope, m, sum(vals) * scale, unit)
 
 

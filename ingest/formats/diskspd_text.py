@@ -30,10 +30,10 @@ import re
 from datetime import datetime
 
 from ..model import MB_PER_MIB, ParseError, ParseResult, Run, split_lines
-from . import _text
+from . import _checks, _text
 
 FORMAT = "diskspd-text"
-VERSION = "1"
+VERSION = "2"
 TOOL = "DiskSpd"
 
 # '%-ile' row label -> metric stem (p99_9 = 3-nines ...)
@@ -61,11 +61,14 @@ _CPU_HEADER = re.compile(r"^(?:(?:Socket|Node|Group|Core|Class)\s*\|\s*)*CPU\s*\
 NOT_AVAILABLE = ("", "N/A")  # DiskSpd 2.2 prints N/A where a direction had no I/O
 
 
-SNIFF_RULE = "an 'Input parameters:' line followed by a 'timespan:' line ('Command Line:' may be missing)"
+SNIFF_RULE = (
+    "an 'Input parameters:' line followed by a 'timespan:' line ('Command Line:' may be missing), or by a "
+    "'job:' line (DiskSpd for Linux)"
+)
 
 
 def sniff(head: str, name: str) -> bool:
-    return bool(re.search(r"^[\s\ufeff]*Input parameters:\s*\n(\s*\n)*\s*timespan:\s+\d", head, re.M))
+    return bool(re.search(r"^[\s\ufeff]*Input parameters:\s*\n(\s*\n)*\s*(?:timespan|job):\s+\d", head, re.M))
 
 
 def _num(cell: str, what: str, ln: int) -> float | None:
@@ -102,6 +105,10 @@ class _Run:
         self.started_at = None
         self.totals_seen: set[str] = set()
         self.last_row = first  # index of the last table row read (where DiskSpd's output ends)
+        self.linux = False  # DiskSpd for Linux (microsoft/diskspd-for-linux): its own text layout
+        self.said_merge = False
+        self.time_line: int | None = None
+        self.rows: list[dict] = []  # this run's thread-table rows
 
     def parse(self) -> None:
         i = self.first
@@ -115,12 +122,15 @@ class _Run:
                 self.param("command line", line[len("Command Line: ") :].strip(), ln)
             elif s in ("Input parameters:", "System information:"):
                 section = s
-            elif s.startswith("Results for timespan"):
+            elif s.startswith(("Results for timespan", "Results for job")):
                 section = "results"
+            elif s == "System info:":  # DiskSpd for Linux
+                section, self.linux = "System information:", True
             elif section in ("Input parameters:", "System information:") and s:
                 self.param_line(s, ln)
-            elif section == "results" and s.startswith("actual test time:"):
-                self.test_time = _num(s.split(":", 1)[1].rstrip("s"), "actual test time", ln)
+            elif section == "results" and s.startswith(("actual test time:", "test time:")):
+                self.test_time = _num(s.split(":", 1)[1].strip().rstrip("s"), "test time", ln)
+                self.time_line = ln
             elif section == "results" and s.startswith("thread count:"):
                 self.thread_count = _whole(s.split(":", 1)[1], "thread count", ln)
             elif _CPU_HEADER.match(s):
@@ -154,6 +164,64 @@ class _Run:
                 f"run {self.key} measured latency but its percentile table is missing: the output is cut short",
                 self.end,
             )
+        self.check()
+
+    def merged_twice(self) -> bool:
+        """DiskSpd for Linux builds its Total (ms) percentile column from a histogram that merges the
+        running read and write histograms again at each thread-target pair (result_formatter.cc
+        output_results: `total_histogram.Merge(read_histogram)` inside the loop), so with more than one
+        pair the earlier pairs weigh several times: those percentiles are not the run's (min and max
+        are). They stay in diskspd_latency_percentiles as written, not as samples; the read and write
+        columns are right."""
+        pairs = sum(1 for r in self.rows if r["kind"] == "total" and r["thread"] is not None)
+        if self.linux and pairs > 1 and not self.said_merge:
+            self.said_merge = True
+            self.res.notes.append(
+                f"run {self.key}: DiskSpd for Linux's Total (ms) latency percentiles over {pairs} thread-target pairs "
+                "weigh the first pairs several times (its writer merges them again per pair): kept as written in "
+                "diskspd_latency_percentiles, not stored as the run's percentiles (min and max are)"
+            )
+        return self.linux and pairs > 1
+
+    # ---- the run against itself ---------------------------------------------------------------
+    def check(self) -> None:
+        """The thread tables against their `total:` lines and each thread's read and write rows against
+        its total row (ResultParser.cpp _PrintSection; for Linux result_formatter.cc print_iops): bytes
+        and I/Os are counts, summed exactly; a row's MiB/s and I/O per s are its counts over the test time
+        (`%10.2f`), that time printed `%.2lf` (Windows) or whole seconds (Linux: the -d duration, exact);
+        the total's average latency is its rows' weighted by their I/Os (`%8.3f` each)."""
+        tables = {k: [r for r in self.rows if r["kind"] == k] for k in ("total", "read", "write")}
+        for kind, rows in tables.items():
+            *parts, total = rows
+            what = f"run {self.key}, {kind.title()} IO total"
+            _checks.equal(
+                total["bytes"], sum(r["bytes"] for r in parts), f"{what}: bytes of its rows", total["line_no"]
+            )
+            _checks.equal(total["ios"], sum(r["ios"] for r in parts), f"{what}: I/Os of its rows", total["line_no"])
+            for r in rows:
+                self.rate(r, "iops", r["ios"], 1.0)
+                self.rate(r, "mib_per_s", r["bytes"], 1 / 2**20)
+            weighted = [(r["avg_latency_ms"], r["ios"]) for r in parts if r["avg_latency_ms"] is not None]
+            if weighted and total["avg_latency_ms"] is not None:
+                mean = sum(a * n for a, n in weighted) / sum(n for _, n in weighted)
+                _checks.agree(
+                    total["avg_latency_ms"], mean, 0.001, f"{what}: AvgLat of its rows by I/Os", total["line_no"]
+                )
+        for t, r, w in zip(*tables.values()):
+            for col in ("bytes", "ios"):
+                _checks.equal(
+                    t[col], r[col] + w[col], f"run {self.key}, thread {t['thread']}: {col} read + written", t["line_no"]
+                )
+
+    def rate(self, row: dict, col: str, count: int, scale: float) -> None:
+        """A rate as the counts over the test time give it, to the printed digits of both."""
+        seconds = self.test_time
+        if row[col] is None or not seconds:
+            return
+        dt = 0.0 if self.linux else 0.005  # Windows prints the time rounded to 1/100 s
+        lo, hi = count * scale / (seconds + dt), count * scale / max(seconds - dt, 1e-9)
+        what = f"run {self.key}, line {row['line_no']}: {col} against {count} over {seconds} s"
+        _checks.agree(row[col], (lo + hi) / 2, (hi - lo) / 2 + 0.005, what, row["line_no"])
 
     # ---- parameters ---------------------------------------------------------------------------
     def param(self, key: str, value: str, ln: int) -> None:
@@ -171,6 +239,8 @@ class _Run:
         self.param(key, value, ln)
         if key == "path":
             self.targets.append({"path": value.strip("'")})
+        elif key == "total threads":  # DiskSpd for Linux (-F, or the -t threads summed)
+            self.thread_count = _whole(value, key, ln)
         elif key == "start time":
             try:
                 self.started_at = datetime.strptime(value.removesuffix(" UTC"), "%Y/%m/%d %H:%M:%S")
@@ -184,7 +254,8 @@ class _Run:
         if key == "block size":
             t["block"] = _text.size_bytes(value, ln)
         elif key.startswith("number of outstanding I/O operations"):
-            t["qd"] = _whole(value, key, ln)
+            t["qd"] = _whole(value.removesuffix(")"), key, ln)  # DiskSpd for Linux prints a stray ')'
+
         elif key == "threads per file":
             t["threads"] = _whole(value, key, ln)
         elif key.startswith("performing"):
@@ -215,6 +286,8 @@ class _Run:
                 i += 1
                 continue
             cells = [c.strip() for c in s.split("|")]
+            if cells[0].startswith("avg:"):  # DiskSpd for Linux: ` avg:\t 99.65% | ...`, no CPU number
+                cells = ["avg.", cells[0].removeprefix("avg:").strip(), *cells[1:]]
             avg = cells[0] == "avg."
             if avg:
                 cells = [""] * (len(header) - len(cells) + 1) + cells[1:]
@@ -229,6 +302,7 @@ class _Run:
                 "user_pct": _num(d["user"], "CPU user", ln),
                 "kernel_pct": _num(d["kernel"], "CPU kernel", ln),
                 "idle_pct": _num(d["idle"], "CPU idle", ln),
+                "iowait_pct": _num(d["io wait"], "CPU IO wait", ln) if "io wait" in d else None,  # DiskSpd for Linux
                 "line_no": ln,
             }
             rows.append(row)
@@ -239,6 +313,7 @@ class _Run:
                 ("user_pct", "cpu_user_pct"),
                 ("kernel_pct", "cpu_privileged_pct"),
                 ("idle_pct", "cpu_idle_pct"),
+                ("iowait_pct", "cpu_wait_pct"),
             ):
                 self.res.add(self.key, scope, metric, row[col], "%", target=target, line_no=ln)
             i += 1
@@ -267,6 +342,7 @@ class _Run:
             if len(cells) != len(header):
                 raise ParseError(f"'{kind.title()} IO' row has {len(cells)} cells, the header {len(header)}", ln)
             rows.append(self.io_row(kind, dict(zip(header, cells)), total, ln))
+            self.rows.append(rows[-1])
             self.last_row = i
             i += 1
             if total:
@@ -290,7 +366,9 @@ class _Run:
             "mib_per_s": _num(mib, "MiB/s", ln),
             "iops": _num(d["I/O per s"], "I/O per s", ln),
             # DiskSpd prints 0.000 as the average latency of a direction with no I/O: no value
-            "avg_latency_ms": _num(d.get("AvgLat", ""), "AvgLat", ln) if _int(d["I/Os"], "I/Os", ln) else None,
+            "avg_latency_ms": _num(d.get("AvgLat", d.get("AvgLat(ms)", "")), "AvgLat", ln)
+            if _int(d["I/Os"], "I/Os", ln)
+            else None,
             "iops_stddev": _num(d.get("IopsStdDev", ""), "IopsStdDev", ln),
             "latency_stddev_ms": _num(d.get("LatStdDev", ""), "LatStdDev", ln),
             "line_no": ln,
@@ -344,6 +422,8 @@ class _Run:
             stem = PERCENTILES[cells[0]]
             self.last_row = i
             for direction in ("read", "write", "total"):
+                if direction == "total" and stem not in ("min", "max") and self.merged_twice():
+                    continue
                 self.res.add(
                     self.key,
                     "all",

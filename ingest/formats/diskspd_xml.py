@@ -8,6 +8,8 @@ only with -D; `<CpuUtilization>` per CPU and its average. XmlResultParser.cpp wr
 not rates: IOPS and MB/s (10^6) are the counts over `TestTimeSeconds`, so they carry no line
 number (ElementTree keeps none either). A `<TimeSpan>` holding `<Error>` (interrupted before
 measuring) is rejected. DTDs and entity declarations are refused outright (no expansion bombs).
+Checked against itself: each target's BytesCount and IOCount are its read and write counts summed,
+and the time span's ThreadCount is its <Thread> elements (XmlResultParser.cpp prints them so).
 
 Workload signature from the profile's targets: block size, read % = 100 - WriteRatio, random
 100 when RandomAccess (or a `<Random>` alignment) else 0 (`RandomRatio` when present), queue
@@ -23,6 +25,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from ..model import ParseError, ParseResult, Run
+from . import _checks
 from ._text import decode, number
 from .diskspd_text import TOOL
 
@@ -150,6 +153,10 @@ def parse(data: bytes, name: str) -> ParseResult:
         res.add(key, "all", "test_time_s", seconds, "s")
         _cpu(res, key, ts)
         _threads(res, key, ts, seconds)
+        # XmlResultParser.cpp: the -F thread count, else the threads' results counted: one <Thread> each
+        _checks.equal(
+            _num(ts, "ThreadCount"), len(ts.findall("Thread")), f"time span {no}: ThreadCount, <Thread>s", None
+        )
         _latency(res, key, ts.find("Latency"))
     return res
 
@@ -196,6 +203,10 @@ def _threads(res: ParseResult, key: str, ts: ET.Element, seconds: float) -> None
             for kind, (b, n) in counts.items():
                 if b is None or n is None:
                     raise ParseError(f"thread {tid}: <Target> lacks its {kind} byte or I/O count")
+            for i, what in ((0, "BytesCount: ReadBytes + WriteBytes"), (1, "IOCount: ReadCount + WriteCount")):
+                parts = counts["read"][i] + counts["write"][i]
+                _checks.equal(counts["total"][i], parts, f"thread {tid}, target {path}: {what}", None)
+            for kind, (b, n) in counts.items():
                 totals[kind][0] += b
                 totals[kind][1] += n
                 avg = {

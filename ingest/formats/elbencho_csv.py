@@ -32,6 +32,8 @@ and rank (`Total`, or a thread/host rank with --livecsvex). Stored as time serie
 rank, mix type and column; time = `<phase> <RuntimeMS> ms`, no wall clock), MiB/s as MB/s; the
 non-empty text cells (Label, Service) go to `elbencho_values` (file_kind 'live').
 Variants by version, and the test covering each: docs/formats/elbencho.md.
+Checked against itself: `MiB/s` against `MiB` and `entries/s` against `entries` over `time ms`, [first]
+and [last], the `rwmix read` part too (check_row).
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ from ..model import (
     parse_float,
     split_lines,
 )
+from . import _checks
 from ._rows import Rows
 from ._text import number, whole
 
@@ -128,6 +131,7 @@ def _result(lines: list[str]) -> ParseResult:
         run = _run(f"{len(res.runs) + 1}-{cells['operation'].strip()}", cells, ln)
         res.runs.append(run)
         rows += _cells(run, cells, ln)
+        check_row(cells, run.workload or "", ln)
         _samples(res, run, cells, ln)
         res.tool_version = (cells.get("version") or "").strip() or res.tool_version
     if not res.runs:
@@ -239,6 +243,40 @@ def _samples(res: ParseResult, run: Run, cells: dict[str, str], ln: int) -> None
         v = _num(cells, col, ln)
         if v is not None:
             res.add(run.key, "all", metric, v * factor, unit, line_no=ln)
+
+
+def rate_agrees(rate: float | None, total: float | None, ms: float | None, what: str, ln: int, mib: bool) -> None:
+    """A per-second figure against the total it is of, over the phase's elapsed time (Statistics.cpp:
+    `opsTotal.getPerSecFromUSec(lastFinishUSec)`, the stonewall ones over firstFinishUSec): every figure
+    a whole number cut, the time in whole ms (whole seconds past an hour, 3.x), a MiB total cut from
+    bytes (``mib``: the rate then in MiB/s, or MB/s when ``what`` says so). No check without a time."""
+    if rate is None or total is None or not ms:
+        return
+    res_ms = 1000.0 if ms >= 3_600_000 else 1.0
+    scale = (2**20 / 1e6 if "MB/s" in what else 1.0) if mib else 1.0
+    lo = total * scale * 1000 / (ms + res_ms) - 1
+    hi = (total + (1 if mib else 0)) * scale * 1000 / ms
+    _checks.agree(rate, (lo + hi) / 2, (hi - lo) / 2, f"{what} against the total over {ms:g} ms", ln)
+
+
+def parts_agree(total: float | None, write: float | None, read: float | None, what: str, ln: int, cut: bool) -> None:
+    """An RWMIX `... total` line: the write and read figures summed (IOPS, entries/s exactly; MiB/s cut
+    from the summed bytes per second, so up to one more, ``cut``)."""
+    if total is None or write is None or read is None:
+        return
+    _checks.agree(total, write + read + (0.5 if cut else 0), 0.5 if cut else 0, f"{what}: write + read", ln)
+
+
+def check_row(cells: dict[str, str], phase: str, ln: int) -> None:
+    """A result row against itself: `MiB/s` of `MiB` and `entries/s` of `entries` over `time ms`, [first]
+    and [last], and the same of its `rwmix read` part (rate_agrees)."""
+    for col in ("first", "last"):
+        ms = _num(cells, f"time ms [{col}]", ln)
+        for prefix in ("", "rwmix read "):
+            for rate, total in (("MiB/s", "MiB"), ("entries/s", "entries")):
+                what = f"{phase} {prefix}{rate} [{col}]"
+                r, t = _num(cells, f"{prefix}{rate} [{col}]", ln), _num(cells, f"{prefix}{total} [{col}]", ln)
+                rate_agrees(r, t, ms, what, ln, mib=total == "MiB")
 
 
 # ---- live CSV -------------------------------------------------------------------------------------------

@@ -27,6 +27,9 @@ workers = threads x hosts, outstanding I/Os = iodepth x workers; with --hostsfil
 is not in the file and workers/outstanding I/Os are left empty; a table without COMMAND LINE
 (console capture, --resfile of an older or cleanup invocation) gives only the read % of its phases.
 Variants by version, and the test covering each: docs/formats/elbencho.md.
+Checked against itself: each per-second figure against its total over the elapsed time (FIRST and
+LAST DONE), an RWMIX phase's `... total` lines against its write and read ones (elbencho_csv.rate_agrees,
+parts_agree: Statistics.cpp printPhaseResultsToStream).
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ from ..model import (
 )
 from . import _text
 from ._rows import Rows
-from .elbencho_csv import IO_PHASES, TOOL, iso_date
+from .elbencho_csv import IO_PHASES, TOOL, iso_date, parts_agree, rate_agrees
 
 FORMAT = "elbencho-text"
 VERSION = "1"
@@ -135,6 +138,7 @@ class _Parser:
         self.seen_table = False
         self.inside = False  # within a table's phase block, where every line must be elbencho's
         self.read: list[int] = []  # the lines that were elbencho's (not blank)
+        self.fl: dict[str, tuple[float, float, int]] = {}  # the phase's result type -> (first, last, line)
 
     def parse(self, lines: list[str]) -> ParseResult:
         for ln, line in enumerate(lines, start=1):
@@ -155,11 +159,13 @@ class _Parser:
             elif line.startswith("=") or not line.strip():
                 continue
             elif line.strip() == "---":
+                self.check()
                 self.run, self.inside = None, False
             elif line.startswith("WARNING:"):
                 self.cell(self.run, "WARNING", None, line, ln)
             else:
                 self.result_line(line, ln)
+        self.check()
         if not self.res.runs:
             raise ParseError("no phase results: the elbencho result table has no rows")
         self.res.tables["elbencho_values"] = self.rows.table()
@@ -214,6 +220,7 @@ class _Parser:
             self.first_last(rtype, rest, ln)
 
     def start_run(self, phase: str, ln: int) -> None:
+        self.check()
         key = f"{self.block or 1}-{len(self.res.runs) + 1}-{phase}"
         run = Run(key, TOOL, workload=phase, status="complete", started_at=self.when)
         self.when = None  # ISO DATE is when the invocation started: the start of its first phase only
@@ -241,7 +248,27 @@ class _Parser:
                     v /= 1e3  # a human duration, stored in ms like 'Elapsed ms'
             vals.append(v)
             self.cell(self.run, f"{rtype} [{col}]", v, None if _plain(t) is not None else t, ln)
+        self.fl[rtype] = (vals[0], vals[1], ln)
         self.sample(rtype, vals[1], ln)
+
+    def check(self) -> None:
+        """The phase just read against itself: each per-second figure against its total over the elapsed
+        time, FIRST and LAST DONE (elbencho_csv.rate_agrees), and an RWMIX phase's totals against its write
+        and read figures (parts_agree)."""
+        fl, self.fl = self.fl, {}
+        elapsed = fl.get("Elapsed ms") or fl.get("Elapsed time")
+        if self.run is None or elapsed is None:
+            return
+        for rtype, (first, last, ln) in fl.items():
+            total = _total_of(rtype)
+            for i, (col, v) in enumerate((("first", first), ("last", last))):
+                what = f"{self.run.workload} {rtype} [{col}]"
+                if total in fl:
+                    rate_agrees(v, fl[total][i], elapsed[i], what, ln, mib="MiB" in total)
+                if rtype.endswith(" total") and "/s" in rtype or rtype == "IOPS total":
+                    stem = rtype.removesuffix(" total")
+                    w, r = fl.get(f"{stem} write"), fl.get(f"{stem} read")
+                    parts_agree(v, w and w[i], r and r[i], what, ln, cut=stem in ("MiB/s", "MB/s"))
 
     def sample(self, rtype: str, v: float, ln: int) -> None:
         words = rtype.split()
@@ -325,6 +352,17 @@ class _Parser:
                 self.add(f"{k}_{dd}{stem}_ms", v / 1e3, "ms", ln)
             return
         self.cell(self.run, rtype, None, body, ln)
+
+
+def _total_of(rtype: str) -> str:
+    """The result type a per-second one is the rate of ("" when none): `Throughput MiB/s` of `Total MiB`,
+    `MiB/s write` of `MiB write`, `Files/s` of `Files total`, `Files/s read` of `Files read`."""
+    m = re.fullmatch(r"(?:Throughput )?(MiB|MB)/s( write| read)?|(\w+)/s( write| read)?", rtype)
+    if not m or rtype.startswith("IOPS"):
+        return ""
+    if m.group(1):
+        return f"MiB{m.group(2)}" if m.group(2) else "Total MiB"
+    return f"{m.group(3)}{m.group(4) or ' total'}"
 
 
 def _plain(t: str) -> float | None:

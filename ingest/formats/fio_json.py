@@ -14,7 +14,15 @@ Units by version (fio stat.c):
 Percentile values and json+ `bins` keys are in the unit of their statistic (usec or ns).
 
 One run per job entry (key: document, job index and jobname); under group_reporting the entry is
-the group's aggregate, so workers = numjobs; otherwise each entry is one job (workers = 1).
+the group's aggregate, so workers = numjobs; otherwise each entry is one job (workers = 1). fio's
+JSON leaves `group_reporting` out of the options when it is set without a value (`--group_reporting`,
+a bare line in a job file): an entry whose numjobs is more than the entries of its name and group
+in the document is such a sum. A document that is a `--status-interval` snapshot of the next one
+(the same entries, started at the same time: `job_start`, or before fio 3.36 the report's
+`timestamp` less `elapsed`; no count smaller than the snapshot's) is an interim one: its rows stay
+in the tool tables (fio_jobs.run_key NULL), each job's run is its last report. Checked against
+itself: each direction's `iops` against `1000 x total_ios / runtime`, `bw_bytes` against `1000 x
+io_bytes / runtime`, and a client document's `All clients` counts against the clients' summed.
 Client/server runs (`fio --client=h1 job --client=h2 job`, fio 2.1.4+ client.c): `client_stats`
 instead of `jobs`, `hostname` and `port` in every entry (and in disk_util), a blank line before the
 document; `global options` one object (fio before 3.39: with two clients every option appears
@@ -36,16 +44,18 @@ from __future__ import annotations
 import bisect
 import json
 import re
+from collections import Counter
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from ..model import ParseError, ParseResult, Run, decode_text
-from . import _fio, _text
+from . import _checks, _fio, _text
 from ._fio import Direction
 from ._rows import Rows
 
 FORMAT = "fio-json"
-VERSION = "2"
+VERSION = "3"
 _TERSE = re.compile(r"^\d;fio-", re.M)
 
 
@@ -257,12 +267,16 @@ def _job_lines(span: _Span, doc_line: int, n: int) -> list[int]:
 _Span = tuple[str, _text.LineIndex, int, int]  # the text, its line index, and one document's [start, end)
 
 
-def _run(doc_no: int, job_no: int, job: dict, doc: dict, opts: dict[str, str], known: bool, line: int) -> Run:
+def _run(at: tuple[int, int, int], job: dict, doc: dict, opts: dict[str, str], known: bool, entries: int) -> Run:
+    """The run of one job entry. ``entries``: how many entries of the document share its jobname and
+    group: fio writes one per job (numjobs of them) unless group_reporting sums them into one, an option
+    its JSON leaves out when it is set without a value (`group_reporting` in a job file, `--group_reporting`)."""
+    doc_no, job_no, line = at
     kb_base = _fio.parse_size(opts.get("kb_base")) or 1024
-    grouped = _fio.flag(opts, "group_reporting")
+    numjobs = _fio.parse_size(opts.get("numjobs", "1")) or 1
+    grouped = _fio.flag(opts, "group_reporting") or entries < numjobs
     qd = _text.count(_fio.parse_size(opts.get("iodepth", "1")), "iodepth", line) if known else None
-    workers = (_fio.parse_size(opts.get("numjobs", "1")) if grouped else 1) if known else None
-    workers = _text.count(workers, "numjobs", line)
+    workers = _text.count((numjobs if grouped else 1) if known else None, "numjobs", line)
     read, random = _fio.read_random_pct(opts)
     ts = _num(doc.get("timestamp"))
     name = job.get("jobname")
@@ -318,9 +332,24 @@ def _globals(doc: dict, job: dict, clients: bool) -> dict:
     return {}
 
 
+@dataclass
+class _Doc:
+    """One document being read: its number, line and object, and what it says of all its entries."""
+
+    no: int
+    line: int
+    obj: dict
+    clients: bool
+    signal: str | None  # `fio: terminating on signal N` before it
+    before: list[str]  # the text lines before it
+    interim: bool  # a --status-interval snapshot of the run the next document reports
+    names: Counter  # (jobname, groupid) -> entries
+
+
 def _document(
-    res: ParseResult, rows: dict[str, Any], doc_no: int, line: int, doc: Any, span: _Span, before: list[str]
+    res: ParseResult, rows: dict[str, Any], at: tuple[int, int], doc: Any, span: _Span, before: list[str], interim: bool
 ) -> None:
+    doc_no, line = at
     entries, clients = _entries(doc, line)
     glob = doc.get("global options")
     for g in glob if isinstance(glob, list) else [glob] if isinstance(glob, dict) else []:
@@ -328,70 +357,173 @@ def _document(
         rows["fio_options"] += _texts(_option_rows("global", g, ids), "key", line)
     job_lines = _job_lines(span, line, len(entries))
     signal = next((m.group(1) for t in before if (m := re.search(r"terminating on signal (\d+)", t))), None)
+    names = Counter((j.get("jobname"), j.get("groupid")) for j in entries if isinstance(j, dict))
+    d = _Doc(doc_no, line, doc, clients, signal, before, interim, names)
     for job_no, (job, ln) in enumerate(zip(entries, job_lines), start=1):
         if not isinstance(job, dict):
             raise ParseError(f"job {job_no} of this document is not a JSON object", line)
-        _entry(res, rows, (doc_no, job_no, ln), job, doc, clients, signal, before)
-    _disk_util(res, rows, doc_no, doc, line, res.runs[-1].key if len(entries) == 1 else None)
+        _check_entry(job, ln)
+        _entry(res, rows, d, (job_no, ln), job)
+    _check_clients(entries, clients, line)
+    one = len(entries) == 1 and not interim
+    _disk_util(res, rows, doc_no, doc, line, res.runs[-1].key if one else None)
 
 
-def _entry(
-    res: ParseResult,
-    rows: dict[str, Any],
-    at: tuple[int, int, int],
-    job: dict,
-    doc: dict,
-    clients: bool,
-    signal: str | None,
-    before: list[str],
-) -> None:
-    """One job entry: a run, its tool rows and samples. In a client/server document the entry named
-    `All clients` is fio's sum of every other entry: its run has no workload signature (the clients'
-    jobs may differ) and its samples take scope `test`, so no view averages it with the per-host runs."""
-    doc_no, job_no, ln = at
-    ids = {"doc_no": doc_no, "job_no": job_no}
-    total = clients and job.get("jobname") == ALL_CLIENTS
-    glob = {} if total else _globals(doc, job, clients)
+def _entry(res: ParseResult, rows: dict[str, Any], d: _Doc, at: tuple[int, int], job: dict) -> None:
+    """One job entry: its tool rows, and (unless the document is an interim one) a run and samples. In
+    a client/server document the entry named `All clients` is fio's sum of every other entry: its run
+    has no workload signature (the clients' jobs may differ) and its samples take scope `test`, so no
+    view averages it with the per-host runs."""
+    job_no, ln = at
+    ids = {"doc_no": d.no, "job_no": job_no}
+    total = d.clients and job.get("jobname") == ALL_CLIENTS
+    glob = {} if total else _globals(d.obj, job, d.clients)
     jopts = job.get("job options") if isinstance(job.get("job options"), dict) else {}
     rows["fio_options"] += _texts(_option_rows("job", jopts, ids), "key", ln)
     opts = {**{k: str(v) for k, v in glob.items() if k not in ("hostname", "port")}}
     opts.update({k: str(v) for k, v in jopts.items()})
-    run = _run(doc_no, job_no, job, doc, opts, "job options" in job or bool(glob), ln)
-    host = _host(job) if clients else None
+    known = "job options" in job or bool(glob)
+    run = _run((d.no, job_no, ln), job, d.obj, opts, known, d.names[(job.get("jobname"), job.get("groupid"))])
+    host = _host(job) if d.clients else None
     if host is not None and not total:
         run.key += f"@{host}"
     if total:
         run.description = "fio's sum of every job entry of every client (client/server run: the `All clients` entry)"
     err = job.get("error")
-    run.status = f"error {err}" if err else ("aborted" if signal else "complete")
-    if err or signal:
-        run.description = " | ".join(filter(None, [run.description, *before])) or None
-    res.runs.append(run)
-    rows["fio_jobs"].append(
-        {
-            **ids,
-            "run_key": run.key,
-            "jobname": job.get("jobname"),
-            "groupid": job.get("groupid"),
-            "error": err,
-            "fio_version": doc.get("fio version"),
-            "line_no": ln,
-            "hostname": job.get("hostname") if clients else None,
-            "port": job.get("port") if clients else None,
-            "all_clients": total if clients else None,
-        }
-    )
+    run.status = f"error {err}" if err else ("aborted" if d.signal else "complete")
+    if err or d.signal:
+        run.description = " | ".join(filter(None, [run.description, *d.before])) or None
+    rows["fio_jobs"].append(_job_row(ids, run.key if not d.interim else None, job, d, ln, total))
     rows["fio_job_values"] += _texts(_value_rows(job, ids), "path", ln)
     dirs = [
-        _direction(d, job[d], rows, {**ids, "line_no": ln})
-        for d in (*_fio.DIRECTIONS, "mixed")
-        if isinstance(job.get(d), dict)
+        _direction(x, job[x], rows, {**ids, "line_no": ln})
+        for x in (*_fio.DIRECTIONS, "mixed")
+        if isinstance(job.get(x), dict)
     ]
+    if d.interim:
+        return  # its numbers so far stay in the tool tables; the run is the last report's
+    res.runs.append(run)
     scope = "test" if total else "all"
-    for d in dirs:  # a JSON number's own line is not tracked: samples carry no line_no (fio_jobs has the job's)
-        _fio.add_direction(res, run.key, d, None, scope)
+    for x in dirs:  # a JSON number's own line is not tracked: samples carry no line_no (fio_jobs has the job's)
+        _fio.add_direction(res, run.key, x, None, scope)
     _fio.add_totals(res, run.key, dirs, scope)
     _job_samples(res, run.key, job, dirs, None, scope)
+
+
+def _job_row(ids: dict, key: str | None, job: dict, d: _Doc, ln: int, total: bool) -> dict:
+    return {
+        **ids,
+        "run_key": key,
+        "jobname": job.get("jobname"),
+        "groupid": job.get("groupid"),
+        "error": job.get("error"),
+        "fio_version": d.obj.get("fio version"),
+        "line_no": ln,
+        "hostname": job.get("hostname") if d.clients else None,
+        "port": job.get("port") if d.clients else None,
+        "all_clients": total if d.clients else None,
+    }
+
+
+def _check_entry(job: dict, ln: int) -> None:
+    """An entry against itself (stat.c add_ddir_status_json): per direction, `iops` is `1000 x total_ios /
+    runtime` (a float printed to six decimals; before 2.2 a whole number, cut) and `bw_bytes` (3.2+) is
+    `1000 x io_bytes / runtime` cut to whole bytes. An entry whose figures disagree has been edited."""
+    for name in (*_fio.DIRECTIONS, "mixed"):
+        d = job.get(name)
+        if not isinstance(d, dict) or _num(d.get("runtime")) is None:
+            continue
+        what = f"job {job.get('jobname')!r}, {name}"
+        if not (rt := _num(d.get("runtime")) or 0):  # no runtime: fio writes every rate 0 (stat.c)
+            for key in ("iops", "bw_bytes", "bw"):
+                _checks.equal(
+                    _num(d.get(key)), 0.0 if key in d else None, f"{what}: {key} of a direction that never ran", ln
+                )
+            continue
+        iops, ios = d.get("iops"), _num(d.get("total_ios"))
+        if _num(iops) is not None and ios is not None:
+            cut = isinstance(iops, int)
+            exact = (1000 * ios) // rt if cut else 1000 * ios / rt
+            _checks.agree(_num(iops), exact, 0 if cut else 5e-7, f"{what}: iops against 1000 x total_ios / runtime", ln)
+        io_bytes, bw = _num(d.get("io_bytes")), _num(d.get("bw_bytes"))
+        if bw is not None and io_bytes is not None:
+            _checks.equal(bw, (1000 * io_bytes) // rt, f"{what}: bw_bytes against 1000 x io_bytes / runtime", ln)
+        _check_kib(d, rt, what, ln)
+
+
+def _check_kib(d: dict, rt: float, what: str, ln: int) -> None:
+    """`bw` (KiB/s) is `1000 x io bytes / runtime / 1024`, each division cut (stat.c, every version); where
+    `io_bytes` is itself in KiB (before 2.21: no io_kbytes, no *_ns keys) the bytes are known to a KiB."""
+    kib, io = _num(d.get("bw")), _num(d.get("io_bytes"))
+    if kib is None or io is None:
+        return
+    exact = "io_kbytes" in d or any(k.endswith("_ns") for k in d)
+    lo, hi = (io, io) if exact else (io * 1024, io * 1024 + 1023)
+    least, most = (1000 * lo // rt) // 1024, (1000 * hi // rt) // 1024
+    _checks.agree(kib, (least + most) / 2, (most - least) / 2, f"{what}: bw (KiB/s) against io_bytes over runtime", ln)
+
+
+def _check_clients(entries: list, clients: bool, line: int) -> None:
+    """A client/server document's `All clients` entry is fio's sum of every other entry (client.c
+    sum_thread_stats): its I/O counts and bytes per direction equal theirs summed."""
+    total = [j for j in entries if isinstance(j, dict) and j.get("jobname") == ALL_CLIENTS]
+    if not clients or len(total) != 1:
+        return
+    parts = [j for j in entries if isinstance(j, dict) and j is not total[0]]
+    for name in (*_fio.DIRECTIONS, "mixed"):
+        for key in ("total_ios", "io_bytes"):
+            stated = _num((total[0].get(name) or {}).get(key)) if isinstance(total[0].get(name), dict) else None
+            summed = [_num(j[name].get(key)) for j in parts if isinstance(j.get(name), dict)]
+            if stated is not None and summed and None not in summed:
+                _checks.equal(stated, sum(summed), f"`All clients` {name} {key}: the clients' entries summed", line)
+
+
+def snapshot_of(a: Any, b: Any) -> bool:
+    """Whether document ``a`` is a `--status-interval` snapshot of the run document ``b`` reports later:
+    the same job entries (name, group, host), started at the same time (`job_start`, fio 3.36+; before it
+    the report's `timestamp` less the run's `elapsed`, whole seconds, to within one), written later, and no
+    count of ``b`` below ``a``'s (fio's interim figures are the run's so far). Appended runs start later."""
+    ea, ca = _entries_or_none(a)
+    eb, cb = _entries_or_none(b)
+    if ea is None or eb is None or ca != cb or len(ea) != len(eb) or not ea or not _later(a, b, ea[0], eb[0]):
+        return False
+    return all(_same_job(x, y, a, b) for x, y in zip(ea, eb))
+
+
+def _later(a: dict, b: dict, x: dict, y: dict) -> bool:
+    """Whether ``b`` was written after ``a`` (each interim report is: `timestamp_ms`, 2.12+; else the
+    run's `elapsed` seconds or the report's `timestamp`). A document written twice is not its own snapshot."""
+    ma, mb = _num(a.get("timestamp_ms")), _num(b.get("timestamp_ms"))
+    if ma is not None and mb is not None:
+        return mb > ma
+    pairs = ((_num(x.get("elapsed")), _num(y.get("elapsed"))), (_num(a.get("timestamp")), _num(b.get("timestamp"))))
+    return any(p is not None and q is not None and q > p for p, q in pairs)
+
+
+def _entries_or_none(doc: Any) -> tuple[list | None, bool]:
+    try:
+        entries, clients = _entries(doc, 0)
+    except ParseError:
+        return None, False
+    return (entries if all(isinstance(j, dict) for j in entries) else None), clients
+
+
+def _same_job(x: dict, y: dict, a: dict, b: dict) -> bool:
+    ident = ("jobname", "groupid", "hostname", "port")
+    if [x.get(k) for k in ident] != [y.get(k) for k in ident]:
+        return False
+    if "job_start" in x or "job_start" in y:
+        started = x.get("job_start") == y.get("job_start")
+    else:
+        ta, tb, la, lb = (_num(v) for v in (a.get("timestamp"), b.get("timestamp"), x.get("elapsed"), y.get("elapsed")))
+        started = None not in (ta, tb, la, lb) and lb >= la and abs((ta - la) - (tb - lb)) <= 1
+    grew = all(
+        (_num(y[d].get(k)) or 0) >= (_num(x[d].get(k)) or 0)
+        for d in (*_fio.DIRECTIONS, "mixed")
+        if isinstance(x.get(d), dict) and isinstance(y.get(d), dict)
+        for k in ("total_ios", "io_bytes", "runtime")
+    )
+    return started and grew
 
 
 def _host(job: dict) -> str:
@@ -473,24 +605,37 @@ def parse(data: bytes, name: str) -> ParseResult:
     rows: dict[str, Any] = {t: Rows(PACKED[t]) if t in PACKED else [] for t in TABLES}
     res = ParseResult()
     starts: list[int] = []
+    interim: list[int] = []
     pending: tuple[int, _Obj] | None = None
     for ln, doc in documents(text, other):
         if pending is None and isinstance(doc, dict):
             res.tool_version = doc.get("fio version")
         if pending is not None:
-            _read(res, rows, (text, idx), other, starts, pending, ln)
+            if snapshot_of(pending[1], doc):
+                interim.append(len(starts))
+            _read(res, rows, (text, idx), other, starts, pending, (ln, bool(interim) and interim[-1] == len(starts)))
         starts.append(ln)
         pending = (ln, doc)
     if pending is None:
         said = " | ".join(t for _, t in other[:5])
         raise ParseError("no fio JSON document in the file" + (f"; fio wrote: {said}" if said else ""))
-    _read(res, rows, (text, idx), other, starts, pending, None)
+    _read(res, rows, (text, idx), other, starts, pending, (None, False))
     # each text line belongs to the document after it (None: after the last one)
     rows["fio_messages"] = [{"doc_no": _after(starts, tl), "line_no": tl, "text": t} for tl, t in other]
     if not res.runs:
         raise ParseError("the fio JSON has no jobs (an empty 'jobs' list)", starts[0])
     res.tables = {t: r.table() if isinstance(r, Rows) else r for t, r in rows.items() if len(r)}
+    if interim:
+        res.notes.append(_interim_note(interim))
     return res
+
+
+def _interim_note(docs: list[int]) -> str:
+    shown = ", ".join(map(str, docs[:10])) + (", ..." if len(docs) > 10 else "")
+    return (
+        f"{len(docs)} interim document{'s' * (len(docs) > 1)} (--status-interval: the same run, its numbers so far) "
+        f"kept in the fio tables only (doc_no {shown}); each job's run is its last report"
+    )
 
 
 def _read(
@@ -500,18 +645,19 @@ def _read(
     other: list[tuple[int, str]],
     starts: list[int],
     doc: tuple[int, _Obj],
-    next_line: int | None,
+    after: tuple[int | None, bool],
 ) -> None:
     """The rows of the last document found (number ``len(starts)``), whose text runs up to the line
-    the next one starts on (``next_line``; None: to the end of the text)."""
-    (text, idx), (ln, obj) = indexed, doc
+    the next one starts on (``after``: that line, None to the end of the text; and whether the document
+    is an interim snapshot of the next one)."""
+    (text, idx), (ln, obj), (next_line, interim) = indexed, doc, after
     prev = starts[-2] if len(starts) > 1 else 0
     before = [
         t for _, t in other[bisect.bisect_right(other, prev, key=_line) : bisect.bisect_right(other, ln, key=_line)]
     ]
     begin = idx.start(ln)
     end = len(text) if next_line is None else max(begin, idx.start(next_line) - 1)
-    _document(res, rows, len(starts), ln, obj, (text, idx, begin, end), before)
+    _document(res, rows, (len(starts), ln), obj, (text, idx, begin, end), before, interim)
 
 
 def _line(item: tuple[int, str]) -> int:

@@ -23,7 +23,7 @@ import re
 from typing import Any
 
 from ..model import ParseError, ParseResult, Run, decode_text, split_lines
-from . import _fio
+from . import _fio, fio_text
 from ._fio import Direction
 from ._rows import Rows
 from ._text import number
@@ -65,7 +65,7 @@ DISK_FIELDS = ("read_ios", "write_ios", "read_merges", "write_merges", "read_tic
 
 SNIFF_RULE = (
     "a line starts with a fio terse version field ('3;fio-...', 4, 5; or version 2's '2;name;group;error;' "
-    "and numbers), and no fio JSON beside it"
+    "and numbers), and no fio JSON or normal report beside it (terse,json is read as the JSON, terse,normal as the report)"
 )
 
 
@@ -76,6 +76,8 @@ def _is_terse(line: str) -> bool:
 def sniff(head: str, name: str) -> bool:
     if '"fio version"' in head:
         return False  # `--output-format=terse,json`: the JSON (the same numbers, more of them) reads it
+    if fio_text.report_in(head):
+        return False  # `--output-format=terse,normal`: the text report of the same run reads it
     return any(_is_terse(x) for x in split_lines(head.lstrip("\ufeff"))[:50])
 
 
@@ -225,6 +227,11 @@ def _safe_num(text: str) -> float | None:
 
 
 def parse(data: bytes, name: str) -> ParseResult:
+    text = decode_text(data).lstrip("\ufeff")
+    if fio_text.report_in(text):  # terse lines and a normal report past the sniffed head: one run, two layouts
+        res = fio_text.parse(data, name)
+        res.notes.append("terse lines beside fio's normal report of the same run: read as the report (fio-text)")
+        return res
     res = ParseResult()
     rows: dict[str, Any] = {  # the two with many rows a line packed past a chunk (formats/_rows.py)
         "fio_jobs": [],
@@ -235,7 +242,7 @@ def parse(data: bytes, name: str) -> ParseResult:
     }
     pending: list[dict[str, Any]] = []
     last_v2 = False  # version 2 writes a job's description on the next line, after a ';'
-    for ln, raw in enumerate(split_lines(decode_text(data).lstrip("\ufeff")), start=1):
+    for ln, raw in enumerate(split_lines(text), start=1):
         line = raw.strip()
         if not line:
             continue

@@ -3,9 +3,17 @@ a client (`fio --client=host job.fio`), fio 2.x and 3.x (writer: stat.c show_thr
 show_ddir_status, display_lat, show_clat_percentiles, show_group_stats; docs/formats/fio.md).
 
 One run per job report (`name: (groupid=G, jobs=N): err= E: pid=P: <date>`; under group_reporting
-one per group, `jobs=` its job count). A file may hold several reports (`--status-interval`,
-appended runs): each header after a `Run status group` starts a new report (doc_no), except in a
-client capture, where the clients' reports follow one another in one report. In a client
+one per group, `jobs=` its job count: the run's workers). A file may hold several reports
+(`--status-interval`, appended runs): each header after a `Run status group` starts a new report
+(doc_no), except in a client capture, where the clients' reports follow one another in one report.
+A report whose jobs (name, group, pid) are the next report's is an interim one (`--status-interval`
+prints the whole report every interval, from the same processes): its rows stay in the tool tables
+(fio_jobs.run_key NULL) and each job's run is its last report; appended runs are other processes.
+Terse lines beside the report (`--output-format=terse,normal`) are the same run's: kept as messages.
+
+Checked against itself at parse time (stat.c; `_checks`): each direction's IOPS against its I/O
+count over its runtime (`1000 x issued / runtime`, cut), and each `Run status group` line against
+its jobs (runtimes' min-max exact, bandwidths' min-max and the I/O sum within the printed digits). In a client
 capture (`<host> ` prefixes, `hostname=... fio=...` probe lines) each job takes the host of the
 last `<host>` prefix before it, and fio's `All clients` report (the sum over every client's jobs)
 is its own run with scope `test` (as in fio_json), never averaged with the per-host runs.
@@ -32,12 +40,15 @@ from datetime import datetime
 from typing import Any
 
 from ..model import ParseError, ParseResult, Run, decode_text, split_lines
-from . import _fio
+from . import _checks, _fio
 from ._fio import Direction
 
 FORMAT = "fio-text"
-VERSION = "1"
-SNIFF_RULE = "a fio job report header ('name: (groupid=0, jobs=1): err= 0: pid=...') and no '\"fio version\"' (JSON)"
+VERSION = "2"
+SNIFF_RULE = (
+    "a fio job report header ('name: (groupid=0, jobs=1): err= 0: pid=...') and no '\"fio version\"' (JSON); "
+    "terse lines beside it are the same run's (--output-format=terse,normal)"
+)
 ALL_CLIENTS = "All clients"
 
 _HOST = re.compile(r"^<(?P<host>[^<>]*)> ?")
@@ -68,6 +79,16 @@ _ISSUED3 = re.compile(r"^\s+issued rwts?: total=(?P<r>\d+),(?P<w>\d+),(?P<t>\d+)
 _ISSUED2 = re.compile(r"^\s+issued\s*:\s*total=r=(?P<r>\d+)/w=(?P<w>\d+)(?:/d=(?P<t>\d+))?")
 _ERRORS = re.compile(r"^\s+errors\s+: total=(?P<n>\d+)")
 _GROUP = re.compile(r"^Run status group (\d+)")
+# the group line of each direction (show_group_stats): 3.x `READ: bw=A (..), MIN-MAX (..), io=IO (..), run=A-Bmsec`,
+# 2.x `READ: io=IO, aggrb=A, minb=MIN, maxb=MAX, mint=Amsec, maxt=Bmsec`
+_GROUP3 = re.compile(
+    r"^\s+(?P<dir>READ|WRITE|TRIM|MIXED): bw=(?P<bw>\S+) \([^)]*\), (?P<min>[^\s-]+)-(?P<max>[^\s-]+) \([^)]*\),"
+    r" io=(?P<io>\S+) \([^)]*\), run=(?P<rmin>\d+)-(?P<rmax>\d+)msec"
+)
+_GROUP2 = re.compile(
+    r"^\s+(?P<dir>READ|WRITE|TRIM|MIXED): io=(?P<io>[^,\s]+), aggrb=(?P<bw>[^,\s]+), minb=(?P<min>[^,\s]+),"
+    r" maxb=(?P<max>[^,\s]+), mint=(?P<rmin>\d+)msec, maxt=(?P<rmax>\d+)msec"
+)
 _VERSION = re.compile(r"^(?:<[^<>]*> )?((?:fio-)?\d+\.\d+\S*)\s*$")  # fio 2.0.x printed `2.0.8`
 _PROBE = re.compile(r"^hostname=(?P<host>[^,]*), be=\d+, .*\bfio=(?P<fio>\S+?),")
 
@@ -82,7 +103,13 @@ _QUANTITY = re.compile(rf"^(?P<n>{_NUM})(?P<p>[KMGTPE]i|[kKMGTPE])?(?P<u>B/s|bit
 def sniff(head: str, name: str) -> bool:
     if '"fio version"' in head:
         return False  # `--output-format=normal,json`: the JSON parser reads it (text and all)
-    return any(_HEADER.match(_HOST.sub("", x)) for x in split_lines(head)[:2000])
+    return report_in(head)
+
+
+def report_in(text: str) -> bool:
+    """Whether ``text`` (its first 2,000 lines) holds a job report's header: fio's normal output, alone
+    or beside terse lines (`--output-format=terse,normal`: one run in two layouts, read as the text)."""
+    return any(_HEADER.match(_HOST.sub("", x)) for x in split_lines(text)[:2000])
 
 
 def quantity(text: str, line: int, old_kb: bool = False) -> float:
@@ -114,6 +141,7 @@ class _Job:
     jobs: int
     error: int
     verror: str | None
+    pid: int
     date: str | None
     host: str | None
     start: tuple[str, str, int, int] | None = None  # (rw, bs, iodepth, line) of its start line
@@ -138,13 +166,94 @@ def parse(data: bytes, name: str) -> ParseResult:
     if not jobs:
         raise ParseError("no fio job report in the file (no 'name: (groupid=N, jobs=N): err=...' line)")
     res.tool_version = state.version
+    interim = set() if state.clients else interim_reports(jobs)
+    check(jobs, state, interim)
     rows: dict[str, list[dict[str, Any]]] = {"fio_jobs": [], "fio_job_values": [], "fio_percentiles": []}
-    clients = state.clients
     for job in jobs:
-        _emit(res, rows, job, starts, state.version, clients)
+        _emit(res, rows, job, state.version, state.clients, job.doc_no in interim)
     rows["fio_messages"] = messages
     res.tables = {t: r for t, r in rows.items() if r}
+    if interim:
+        res.notes.append(
+            f"{len(interim)} interim report{'s' * (len(interim) > 1)} (--status-interval: the same processes, "
+            f"their numbers so far) kept in the fio tables only (doc_no {', '.join(map(str, sorted(interim)))}); "
+            "each job's run is its last report"
+        )
     return res
+
+
+def interim_reports(jobs: list[_Job]) -> set[int]:
+    """The reports (doc_no) that are `--status-interval` snapshots of the report after them: fio prints
+    the whole report every interval, then once more at the end, from the same processes, so a report
+    whose jobs (name, group, pid) are those of the next one is an interim one. Appended runs are other
+    processes (other pids), and each is a run of its own."""
+    docs: dict[int, list[tuple[str, int, int]]] = {}
+    for j in jobs:
+        docs.setdefault(j.doc_no, []).append((j.name, j.groupid, j.pid))
+    order = sorted(docs)
+    return {a for a, b in zip(order, order[1:]) if docs[a] == docs[b]}
+
+
+def check(jobs: list[_Job], st: _State, interim: set[int]) -> None:
+    """The file against itself (fio's stat.c): each job's IOPS is `1000 x I/Os / runtime` cut to a whole
+    number, its I/O count and runtime printed exactly (`issued rwts`, `/1001msec`); each `Run status group`
+    line states its jobs' shortest and longest runtime (exact), smallest and largest bandwidth (printed as
+    each job's: 2.x computes it again, a printed unit apart at most) and their I/O summed (each within its
+    printed precision). A client capture's group lines
+    are each server's: not checked. Interim reports are checked as the final one."""
+    for job in jobs:
+        _check_iops(job)
+    if st.clients:
+        return
+    for g in st.groups:
+        members = [j for j in jobs if j.doc_no == g.doc_no and j.groupid == g.groupid and g.ddir in j.dirs]
+        if g.ddir == "mixed" and any(set(j.dirs) - {"mixed"} for j in members):
+            continue  # unified_rw_reporting=both: fio sums the group's mixed line its own way
+        _check_group(g, members)
+
+
+def _token(job: _Job, path: str) -> str:
+    return next(v for p, v, _ in job.values if p == path)
+
+
+def _check_iops(job: _Job) -> None:
+    for d in job.dirs.values():
+        ios = sum(job.issued.values()) if d.name == "mixed" and job.issued else job.issued.get(d.name)
+        if ios is None or not d.runtime_ms or d.iops is None:
+            continue
+        ln = job.lines[f"dir:{d.name}"]
+        exact = (1000 * int(ios)) // int(d.runtime_ms)
+        what = f"job {job.name!r}: {d.name} IOPS against its I/Os over its runtime (1000 x {ios:.0f} / {d.runtime_ms:.0f} ms)"
+        _checks.agree(d.iops, exact, ulp(_token(job, f"{d.name}.iops"), ln), what, ln)
+
+
+def _check_group(g: _Group, members: list[_Job]) -> None:
+    if not members:
+        raise ParseError(
+            f"Run status group {g.groupid} states {g.ddir} I/O, but no job report of the group did any", g.line
+        )
+    dirs = [j.dirs[g.ddir] for j in members]
+    what = f"Run status group {g.groupid}, {g.ddir.upper()}"
+    runs = [d.runtime_ms or 0.0 for d in dirs]
+    _checks.equal(g.run[0], min(runs), f"{what}: the shortest runtime (ms) of its jobs", g.line)
+    _checks.equal(g.run[1], max(runs), f"{what}: the longest runtime (ms) of its jobs", g.line)
+    bws = [d.bw_bytes_per_s or 0.0 for d in dirs]
+    for stated, part, which in ((g.bw[0], min(bws), "smallest"), (g.bw[1], max(bws), "largest")):
+        # 3.x prints each job's own figure; 2.x computes it from KB, a unit apart at most
+        tol = ulp(stated, g.line, g.old)
+        _checks.agree(quantity(stated, g.line, g.old), part, tol, f"{what}: the {which} bandwidth of its jobs", g.line)
+    tol = ulp(g.io, g.line, g.old) + sum(ulp(_token(j, f"{g.ddir}.io"), g.line, g.old) for j in members)
+    total = sum(d.io_bytes or 0.0 for d in dirs)
+    _checks.agree(quantity(g.io, g.line, g.old), total, tol, f"{what}: the I/O of its jobs summed (bytes)", g.line)
+
+
+def ulp(text: str, line: int, old_kb: bool = False) -> float:
+    """One unit of the last digit a num2str value shows, in its base unit (`29.7k` -> 100, `25.1MiB/s`
+    -> 0.1 MiB/s in bytes/s, `1998KiB` -> 1 KiB)."""
+    m = _QUANTITY.match(text)
+    if not m:
+        return quantity(text, line, old_kb)  # the ParseError naming the value
+    return quantity("1" + text[len(m.group("n")) :], line, old_kb) * _checks.ulp(m.group("n"))
 
 
 @dataclass
@@ -157,6 +266,22 @@ class _State:
     job: _Job | None = None
     pct: tuple[str, str, str] | None = None  # (ddir, stat, unit) of the percentile block being read
     ddir: str | None = None
+    group: int | None = None  # the `Run status group N` whose lines are being read
+    groups: list[_Group] = field(default_factory=list)
+
+
+@dataclass
+class _Group:
+    """One direction's line of a `Run status group` (show_group_stats): what fio states of the group's jobs."""
+
+    doc_no: int
+    groupid: int
+    ddir: str  # read, write, trim, mixed
+    bw: tuple[str, str]  # the jobs' smallest and largest bandwidth, as printed
+    io: str  # the jobs' I/O summed, as printed
+    run: tuple[int, int]  # the jobs' shortest and longest runtime (ms, exact)
+    old: bool  # fio 2.x units (KB = 1024)
+    line: int
 
 
 def _line(raw: str, ln: int, st: _State, jobs: list[_Job], starts: dict, messages: list[dict[str, Any]]) -> None:
@@ -176,7 +301,7 @@ def _line(raw: str, ln: int, st: _State, jobs: list[_Job], starts: dict, message
     if m := _HEADER.match(text):
         if st.after_group and not st.clients:  # a client capture is one report, client after client
             st.doc_no = st.doc_no + 1
-        st.after_group = False
+        st.after_group, st.group = False, None
         st.job = _Job(
             len(jobs) + 1,
             st.doc_no,
@@ -186,6 +311,7 @@ def _line(raw: str, ln: int, st: _State, jobs: list[_Job], starts: dict, message
             int(m.group("jobs")),
             int(m.group("err")),
             m.group("verror"),
+            int(m.group("pid")),
             m.group("date"),
             st.host,
             starts.get(m.group("name")),
@@ -193,8 +319,14 @@ def _line(raw: str, ln: int, st: _State, jobs: list[_Job], starts: dict, message
         st.ddir = None
         jobs.append(st.job)
         return
-    if _GROUP.match(text):
-        st.job, st.after_group = None, True
+    if m := _GROUP.match(text):
+        st.job, st.after_group, st.group = None, True, int(m.group(1))
+    elif st.job is None and st.group is not None and (m := _GROUP3.match(text) or _GROUP2.match(text)):
+        run = (int(m.group("rmin")), int(m.group("rmax")))
+        bw = (m.group("min"), m.group("max"))
+        st.groups.append(
+            _Group(st.doc_no, st.group, m.group("dir").lower(), bw, m.group("io"), run, m.re is _GROUP2, ln)
+        )
     elif (m := _VERSION.match(text)) and st.version is None and not jobs:
         st.version = m.group(1)
     elif m := _PROBE.match(text):
@@ -289,22 +421,15 @@ def _signature(run: Run, start: tuple[str, str, int, int] | None, workers: int) 
     run.queue_depth, run.workers, run.outstanding_ios = qd, workers, qd * workers
 
 
-def _emit(res: ParseResult, rows: dict, job: _Job, starts: dict, version: str | None, clients: bool) -> None:
+def _emit(res: ParseResult, rows: dict, job: _Job, version: str | None, clients: bool, interim: bool) -> None:
+    """A job report's tool rows, and unless it is an interim report its run and samples."""
     total = clients and job.name == ALL_CLIENTS
     key = f"{job.doc_no}:{job.no}:{job.name}" + (f"@{job.host}" if job.host is not None and not total else "")
-    run = Run(key=key, tool="fio", tool_version=version, workload=job.name or None)
-    run.ended_at = _date(job.date)
-    run.status = f"error {job.error}" + (f" ({job.verror})" if job.verror else "") if job.error else "complete"
-    if total:
-        run.description = "fio's sum of every job of every client (client/server run: the `All clients` report)"
-    else:
-        _signature(run, job.start, job.jobs)
-    res.runs.append(run)
     ids = {"doc_no": job.doc_no, "job_no": job.no}
     rows["fio_jobs"].append(
         {
             **ids,
-            "run_key": key,
+            "run_key": None if interim else key,
             "jobname": job.name,
             "groupid": job.groupid,
             "error": job.error,
@@ -319,6 +444,19 @@ def _emit(res: ParseResult, rows: dict, job: _Job, starts: dict, version: str | 
         rows["fio_percentiles"].append(
             {**ids, "ddir": ddir, "stat": stat, "percentile": p, "value": v, "unit": unit[:2], "line_no": ln}
         )
+    if not interim:
+        _run(res, job, key, version, total)
+
+
+def _run(res: ParseResult, job: _Job, key: str, version: str | None, total: bool) -> None:
+    run = Run(key=key, tool="fio", tool_version=version, workload=job.name or None)
+    run.ended_at = _date(job.date)
+    run.status = f"error {job.error}" + (f" ({job.verror})" if job.verror else "") if job.error else "complete"
+    if total:
+        run.description = "fio's sum of every job of every client (client/server run: the `All clients` report)"
+    else:
+        _signature(run, job.start, job.jobs)
+    res.runs.append(run)
     scope = "test" if total else "all"
     for d in job.dirs.values():
         _direction(res, key, job, d, scope)

@@ -35,6 +35,7 @@ from ..model import (
     split_lines,
     text_lines,
 )
+from . import _checks
 from ._rows import Rows
 
 FORMAT = "iometer-results-csv"
@@ -422,6 +423,8 @@ class _Parser:
             raise ParseError("this 'Results block has no rows (cut file?)", self.block_line)
         if not any(r["row_type"] == "ALL" for r in self.block_rows):
             raise ParseError("this 'Results block has no ALL row (cut file?)", self.block_line)
+        if not self.inst:
+            check_block(self.block_rows)
         for r in self.block_rows:
             r["ended_at"] = ended
         self.session["blocks"].append((self.block_no, self.block_rows, self.session["last_ts"], ended))
@@ -546,35 +549,7 @@ class _Parser:
         self.end_session("complete")
 
     def data_row(self, line: str, ln: int, h: _Header, session_no: int, block_no: int, prev: list[dict]) -> dict:
-        cells = line.split(",")
-        ts = None
-        if h.prefix:
-            ts = parse_timestamp(cells[0], ln)
-            cells = cells[1:]
-        row_type = cells[0].strip()
-        if row_type not in ROW_SCOPES:
-            raise ParseError(
-                f"unknown row type {row_type!r} (expected ALL, MANAGER, PROCESSOR, WORKER, DISK, NETWORK)", ln
-            )
-        if len(cells) > h.width:
-            cells = self.rejoin(cells, h.width, row_type, ln)
-        if row_type == "PROCESSOR" and len(cells) != h.width:
-            if len(cells) == len(OLD_LAYOUT):
-                names = OLD_LAYOUT
-            elif len(cells) == 59 and h.width > 59:
-                names = h.named[:59]
-            else:
-                raise ParseError(f"PROCESSOR row has {len(cells)} fields; the header has {h.width}", ln)
-            bins: list[str] = []
-        elif len(cells) != h.width:
-            raise ParseError(
-                f"{row_type} row has {len(cells)} fields; the header has {h.width} "
-                "(a cut line, or a name containing a comma?)",
-                ln,
-            )
-        else:
-            names = h.named
-            bins = cells[len(names) :]
+        ts, names, cells, bins = self.split_row(line, ln, h)
         row: dict = {
             "session_no": session_no,
             "block_no": block_no,
@@ -601,24 +576,40 @@ class _Parser:
                 row[col] = _typed(kind, t, name, ln)
         row["sentinel_cols"] = set(sentinels)
         row["sentinels"] = "; ".join(sentinels.values()) or None
-        # names are carried down: PROCESSOR/DISK rows leave the access spec empty
-        row["access_spec"] = row.get("access_spec") or next(
-            (r["access_spec"] for r in reversed(prev) if r.get("access_spec")), None
-        )
-        mgr = wkr = None
-        for r in reversed(prev):
-            if mgr is None and r["row_type"] == "MANAGER":
-                mgr = r["target_name"]
-            if wkr is None and r["row_type"] == "WORKER":
-                wkr = r["target_name"]
-        if row_type == "MANAGER":
-            mgr, wkr = row["target_name"], None
-        elif row_type == "WORKER":
-            wkr = row["target_name"]
-        elif row_type in ("ALL",):
-            mgr = wkr = None
-        row["manager_name"] = mgr if row_type != "ALL" else None
-        row["worker_name"] = wkr if row_type in ("WORKER", "DISK", "NETWORK", "UNKNOWN") else None
+        _names_carried(row, prev)
+        self.latency_bins(h, bins, ln)
+        return row
+
+    def split_row(self, line: str, ln: int, h: _Header) -> tuple[datetime | None, list[str], list[str], list[str]]:
+        """(timestamp of an instantaneous row, the column names the row's fields stand under, the fields,
+        the latency-bin fields past them)."""
+        cells = line.split(",")
+        ts = None
+        if h.prefix:
+            ts = parse_timestamp(cells[0], ln)
+            cells = cells[1:]
+        row_type = cells[0].strip()
+        if row_type not in ROW_SCOPES:
+            raise ParseError(
+                f"unknown row type {row_type!r} (expected ALL, MANAGER, PROCESSOR, WORKER, DISK, NETWORK)", ln
+            )
+        if len(cells) > h.width:
+            cells = self.rejoin(cells, h.width, row_type, ln)
+        if row_type == "PROCESSOR" and len(cells) != h.width:
+            if len(cells) == len(OLD_LAYOUT):
+                return ts, OLD_LAYOUT, cells, []
+            if len(cells) == 59 and h.width > 59:
+                return ts, h.named[:59], cells, []
+            raise ParseError(f"PROCESSOR row has {len(cells)} fields; the header has {h.width}", ln)
+        if len(cells) != h.width:
+            raise ParseError(
+                f"{row_type} row has {len(cells)} fields; the header has {h.width} "
+                "(a cut line, or a name containing a comma?)",
+                ln,
+            )
+        return ts, h.named, cells, cells[len(h.named) :]
+
+    def latency_bins(self, h: _Header, bins: list[str], ln: int) -> None:
         for bin_no, ((label, lo, hi), text) in enumerate(zip(h.bins, bins), start=1):
             t = text.strip()  # a count, converted here; anything else goes to _typed, which names the error
             v = int(t) if t.isdecimal() and len(t) < 20 else _typed("i", t, label, ln)
@@ -633,7 +624,6 @@ class _Parser:
                         "io_count": v,
                     }
                 )
-        return row
 
     def rejoin(self, cells: list[str], width: int, row_type: str, ln: int) -> list[str]:
         """Iometer never quotes: a comma inside a name splits the row. Undo it only where the
@@ -781,6 +771,29 @@ class _Parser:
         self.result.add_many(key, scope, items, target=target, outstanding_ios=qd, line_no=r["line_no"])
 
 
+def _names_carried(row: dict, prev: list[dict]) -> None:
+    """The access spec, manager and worker a row belongs to: PROCESSOR and DISK rows leave the access
+    spec empty, and a target row names neither its worker nor its manager (the rows above it do)."""
+    row["access_spec"] = row.get("access_spec") or next(
+        (r["access_spec"] for r in reversed(prev) if r.get("access_spec")), None
+    )
+    row_type = row["row_type"].strip()
+    mgr = wkr = None
+    for r in reversed(prev):
+        if mgr is None and r["row_type"] == "MANAGER":
+            mgr = r["target_name"]
+        if wkr is None and r["row_type"] == "WORKER":
+            wkr = r["target_name"]
+    if row_type == "MANAGER":
+        mgr, wkr = row["target_name"], None
+    elif row_type == "WORKER":
+        wkr = row["target_name"]
+    elif row_type in ("ALL",):
+        mgr = wkr = None
+    row["manager_name"] = mgr if row_type != "ALL" else None
+    row["worker_name"] = wkr if row_type in ("WORKER", "DISK", "NETWORK", "UNKNOWN") else None
+
+
 def _own_qd(r: dict) -> int | None:
     return None if "queue_depth" in r.get("sentinel_cols", ()) else r.get("queue_depth")
 
@@ -812,6 +825,57 @@ def _load(rows: list[dict], all_row: dict) -> tuple[int | None, int | None, int 
     targets = {_own_qd(r) for r in rows if r["row_type"] in ("DISK", "NETWORK")}
     qd = targets.pop() if len(targets) == 1 else None
     return qd, all_row.get("n_workers"), all_row.get("outstanding", _own_qd(all_row))
+
+
+# what a summary row sums over its parts (Iometer's results: each MANAGER the WORKERs under it, the ALL row
+# the MANAGERs, each WORKER its DISK or NETWORK targets): counts, summed exactly; rates, printed `%f`
+SUMMED_COUNTS = ("read_ios", "write_ios", "bytes_read", "bytes_written", "errors", "read_errors", "write_errors")
+SUMMED_RATES = (
+    "iops",
+    "read_iops",
+    "write_iops",
+    "mbps_binary",
+    "read_mbps_binary",
+    "write_mbps_binary",
+    "mbps_decimal",
+    "read_mbps_decimal",
+    "write_mbps_decimal",
+)
+_PARENT = {"MANAGER": "ALL", "WORKER": "MANAGER", "DISK": "WORKER", "NETWORK": "WORKER"}
+
+
+def check_block(rows: list[dict]) -> None:
+    """A results block against itself: the ALL row is its MANAGERs summed, a MANAGER its WORKERs, a
+    WORKER its targets (rows follow each other: MANAGER, its PROCESSORs, WORKER, its DISKs, next WORKER),
+    I/O and byte counts exactly and the rates to their printed six decimals (a unit of each row's). A
+    row deleted, repeated or edited leaves a sum the file does not state: refused at the summary row."""
+    current: dict[str, dict | None] = {}
+    parts: dict[int, list[dict]] = {}
+    for r in rows:
+        kind = r["row_type"]
+        if (p := _PARENT.get(kind)) and (parent := current.get(p)) is not None:
+            parts.setdefault(id(parent), []).append(r)
+        if kind == "ALL":
+            current = {"ALL": r}
+        elif kind == "MANAGER":
+            current.update(MANAGER=r, WORKER=None)
+        elif kind == "WORKER":
+            current["WORKER"] = r
+    for r in rows:
+        below = parts.get(id(r))
+        if not below:
+            continue
+        what = f"{r['row_type']} row {r['target_name']!r}"
+        for col in SUMMED_COUNTS + SUMMED_RATES:
+            if r.get(col) is None or col in r["sentinel_cols"] or any(x.get(col) is None for x in below):
+                continue
+            total, said = sum(x[col] for x in below), f"{what}: {col} of the {len(below)} rows under it"
+            if col in SUMMED_COUNTS:
+                _checks.equal(r[col], total, said, r["line_no"])
+            else:
+                _checks.agree(
+                    r[col], total, 1e-6 * (len(below) + 1), said, r["line_no"]
+                )  # a unit of each's 6th decimal
 
 
 _MARKERS = [

@@ -77,66 +77,76 @@ def parse(data: bytes, name: str) -> ParseResult:
     res = ParseResult(runs=Runs())  # a run per row: packed a chunk at a time
     kept = Rows()  # published_results, packed past a chunk (formats/_rows.py)
     for ln, r in records:
-        citation = r.get("source") or r.get("source_table")
-        if not citation:
-            raise ParseError("every published number needs its citation (source / source_table column)", ln)
-        drives = r.get("drives_behind") or r.get("hdds") or ""
-        tiles = r.get("tiles") or ""
-        key = f"row{ln}"
-        run = Run(
-            key=key,
-            tool=(r.get("tool") or "").strip() or "published",
-            workload=r.get("workload") or None,
-            description=r.get("context") or r.get("note") or None,
-            status="published",
-            test_type=citation,
-            block_size_bytes=block_bytes(r.get("block_size")),
-            system=r.get("system") or None,
-            generation=r.get("generation") or None,
-            config_label=r.get("cache_setting") or r.get("config") or None,
-            raid_level=r.get("raid_level") or None,
-            drives=int(drives) if drives.strip().isdigit() else None,
-            tiles=int(tiles) if tiles.strip().isdigit() else None,
-        )
+        run, base = _row_run(r, ln)
         res.runs.append(run)
-        base = {
-            "study": r.get("study") or None,
-            "system": run.system,
-            "generation": run.generation,
-            "raid_level": run.raid_level,
-            "drives": run.drives,
-            "config_label": run.config_label,
-            "workload": run.workload,
-            "block_size_text": r.get("block_size") or None,
-            "tiles": run.tiles,
-            "context": run.description,
-            "citation": citation,
-            "line_no": ln,
-        }
         if long_form:
-            unit_text = r["unit"].strip()
-            if unit_text not in UNITS:
-                raise ParseError(f"unit {unit_text!r} is not one iolab knows ({', '.join(UNITS)})", ln)
-            unit, factor = UNITS[unit_text]
-            metric = METRICS.get(r["metric"], r["metric"])
-            if unit_text == "GB/s":
-                metric = "mbps"
-            if why := vocabulary.problem(metric, unit, "test"):
-                raise ParseError(f"{r['metric']!r} in {unit_text}: {why}", ln)
-            try:
-                v = parse_float(r["value"], r["metric"], ln)
-            except ParseError:
-                v = None  # a range or note: kept as text below, no sample
-            if v is not None:
-                res.add(key, "test", metric, v * factor, unit, line_no=ln)
-            kept.append({**base, "metric": r["metric"], "value_text": r["value"], "unit": unit_text})
+            _long_row(res, kept, run.key, r, base, ln)
         else:
             for col, (metric, unit) in TABLE_COLUMNS.items():
                 v = parse_float(r.get(col, ""), col, ln)
                 if v is not None:
-                    res.add(key, "test", metric, v, unit, line_no=ln)
+                    res.add(run.key, "test", metric, v, unit, line_no=ln)
                 kept.append({**base, "metric": col, "value_text": r.get(col, ""), "unit": unit})
     if not res.runs:
         raise ParseError("no rows under the header")
     res.tables["published_results"] = kept.table()
     return res
+
+
+def _row_run(r: dict, ln: int) -> tuple[Run, dict]:
+    """One row's run (a published figure and what it was measured on) and its published_results columns."""
+    citation = r.get("source") or r.get("source_table")
+    if not citation:
+        raise ParseError("every published number needs its citation (source / source_table column)", ln)
+    drives = r.get("drives_behind") or r.get("hdds") or ""
+    tiles = r.get("tiles") or ""
+    run = Run(
+        key=f"row{ln}",
+        tool=(r.get("tool") or "").strip() or "published",
+        workload=r.get("workload") or None,
+        description=r.get("context") or r.get("note") or None,
+        status="published",
+        test_type=citation,
+        block_size_bytes=block_bytes(r.get("block_size")),
+        system=r.get("system") or None,
+        generation=r.get("generation") or None,
+        config_label=r.get("cache_setting") or r.get("config") or None,
+        raid_level=r.get("raid_level") or None,
+        drives=int(drives) if drives.strip().isdigit() else None,
+        tiles=int(tiles) if tiles.strip().isdigit() else None,
+    )
+    base = {
+        "study": r.get("study") or None,
+        "system": run.system,
+        "generation": run.generation,
+        "raid_level": run.raid_level,
+        "drives": run.drives,
+        "config_label": run.config_label,
+        "workload": run.workload,
+        "block_size_text": r.get("block_size") or None,
+        "tiles": run.tiles,
+        "context": run.description,
+        "citation": citation,
+        "line_no": ln,
+    }
+    return run, base
+
+
+def _long_row(res: ParseResult, kept: Rows, key: str, r: dict, base: dict, ln: int) -> None:
+    """A long-form row (metric, value, unit, source): its sample, when the value is a number."""
+    unit_text = r["unit"].strip()
+    if unit_text not in UNITS:
+        raise ParseError(f"unit {unit_text!r} is not one iolab knows ({', '.join(UNITS)})", ln)
+    unit, factor = UNITS[unit_text]
+    metric = METRICS.get(r["metric"], r["metric"])
+    if unit_text == "GB/s":
+        metric = "mbps"
+    if why := vocabulary.problem(metric, unit, "test"):
+        raise ParseError(f"{r['metric']!r} in {unit_text}: {why}", ln)
+    try:
+        v = parse_float(r["value"], r["metric"], ln)
+    except ParseError:
+        v = None  # a range or note: kept as text below, no sample
+    if v is not None:
+        res.add(key, "test", metric, v * factor, unit, line_no=ln)
+    kept.append({**base, "metric": r["metric"], "value_text": r["value"], "unit": unit_text})

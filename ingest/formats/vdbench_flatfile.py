@@ -6,7 +6,10 @@ per-operation `Mkdir_rate`...`Move_resp` and a `timestamp` like `04/20/2021-16:0
 Layout: `<pre>` (after a `<title>` in newer versions), a `*` comment block documenting the
 columns (`MB/sec : Megabytes per second (MB=1024*1024)`), a one-word-per-column header line
 starting `tod`, then data lines; `n/a` is a missing value; every line ends with a space.
-An aborted run leaves only the `<title>...<pre>` line: rejected ("aborted run").
+An aborted run leaves only the `<title>...<pre>` line: rejected ("aborted run"). vdbench 5.0x before
+50401 wrote no note and no title: `<pre>`, the column notes from `* Run : Name of run from RD=`, and
+on Solaris the kstat columns (`ks_rate` ... `ks_bytes`, `cpu_used` ... `cpu_idle`; Flat.java
+define_column_headers_kstat), kept as series of their own.
 
 Runs: a new run starts when the `Run` column (the RD name) changes or its `Interval` number
 starts again (for-loops repeat an RD name). Interval lines become time series (object "vdbench
@@ -14,6 +17,7 @@ RD", one series per run and numeric column, ts from `timestamp` when present, ts
 the `avg_N-M` line gives the run's scope 'all' samples (same mapping as summary.html, MB/sec
 x 1.048576 into MB/s) and its values go to `vdbench_values`. SD signature from the avg (else
 first) line's requested columns: xfersize, rdpct, seekpct, threads (workers; queue depth 1).
+Checked against itself: each avg_ line's rate and MB/sec against its intervals (vdbench_summary.check_avg).
 Variants by version, and the test covering each: docs/formats/vdbench.md.
 """
 
@@ -23,11 +27,12 @@ import re
 from datetime import datetime
 
 from ..model import MB_PER_MIB, ParseError, ParseResult, Run, Series, split_lines
+from . import _checks
 from ._text import decode
-from .vdbench_summary import TOOL, _number, add_samples
+from .vdbench_summary import RATES, TOOL, Printed, _number, add_samples, check_avg
 
 FORMAT = "vdbench-flatfile"
-VERSION = "1"
+VERSION = "2"
 METRICS = {
     "rate": ("iops", "IO/s", 1),
     "mb/sec": ("mbps", "MB/s", MB_PER_MIB),
@@ -57,15 +62,21 @@ METRICS = {
 TEXT_COLUMNS = {"tod", "timestamp", "run", "interval"}
 
 
-SNIFF_RULE = "<pre> and 'flatfile.html contains Vdbench' (or a Vdbench flatfile.html title)"
+SNIFF_RULE = (
+    "<pre> and 'flatfile.html contains Vdbench' (or a Vdbench flatfile.html title, or, before both, the column "
+    "notes '* Run : Name of run from RD=' and a 'tod Run Interval' header)"
+)
 
 
 def sniff(head: str, name: str) -> bool:
     start = head[:2000]
     if "<pre>" not in start:
         return False
-    return "'flatfile.html' contains Vdbench" in start or bool(
-        re.search(r"<title>Vdbench [^<]*flatfile\.html</title>", start)
+    return (
+        "'flatfile.html' contains Vdbench" in start
+        or bool(re.search(r"<title>Vdbench [^<]*flatfile\.html</title>", start))
+        or bool(re.search(r"^\* Run\s*: Name of run from RD=", start, re.M))
+        and bool(re.search(r"^\s*tod\s+Run\s+Interval\s", head, re.M))
     )
 
 
@@ -81,6 +92,7 @@ class _Parser:
         self.samples: list[dict] = []
         self.run: Run | None = None
         self.last_interval = 0
+        self.printed: dict[int, Printed] = {}  # the run's intervals -> their rates as printed (the avg line's check)
 
     def parse(self) -> ParseResult:
         header = None
@@ -113,6 +125,7 @@ class _Parser:
         if not is_avg and not interval.isdigit():
             raise ParseError(f"Interval {interval!r} is neither a number nor avg_N-M", ln)
         values = {c: _number(t, c, ln) for c, t in cells.items() if c not in TEXT_COLUMNS}
+        printed = {c: (values[c], _checks.ulp(cells[c])) for c in RATES if c in values}
         if (
             self.run is None
             or cells["run"] != self.run.workload
@@ -122,6 +135,7 @@ class _Parser:
         if is_avg:
             if self.run.status == "complete":
                 raise ParseError(f"a second avg_ line for RD {self.run.workload}", ln)
+            check_avg(interval, self.printed, printed, self.run.workload, ln)
             self.run.status = "complete"
             self.signature(values)
             add_samples(self.res, self.run.key, "all", values, METRICS, ln)
@@ -142,11 +156,13 @@ class _Parser:
                 )
         else:
             self.last_interval = int(interval)
+            self.printed[int(interval)] = printed
             self.point(cells, values)
 
     def start_run(self, name: str, values: dict, ln: int) -> None:
         self.run = Run(f"run{len(self.res.runs) + 1}", TOOL, workload=name, status="unterminated")
         self.last_interval = 0
+        self.printed = {}
         self.res.runs.append(self.run)
         self.signature(values)
 

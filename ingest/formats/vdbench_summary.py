@@ -11,7 +11,9 @@ run's scope 'all' samples. An RD with no avg line (the run was killed, or the fi
 ran) is a run with status 'unterminated' whose interval lines are its numbers: time series (object
 "vdbench RD", one per run and column, as the flatfile's), never averages made up from them.
 The date before the header (`Nov 08, 2025`) is printed in the JVM's locale (`5月 10, 2023`,
-`mai 10, 2023`, `Nov. 27, 2026`): any month word is a header; numbers are printed in that locale
+`mai 10, 2023`, `Nov. 27, 2026`): any month word is a header, and the header's first line is set
+back to a twelve-character date before its words are matched to the second line's (vdbench pads the
+second line for `Apr 08, 2016`); numbers are printed in that locale
 too (`1812,67` under de_DE: a decimal comma, never a grouping separator). vdbench MB/sec is 2^20 bytes per second (the header says
 `1024**2`; the flatfile's comment block says `MB=1024*1024`): stored as MB/s x 1.048576.
 
@@ -19,6 +21,8 @@ Signature: block size = xfersize= (else the avg line's bytes/xfer size), read % 
 the observed read pct only when it is 0 or 100, which cannot differ from the request), random %
 = seekpct= (random = 100, sequential/seq = 0); vdbench threads each keep one I/O in flight:
 workers = threads=, queue depth 1, outstanding I/Os = threads.
+Checked against itself: an `avg_N-M` line's I/O rate and MB/sec are the mean of its interval lines
+(where the file has them), over N..M or N-1..M (check_avg says why), to the printed digits.
 Variants by version, and the test covering each: docs/formats/vdbench.md.
 """
 
@@ -27,11 +31,12 @@ from __future__ import annotations
 import re
 
 from ..model import MB_PER_MIB, ParseError, ParseResult, Run, Series, split_lines
+from . import _checks
 from ._rows import Rows
 from ._text import decode, number, size_bytes
 
 FORMAT = "vdbench-summary"
-VERSION = "1"
+VERSION = "2"
 TOOL = "vdbench"
 
 # column (lower case, header words joined) -> (metric, unit, factor)
@@ -81,8 +86,13 @@ def sniff(head: str, name: str) -> bool:
 
 def header_columns(l1: str, l2: str, ln: int) -> list[str]:
     """Join a two-line vdbench header by position: each word of line 2 belongs to the line-1 word
-    above it; a line-1 word with nothing under it is a column by itself. The date is skipped."""
-    top = [(m.start(), m.end(), m.group()) for m in re.finditer(r"\S+", l1)][3:]
+    above it; a line-1 word with nothing under it is a column by itself. The date is skipped: vdbench
+    prints line 1 as the date then its header and line 2 as twelve spaces then its own (Report.java,
+    FwdStats.printHeaders), so the two line up only where the date is twelve characters, as `Apr 08,
+    2016` is; a localized one (`4月 08, 2016`, `huhtik. 08, 2016`) is set back to twelve first."""
+    if m := _HEADER.match(l1):
+        l1 = " " * 12 + l1[m.end() - 1 :]
+    top = [(m.start(), m.end(), m.group()) for m in re.finditer(r"\S+", l1)]
     under: dict[int, list[str]] = {i: [] for i in range(len(top))}
     for m in re.finditer(r"\S+", l2):
         overlaps = [(min(e, m.end()) - max(s, m.start()), i) for i, (s, e, _) in enumerate(top)]
@@ -122,6 +132,7 @@ class _Parser:
         self.has_avg: set[str] = set()
         self.date: str | None = None
         self.intervals_of: dict[str, list[tuple[str, dict[str, float | None]]]] = {}  # run -> (tod, values)
+        self.printed: dict[str, dict[int, Printed]] = {}  # run -> interval -> column -> (value, printed unit)
 
     def parse(self) -> ParseResult:
         for i, line in enumerate(self.lines):
@@ -232,14 +243,21 @@ class _Parser:
                 f"data line has {len(tok) - 1} values after the time, the header names {len(self.cols)} columns", ln
             )
         values = {}
+        printed = {}
         for col, t in zip(self.cols[1:], tok[2:]):
             v = _number(t, col, ln)
             values[col.lower()] = v
+            printed[col.lower()] = (v, _checks.ulp(t.replace(",", ".")))
             self.intervals += 1
             self.rows.append(self.value_row(tok[1], tok[0], col, v, None if v is not None else t, ln))
+        seen = self.printed.setdefault(self.run.key, {})
         if tok[1].startswith("avg_"):
+            check_avg(tok[1], seen, printed, self.run.workload, ln)
             self.avg(values, ln)
         else:
+            if seen and int(tok[1]) <= max(seen):
+                raise ParseError(f"RD {self.run.workload}: interval {tok[1]} after interval {max(seen)}", ln)
+            seen[int(tok[1])] = printed
             self.intervals_of.setdefault(self.run.key, []).append((tok[0], values))
 
     def avg(self, values: dict[str, float | None], ln: int) -> None:
@@ -254,6 +272,47 @@ class _Parser:
             r.block_size_bytes = int(size)  # an average that is a whole number of sectors: a fixed xfersize
         if r.read_pct is None and values.get("read pct") in (0.0, 100.0) and _did_io(values):
             r.read_pct = values["read pct"]
+
+
+Printed = dict[str, tuple[float | None, float]]  # column -> (value, one unit of its last printed digit)
+RATES = ("i/o rate", "reqstdops rate", "rate", "mb/sec 1024**2", "mb/sec total", "mb/sec")  # summary, flatfile
+
+
+def check_avg(label: str, intervals: dict[int, Printed], avg: Printed, rd: str | None, ln: int) -> None:
+    """An `avg_N-M` line against its interval lines, where the file has them (totals.html has none): its
+    I/O rate and MB/sec are the intervals' mean (vdbench adds each interval's counts to the run's totals,
+    every interval `interval=` seconds long), to the printed digits of both. Over N..M, or N-1..M: the
+    reporting of an interval runs asynchronously (CollectSlaveStats.doDetailedReporting) and adds it to
+    the totals if the warmup is over by then, which the last warmup interval's often is (seen in runs of
+    three intervals: `avg_2-3` the mean of 1-3). A missing interval of N..M, or a mean neither span
+    gives, refuses the file."""
+    m = re.fullmatch(r"avg_(\d+)-(\d+)", label)
+    if not intervals or not m:
+        return
+    n, last = int(m.group(1)), int(m.group(2))
+    if missing := [i for i in range(n, last + 1) if i not in intervals]:
+        raise ParseError(
+            f"RD {rd}: {label} averages intervals {n}-{last}, but interval {missing[0]} is not in the file", ln
+        )
+    for col in RATES:
+        stated, unit = avg.get(col, (None, 0.0))
+        spans = [range(n, last + 1), range(n - 1, last + 1)]
+        means = [
+            _mean([intervals[i].get(col, (None, 0.0)) for i in span])
+            for span in spans
+            if set(span) <= set(intervals) and span
+        ]
+        means = [x for x in means if x is not None]
+        if stated is None or not means or any(abs(stated - x) <= (unit + u) / 2 * (1 + 1e-9) for x, u in means):
+            continue
+        near, u = min(means, key=lambda x: abs(stated - x[0]))
+        _checks.agree(stated, near, (unit + u) / 2, f"RD {rd}, {label}: {col} against the mean of its intervals", ln)
+
+
+def _mean(cells: list[tuple[float | None, float]]) -> tuple[float, float] | None:
+    if not cells or any(v is None for v, _ in cells):
+        return None
+    return sum(v for v, _ in cells if v is not None) / len(cells), max(u for _, u in cells)
 
 
 def _first(values: dict[str, float | None], *cols: str) -> float | None:

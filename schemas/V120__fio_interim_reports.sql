@@ -1,0 +1,3 @@
+-- fio --status-interval: interim reports kept in the tool tables, without a run (issue 55).
+COMMENT ON COLUMN fio_jobs.run_key IS 'runs.run_key of this job in the same file; NULL for an interim report (--status-interval: fio prints the whole report every interval from the same processes, their numbers so far; the job''s run is its last report, and the interim ones stay here, in fio_job_values and fio_percentiles under their doc_no).';
+COMMENT ON COLUMN fio_jobs.doc_no IS '1-based JSON document, terse line, or text report (a text file holds one per run or --status-interval report; interim ones have no run_key) within the file.';
