@@ -35,6 +35,7 @@ __all__ = [
 # in the order `iolab --help` lists them
 COMMANDS: list[str] = [
     "ingest",
+    "watch",
     "remove",
     "info",
     "validate",
