@@ -123,7 +123,7 @@ def ignored(root: Path, skip: list[Path]) -> Callable[[Path], bool]:
 def _handler(changes: Changes, skip: Callable[[Path], bool]) -> Any:
     from watchdog.events import FileSystemEventHandler
 
-    class Noted(FileSystemEventHandler):  # type: ignore[misc]
+    class Noted(FileSystemEventHandler):
         def on_any_event(self, event: Any) -> None:
             if event.is_directory and event.event_type in ("modified", "opened", "closed_no_write"):
                 return  # a folder's own time changes with its files, which say so themselves
