@@ -96,10 +96,11 @@ def targets(ready: Iterable[Path], waiting: set[Path]) -> list[Path]:
         else:
             gone.add(p)
     folders = [u for u in sorted(units) if not any(o != u and _inside(u, o) for o in units)]
+    writing = {w for w in waiting if not w.is_dir()}  # a folder's own change (made, moved in) holds nothing up
     out: list[Path] = []
     for folder in folders:
-        if any(_inside(w, folder) for w in waiting):
-            out += [f for _, f in walk([folder]) if not any(_inside(f, w) for w in waiting)]
+        if any(_inside(w, folder) for w in writing):
+            out += [f for _, f in walk([folder]) if f not in writing]
         else:
             out.append(folder)
     return out + sorted(g for g in gone if not any(_inside(g, f) for f in folders))

@@ -67,6 +67,9 @@ def test_one_ingest_takes_each_changed_folder_once_and_never_a_file_being_writte
     assert watch.targets([a, b], {c}) == [a, b]
     # a deletion inside a folder taken whole is that folder's
     assert watch.targets([a, s1 / "removed.csv"], set()) == [s1]
+    # a folder itself still changing (just made: its own event) holds none of its files up
+    assert watch.targets([a, b], {s2}) == [s1]
+    assert watch.targets([b], {s2, c}) == [s2]
 
 
 def test_changes_of_the_database_hidden_files_and_report_folders_are_none_of_the_data(tmp_path):
@@ -135,7 +138,7 @@ class Watching:
         for line in self.proc.stdout:
             self.lines.put(line.rstrip("\n"))
 
-    def next_ingest(self, wait: float = 120) -> str:
+    def next_ingest(self, wait: float = 600) -> str:
         """The next line saying what an ingest did (waits for it: the watcher runs on its own clock)."""
         deadline = time.monotonic() + wait
         while time.monotonic() < deadline:
