@@ -48,7 +48,10 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("store: the database and the time-series files beside it", ["iolab.store", "iolab.db"]),
     ("files: finding and reading the raw files", ["iolab.files", "iolab.parsing", "iolab.roots", "iolab.ahead"]),
     ("batch: an ingest run", ["iolab.batch", "iolab.storing"]),
-    ("lake and reports: what is read out of the store", ["iolab.lake", "iolab.reports", "iolab.lab"]),
+    (
+        "lake, reports and watch: what is read out of the store, and a folder kept in it",
+        ["iolab.lake", "iolab.reports", "iolab.lab", "iolab.watch"],
+    ),
     ("cli: the command line (imports everything)", ["iolab.cli", "iolab.__main__"]),
 ]
 # argument parsing lives in the command line only

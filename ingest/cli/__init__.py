@@ -40,6 +40,7 @@ __all__ = [
 # in the order `iolab --help` lists them
 COMMANDS: list[str] = [
     "ingest",
+    "watch",
     "remove",
     "info",
     "validate",

@@ -84,6 +84,7 @@ APT = "apt-get update && apt-get install -y"
 PACKAGES = [
     *(("command line", d) for d in ("duckdb", "polars", "pyarrow", "rich", "pydantic")),
     *(("reports", d) for d in ("altair", "vl-convert-python", "nbconvert", "jinja2")),
+    ("watch (iolab watch DIR)", "watchdog"),
     ("validation", "great-expectations"),
     *(("notebooks in the lab", d) for d in ("jupyterlab", "papermill")),
     *(("Spark lake (lake views --engine spark)", d) for d in ("pyspark", "sqlglot")),
@@ -151,6 +152,25 @@ def extras() -> dict[str, str]:
     return installed or {}
 
 
+INOTIFY = Path("/proc/sys/fs/inotify/max_user_watches")
+WATCHES = 65_536  # inotify watches `iolab watch` wants at least: one per folder below the data folder
+
+
+def inotify(limit_file: Path = INOTIFY) -> Check:
+    """`iolab watch` watches a folder with one inotify watch per folder below it: the system's limit, if
+    high enough (missing: no inotify, or too few watches; watch then polls the folder, more slowly)."""
+    try:
+        limit = int(limit_file.read_text().strip())
+    except (OSError, ValueError):
+        limit = None
+    found = f"{limit:,} watches (fs.inotify.max_user_watches)" if limit is not None and limit >= WATCHES else None
+    if limit is None:
+        fix = "no inotify here: `iolab watch` lists the folder every second instead (as with --poll)"
+    else:
+        fix = f"sysctl -w fs.inotify.max_user_watches=524288 (now {limit:,}; else `iolab watch` polls)"
+    return Check("watch (iolab watch DIR): inotify", f"{WATCHES:,} or more inotify watches", found, False, fix)
+
+
 def checks() -> list[Check]:
     """Every part iolab uses, found or not."""
     pip = f"{sys.executable} -m pip install"
@@ -158,6 +178,7 @@ def checks() -> list[Check]:
     bring = extras()
     out += [Check(part, d, _package(d), part == "command line", f"{pip} {_wanted(d, bring)}") for part, d in PACKAGES]
     out += [Check(part, prog, _program(prog), False, f"{APT} {deb}") for part, prog, deb in PROGRAMS]
+    out.append(inotify())
     return out
 
 

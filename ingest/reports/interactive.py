@@ -131,9 +131,13 @@ SCRIPT = f"""(function () {{
     const box = fig.querySelector('.{BOX}'), data = fig.querySelector('script.iolab-chart-spec');
     const img = fig.querySelector('img');
     if (!box || !data || !window.vegaEmbed) return;
-    const name = box.dataset.name || ('chart-' + (i + 1));
-    vegaEmbed(box, spec(data), {EMBED_OPTIONS}).then(function (shown) {{
+    const name = box.dataset.name || ('chart-' + (i + 1)), drawn = spec(data);
+    vegaEmbed(box, drawn, {EMBED_OPTIONS}).then(function (shown) {{
       fig.iolabView = shown.view;
+      // a chart whose inputs change its panels (the explore page) takes the size they need
+      (drawn.params || []).filter(p => p.bind && p.bind.input).forEach(function (p) {{
+        shown.view.addSignalListener(p.name, function () {{ shown.view.resize().runAsync(); }});
+      }});
       box.hidden = false; if (img) img.classList.add('iolab-static'); fig.classList.add('iolab-live');
     }}).catch(function (e) {{ box.remove(); console.error('iolab: chart ' + (i + 1) + ': ' + e); }});
   }});

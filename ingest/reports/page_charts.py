@@ -40,14 +40,31 @@ class Chart:
         return self.spec.get("usermeta", {}).get("iolab", {})
 
     @property
+    def picks(self) -> bool:
+        """Whether inputs on the page pick what the chart draws (its default pick is the picture)."""
+        return bool((self.meta.get("source") or {}).get("picked"))
+
+    @property
     def title(self) -> str:
         t = self.spec.get("title", "")
-        return str(t.get("text", "") if isinstance(t, dict) else t)
+        text = t.get("text", "") if isinstance(t, dict) else t
+        return "(its title follows its inputs)" if isinstance(text, dict) else str(text)
 
     def rows(self) -> list[dict]:
+        """The rows the chart draws: of a chart whose inputs pick what it draws (the explore page), those
+        of its default pick (``source["picked"]``: {field: value, or None for any value but null})."""
+        picked = (self.meta.get("source") or {}).get("picked") or {}
+        return [r for r in self.every_row() if all(_picked(r.get(f), v) for f, v in picked.items())]
+
+    def every_row(self) -> list[dict]:
+        """Every row the chart carries, whatever its inputs pick; a table sent as columns (a record of
+        lists that the chart's first transform flattens, as the explore page sends its one) as rows."""
         out = [r for v in self.spec.get("datasets", {}).values() for r in v]
         for layer in self.layers():
             out += layer[2].get("values", []) if isinstance(layer[2], dict) else []
+        first = (self.spec.get("transform") or [{}])[0]
+        if fields := first.get("flatten"):
+            out = [dict(zip(fields, row)) for r in out for row in zip(*(r[f] for f in fields))]
         return out
 
     def layers(self) -> list[tuple[str, dict, dict]]:
@@ -68,6 +85,10 @@ class Chart:
 
         walk(self.spec)
         return out
+
+
+def _picked(value: object, wanted: object) -> bool:
+    return value is not None if wanted is None else value == wanted
 
 
 def charts(page: str, name: str = "page") -> tuple[list[Chart], list[str]]:

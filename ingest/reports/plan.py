@@ -23,12 +23,14 @@ T = TypeVar("T")
 @dataclass(frozen=True)
 class Notebook:
     """A report page, as its notebook's header declares it (``iolab: {title, studies}`` in the
-    jupytext header): its title and a query listing the studies it has something to show for."""
+    jupytext header): its title and a query listing the studies it has something to show for;
+    ``print: false`` leaves it out of the print edition (the explore page: its inputs need a browser)."""
 
     name: str
     title: str
     studies: str
     path: Path
+    printed: bool = True
 
 
 def notebooks(folder: Path | None = None) -> dict[str, Notebook]:
@@ -46,7 +48,7 @@ def notebooks(folder: Path | None = None) -> dict[str, Notebook]:
                 f"{f}: its header declares no page; add under `# jupyter:` the lines\n"
                 "#   iolab:\n#     title: <the page's title>\n#     studies: SELECT study FROM <view> ..."
             )
-        found[f.stem] = Notebook(f.stem, str(meta["title"]), str(meta["studies"]), f)
+        found[f.stem] = Notebook(f.stem, str(meta["title"]), str(meta["studies"]), f, meta.get("print") is not False)
     return found
 
 

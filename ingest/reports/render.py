@@ -330,7 +330,8 @@ def render(
         linked = [(s, nb, out / where[s] / f"{nb}.html") for s, nb in every]
         titles = {n: p.title for n, p in pages.items()} | {"print": "print edition (PDF)"}
         if pdf:
-            failed += print_editions(snap, db, out, where, linked, studies, titles, failed, on_page)
+            printed = [p for p in linked if pages[p[1]].printed]  # a page that needs a browser is left out
+            failed += print_editions(snap, db, out, where, printed, studies, titles, failed, on_page)
             unwritable(failed)
         else:  # a study whose pages changed keeps no print edition of the old ones; --force alone changes none
             unprint(out, where, {s for s, nb, _ in done if (s, nb) in changed})

@@ -29,7 +29,8 @@ from ..config import SUITES, VIEWS
 # (a lab's 10.5 M measurements: 14 s of an 18 s materialize; the views after it took 4.6 s reading
 # the view, as long as reading a copy). The pages' queries filter them by study, which DuckDB
 # pushes down into the view.
-ROW_VIEWS = {"measurements", "current_measurements"}  # current_measurements: a filter of the one above
+# current_measurements: a filter of the one above; explore_runs: its numbers at one scope each
+ROW_VIEWS = {"measurements", "current_measurements", "explore_runs"}
 
 _VIEW = re.compile(r"CREATE\s+OR\s+REPLACE\s+VIEW\s+(\w+)", re.I)
 # a name after FROM or JOIN, or a whole string literal (a view named to a helper: noise_alone(con, "comparison_fdr"))

@@ -182,9 +182,10 @@ def file_name(text: str, limit: int = 60) -> str:
 
 
 def chart_name(spec: dict) -> str:
-    """The file name a chart's downloads take: its title's."""
+    """The file name a chart's downloads take: its title's (a title its inputs compute: "chart")."""
     title = spec.get("title", "")
-    return file_name(str(title.get("text", "") if isinstance(title, dict) else title))
+    text = title.get("text", "") if isinstance(title, dict) else title
+    return file_name(str(text) if isinstance(text, str | list) else "")
 
 
 def figure_html(spec: dict, svg: str, alt_text: str, left_out: str = "", live: bool = False) -> str:
