@@ -1,5 +1,6 @@
 """`iolab watch DIR`: keep the database equal to a data folder as files land, change and leave
-(iolab.watch), and named reports rendered again when their data changed. Ctrl-C ends it (exit 130)."""
+(iolab.watch), and named reports rendered again when their data changed. Ctrl-C ends it (exit 130),
+SIGTERM too (exit 143: a service stopped)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ import signal
 from pathlib import Path
 from typing import Any
 
+from ..outcome import stopped_by
 from ..terminal import console, markup, shown
-from . import _on_sigint, params
-from .requires import EXIT_ENVIRONMENT, EXIT_INTERRUPTED, EXIT_USAGE
+from . import params
+from .requires import EXIT_ENVIRONMENT, EXIT_USAGE
 
 
 def register(sub: Any) -> None:
@@ -77,19 +79,16 @@ def cmd_watch(args: argparse.Namespace) -> int:
         console(stderr=True).print(f"[red]Not watched:[/] {markup(why)}")
         return EXIT_USAGE
     reports = [Path(out).resolve() for out in args.report]
-    # SIGTERM (a service stopped) ends it as Ctrl-C does: the ingest under way is rolled back whole
-    previous = signal.signal(signal.SIGTERM, _on_sigint)
+    # Ctrl-C or SIGTERM (a service stopped; iolab.cli.run raises both): the ingest under way is rolled back whole
     try:
         watch.run(root, Path(args.db).resolve(), reports, _tell, quiet=args.quiet, poll=args.poll)
     except KeyboardInterrupt:
         _tell("stopped: every file stored is whole; `iolab watch` again takes up what changed meanwhile")
-        return EXIT_INTERRUPTED
+        return 128 + (stopped_by() or signal.SIGINT)
     except (db.DatabaseProblem, watch.Fault) as e:
         console(stderr=True).print(f"[red]Stopped watching:[/] {markup(shown(str(e)))}")
         return EXIT_ENVIRONMENT
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-    return EXIT_INTERRUPTED  # not reached: it watches until stopped
+    return 128 + signal.SIGINT  # not reached: it watches until stopped
 
 
 def _tell(line: str) -> None:
