@@ -1,3 +1,3 @@
 """iolab: results database for storage benchmark logs."""
 
-__version__ = "0.1.0"
+__version__ = "0.5.0"

@@ -20,7 +20,7 @@ def test_version_names_the_schema_and_the_engines(capsys):
     assert e.value.code == 0
     out = capsys.readouterr().out.strip()
     newest = max(int(m.group(1)) for m in re.finditer(r"V(\d{3})__", " ".join(p.name for p in cli_schemas())))
-    assert out.startswith(f"iolab 0.1.0 (schema V{newest:03d}; duckdb {metadata.version('duckdb')}, ")
+    assert out.startswith(f"iolab 0.5.0 (schema V{newest:03d}; duckdb {metadata.version('duckdb')}, ")
     assert f"polars {metadata.version('polars')}" in out and "Python 3." in out
 
 
