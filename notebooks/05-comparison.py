@@ -122,7 +122,7 @@ for (metric, unit, direction), g in c.group_by(["metric", "unit", "direction"], 
         y=alt.Y("point:N", sort=None, title=None, axis=alt.Axis(labelLimit=0)),
         tooltip=r.tooltips(
             "system",
-            "workload",
+            "matched_point",  # what tells two bars apart: workload, RAID level, drives, configuration
             "config",
             "baseline_value",
             *(() if uncorrected else ("corrected_baseline",)),
@@ -145,7 +145,7 @@ for (metric, unit, direction), g in c.group_by(["metric", "unit", "direction"], 
     bars = base.mark_bar().encode(
         x=alt.X(
             "pct_better:Q",
-            title=f"% better than the baseline ({metric}; {direction} is better)",
+            title=f"% better than the baseline ({r.label(metric)}; {direction} is better)",
             scale=alt.Scale(domain=span, nice=True),
         ),
         color=alt.Color(
@@ -161,11 +161,11 @@ for (metric, unit, direction), g in c.group_by(["metric", "unit", "direction"], 
             .properties(width=260, height=alt.Step(12))
             .facet(column=alt.Column("system:N", title=None, header=alt.Header(labelLimit=0)))
             .properties(
-                title=f"{metric} ({unit}): % better per matched point and its 95 % interval, one panel per system"
+                title=f"{r.label(metric)}: % better per matched point and its 95 % interval, one panel per system"
             ),
             point="matched_point",
         ),
-        f"Bar charts, one panel per system compared with the baseline: the % by which its {metric} ({unit}) is "
+        f"Bar charts, one panel per system compared with the baseline: the % by which its {r.label(metric)} is "
         f"better at each of its matched points ({len(shown)} bars in {shown['system'].n_unique()} panels), a black "
         "line across each bar for the 95 % interval, the bar's colour the verdict ("
         + ", ".join(f"{n} {v}" for v, n in verdicts)
@@ -193,14 +193,14 @@ for (metric, unit, direction), g in c.group_by(["metric", "unit", "direction"], 
             r.no_marks(
                 systems,
                 d["system"],
-                f"no point of theirs matches the baseline's at {metric} (listed under 'Points without a match')",
+                f"no point of theirs matches the baseline's at {r.label(metric)} (listed under 'Points without a match')",
                 besides=baseline,
             ),
         ),
     )
     r.table(
         g.drop(["metric", "unit", "direction", *uncorrected]),
-        f"Matched points: {metric} ({unit}, {better_means(direction)})",
+        f"Matched points: {r.label(metric, with_unit=False)} ({unit}, {better_means(direction)})",
     )
 if c.is_empty():
     r.note("No point of another system matches a baseline point at the headline metrics.")

@@ -22,11 +22,11 @@ from tests.studies import STUDY, four_systems
 
 
 def test_a_metric_is_labelled_from_the_vocabulary():
-    assert explore.metric_label("iops", "IO/s", "throughput", "higher") == "iops (IO/s): throughput, higher is better"
+    assert explore.metric_label("iops", "IO/s", "throughput", "higher") == "IO/s: throughput, higher is better"
     assert explore.metric_label("p99_read_latency_ms", "ms", "latency", "lower") == (
-        "p99_read_latency_ms (ms): latency, lower is better"
+        "p99 read latency (ms): latency, lower is better"
     )
-    assert explore.metric_label("read_pct_observed", "%", "mix", None) == "read_pct_observed (%): mix"
+    assert explore.metric_label("read_pct_observed", "%", "mix", None) == "read % observed (%): mix"
     assert explore.metric_label("odd", None, None, None) == "odd"
 
 

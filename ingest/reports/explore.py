@@ -48,9 +48,12 @@ _RUN_COLUMNS = ", ".join(d for d in DIMS if d != "time")
 
 
 def metric_label(metric: str, unit: str | None, role: str | None, direction: str | None) -> str:
-    """A metric as the pages name it, from the vocabulary: 'iops (IO/s): throughput, higher is better'."""
+    """A metric as the pages name it, from the vocabulary and its label (iolab.display): 'average latency
+    (ms): latency, lower is better', 'IO/s: throughput, higher is better'."""
     what = ", ".join(p for p in (role, f"{direction} is better" if direction else None) if p)
-    return f"{metric} ({unit})" + (f": {what}" if what else "") if unit else metric + (f": {what}" if what else "")
+    name = r.label(metric, with_unit=False)
+    named = f"{name} ({unit})" if unit and unit not in name.split(" ") else name
+    return named + (f": {what}" if what else "")
 
 
 def runs(con, study: str) -> pl.DataFrame:

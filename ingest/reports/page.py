@@ -17,6 +17,7 @@ import duckdb
 import polars as pl
 from IPython.display import HTML, display
 
+from ..display import fmt, label, ordered  # noqa: F401  (every name, number and order as the pages show them)
 from ..wording import point_label  # noqa: F401  (a matched point in words: moved down for the commands)
 from . import pictures
 from .chart_rules import busiest_workloads, panels_drawn, shared_y  # noqa: F401  (the pages' helpers)
@@ -143,9 +144,10 @@ def query(con, sql: str, params=None) -> pl.DataFrame:
     return df.with_columns(fix) if fix else df
 
 
-def table(df: pl.DataFrame, title: str | None = None, max_rows: int = SHOWN_ROWS) -> None:
-    """A compact, human-formatted HTML table; says how many rows it shows and carries all of them."""
-    display(HTML(table_html(df, title, max_rows)))
+def table(df: pl.DataFrame, title: str | None = None, max_rows: int = SHOWN_ROWS, bounds: dict | None = None) -> None:
+    """``df`` as the page's table (``tables.table_html``; ``bounds``: a bound per column its values never
+    print equal to unless they are)."""
+    display(HTML(table_html(df, title, max_rows, bounds)))
 
 
 def heading(*parts: str) -> None:
@@ -367,14 +369,14 @@ SOURCE_TOOLTIPS = ("file", "line")
 def _drawn(chart, alt_text: str, source: dict | None, stack: bool, left_out: str) -> tuple[dict, str, bool]:
     """``chart``'s checked spec as a page carries it (live selections added unless static), its SVG
     (in a render, ``pictures.PENDING``: the render draws it), and whether it is live."""
-    from . import interactive
+    from . import chart_words, interactive
     from .tables import visible
 
     meta = {"alt": alt_text, "source": source, "stack": stack, "left_out": left_out}
     chart = chart.configure_axis(labelFontSize=11, titleFontSize=12).configure_legend(labelLimit=320)
     own = getattr(chart, "usermeta", None)  # whole_labels' note for the print edition is kept
     usermeta = {**(own if isinstance(own, dict) else {}), "iolab": meta}
-    spec = visible(spec_of(chart.properties(description=alt_text, usermeta=usermeta)))
+    spec = visible(chart_words.words(spec_of(chart.properties(description=alt_text, usermeta=usermeta))))
     live = interactive.enabled()
     if live:  # the same spec draws the static picture: a selection changes no mark
         spec = interactive.add(spec)
