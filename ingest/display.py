@@ -182,15 +182,19 @@ def label(name: str, with_unit: bool = True) -> str:
 
 def decimals(values: Iterable[Any], significant: int = 3, most: int = 6) -> int:
     """The decimals that show ``values`` (one column's numbers) to ``significant`` digits of their spread
-    (or of their size, where all are equal): 289.4 and 12.1 -> 0 decimals; 0.011 and 0.5 -> 3."""
+    (or of their size, where all are equal, or differ by float noise only), never past two digits more
+    than the largest's own ``significant``: 289.4 and 12.1 -> 0 decimals; 0.011 and 0.5 -> 3."""
     nums = [float(v) for v in values if isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)]
     if not nums:
         return 0
+    top = max(abs(v) for v in nums)
     spread = max(nums) - min(nums)
-    size = spread or max(abs(v) for v in nums)
-    if size == 0:
+    if top == 0:
         return 0
-    return max(0, min(most, significant - 1 - math.floor(math.log10(size))))
+    size = spread if spread > top * 1e-6 else top
+    by_spread = significant - 1 - math.floor(math.log10(size))
+    by_size = significant + 1 - math.floor(math.log10(top))
+    return max(0, min(most, by_spread, by_size))
 
 
 def is_integer(values: Iterable[Any]) -> bool:

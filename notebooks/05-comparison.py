@@ -104,7 +104,7 @@ c = r.query(
 )
 PER_SYSTEM = 80  # bars per system panel; the table below holds every point
 baseline = r.query(con, "SELECT baseline_system FROM study_baseline WHERE study = ?", [study])["baseline_system"]
-for (metric, unit, direction), g in c.group_by(["metric", "unit", "direction"], maintain_order=True):
+for (metric, _unit, direction), g in c.group_by(["metric", "unit", "direction"], maintain_order=True):
     # the corrected baseline beside the raw one wherever a correction applies (the % better is against it)
     uncorrected = ["corrected_baseline"] if g["corrected_baseline"].null_count() == g.height else []
     # what each % means, in words: the value's own change (a latency 34 % lower, +51.5 % better)
@@ -200,7 +200,7 @@ for (metric, unit, direction), g in c.group_by(["metric", "unit", "direction"], 
     )
     r.table(
         g.drop(["metric", "unit", "direction", *uncorrected]),
-        f"Matched points: {r.label(metric, with_unit=False)} ({unit}, {better_means(direction)})",
+        f"Matched points: {r.label(metric)}; {better_means(direction)}",
     )
 if c.is_empty():
     r.note("No point of another system matches a baseline point at the headline metrics.")

@@ -388,3 +388,19 @@ def test_per_drive_labels_print_whole_and_per_run_rows_take_two_lines(edition):
     last = next(i for i, p in enumerate(mine) if "Per workload target" in p)
     rows = [len(re.findall(r"\bs1/r\d+\b", p)) for p in mine[first:last]]  # a run key a row
     assert len(rows) >= 2 and min(rows[:-1]) >= 20, rows  # the last page: the table's rest
+
+
+@needs_chromium
+def test_the_print_edition_names_no_identifier(edition, study_db):
+    """The printed text (headings, axis and legend titles, table headers, the appendix's prose): no
+    metric's or view column's identifier where a name is read (iolab.display labels them)."""
+    from tests import words_scan
+
+    _, _, texts = edition
+    con = db.connect(study_db, read_only=True)
+    try:
+        names = words_scan.identifiers(con)
+    finally:
+        con.close()
+    lines = [(f"page {i + 1}", line) for i, t in enumerate(texts) for line in t.splitlines()]
+    assert words_scan.found(lines, names) == []

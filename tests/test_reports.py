@@ -479,3 +479,22 @@ def test_a_capture_copied_into_a_second_study_gets_its_time_series_page_there(tm
         ("first", "06-time-series"),
         ("second", "06-time-series"),
     ]
+
+
+def test_no_page_shows_an_identifier_where_a_reader_expects_a_name(rendered):
+    """Every chart title, axis, legend and header title, tooltip entry, table header and heading of the
+    demo's pages: none is a metric's or a view column's identifier (iolab.display labels them), nor its
+    words spaced out ("pct better", "n baseline")."""
+    from tests import words_scan
+
+    con = db.connect(rendered.parent / "r.duckdb", read_only=True)
+    try:
+        names = words_scan.identifiers(con)
+    finally:
+        con.close()
+    texts = [t for page in sorted(rendered.glob("*/*.html")) for t in words_scan.page_texts(page)]
+    assert len(texts) > 500 and {"pct_better", "workload_label", "n_baseline", "avg_latency_ms"} <= names
+    assert words_scan.found(texts, names) == []
+    # the scan sees what it is meant to: an identifier planted in a title, a tooltip and a header
+    planted = [("chart title", "avg_latency_ms (ms)"), ("tooltip", "workload_label"), ("table header", "pct better")]
+    assert len(words_scan.found(planted, names)) == 3

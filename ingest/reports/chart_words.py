@@ -31,8 +31,8 @@ def values(spec: dict) -> dict[str, list]:
     inline = (spec.get("data") or {}).get("values") if isinstance(spec.get("data"), dict) else None
     for row in rows + (inline if isinstance(inline, list) else []):
         if isinstance(row, dict):
-            for k, v in row.items():
-                out.setdefault(k, []).append(v)
+            for k, v in row.items():  # a table sent as one row of lists (the explore page's): its columns
+                out.setdefault(k, []).extend(v if isinstance(v, list) else [v])
     return out
 
 
@@ -42,13 +42,28 @@ def _time_format(vals: list) -> str:
     return display.TIMESTAMP_MS if any("." in s and not s.endswith(".000") for s in stamps) else display.TIMESTAMP
 
 
-SHOWN = "iolab_shown_"  # a tooltip's text of a field holding nulls: the field's name after this
+SHOWN = "iolab_shown_"  # a tooltip's text computed from a field: the field's name after this
+
+
+def _number_text(ref: str, vals: list) -> str | None:
+    """A Vega expression giving the number ``ref`` as ``display.fmt`` writes it in its column, or None
+    where the d3 format alone does (no null, which Vega's format would print as 0, and no value that
+    the column's decimals would leave under two significant digits)."""
+    nums = [v for v in vals if isinstance(v, int | float) and not isinstance(v, bool)]
+    places = display.column_places(nums)
+    if places is None and len(nums) == len(vals):
+        return None
+    d = places or 0
+    if len(nums) == len(vals) and all(v == 0 or abs(v) >= 10 ** (1 - d) for v in nums):
+        return None
+    fit = f"{ref} == 0 ? {d} : max({d}, min(9, 1 - floor(log(abs({ref})) / LN10)))"
+    return f"isValid({ref}) && isFinite({ref}) ? format({ref}, ',.' + ({fit}) + '~f') : 'none'"
 
 
 def tooltip_entry(entry: dict, data: dict[str, list]) -> tuple[dict, dict | None]:
     """A tooltip entry titled with its field's label and formatted as the display layer says, and the
-    transform it needs: a field holding nulls is shown through a text field computed from it ("none"
-    where it is null), as Vega's format would print a null as 0."""
+    transform it needs: a field holding nulls, or small numbers among large ones, is shown through a
+    text field computed from it ("none" where it is null, as Vega's format would print a null as 0)."""
     field = entry.get("field")
     if not isinstance(field, str):
         return entry, None
@@ -57,19 +72,22 @@ def tooltip_entry(entry: dict, data: dict[str, list]) -> tuple[dict, dict | None
     kind, vals = entry.get("type"), data.get(field)
     if "format" in out or vals is None or entry.get("aggregate") or entry.get("timeUnit"):
         return out, None
+    ref = f"datum[{json.dumps(field)}]"
     if kind == "quantitative":
         # one value at a time: its trailing zeros trimmed (d3's ~)
         out["format"] = display.d3_format([v for v in vals if isinstance(v, int | float)]).replace("f", "~f")
+        text = _number_text(ref, vals)
     elif kind == "temporal":
         out["format"] = _time_format(vals)
+        text = (
+            None
+            if all(v is not None for v in vals)
+            else f"isValid({ref}) ? timeFormat({ref}, {json.dumps(out['format'])}) : 'none'"
+        )
     else:
         return out, None
-    if all(v is not None for v in vals):
+    if text is None:
         return out, None
-    ref = f"datum[{json.dumps(field)}]"
-    how = "timeFormat" if kind == "temporal" else "format"
-    valid = f"isValid({ref})" if kind == "temporal" else f"isValid({ref}) && isFinite({ref})"
-    text = f"{valid} ? {how}({ref}, {json.dumps(out['format'])}) : 'none'"
     return {"field": SHOWN + field, "type": "nominal", "title": out["title"]}, {"calculate": text, "as": SHOWN + field}
 
 

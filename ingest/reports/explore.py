@@ -227,6 +227,13 @@ def columns(rows: pl.DataFrame) -> pl.DataFrame:
     return table.select(pl.all().implode())
 
 
+def panel_order(rows: pl.DataFrame) -> list:
+    """The panels (workloads, a capture's series) in their numeric order (iolab.display: 512 B, 4 KiB,
+    16 KiB, 32 KiB), not as text."""
+    names = [c for c in ("workload", "series") if c in rows.columns]
+    return r.ordered(v for c in names for v in rows[c].drop_nulls().to_list())
+
+
 def chart(rows: pl.DataFrame, pick: Pick, systems: pl.DataFrame):
     """The explore chart over ``rows`` (``long_table``), its inputs at ``pick``."""
     metrics, xs = choices(rows), dims(rows)
@@ -245,7 +252,11 @@ def chart(rows: pl.DataFrame, pick: Pick, systems: pl.DataFrame):
     layers = alt.layer(points, lines) if "series" in rows.columns else points
     return (
         layers.properties(width=380, height=240)
-        .facet(facet=alt.Facet("panel:N", title=None, header=alt.Header(labelLimit=0)), columns=2, data=columns(rows))
+        .facet(
+            facet=alt.Facet("panel:N", title=None, header=alt.Header(labelLimit=0), sort=panel_order(rows)),
+            columns=2,
+            data=columns(rows),
+        )
         .transform_flatten(list(sent(rows).columns))
         .transform_calculate(pick="datum.metric + '|' + (isValid(datum.unit) ? datum.unit : '')")
         .transform_filter(f"datum.pick == {Y} && isValid(datum[{X}])")

@@ -328,8 +328,10 @@ def time_x(times: pl.Series, field: str = "ts", what: str = "time") -> alt.X:
 
 def tooltips(*fields: str) -> list[alt.Tooltip]:
     """Tooltip channels as objects. Altair turns each plain string of an encoding into its channel
-    class by hashing the schema of every class it has (4-12 ms a string, on every chart drawn)."""
-    return [alt.Tooltip(f) for f in fields]
+    class by hashing the schema of every class it has (4-12 ms a string, on every chart drawn). Each
+    titled with its field's label (iolab.display); its format is set where the chart is drawn, from its
+    data (iolab.reports.chart_words)."""
+    return [alt.Tooltip(f, title=label(f.split(":")[0])) for f in fields]
 
 
 # a file as a tooltip names it: its path as stored, under the folder holding its data root (six files

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from .. import csvsafe, display
 from ..names import visible as visible_text
+from ..vocabulary import METRICS
 
 if TYPE_CHECKING:  # frames are handed in: the render's own process needs no Polars before its snapshot
     import polars as pl
@@ -67,6 +68,8 @@ def _fmt(v, col: str, claim: bool = True, places: int | None = None, bound: floa
             cls = ' class="better"' if claim and v > 0 else ' class="worse"' if claim and v < 0 else ""
             return f"<span{cls}>{text} %</span>", True
         return display.fmt(v, places, bound), True
+    if col == "metric" and isinstance(v, str) and v in METRICS:  # a metric is named by its label
+        return esc(display.label(v)), False
     return esc(v), False
 
 
