@@ -58,7 +58,7 @@ pts = r.query(
                             FROM scaling WHERE study = ?)
                       ORDER BY axis, metric, workload, system, configuration, load""",
     [study],
-)
+).pipe(r.in_order, "axis", "metric", "workload", "system", "configuration", "load")
 AXES = {
     "outstanding_ios": "outstanding I/Os (queue depth x workers), log2",
     "small_oio": "small-I/O outstanding, log2",
@@ -150,7 +150,7 @@ hs = r.query(
     """SELECT system, workload, load, iops, latency_ms FROM scaling_hockey_stick
        WHERE study = ? ORDER BY system, workload, load""",
     [study],
-)
+).pipe(r.in_order, "system", "workload", "load")
 if hs.height:
     d, keep = panels(hs)
     n_all = hs["workload"].n_unique()
@@ -202,7 +202,7 @@ sat = r.query(
                              max_load_tested, criteria
                       FROM saturation WHERE study = ? ORDER BY system, axis, workload""",
     [study],
-)
+).pipe(r.in_order, "system", "axis", "workload")
 curve = ["axis", "metric", "system", "workload", "configuration"]
 thru = pts.filter(pts["linearity"].is_not_null())
 bends = (

@@ -87,7 +87,7 @@ v = r.query(
                            criterion, metric, value, comparator, threshold, unit, passed, citation
                     FROM qos_verdicts WHERE study = ? ORDER BY passed, criterion, system, workload, config_label, metric, value, citation""",
     [study],
-)
+).pipe(r.in_order, "passed", "criterion", "system", "workload", "config_label", "metric", "value", "citation")
 r.table(v, "Every verdict (failures first)")
 
 # %%

@@ -231,7 +231,7 @@ u = r.query(
                     FROM comparison_unmatched WHERE study = ? AND metric IN (SELECT unnest(?::VARCHAR[]))
                     ORDER BY side, system, metric, workload, config, raid_level, drives, value""",
     [study, HEADLINE],
-)
+).pipe(r.in_order, "side", "system", "metric", "workload", "config", "raid_level", "drives", "value")
 r.table(u, "Points without a match (headline metrics): listed, not dropped")
 
 # %%

@@ -87,7 +87,7 @@ if said := noise_alone(con, "trends", study):
     r.note(said)
 if t.is_empty():  # said here, beside the page's link and in the print edition, which leaves the page out
     r.not_drawn(
-        f"no point of any system was measured in two of its measurements at {', '.join(HEADLINE)} over all I/Os "
+        f"no point of any system was measured in two of its measurements at {', '.join(r.label(m) for m in HEADLINE)} over all I/Os "
         "(the measurements above hold other points, or none with numbers): nothing to trend"
     )
 

@@ -57,7 +57,7 @@ def sla_block(con, study: str) -> None:
         "load (outstanding I/Os) and IO/s at which the bound still holds (view sla_headline; a tool that "
         "states the statistic per direction only is held to it in each, the column metric says which), interpolated "
         "linearly between the last measured load that holds and the first that does not, where the column how "
-        "says so; each of the two is the mean of its runs (hold n, fail n)."
+        "says so; each of the two is the mean of its runs (runs where it holds, where it fails)."
     )
     if t.is_empty():
         r.note(

@@ -150,6 +150,21 @@ def table(df: pl.DataFrame, title: str | None = None, max_rows: int = SHOWN_ROWS
     display(HTML(table_html(df, title, max_rows, bounds)))
 
 
+def in_order(df: pl.DataFrame, *cols: str) -> pl.DataFrame:
+    """``df`` sorted by ``cols``, each text column in its numeric order (iolab.display: 512 B, 4 KiB,
+    16 KiB, QD 2 before QD 16), not as SQL orders text; nulls last, ties as they came."""
+    if df.is_empty():
+        return df
+    keys = []
+    for c in cols:
+        if df.schema[c] == pl.String:
+            rank = {v: i for i, v in enumerate(ordered(df[c].drop_nulls().unique().to_list()))}
+            keys.append(pl.col(c).replace_strict(rank, default=None, return_dtype=pl.Int64))
+        else:
+            keys.append(pl.col(c))
+    return df.sort(keys, nulls_last=True, maintain_order=True)
+
+
 def heading(*parts: str) -> None:
     """The page title, escaped (a study named <script> stays text)."""
     display(HTML(f'{CSS}<div class="iolab"><h1>{esc(": ".join(parts))}</h1></div>'))
