@@ -43,8 +43,8 @@ r.note(
     "a latency 34 % lower is +51.5 % better, and the column change says it in words (34.0 % lower latency). "
     "A correction factor applies only where the study's "
     "iolab.toml declares one; it is applied to the baseline. A point's value is the mean of its repeated runs "
-    "(of one measurement: the table below names them); n and n "
-    "(baseline) count them, and the 95 % interval of the % better (Welch's t) decides the verdict: better or "
+    "(of one measurement: the table below names them); the columns runs and "
+    "baseline's runs count them, and the 95 % interval of the % better (Welch's t) decides the verdict: better or "
     "worse only when the whole interval is on that side of 0, within noise when it spans 0, single run when "
     "either side has one run (no difference is claimed), equal when every run on both sides has the same value."
 )
@@ -52,9 +52,9 @@ if why := headline.why_no_comparison(con, study):  # said here, beside the page'
     r.not_drawn(why)
 r.note(
     "Drive counts are each side's own: the sidecar's declared count, else the array profile's members behind the "
-    "volumes the runs hit, else a published table's (the drives source columns say which, and what a profile "
+    "volumes the runs hit, else a published table's (the columns where the drives are stated say which, and what a profile "
     "says where the sidecar overrides it). A bar's label names its own system's RAID level, drives and "
-    "configuration, and the baseline's where they differ (2 drives for 10 drives); match_rule states both counts."
+    "configuration, and the baseline's where they differ (2 drives for 10 drives); the column how the points were matched states both counts."
 )
 measured = r.query(
     con,
