@@ -339,10 +339,13 @@ def test_a_render_kernel_shares_one_connection_and_tooltips_stay_the_same(tmp_pa
     df = pd.DataFrame({"system": ["x"], "iops": [1.0]})
     as_strings = alt.Chart(df).mark_bar().encode(x="iops:Q", tooltip=["system", "iops"]).to_dict()
     as_objects = alt.Chart(df).mark_bar().encode(x="iops:Q", tooltip=page.tooltips("system", "iops")).to_dict()
-    assert as_objects["encoding"] == as_strings["encoding"]
-    assert as_objects["encoding"]["tooltip"] == [
-        {"field": "system", "type": "nominal"},
-        {"field": "iops", "type": "quantitative"},
+    assert as_objects["encoding"]["x"] == as_strings["encoding"]["x"]
+    assert [{k: v for k, v in t.items() if k != "title"} for t in as_objects["encoding"]["tooltip"]] == (
+        as_strings["encoding"]["tooltip"]
+    )
+    assert as_objects["encoding"]["tooltip"] == [  # each titled with its label (iolab.display)
+        {"field": "system", "type": "nominal", "title": "system"},
+        {"field": "iops", "type": "quantitative", "title": "IO/s"},
     ]
 
 

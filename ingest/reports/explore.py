@@ -245,7 +245,11 @@ def chart(rows: pl.DataFrame, pick: Pick, systems: pl.DataFrame):
             scale=r.system_colors(systems["system"], rows["system"]),
             legend=alt.Legend(orient="bottom", columns=1, title="system"),
         ),
-        tooltip=[alt.Tooltip(f"{c}:{kind}") for c, kind in TOOLTIPS.items() if c in rows.columns or c == "x"],
+        tooltip=[
+            alt.Tooltip(f"{c}:{kind}", title=TIPS_SAID.get(c, r.label(c)))
+            for c, kind in TOOLTIPS.items()
+            if c in rows.columns or c == "x"
+        ],
     )
     lines = base.transform_filter("isValid(datum.series)").mark_line(strokeWidth=1).encode(detail="series:N")
     points = base.mark_circle(size=36, opacity=0.8)
@@ -269,6 +273,7 @@ def chart(rows: pl.DataFrame, pick: Pick, systems: pl.DataFrame):
     )
 
 
+TIPS_SAID = {"x": "the dimension picked (x)"}  # a tooltip's field no label names
 # what a point's tooltip names, where the table has it: the file and line (a capture's: sample) it was read from
 TOOLTIPS = {
     "system": "N",
