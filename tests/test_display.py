@@ -185,3 +185,36 @@ def test_the_chart_pass_is_drawn_by_vega_whatever_the_data():
     svg = vl_convert.vegalite_to_svg(chart_words.words(bars(ROWS)))
     assert "% better" in svg and "pct_better" not in svg and "workload_label" not in svg
     assert not math.isnan(display.decimals([1e300, -1e300]))
+
+
+def test_facets_and_tables_keep_their_numeric_order():
+    import polars as pl
+
+    from iolab.reports import page
+
+    rows = [{"workload": w, "iops": 1.0} for w in ("16 KiB", "32 KiB", "4 KiB", "512 B")]
+    spec = chart_words.words(
+        {"data": {"values": rows}, "facet": {"field": "workload", "type": "nominal"}, "spec": {"mark": "bar"}}
+    )
+    assert spec["facet"]["sort"] == ["512 B", "4 KiB", "16 KiB", "32 KiB"]
+    assert spec["facet"]["title"] == "workload"
+    svg = vl_convert.vegalite_to_svg(
+        {**spec, "spec": {"mark": "bar", "encoding": {"x": {"field": "iops", "type": "quantitative"}}}}
+    )
+    assert [svg.index(f">{w}<") for w in spec["facet"]["sort"]] == sorted(
+        svg.index(f">{w}<") for w in spec["facet"]["sort"]
+    )
+    t = pl.DataFrame(
+        {"system": ["B", "A", "A", "A"], "workload": ["4 KiB", "16 KiB", "512 B", "4 KiB"], "n": [1, 2, 3, 4]}
+    )
+    assert page.in_order(t, "system", "workload").rows() == [
+        ("A", "512 B", 3), ("A", "4 KiB", 4), ("A", "16 KiB", 2), ("B", "4 KiB", 1),
+    ]  # fmt: skip
+
+
+def test_a_verdict_s_value_never_prints_as_its_own_row_s_threshold():
+    import polars as pl
+
+    t = pl.DataFrame({"value": [0.0102, 5.0, 0.5], "threshold": [0.01, 5.0, 20.0]})
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", tables.table_html(t, bounds={"value": "threshold"}))
+    assert cells[0::2] == ["0.0102", "5.00", "0.50"]  # 0.010 would read as its bound; 5.0 is its bound

@@ -90,8 +90,8 @@ JARGON = set(display.WORDS) | set(display.UNIT_WORDS) | {"label", "key", "config
 
 def found(texts: list[tuple[str, str]], names: set[str]) -> list[str]:
     """``where: text`` of each text that holds an identifier, or its words spaced ("pct better") where one
-    of them is jargon."""
-    jargon = {n for n in names if JARGON & set(n.split("_"))}
+    of them is jargon and they are not the name's own label ("bytes read")."""
+    jargon = {n for n in names if JARGON & set(n.split("_")) and n.replace("_", " ") not in display.label(n)}
     pattern = re.compile(
         r"(?<![\w-])(" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) + r")(?![\w-])"
     )

@@ -89,23 +89,26 @@ def download_link(df: pl.DataFrame, name: str) -> str:
 
 
 def table_html(
-    df: pl.DataFrame, title: str | None = None, max_rows: int = SHOWN_ROWS, bounds: dict[str, float] | None = None
+    df: pl.DataFrame, title: str | None = None, max_rows: int = SHOWN_ROWS, bounds: dict[str, float | str] | None = None
 ) -> str:
     """A compact, human-formatted HTML table; says how many rows it shows and carries all of them. Its
     headers are the columns' labels and its numbers formatted by iolab.display; ``bounds``: per column, a
-    bound its values never print equal to unless they are (an SLA's)."""
+    bound its values never print equal to unless they are (an SLA's), or the column holding each row's
+    (a QoS verdict's threshold)."""
     cap = f"<h4>{esc(title)}</h4>" if title else ""
     if df.is_empty():
         return f'{CSS}<div class="iolab">{cap}<p class="note">No rows.</p></div>'
     head = "".join(f"<th>{esc(display.label(c))}</th>" for c in df.columns)
     places, bounds = _places(df.head(max_rows)), bounds or {}
+    at = {c: i for i, c in enumerate(df.columns)}
     body = []
     verdict = df.columns.index("verdict") if "verdict" in df.columns else None
     for row in df.head(max_rows).iter_rows():
         cells = []
         claim = verdict is None or row[verdict] in ("better", "worse")
         for c, v in zip(df.columns, row):
-            text, num = _fmt(v, c, claim, places.get(c), bounds.get(c))
+            bound = bounds.get(c)  # a number, or the column holding each row's own bound
+            text, num = _fmt(v, c, claim, places.get(c), row[at[bound]] if isinstance(bound, str) else bound)
             cells.append(f'<td class="num">{text}</td>' if num else f"<td>{text}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     shown = min(df.height, max_rows)
