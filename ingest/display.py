@@ -131,6 +131,9 @@ LABELS: dict[str, str] = {
     "avg_io_bytes": "average I/O size (bytes)",
 }
 
+# columns whose values are names of metrics or columns (a table shows each by its label)
+NAMES = ("metric", "axis", "iolab_metric", "rule_metric", "repeats_metric", "stat")
+
 # a name's words, each read as a person says it (the rest stay as they are)
 WORDS: dict[str, str] = {
     "avg": "average", "max": "maximum", "min": "minimum", "stddev": "standard deviation of",

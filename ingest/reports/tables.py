@@ -68,7 +68,7 @@ def _fmt(v, col: str, claim: bool = True, places: int | None = None, bound: floa
             cls = ' class="better"' if claim and v > 0 else ' class="worse"' if claim and v < 0 else ""
             return f"<span{cls}>{text} %</span>", True
         return display.fmt(v, places, bound), True
-    if col == "metric" and isinstance(v, str) and v in METRICS:  # a metric is named by its label
+    if col in display.NAMES and isinstance(v, str) and (v in METRICS or "_" in v):  # a name: its label
         return esc(display.label(v)), False
     return esc(v), False
 
