@@ -15,7 +15,9 @@ them, in three lines (notebooks/explore.py shows more)::
 * ``chart(df, x, y, color=...)``: a bar, line or point chart with the pages' conventions (one colour
   per system on every chart, tooltips, long labels cut), drawn live in JupyterLab
   and with alt text (``page.show``); ``show=False`` returns the Altair chart to change first, and
-  ``show(chart, alt_text)`` draws any Altair chart the same way.
+  ``show(chart, alt_text)`` draws any Altair chart the same way. Axes, legends and tooltips are
+  titled with each column's label and unit (``label(name)``, iolab.display: "pct_better" reads
+  "% better"), tooltips' numbers rounded to their spread (``fmt(value)`` for your own text).
 
 Importing this module changes no global setting of Altair or Polars: iolab's charts carry their own
 data step and look per call. It registers (and does not enable) an Altair renderer, ``iolab``: after
@@ -32,6 +34,7 @@ import altair as alt
 import duckdb
 import polars as pl
 
+from .display import fmt, label  # noqa: F401  (the pages' words, for a notebook's own text)
 from .reports import page
 from .reports.page import query, show
 
@@ -182,14 +185,19 @@ def chart(
             data = data.with_columns(page.short_labels(data[col].cast(pl.String)).alias(col))
     kinds = {c: _kind(df, c) for c in (x, y)}
     axes = {c: alt.Axis(labelLimit=0) if kinds[c] == "nominal" else alt.Axis() for c in (x, y)}  # cut above
-    enc: dict[str, Any] = {"x": alt.X(x, type=kinds[x], axis=axes[x]), "y": alt.Y(y, type=kinds[y], axis=axes[y])}
+    enc: dict[str, Any] = {
+        "x": alt.X(x, type=kinds[x], axis=axes[x], title=label(x)),
+        "y": alt.Y(y, type=kinds[y], axis=axes[y], title=label(y)),
+    }
     shown = [c for c in dict.fromkeys([color, y, x, *page.SOURCE_TOOLTIPS]) if c in df.columns]
     enc["tooltip"] = page.tooltips(*(shown if tooltip is None else tooltip))
     if kind == "bar" and "quantitative" in kinds.values():  # bars at one place side by side, never summed
         enc["x" if kinds[x] == "quantitative" else "y"].stack = None
     if color:
         scale = page.system_colors(data[color])
-        enc["color"] = alt.Color(color, type="nominal", scale=scale, legend=alt.Legend(orient="bottom"))
+        enc["color"] = alt.Color(
+            color, type="nominal", scale=scale, legend=alt.Legend(orient="bottom"), title=label(color)
+        )
     if kind == "bar" and "nominal" in kinds.values():
         place = y if kinds[y] == "nominal" else x
         apart = color or place
@@ -204,8 +212,8 @@ def chart(
         made = made.properties(title=title)
     if not show:
         return made
-    what = f"{x} per {y}" if kinds[y] == "nominal" != kinds[x] else f"{y} against {x}"
-    per = f", one colour per {color}" if color else ""
+    what = f"{label(x)} per {label(y)}" if kinds[y] == "nominal" != kinds[x] else f"{label(y)} against {label(x)}"
+    per = f", one colour per {label(color)}" if color else ""
     page.show(made, alt_text or f"{kind.capitalize()} chart of {what}{per}, {len(data)} rows.")
     return None
 

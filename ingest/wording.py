@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .display import label
 from .vocabulary import METRICS
 
 # what a metric of each role is called in words; other roles (and unknown metrics) by their own name
@@ -27,9 +28,10 @@ NOUNS = {
 
 
 def noun(metric: str) -> str:
-    """'latency' for avg_read_latency_ms, 'throughput' for iops: what the metric is, in a word or two."""
+    """'latency' for avg_read_latency_ms, 'throughput' for iops: what the metric is, in a word or two
+    (a metric of another role by its label: 'read I/Os')."""
     m = METRICS.get(metric)
-    return NOUNS.get(m.role, metric) if m else metric
+    return NOUNS.get(m.role, label(metric, with_unit=False)) if m else label(metric, with_unit=False)
 
 
 def change_words(pct_difference: float | None, metric: str, decimals: int = 1) -> str:

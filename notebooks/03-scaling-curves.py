@@ -58,7 +58,7 @@ pts = r.query(
                             FROM scaling WHERE study = ?)
                       ORDER BY axis, metric, workload, system, configuration, load""",
     [study],
-)
+).pipe(r.in_order, "axis", "metric", "workload", "system", "configuration", "load")
 AXES = {
     "outstanding_ios": "outstanding I/Os (queue depth x workers), log2",
     "small_oio": "small-I/O outstanding, log2",
@@ -93,7 +93,7 @@ for (axis, metric, unit), g in pts.group_by(["axis", "metric", "unit"], maintain
     resolve, y_said = r.shared_y(d, "workload", "value")
     base = alt.Chart(d).encode(
         x=alt.X("load:Q", scale=alt.Scale(type="log", base=2), title=AXES.get(axis, axis)),
-        y=alt.Y("value:Q", title=f"{metric} ({unit})"),
+        y=alt.Y("value:Q", title=f"{r.label(metric)}"),
         color=alt.Color("system:N", scale=colors, legend=alt.Legend(orient="bottom", columns=1)),
         detail=alt.Detail("configuration:N"),
         tooltip=r.tooltips("system", "workload", "configuration", "load", "value", "n", "linearity"),
@@ -101,7 +101,7 @@ for (axis, metric, unit), g in pts.group_by(["axis", "metric", "unit"], maintain
     spread = (
         base.transform_filter("datum.n > 1")
         .mark_errorbar(ticks=True)
-        .encode(y=alt.Y("ci95_low:Q", title=f"{metric} ({unit})"), y2="ci95_high:Q")
+        .encode(y=alt.Y("ci95_low:Q", title=f"{r.label(metric)}"), y2="ci95_high:Q")
     )
     knees = (
         base.transform_filter("datum.is_knee")
@@ -115,11 +115,11 @@ for (axis, metric, unit), g in pts.group_by(["axis", "metric", "unit"], maintain
         .resolve_scale(y=resolve)
         .properties(
             title=alt.TitleParams(
-                f"{metric} ({unit}) vs {AXES.get(axis, axis)}: one line per system, each point the mean of its runs",
+                f"{r.label(metric)} vs {AXES.get(axis, axis)}: one line per system, each point the mean of its runs",
                 subtitle=y_said or alt.Undefined,
             )
         ),
-        f"Line charts, one panel per workload ({len(keep)} panels, {y_said or 'one panel'}): {metric} ({unit}) of "
+        f"Line charts, one panel per workload ({len(keep)} panels, {y_said or 'one panel'}): {r.label(metric)} of "
         f"each of the {d['system'].n_unique()} systems as {AXES.get(axis, axis)} grows, each point the mean of its "
         "runs with its 95 % interval where repeated; black diamonds mark the knees.",
         source={
@@ -138,7 +138,7 @@ for (axis, metric, unit), g in pts.group_by(["axis", "metric", "unit"], maintain
             r.no_marks(
                 systems,
                 d["system"],
-                f"no curve of two or more loads of {metric} along {AXES.get(axis, axis).removesuffix(', log2')}",
+                f"no curve of two or more loads of {r.label(metric, with_unit=False)} along {AXES.get(axis, axis).removesuffix(', log2')}",
             ),
         ),
     )
@@ -150,7 +150,7 @@ hs = r.query(
     """SELECT system, workload, load, iops, latency_ms FROM scaling_hockey_stick
        WHERE study = ? ORDER BY system, workload, load""",
     [study],
-)
+).pipe(r.in_order, "system", "workload", "load")
 if hs.height:
     d, keep = panels(hs)
     n_all = hs["workload"].n_unique()
@@ -202,7 +202,7 @@ sat = r.query(
                              max_load_tested, criteria
                       FROM saturation WHERE study = ? ORDER BY system, axis, workload""",
     [study],
-)
+).pipe(r.in_order, "system", "axis", "workload")
 curve = ["axis", "metric", "system", "workload", "configuration"]
 thru = pts.filter(pts["linearity"].is_not_null())
 bends = (

@@ -87,8 +87,10 @@ v = r.query(
                            criterion, metric, value, comparator, threshold, unit, passed, citation
                     FROM qos_verdicts WHERE study = ? ORDER BY passed, criterion, system, workload, config_label, metric, value, citation""",
     [study],
-)
-r.table(v, "Every verdict (failures first)")
+).pipe(r.in_order, "passed", "criterion", "system", "workload", "config_label", "metric", "value", "citation")
+r.table(
+    v, "Every verdict (failures first)", bounds={"value": "threshold"}
+)  # a failing value never reads as its threshold
 
 # %%
 e = r.query(
@@ -102,8 +104,8 @@ e = r.query(
 if e["best_iops"].drop_nulls().len():
     r.note(
         "IO/s here is the statistic of every page: a point's mean over its repeated runs (each system's current "
-        "measurement), never the best single run. best_iops is the highest such mean, at the workload and load "
-        "named beside it (best_iops_runs: the repeats averaged; best_iops_drives: the drives behind it); $/IOPS "
+        "measurement), never the best single run. The best IO/s is the highest such mean, at the workload and load "
+        "named beside it (its runs: the repeats averaged; its drives: the drives behind it); $/IOPS "
         "and IOPS per watt divide by it, and IOPS per drive is it over those drives (view efficiency)."
     )
 r.table(e, "Efficiency per system ($ from the sidecar or published figures; IO/s: the best point's mean of repeats)")

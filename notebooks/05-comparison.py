@@ -43,8 +43,8 @@ r.note(
     "a latency 34 % lower is +51.5 % better, and the column change says it in words (34.0 % lower latency). "
     "A correction factor applies only where the study's "
     "iolab.toml declares one; it is applied to the baseline. A point's value is the mean of its repeated runs "
-    "(of one measurement: the table below names them); n and n "
-    "(baseline) count them, and the 95 % interval of the % better (Welch's t) decides the verdict: better or "
+    "(of one measurement: the table below names them); the columns runs and "
+    "baseline's runs count them, and the 95 % interval of the % better (Welch's t) decides the verdict: better or "
     "worse only when the whole interval is on that side of 0, within noise when it spans 0, single run when "
     "either side has one run (no difference is claimed), equal when every run on both sides has the same value."
 )
@@ -52,9 +52,9 @@ if why := headline.why_no_comparison(con, study):  # said here, beside the page'
     r.not_drawn(why)
 r.note(
     "Drive counts are each side's own: the sidecar's declared count, else the array profile's members behind the "
-    "volumes the runs hit, else a published table's (the drives source columns say which, and what a profile "
+    "volumes the runs hit, else a published table's (the columns where the drives are stated say which, and what a profile "
     "says where the sidecar overrides it). A bar's label names its own system's RAID level, drives and "
-    "configuration, and the baseline's where they differ (2 drives for 10 drives); match_rule states both counts."
+    "configuration, and the baseline's where they differ (2 drives for 10 drives); the column how the points were matched states both counts."
 )
 measured = r.query(
     con,
@@ -104,7 +104,7 @@ c = r.query(
 )
 PER_SYSTEM = 80  # bars per system panel; the table below holds every point
 baseline = r.query(con, "SELECT baseline_system FROM study_baseline WHERE study = ?", [study])["baseline_system"]
-for (metric, unit, direction), g in c.group_by(["metric", "unit", "direction"], maintain_order=True):
+for (metric, _unit, direction), g in c.group_by(["metric", "unit", "direction"], maintain_order=True):
     # the corrected baseline beside the raw one wherever a correction applies (the % better is against it)
     uncorrected = ["corrected_baseline"] if g["corrected_baseline"].null_count() == g.height else []
     # what each % means, in words: the value's own change (a latency 34 % lower, +51.5 % better)
@@ -122,7 +122,7 @@ for (metric, unit, direction), g in c.group_by(["metric", "unit", "direction"], 
         y=alt.Y("point:N", sort=None, title=None, axis=alt.Axis(labelLimit=0)),
         tooltip=r.tooltips(
             "system",
-            "workload",
+            "matched_point",  # what tells two bars apart: workload, RAID level, drives, configuration
             "config",
             "baseline_value",
             *(() if uncorrected else ("corrected_baseline",)),
@@ -145,7 +145,7 @@ for (metric, unit, direction), g in c.group_by(["metric", "unit", "direction"], 
     bars = base.mark_bar().encode(
         x=alt.X(
             "pct_better:Q",
-            title=f"% better than the baseline ({metric}; {direction} is better)",
+            title=f"% better than the baseline ({r.label(metric)}; {direction} is better)",
             scale=alt.Scale(domain=span, nice=True),
         ),
         color=alt.Color(
@@ -161,11 +161,11 @@ for (metric, unit, direction), g in c.group_by(["metric", "unit", "direction"], 
             .properties(width=260, height=alt.Step(12))
             .facet(column=alt.Column("system:N", title=None, header=alt.Header(labelLimit=0)))
             .properties(
-                title=f"{metric} ({unit}): % better per matched point and its 95 % interval, one panel per system"
+                title=f"{r.label(metric)}: % better per matched point and its 95 % interval, one panel per system"
             ),
             point="matched_point",
         ),
-        f"Bar charts, one panel per system compared with the baseline: the % by which its {metric} ({unit}) is "
+        f"Bar charts, one panel per system compared with the baseline: the % by which its {r.label(metric)} is "
         f"better at each of its matched points ({len(shown)} bars in {shown['system'].n_unique()} panels), a black "
         "line across each bar for the 95 % interval, the bar's colour the verdict ("
         + ", ".join(f"{n} {v}" for v, n in verdicts)
@@ -193,14 +193,14 @@ for (metric, unit, direction), g in c.group_by(["metric", "unit", "direction"], 
             r.no_marks(
                 systems,
                 d["system"],
-                f"no point of theirs matches the baseline's at {metric} (listed under 'Points without a match')",
+                f"no point of theirs matches the baseline's at {r.label(metric)} (listed under 'Points without a match')",
                 besides=baseline,
             ),
         ),
     )
     r.table(
         g.drop(["metric", "unit", "direction", *uncorrected]),
-        f"Matched points: {metric} ({unit}, {better_means(direction)})",
+        f"Matched points: {r.label(metric)}; {better_means(direction)}",
     )
 if c.is_empty():
     r.note("No point of another system matches a baseline point at the headline metrics.")
@@ -231,7 +231,7 @@ u = r.query(
                     FROM comparison_unmatched WHERE study = ? AND metric IN (SELECT unnest(?::VARCHAR[]))
                     ORDER BY side, system, metric, workload, config, raid_level, drives, value""",
     [study, HEADLINE],
-)
+).pipe(r.in_order, "side", "system", "metric", "workload", "config", "raid_level", "drives", "value")
 r.table(u, "Points without a match (headline metrics): listed, not dropped")
 
 # %%

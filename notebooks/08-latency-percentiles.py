@@ -45,7 +45,7 @@ p = r.query(
                     FROM latency_percentiles WHERE study = ? AND scope = 'all'
                     ORDER BY workload, direction, system, configuration, percentile, load""",
     [study],
-)
+).pipe(r.in_order, "workload", "direction", "system", "configuration", "percentile", "load")
 SHOWN = [50.0, 99.0, 99.9, 99.99]  # the chart keeps four; the table below has every percentile
 ORDER = [f"p{x:g}" for x in SHOWN]
 d = marks.median_runs(

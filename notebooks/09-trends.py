@@ -87,7 +87,7 @@ if said := noise_alone(con, "trends", study):
     r.note(said)
 if t.is_empty():  # said here, beside the page's link and in the print edition, which leaves the page out
     r.not_drawn(
-        f"no point of any system was measured in two of its measurements at {', '.join(HEADLINE)} over all I/Os "
+        f"no point of any system was measured in two of its measurements at {', '.join(r.label(m) for m in HEADLINE)} over all I/Os "
         "(the measurements above hold other points, or none with numbers): nothing to trend"
     )
 
@@ -108,7 +108,7 @@ def lead_with_changes(d: pl.DataFrame) -> list[str]:
     return worse + (better + turns)[: max(0, PANELS - len(worse))]
 
 
-for (metric, unit), g in t.group_by(["metric", "unit"], maintain_order=True):
+for (metric, _unit), g in t.group_by(["metric", "unit"], maintain_order=True):
     configured = pl.when(pl.col("configuration") != "").then(" · " + pl.col("configuration")).otherwise(pl.lit(""))
     d = g.with_columns(panel=pl.col("workload") + configured + " · " + pl.col("system"))
     d = d.with_columns(panel=r.short_labels(d["panel"], 60))
@@ -142,14 +142,14 @@ for (metric, unit), g in t.group_by(["metric", "unit"], maintain_order=True):
         ),
     )
     chart = alt.layer(
-        base.mark_line().encode(y=alt.Y("value:Q", title=f"{metric} ({unit})")),
-        base.mark_rule().encode(y=alt.Y("value_ci95_low:Q", title=f"{metric} ({unit})"), y2="value_ci95_high:Q"),
+        base.mark_line().encode(y=alt.Y("value:Q", title=f"{r.label(metric)}")),
+        base.mark_rule().encode(y=alt.Y("value_ci95_low:Q", title=f"{r.label(metric)}"), y2="value_ci95_high:Q"),
         # a red ring around each regression, over the system's colour
         base.transform_filter(alt.datum.status == "regression")
         .mark_point(size=260, filled=False, color="#d62728", strokeWidth=2)
-        .encode(y=alt.Y("value:Q", title=f"{metric} ({unit})"), color=alt.value("#d62728")),
+        .encode(y=alt.Y("value:Q", title=f"{r.label(metric)}"), color=alt.value("#d62728")),
         base.mark_point(size=70, filled=True).encode(
-            y=alt.Y("value:Q", title=f"{metric} ({unit})"),
+            y=alt.Y("value:Q", title=f"{r.label(metric)}"),
             shape=alt.Shape(
                 "status:N",
                 scale=alt.Scale(
@@ -170,11 +170,11 @@ for (metric, unit), g in t.group_by(["metric", "unit"], maintain_order=True):
         .properties(
             # the count is in the chart's own title: an exported image (iolab report --images) carries it too
             title=alt.TitleParams(
-                f"{metric} ({unit}) per measurement, with the 95 % interval of its runs", subtitle=[drawn + "."]
+                f"{r.label(metric)} per measurement, with the 95 % interval of its runs", subtitle=[drawn + "."]
             )
         ),
         f"Line charts, one panel per system and workload ({len(panels)} panels, those with a regression first, "
-        f"then those with a change for the better): the mean {metric} ({unit}) of each measurement, oldest to "
+        f"then those with a change for the better): the mean {r.label(metric)} of each measurement, oldest to "
         f"newest, with a vertical bar for the 95 % interval of its runs; a cross in a red ring marks a regression "
         f"against the previous measurement.",
         source={
@@ -192,7 +192,9 @@ for (metric, unit), g in t.group_by(["metric", "unit"], maintain_order=True):
                 d["system"],
                 f"their panels come after the {len(panels)} drawn (no regression there; the table below has them)",
             ),
-            r.no_marks(systems, trended, f"no {metric} point of theirs was measured more than once"),
+            r.no_marks(
+                systems, trended, f"no {r.label(metric, with_unit=False)} point of theirs was measured more than once"
+            ),
         ),
     )
 

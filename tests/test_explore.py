@@ -22,11 +22,11 @@ from tests.studies import STUDY, four_systems
 
 
 def test_a_metric_is_labelled_from_the_vocabulary():
-    assert explore.metric_label("iops", "IO/s", "throughput", "higher") == "iops (IO/s): throughput, higher is better"
+    assert explore.metric_label("iops", "IO/s", "throughput", "higher") == "IO/s: throughput, higher is better"
     assert explore.metric_label("p99_read_latency_ms", "ms", "latency", "lower") == (
-        "p99_read_latency_ms (ms): latency, lower is better"
+        "p99 read latency (ms): latency, lower is better"
     )
-    assert explore.metric_label("read_pct_observed", "%", "mix", None) == "read_pct_observed (%): mix"
+    assert explore.metric_label("read_pct_observed", "%", "mix", None) == "read % observed: mix"
     assert explore.metric_label("odd", None, None, None) == "odd"
 
 
@@ -94,7 +94,7 @@ def test_every_metric_is_a_choice_and_the_default_is_true_to_its_view(con, tmp_p
     y = next(p for p in chart.spec["params"] if p["name"] == explore.Y)
     every = con.execute("SELECT DISTINCT metric, unit FROM explore_runs WHERE study = ?", [STUDY]).fetchall()
     assert sorted(y["bind"]["options"]) == sorted(f"{m}|{u or ''}" for m, u in every)
-    assert "iops (IO/s): throughput, higher is better" in y["bind"]["labels"]
+    assert "IO/s: throughput, higher is better" in y["bind"]["labels"]
     assert (pick.metric, pick.x) == ("iops", "outstanding_ios")
     # its default picture: the view's iops of every system of the study, with the file and line of each
     drawn = chart.rows()
@@ -183,8 +183,8 @@ def test_the_selects_change_the_chart_offline(con, tmp_path, monkeypatch):
     panels = pick(explore.X, "block_size_bytes") + pick(explore.FACET, "workload")
     by_size = drive(path, panels, result, screenshot=shots / "size.png")
     assert before["marks"] > 0 and latency["marks"] > 0 and by_size["marks"] > 0
-    assert "iops (IO/s)" in before["title"][-1] and "outstanding I/Os" in before["title"][-1]
-    assert "avg_latency_ms (ms): latency, lower is better" in latency["title"][-1]
+    assert "IO/s: throughput" in before["title"][-1] and "outstanding I/Os" in before["title"][-1]
+    assert "average latency (ms): latency, lower is better" in latency["title"][-1]
     assert "metric: avg_latency_ms" in latency["first"] and "file:" in latency["first"]
     assert "block size (bytes)" in by_size["title"][-1] and len(by_size["title"]) > 2  # panels: their headers
     assert before["below"] and by_size["below"]  # the chart grew to its panels: the selects stay below it

@@ -294,7 +294,7 @@ def test_a_tooltip_names_the_file_and_line_of_the_point_offline(tmp_path, monkey
       el.dispatchEvent(new MouseEvent(type, {bubbles: true, clientX: r.x + 3, clientY: r.y + 3, view: window}))"""
     result = "(document.getElementById('vg-tooltip-element') || {}).innerText || ''"
     shown = drive(standalone(tmp_path, chart), hover, result)
-    assert shown.split() == ["system", "<b>A</b>", "iops", "1196.5", "file", "iometer", "<x>.csv", "line", "15"]
+    assert shown.split() == ["system", "<b>A</b>", "IO/s", "1,197", "file", "iometer", "<x>.csv", "line", "15"]
 
 
 def test_time_series_points_name_their_capture_file_in_each_study(tmp_path):
@@ -338,3 +338,26 @@ def test_the_menu_saves_svg_and_png_offline_and_offers_nothing_else(tmp_path, mo
     assert got["png"] == "data:image/png;base64,"
     texts = {t.text for t in ET.fromstring(got["svg"]).iter() if t.tag.endswith("text")}
     assert {oracle.clean(s) for s in HOSTILE} <= texts
+
+
+@needs_chromium
+def test_a_time_series_point_names_its_full_timestamp_offline(tmp_path, monkeypatch):
+    """Hovering a line over time names the sample under the pointer (a hidden point per sample carries
+    the tooltip) with its date and clock time, each entry titled by its label and rounded."""
+    monkeypatch.delenv(interactive.ENV, raising=False)
+    ts = pd.date_range("2024-01-01 10:11:12", periods=5, freq="s")
+    d = pd.DataFrame({"ts": ts, "iops": [1000.123456, 1500.5, 1200.0, 900.25, 1100.0], "system": "A"})
+    chart = (
+        alt.Chart(d)
+        .mark_line()
+        .encode(x=alt.X("ts:T"), y=alt.Y("iops:Q"), color="system:N", tooltip=page.tooltips("system", "ts", "iops"))
+    )
+    hover = """const el = fig.querySelectorAll('.iolab-vega .mark-symbol path')[2], r = el.getBoundingClientRect();
+    for (const type of ['pointermove', 'mousemove'])
+      el.dispatchEvent(new MouseEvent(type, {bubbles: true, clientX: r.x + r.width / 2, clientY: r.y + r.height / 2,
+        view: window}))"""
+    result = "(document.getElementById('vg-tooltip-element') || {}).innerText || ''"
+    shown = drive(standalone(tmp_path, chart), hover, result)
+    assert shown.split() == ["system", "A", "time", "2024-01-01", "10:11:14", "IO/s", "1,200"], shown
+    (spec,) = [oracle.charts(standalone(tmp_path, chart).read_text())[0][0].spec]
+    assert spec["mark"]["point"] == interactive.HOVER_POINTS  # live only: the picture draws no point

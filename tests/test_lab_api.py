@@ -120,7 +120,8 @@ def test_a_chart_follows_the_pages_conventions(default_db, shown):
     assert enc["yOffset"]["field"] == "row_no"  # one system, one workload: each row its own bar
     assert enc["color"]["scale"] == {"domain": ["IBM DS4300 (dual controllers)"], "range": [page.PALETTE[0]]}
     assert [t["field"] for t in enc["tooltip"]] == ["system", "workload_label", "pct_better"]
-    assert spec["description"] == "Bar chart of pct_better per workload_label, one colour per system, 2 rows."
+    assert spec["description"] == "Bar chart of % better per workload, one colour per system, 2 rows."
+    assert (enc["x"]["title"], enc["y"]["title"], enc["color"]["title"]) == ("% better", "workload", "system")
     assert [p["name"] for p in spec["params"]] == [interactive.LEGEND]  # the legend selection, as on the pages
     assert '<figure class="iolab-chart"' in out[interactive.FIGURE]
     made = lab.chart(df, x="workload_label", y="value", color=None, kind="point", show=False, tooltip=["verdict"])

@@ -24,6 +24,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "iolab",  # the package's face: the version only
             "iolab.config",
             "iolab.csvsafe",
+            "iolab.display",
             "iolab.errors",
             "iolab.faults",
             "iolab.fdr",

@@ -85,12 +85,12 @@ def test_a_system_matching_no_baseline_point_is_named_under_each_chart(tmp_path)
     (study / "iolab.toml").write_text('study = "cmp"\nbaseline = "Base"\n')
     raw = _render(tmp_path, study, "cmp", "05-comparison.html")
     charts, _ = oracle.charts(raw)
-    assert [c.title.split(":")[0] for c in charts] == ["iops (IO/s)", "mbps (MB/s)", "avg_latency_ms (ms)"]
+    assert [c.title.split(":")[0] for c in charts] == ["IO/s", "MB/s", "average latency (ms)"]
     assert all({r["system"] for r in oracle.drawn(c)} == {"Up"} for c in charts)
     assert "<i>Fio</i>" not in raw  # the name stays text
     said = re.findall(r'<figcaption class="note">([^<]*)</figcaption>', raw)
     assert [html.unescape(s) for s in said] == [
         f"No marks for {FIO}: no point of theirs matches the baseline's at {m} (listed under 'Points without a match')."
-        for m in ("iops", "mbps", "avg_latency_ms")
+        for m in ("IO/s", "MB/s", "average latency (ms)")
     ]
     assert f"{FIO} has no point at this workload, load, scope and metric" in text(raw)  # ... and there it is

@@ -300,7 +300,7 @@ def test_missing_is_blank_in_tables():
             schema_overrides={"read_latency_ms": pl.Float64},
         )
     )
-    assert '<td class="num">0.25</td>' in t and "<td></td>" in t and "0.00" not in t
+    assert '<td class="num">0.250</td>' in t and "<td></td>" in t and "0.00" not in t  # three significant digits
 
 
 @pytest.mark.skipif(not check.chromium(), reason="needs chromium (make check-reports installs it)")
@@ -380,8 +380,8 @@ def test_tooltips_name_the_file_and_line_each_bar_was_read_from(four):
     _, out, _ = four
     charts, _ = oracle.charts((out / render.slug(STUDY) / "02-per-drive-iops.html").read_text())
     (chart,) = charts
-    tips = [t["field"] for t in chart.spec["encoding"]["tooltip"]]
-    assert tips[-2:] == ["file", "line"]
+    tips = [t["title"] for t in chart.spec["encoding"]["tooltip"]]
+    assert tips[-2:] == ["file", "line"]  # the line shown as text: "none" where fio's JSON states none
     real = corpus("iometer/sqlserverio__iometeroutput.csv")
     lines = real.read_text().splitlines()
     # the file by its path as ingested (six files of one system may share a base name)

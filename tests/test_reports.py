@@ -339,10 +339,13 @@ def test_a_render_kernel_shares_one_connection_and_tooltips_stay_the_same(tmp_pa
     df = pd.DataFrame({"system": ["x"], "iops": [1.0]})
     as_strings = alt.Chart(df).mark_bar().encode(x="iops:Q", tooltip=["system", "iops"]).to_dict()
     as_objects = alt.Chart(df).mark_bar().encode(x="iops:Q", tooltip=page.tooltips("system", "iops")).to_dict()
-    assert as_objects["encoding"] == as_strings["encoding"]
-    assert as_objects["encoding"]["tooltip"] == [
-        {"field": "system", "type": "nominal"},
-        {"field": "iops", "type": "quantitative"},
+    assert as_objects["encoding"]["x"] == as_strings["encoding"]["x"]
+    assert [{k: v for k, v in t.items() if k != "title"} for t in as_objects["encoding"]["tooltip"]] == (
+        as_strings["encoding"]["tooltip"]
+    )
+    assert as_objects["encoding"]["tooltip"] == [  # each titled with its label (iolab.display)
+        {"field": "system", "type": "nominal", "title": "system"},
+        {"field": "iops", "type": "quantitative", "title": "IO/s"},
     ]
 
 
@@ -479,3 +482,22 @@ def test_a_capture_copied_into_a_second_study_gets_its_time_series_page_there(tm
         ("first", "06-time-series"),
         ("second", "06-time-series"),
     ]
+
+
+def test_no_page_shows_an_identifier_where_a_reader_expects_a_name(rendered):
+    """Every chart title, axis, legend and header title, tooltip entry, table header and heading of the
+    demo's pages: none is a metric's or a view column's identifier (iolab.display labels them), nor its
+    words spaced out ("pct better", "n baseline")."""
+    from tests import words_scan
+
+    con = db.connect(rendered.parent / "r.duckdb", read_only=True)
+    try:
+        names = words_scan.identifiers(con)
+    finally:
+        con.close()
+    texts = [t for page in sorted(rendered.glob("*/*.html")) for t in words_scan.page_texts(page)]
+    assert len(texts) > 500 and {"pct_better", "workload_label", "n_baseline", "avg_latency_ms"} <= names
+    assert words_scan.found(texts, names) == []
+    # the scan sees what it is meant to: an identifier planted in a title, a tooltip and a header
+    planted = [("chart title", "avg_latency_ms (ms)"), ("tooltip", "workload_label"), ("table header", "pct better")]
+    assert len(words_scan.found(planted, names)) == 3

@@ -48,9 +48,12 @@ _RUN_COLUMNS = ", ".join(d for d in DIMS if d != "time")
 
 
 def metric_label(metric: str, unit: str | None, role: str | None, direction: str | None) -> str:
-    """A metric as the pages name it, from the vocabulary: 'iops (IO/s): throughput, higher is better'."""
+    """A metric as the pages name it, from the vocabulary and its label (iolab.display): 'average latency
+    (ms): latency, lower is better', 'IO/s: throughput, higher is better'."""
     what = ", ".join(p for p in (role, f"{direction} is better" if direction else None) if p)
-    return f"{metric} ({unit})" + (f": {what}" if what else "") if unit else metric + (f": {what}" if what else "")
+    name = r.label(metric, with_unit=False)
+    named = f"{name} ({unit})" if unit and unit not in name.split(" ") else name
+    return named + (f": {what}" if what else "")
 
 
 def runs(con, study: str) -> pl.DataFrame:
@@ -224,6 +227,13 @@ def columns(rows: pl.DataFrame) -> pl.DataFrame:
     return table.select(pl.all().implode())
 
 
+def panel_order(rows: pl.DataFrame) -> list:
+    """The panels (workloads, a capture's series) in their numeric order (iolab.display: 512 B, 4 KiB,
+    16 KiB, 32 KiB), not as text."""
+    names = [c for c in ("workload", "series") if c in rows.columns]
+    return r.ordered(v for c in names for v in rows[c].drop_nulls().to_list())
+
+
 def chart(rows: pl.DataFrame, pick: Pick, systems: pl.DataFrame):
     """The explore chart over ``rows`` (``long_table``), its inputs at ``pick``."""
     metrics, xs = choices(rows), dims(rows)
@@ -235,14 +245,22 @@ def chart(rows: pl.DataFrame, pick: Pick, systems: pl.DataFrame):
             scale=r.system_colors(systems["system"], rows["system"]),
             legend=alt.Legend(orient="bottom", columns=1, title="system"),
         ),
-        tooltip=[alt.Tooltip(f"{c}:{kind}") for c, kind in TOOLTIPS.items() if c in rows.columns or c == "x"],
+        tooltip=[
+            alt.Tooltip(f"{c}:{kind}", title=TIPS_SAID.get(c, r.label(c)))
+            for c, kind in TOOLTIPS.items()
+            if c in rows.columns or c == "x"
+        ],
     )
     lines = base.transform_filter("isValid(datum.series)").mark_line(strokeWidth=1).encode(detail="series:N")
     points = base.mark_circle(size=36, opacity=0.8)
     layers = alt.layer(points, lines) if "series" in rows.columns else points
     return (
         layers.properties(width=380, height=240)
-        .facet(facet=alt.Facet("panel:N", title=None, header=alt.Header(labelLimit=0)), columns=2, data=columns(rows))
+        .facet(
+            facet=alt.Facet("panel:N", title=None, header=alt.Header(labelLimit=0), sort=panel_order(rows)),
+            columns=2,
+            data=columns(rows),
+        )
         .transform_flatten(list(sent(rows).columns))
         .transform_calculate(pick="datum.metric + '|' + (isValid(datum.unit) ? datum.unit : '')")
         .transform_filter(f"datum.pick == {Y} && isValid(datum[{X}])")
@@ -255,6 +273,7 @@ def chart(rows: pl.DataFrame, pick: Pick, systems: pl.DataFrame):
     )
 
 
+TIPS_SAID = {"x": "the dimension picked (x)"}  # a tooltip's field no label names
 # what a point's tooltip names, where the table has it: the file and line (a capture's: sample) it was read from
 TOOLTIPS = {
     "system": "N",

@@ -106,11 +106,34 @@ def add_time_zoom(spec: dict) -> bool:
     return True
 
 
+# a point on each of a time series' samples, not drawn (no fill, no stroke), that the pointer finds: a
+# line's tooltip is the whole path's, found only on its 1-2 px stroke and naming one of its samples
+HOVER_POINTS = {"filled": True, "size": 80, "fillOpacity": 0, "strokeOpacity": 0}
+
+
+def add_hover_points(spec: dict) -> bool:
+    """Each line over a temporal x that has a tooltip gets a hidden point per sample carrying it, so
+    hovering anywhere along the line names the sample under the pointer, with its full timestamp."""
+    added, inherited = False, spec.get("encoding") or {}
+    for v in _views(spec):
+        enc = {**inherited, **(v.get("encoding") or {})}
+        mark = v.get("mark")
+        kind = mark.get("type") if isinstance(mark, dict) else mark
+        x = enc.get("x")
+        over_time = kind == "line" and "tooltip" in enc and isinstance(x, dict) and x.get("type") == "temporal"
+        if over_time and not (isinstance(mark, dict) and mark.get("point")):
+            v["mark"] = {**(mark if isinstance(mark, dict) else {"type": "line"}), "point": HOVER_POINTS}
+            added = True
+    return added
+
+
 def add(spec: dict) -> dict:
-    """``spec`` (a Vega-Lite dict) with the legend selection and the time zoom where they apply."""
+    """``spec`` (a Vega-Lite dict) with the legend selection, the time zoom and the time series' hover
+    points where they apply."""
     out = copy.deepcopy(spec)
     add_legend_selection(out)
     add_time_zoom(out)
+    add_hover_points(out)
     return out
 
 

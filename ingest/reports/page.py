@@ -17,6 +17,7 @@ import duckdb
 import polars as pl
 from IPython.display import HTML, display
 
+from ..display import fmt, label, ordered  # noqa: F401  (every name, number and order as the pages show them)
 from ..wording import point_label  # noqa: F401  (a matched point in words: moved down for the commands)
 from . import pictures
 from .chart_rules import busiest_workloads, panels_drawn, shared_y  # noqa: F401  (the pages' helpers)
@@ -143,9 +144,25 @@ def query(con, sql: str, params=None) -> pl.DataFrame:
     return df.with_columns(fix) if fix else df
 
 
-def table(df: pl.DataFrame, title: str | None = None, max_rows: int = SHOWN_ROWS) -> None:
-    """A compact, human-formatted HTML table; says how many rows it shows and carries all of them."""
-    display(HTML(table_html(df, title, max_rows)))
+def table(df: pl.DataFrame, title: str | None = None, max_rows: int = SHOWN_ROWS, bounds: dict | None = None) -> None:
+    """``df`` as the page's table (``tables.table_html``; ``bounds``: a bound per column its values never
+    print equal to unless they are)."""
+    display(HTML(table_html(df, title, max_rows, bounds)))
+
+
+def in_order(df: pl.DataFrame, *cols: str) -> pl.DataFrame:
+    """``df`` sorted by ``cols``, each text column in its numeric order (iolab.display: 512 B, 4 KiB,
+    16 KiB, QD 2 before QD 16), not as SQL orders text; nulls last, ties as they came."""
+    if df.is_empty():
+        return df
+    keys = []
+    for c in cols:
+        if df.schema[c] == pl.String:
+            rank = {v: i for i, v in enumerate(ordered(df[c].drop_nulls().unique().to_list()))}
+            keys.append(pl.col(c).replace_strict(rank, default=None, return_dtype=pl.Int64))
+        else:
+            keys.append(pl.col(c))
+    return df.sort(keys, nulls_last=True, maintain_order=True)
 
 
 def heading(*parts: str) -> None:
@@ -326,8 +343,10 @@ def time_x(times: pl.Series, field: str = "ts", what: str = "time") -> alt.X:
 
 def tooltips(*fields: str) -> list[alt.Tooltip]:
     """Tooltip channels as objects. Altair turns each plain string of an encoding into its channel
-    class by hashing the schema of every class it has (4-12 ms a string, on every chart drawn)."""
-    return [alt.Tooltip(f) for f in fields]
+    class by hashing the schema of every class it has (4-12 ms a string, on every chart drawn). Each
+    titled with its field's label (iolab.display); its format is set where the chart is drawn, from its
+    data (iolab.reports.chart_words)."""
+    return [alt.Tooltip(f, title=label(f.split(":")[0])) for f in fields]
 
 
 # a file as a tooltip names it: its path as stored, under the folder holding its data root (six files
@@ -367,14 +386,14 @@ SOURCE_TOOLTIPS = ("file", "line")
 def _drawn(chart, alt_text: str, source: dict | None, stack: bool, left_out: str) -> tuple[dict, str, bool]:
     """``chart``'s checked spec as a page carries it (live selections added unless static), its SVG
     (in a render, ``pictures.PENDING``: the render draws it), and whether it is live."""
-    from . import interactive
+    from . import chart_words, interactive
     from .tables import visible
 
     meta = {"alt": alt_text, "source": source, "stack": stack, "left_out": left_out}
     chart = chart.configure_axis(labelFontSize=11, titleFontSize=12).configure_legend(labelLimit=320)
     own = getattr(chart, "usermeta", None)  # whole_labels' note for the print edition is kept
     usermeta = {**(own if isinstance(own, dict) else {}), "iolab": meta}
-    spec = visible(spec_of(chart.properties(description=alt_text, usermeta=usermeta)))
+    spec = visible(chart_words.words(spec_of(chart.properties(description=alt_text, usermeta=usermeta))))
     live = interactive.enabled()
     if live:  # the same spec draws the static picture: a selection changes no mark
         spec = interactive.add(spec)

@@ -14,8 +14,9 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .. import csvsafe
+from .. import csvsafe, display
 from ..names import visible as visible_text
+from ..vocabulary import METRICS
 
 if TYPE_CHECKING:  # frames are handed in: the render's own process needs no Polars before its snapshot
     import polars as pl
@@ -45,36 +46,36 @@ def esc(v) -> str:
     return html.escape("" if v is None else visible_text(str(v), keep=KEPT), quote=True)
 
 
-def _fmt(v, col: str, claim: bool = True) -> tuple[str, bool]:
-    """A cell as text, and whether it is a number. ``claim``: a % better may be coloured as a win or a
-    loss (False where the row's verdict says the difference is inside the noise or from one run)."""
+def _fmt(v, col: str, claim: bool = True, places: int | None = None, bound: float | None = None) -> tuple[str, bool]:
+    """A cell as text, and whether it is a number (iolab.display: ``places`` the decimals of its column,
+    ``bound`` a bound it must never print equal to unless it is). ``claim``: a % better may be coloured
+    as a win or a loss (False where the row's verdict says the difference is inside the noise or from one run)."""
     if v is None:
         return "", False
     if isinstance(v, bool):
         if col in ("passed", "success", "all_passed"):  # verdicts
             return f'<span class="{"pass" if v else "fail"}">{"pass" if v else "FAIL"}</span>', False
-        return ("yes" if v else "no"), False
+        return display.fmt(v), False
     if isinstance(v, int):
-        return f"{v:,}", True
+        return display.fmt(v), True
     if isinstance(v, dt.datetime):
         return v.strftime("%Y-%m-%d %H:%M:%S"), False
     if isinstance(v, float):
         if col.startswith("pct") or col.endswith("_pct"):
-            cls = (
-                ' class="better"'
-                if col == "pct_better" and claim and v > 0
-                else ' class="worse"'
-                if col == "pct_better" and claim and v < 0
-                else ""
-            )
-            return f"<span{cls}>{v:+,.1f} %</span>" if col == "pct_better" else f"{v:,.1f} %", True
-        a = abs(v)
-        if a >= 1000:
-            return f"{v:,.0f}", True
-        if a >= 10:
-            return f"{v:,.1f}", True
-        return f"{v:,.3g}" if a < 0.01 and v else f"{v:,.2f}", True
+            text = display.fmt(v, places, bound, signed=col == "pct_better")
+            if col != "pct_better":
+                return f"{text} %", True
+            cls = ' class="better"' if claim and v > 0 else ' class="worse"' if claim and v < 0 else ""
+            return f"<span{cls}>{text} %</span>", True
+        return display.fmt(v, places, bound), True
+    if col in display.NAMES and isinstance(v, str) and (v in METRICS or "_" in v):  # a name: its label
+        return esc(display.label(v)), False
     return esc(v), False
+
+
+def _places(df: pl.DataFrame) -> dict[str, int | None]:
+    """Each float column's decimals, fitted to the spread of the rows shown (iolab.display.decimals)."""
+    return {c: display.column_places(df[c].drop_nulls().to_list()) for c, t in df.schema.items() if t.is_float()}
 
 
 def download_link(df: pl.DataFrame, name: str) -> str:
@@ -87,19 +88,27 @@ def download_link(df: pl.DataFrame, name: str) -> str:
     )
 
 
-def table_html(df: pl.DataFrame, title: str | None = None, max_rows: int = SHOWN_ROWS) -> str:
-    """A compact, human-formatted HTML table; says how many rows it shows and carries all of them."""
+def table_html(
+    df: pl.DataFrame, title: str | None = None, max_rows: int = SHOWN_ROWS, bounds: dict[str, float | str] | None = None
+) -> str:
+    """A compact, human-formatted HTML table; says how many rows it shows and carries all of them. Its
+    headers are the columns' labels and its numbers formatted by iolab.display; ``bounds``: per column, a
+    bound its values never print equal to unless they are (an SLA's), or the column holding each row's
+    (a QoS verdict's threshold)."""
     cap = f"<h4>{esc(title)}</h4>" if title else ""
     if df.is_empty():
         return f'{CSS}<div class="iolab">{cap}<p class="note">No rows.</p></div>'
-    head = "".join(f"<th>{esc(c.replace('_', ' '))}</th>" for c in df.columns)
+    head = "".join(f"<th>{esc(display.label(c))}</th>" for c in df.columns)
+    places, bounds = _places(df.head(max_rows)), bounds or {}
+    at = {c: i for i, c in enumerate(df.columns)}
     body = []
     verdict = df.columns.index("verdict") if "verdict" in df.columns else None
     for row in df.head(max_rows).iter_rows():
         cells = []
         claim = verdict is None or row[verdict] in ("better", "worse")
         for c, v in zip(df.columns, row):
-            text, num = _fmt(v, c, claim)
+            bound = bounds.get(c)  # a number, or the column holding each row's own bound
+            text, num = _fmt(v, c, claim, places.get(c), row[at[bound]] if isinstance(bound, str) else bound)
             cells.append(f'<td class="num">{text}</td>' if num else f"<td>{text}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     shown = min(df.height, max_rows)
