@@ -238,22 +238,16 @@ def split_facets(spec: dict, render: Draw) -> list[str] | None:
             columns -= 1
     if not fits(svg):
         return None
-    rest = values[columns * rows :]
-    per = columns * _rows_without_legend(spec, field, fdef, rest, columns, rows, render)
-    return [svg] + [
-        render(legendless(wrapped(spec, field, fdef, rest[i : i + per], columns))) for i in range(0, len(rest), per)
-    ]
+    if len(values) <= columns * rows:
+        return [svg]
+    per = even(len(values), columns * rows)  # the parts as even as a page's worth allows: no page of one panel
+    return [render(wrapped(spec, field, fdef, values[i : i + per], columns)) for i in range(0, len(values), per)]
 
 
-def _rows_without_legend(spec: dict, field: str, fdef: dict, rest: list, columns: int, rows: int, render: Draw) -> int:
-    """Rows of facets a page holds after a figure's first: as many as the first, or more where the
-    legend it no longer repeats leaves room for them."""
-    while len(rest) > columns * rows:
-        more = legendless(wrapped(spec, field, fdef, rest[: columns * (rows + 1)], columns))
-        if not fits(render(more)):
-            break
-        rows += 1
-    return rows
+def even(count: int, most: int) -> int:
+    """How many of ``count`` things a part takes where a part holds ``most``: as few parts as that
+    allows, as even as they can be (47 bars of 40 a page: 24 and 23, not 40 and 7)."""
+    return -(-count // -(-count // max(most, 1)))
 
 
 def _less(spec: dict, key: str, by: float) -> bool:
@@ -320,11 +314,10 @@ def print_svgs(spec: dict, render: Draw = pictures.draw) -> list[str]:
     only); a small chart drawn larger; facets on one scale where they compare like with like."""
     once = memo(render)
     svgs: list[str] = []
-    for i, part in enumerate(split_bands(themed(spec), once)):
+    for part in split_bands(themed(spec), once):
         found = facet_field(part)
         if found is not None and "field" in (part.get("facet") or {}):
             part = facet_scales(part, found[0])
-        part = legendless(part) if i else part
         if found is None or len(facet_values(part, *found)) <= 2:  # a page of panels is not small
             part = grown(part, once)
         if found is not None and "field" not in (part.get("facet") or {}):  # a row or column: as it is, if it fits
@@ -344,7 +337,6 @@ _SPEC = re.compile(r'<script\b[^>]*\bclass="iolab-chart-spec"[^>]*>([^<]*)</scri
 _LIVE = re.compile(
     r'<div\b[^>]*\bclass="iolab-vega"[^>]*>\s*</div>'
 )  # the screen's live chart: paper shows the picture
-LEGEND_NOTE = '<p class="iolab-legend-note">Legend: on the first page of this figure.</p>'
 _CAPTION = re.compile(r"<figcaption.*?</figcaption>", re.S)
 
 
@@ -366,12 +358,11 @@ def print_figure(match: re.Match, render: Draw = pictures.draw) -> str:
     alt = said.group(1) if said else ""  # escaped as the page has it
     first = _LIVE.sub("", body.replace(img.group(0), _image(svgs[0], alt), 1))
     out = [f"<figure{attrs}>{first}</figure>"]
-    note = LEGEND_NOTE if 'role-legend"' in svgs[0] else ""  # its legend is on the first part only
     for i, svg in enumerate(svgs[1:], 2):
         more = html.escape(f" (part {i} of {len(svgs)})", quote=True)
         out.append(
             f"<figure{attrs.replace('iolab-chart', 'iolab-chart iolab-continued', 1)}>"
-            f"{_image(svg, alt + more)}{note}</figure>"
+            f"{_image(svg, alt + more)}</figure>"
         )
     if len(svgs) > 1:  # the caption says what the whole chart leaves out: under its last part
         caption = _CAPTION.search(first)
