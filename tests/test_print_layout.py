@@ -224,6 +224,7 @@ def test_a_figure_continued_is_cut_into_even_parts():
     svgs = printed.split_facets(spec, measure)
     assert svgs is not None and len(svgs) == 2 and drawn[-2:] == [5, 4]
 
+
 def test_a_column_of_short_texts_is_never_broken_over_two_lines():
     """Run keys 's1/r57' and match rules 'sidecar:glob' were set over two lines ('s1/' 'r57')."""
     table = (

@@ -139,26 +139,47 @@ def test_no_page_is_blank_but_for_its_folio(edition):
 @needs_chromium
 def test_every_chart_is_printed_whole_on_one_page(edition):
     folder, reader, pages = edition
-    charts = sum(p.read_text(encoding="utf-8").count('<figure class="iolab-chart"') for p in folder.glob("*.html"))
+    printed = [p for p in folder.glob("*.html") if p.stem != "11-explore"]  # its inputs need a browser: not printed
+    charts = sum(p.read_text(encoding="utf-8").count('<figure class="iolab-chart"') for p in printed)
     assert charts >= 10
     marks = [re.findall(r"^Figure \d+$", p, re.M) for p in pages]
     assert sum(len(m) for m in marks) == charts  # each chart printed once, "Figure n" above it
     assert pdf.defects(next(folder.glob("*.pdf"))) == []  # and its end on the same page
+    parts = pdf.marks(reader)  # each part marked at its top and foot, on one page
+    assert len({key[:2] for key in parts}) == charts and all(at["top"] == at["end"] for at in parts.values())
+    assert not [p for p in pages if "end of" in p.replace("\n", " ")]  # no invisible words to find or copy
     assert all(p.mediabox.width > p.mediabox.height > 590 for p in reader.pages)  # A4 landscape
 
 
-def test_a_chart_split_by_a_page_break_is_a_defect(tmp_path, monkeypatch):
+def marked_pdf(path, texts, marks, monkeypatch):
+    """A PDF of ``texts`` (a page each) whose named destinations are ``marks``: {name: page (0-based)}."""
     import pypdf
 
-    texts = ["Figure 1\nend of figure 1\nFigure 2\n", "end of ﬁgure 2\nas Figure 3 of the paper shows"]
     monkeypatch.setattr(pypdf.PageObject, "extract_text", lambda self, *a, **k: texts[self.page_number])
     writer = pypdf.PdfWriter()
-    writer.add_blank_page(842, 595)
-    writer.add_blank_page(842, 595)
-    writer.write(tmp_path / "e.pdf")
-    assert pdf.defects(tmp_path / "e.pdf") == [
+    for _ in texts:
+        writer.add_blank_page(842, 595)
+    for name, page in marks.items():
+        writer.add_named_destination(name, page)
+    writer.write(path)
+    return path
+
+
+def test_a_chart_split_by_a_page_break_is_a_defect(tmp_path, monkeypatch):
+    """Each part of a figure is marked at its top and foot by a named destination (nothing in the
+    text: the 1 px white "end of figure n" words were found by search and copy, issue 56)."""
+    marks = {"iolab-figure-01_overview-1-1-top": 0, "iolab-figure-01_overview-1-1-end": 0}
+    marks |= {"iolab-figure-01_overview-2-1-top": 0, "iolab-figure-01_overview-2-1-end": 1}
+    texts = ["Figure 1\nFigure 2\n", "as Figure 3 of the paper shows"]
+    assert pdf.defects(marked_pdf(tmp_path / "e.pdf", texts, marks, monkeypatch)) == [
         "page 1: figure 2 does not end on this page",
         "page 2: figure 2 ends here, begun on an earlier page",
+    ]
+    texts = ["Figure 1\nFigure 2\n", "Figure 3"]  # a figure without its marks: its end cannot be seen
+    assert pdf.defects(marked_pdf(tmp_path / "f.pdf", texts, {}, monkeypatch)) == [
+        "page 1: figure 1 has no marks (its end cannot be seen)",
+        "page 1: figure 2 has no marks (its end cannot be seen)",
+        "page 2: figure 3 has no marks (its end cannot be seen)",
     ]
 
 

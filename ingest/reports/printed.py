@@ -372,6 +372,33 @@ def print_figure(match: re.Match, render: Draw = pictures.draw) -> str:
     return "".join(out)
 
 
-def print_figures(page: str, render: Draw = pictures.draw) -> str:
-    """A page's HTML with every chart drawn for the printed page."""
-    return _FIGURE.sub(lambda m: print_figure(m, render), page)
+_PART = re.compile(r"(<figure\b[^>]*>)(.*?)(</figure>)", re.S)
+MARK = "iolab-figure-{name}-{figure}-{part}-{end}"  # pdf.defects reads them back
+
+
+def _anchor(mark: str) -> str:
+    """An empty link to itself: Chromium makes it a named destination of the PDF (the page and height
+    where it stands), and prints nothing a reader can see, find or copy."""
+    return f'<a id="{mark}" href="#{mark}"></a>'
+
+
+def marked(figure: str, name: str, number: int) -> str:
+    """A figure's parts (``figure``: one or more <figure> elements), each with a mark at its top and
+    one at its foot: ``pdf.defects`` sees from the PDF's destinations that each part ends on the page
+    where it starts."""
+    parts = iter(range(1, len(figure)))
+
+    def one(m: re.Match) -> str:
+        key = {"name": name, "figure": number, "part": next(parts)}
+        top, end = MARK.format(**key, end="top"), MARK.format(**key, end="end")
+        return f"{m.group(1)}{_anchor(top)}{m.group(2)}{_anchor(end)}{m.group(3)}"
+
+    return _PART.sub(one, figure)
+
+
+def print_figures(page: str, render: Draw = pictures.draw, name: str = "page") -> str:
+    """A page's HTML with every chart drawn for the printed page, numbered as print.css numbers them
+    ("Figure n") and marked at its top and foot (``name``: the page's, unique in the edition)."""
+    count = iter(range(1, len(page)))
+    name = re.sub(r"[^A-Za-z0-9_.]+", "_", name)
+    return _FIGURE.sub(lambda m: marked(print_figure(m, render), name, next(count)), page)
