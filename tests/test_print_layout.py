@@ -288,3 +288,19 @@ def test_a_label_cut_on_screen_is_whole_in_the_data_and_printed_whole_on_two_lin
         "8 KiB sequential read, QD 23 · 1 drives · randread-23-1.json s1/r23",
     ]
     assert len(lines) == 2 * 24 and all(printed.fits(s) for s in svgs)
+
+
+def test_a_long_panel_header_is_set_on_lines_as_wide_as_its_plot():
+    """The scaling curves' headers ("OLTP (100% random, 67% read) · All Caches Disabled RAID-10 16
+    KiB", 420 px) made each panel that wide: two a row, four a page, 12 panels on 3 pages. Set on
+    lines as wide as the plot, six panels of 250 px take one page."""
+    names = [f"OLTP (100% random, 67% read) · All Caches Disabled RAID-10 {k} KiB" for k in (4, 8, 16, 32, 64, 128)]
+    d = pl.DataFrame({"w": [n for n in names for _ in range(3)], "x": [1, 2, 3] * 6, "y": [1.0, 2, 3] * 6})
+    chart = alt.Chart(d).mark_line().encode(x="x:Q", y="y:Q").properties(width=250, height=180)
+    (svg,) = printed.print_svgs(chart.facet(facet="w:N", columns=2).to_dict())
+    lines = re.findall(r"<tspan[^>]*>([^<]*)</tspan>", svg)
+    assert lines[:2] == ["OLTP (100% random, 67% read) · All", "Caches Disabled RAID-10 128 KiB"]
+    assert len(lines) == 12 and printed.fits(svg)  # every header whole, on two lines
+    short = alt.Chart(d.with_columns(w=pl.lit("4 KiB"))).mark_line().encode(x="x:Q", y="y:Q")
+    spec = printed.themed(short.properties(width=250).facet(facet="w:N").to_dict())
+    assert "labelExpr" not in (spec["facet"].get("header") or {})  # a header that fits stays as it is

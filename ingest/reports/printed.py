@@ -34,7 +34,7 @@ from .print_bands import (  # noqa: F401  (PT, rows_of: the page box and a chart
     svg_size,
     units,
 )
-from .print_fit import facet_scales, grown, wrap_titles
+from .print_fit import facet_scales, grown, wrap_headers, wrap_titles
 from .print_labels import whole_labels
 
 LABEL = 11  # px: 8.25 pt, above the 7 pt a printed chart's smallest text must reach
@@ -83,9 +83,10 @@ def themed(spec: dict) -> dict:
     greyscale(out)
     whole_labels(out)  # labels cut for the screen drawn whole, on as many lines as they take
     width = _inner(out, "width") if "facet" in out else None
-    if width:  # titles on lines as wide as the plot: side by side, they never run together
+    if width:  # titles and headers on lines as wide as the plot: side by side, they never run together
         config["axisX"] = {**config.get("axisX", {}), "titleLimit": width}
         wrap_titles(out, width)
+        wrap_headers(out, width)
     return out
 
 
