@@ -13,7 +13,6 @@ chart for the page; these are its finishing rules).
 from __future__ import annotations
 
 import copy
-
 import json
 
 from .print_bands import FIGURE_HEIGHT, PAGE_WIDTH, Draw, facet_values, rows_of, svg_size, units
