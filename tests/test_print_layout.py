@@ -304,3 +304,12 @@ def test_a_long_panel_header_is_set_on_lines_as_wide_as_its_plot():
     short = alt.Chart(d.with_columns(w=pl.lit("4 KiB"))).mark_line().encode(x="x:Q", y="y:Q")
     spec = printed.themed(short.properties(width=250).facet(facet="w:N").to_dict())
     assert "labelExpr" not in (spec["facet"].get("header") or {})  # a header that fits stays as it is
+
+
+def test_whole_labels_of_panels_with_their_own_step_are_as_tall_as_their_lines():
+    """The comparison's panels set their bands' step (12 px): labels of two lines overlapped their
+    neighbours' on paper. Each band is now as tall as its label's lines."""
+    spec = per_drive(3)
+    spec["height"] = {"step": 12}
+    out = printed.themed(spec)
+    assert out["height"] == {"step": 2 * 13 + 2}  # two lines of 13 px and 2 to spare

@@ -46,7 +46,7 @@ _CELL = re.compile(r"<(t[hd])\b[^>]*>.*?</\1>", re.S)  # a head or a body cell, 
 _MARKUP = re.compile(r"<[^>]*>")
 _PATH_BREAK = re.compile(r"[/_-]+")  # where a path may wrap: after a slash, a dash, an underscore
 PATH_MOST = 48  # characters: a path's column is never made wider than this (a longer path takes 3 lines)
-_WORD_BREAK = re.compile(r"(?<=\w)[/_]+(?=\w)")  # a long identifier or path in text: after its slashes and underscores
+_WORD_BREAK = re.compile(r"(?<=\w)/+(?=\w)")  # a path in text: after its slashes (an identifier stays whole)
 SHORT = 16  # characters: a column of texts no longer than this (a run key, a match rule) never wraps
 
 
@@ -106,8 +106,8 @@ TABLE_WIDTH = 1016  # px: the printable width of an A4 landscape page (print_ban
 
 
 def _words(text: str) -> int:
-    """The longest piece of ``text`` a line breaks only in need: its longest word, a path's piece
-    between slashes (an identifier whole: its underscores are a break of the last resort)."""
+    """The longest piece of ``text`` no line may break: its longest word, a path's piece between
+    slashes (an identifier, bytes_written, whole)."""
     return max((len(w) for w in text.replace("/", "/ ").split()), default=0)
 
 
@@ -142,7 +142,7 @@ def fitted(body: str, heads: list[str], names: set[int], short: set[int]) -> tup
         min(two_lines(max((r[i][1] for r in rows), key=len)), longest[i]) if paths[i] else longest[i] for i in range(n)
     ]
     least = [max([_words(heads[i])] + [_words(r[i][1]) for r in rows]) for i in range(n)]
-    fixed = {i for i in range(n) if kept[i]}
+    fixed = {i for i in range(n) if kept[i]} | short  # a short text (RAID-10, s1/r57) is never broken
     whole = names | short
     longest = [min(longest[i], WHOLE) if i in names else longest[i] for i in range(n)]  # a longer name wraps
     for lines in range(1, 9):
