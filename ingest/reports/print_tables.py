@@ -64,7 +64,18 @@ def _cell(cell: re.Match, i: int, names: set[int], short: set[int]) -> str:
     if "/" in text and " " not in text:  # a path: on two lines at most, its column as wide as that takes
         style = f' style="--two-lines: {two_lines(html.unescape(text))}ch"'  # print.css: td.path on a page
         return f'<td class="path"{style}>{_PATH_BREAK.sub(lambda m: m.group(0) + "<wbr>", text)}</td>'
-    return f"<td>{_WORD_BREAK.sub(lambda m: m.group(0) + '<wbr>', text)}</td>"
+    return f"<td>{_TOKEN.sub(_token_breaks, _WORD_BREAK.sub(lambda m: m.group(0) + '<wbr>', text))}</td>"
+
+
+LONG = 20  # characters: a run of text without a space longer than this is a token (a formula, a URL), not a word
+_TOKEN = re.compile(rf"[^\s<>]{{{LONG + 1},}}")
+_TOKEN_BREAK = re.compile(r"[,)](?=.)")  # where a token may break: after a comma or a closing parenthesis
+
+
+def _token_breaks(token: re.Match) -> str:
+    """A long token (``=HYPERLINK("http://example.invalid","Omega")``) with places to break after its
+    commas and closing parentheses: no column need be as wide as it, nor the page shrunk to hold it."""
+    return _TOKEN_BREAK.sub(lambda m: m.group(0) + "<wbr>", token.group(0))
 
 
 def two_lines(path: str) -> int:
@@ -108,7 +119,11 @@ TABLE_WIDTH = 1016  # px: the printable width of an A4 landscape page (print_ban
 def _words(text: str) -> int:
     """The longest piece of ``text`` no line may break: its longest word, a path's piece between
     slashes (an identifier, bytes_written, whole)."""
-    return max((len(w) for w in text.replace("/", "/ ").split()), default=0)
+    pieces = _WORD_BREAK.sub(lambda m: m.group(0) + " ", text).split()  # where _cell lets a line break
+    pieces = [
+        p for w in pieces for p in (_TOKEN_BREAK.sub(lambda m: m.group(0) + " ", w).split() if len(w) > LONG else [w])
+    ]
+    return max((len(p) for p in pieces), default=0)
 
 
 def _plan(longest: list[int], least: list[int], kept: set[int], lines: int) -> list[float]:
