@@ -313,3 +313,18 @@ def test_whole_labels_of_panels_with_their_own_step_are_as_tall_as_their_lines()
     spec["height"] = {"step": 12}
     out = printed.themed(spec)
     assert out["height"] == {"step": 2 * 13 + 2}  # two lines of 13 px and 2 to spare
+
+
+def test_a_word_with_a_hyphen_is_never_broken_at_it():
+    """'All Caches Disabled RAID-|10 16 KiB': Chromium breaks a line after a hyphen. A word with one
+    is kept on one line (the text unchanged: search and copy find RAID-10), a path still breaks."""
+    table = (
+        "<table><thead><tr><th>configuration</th><th>reason</th></tr></thead><tbody>"
+        "<tr><td>All Caches Disabled RAID-10 16 KiB with a name longer than forty-eight characters</td>"
+        "<td>another configuration: RAID-5 of D3-S4610 drives</td></tr></tbody></table>"
+    )
+    out = print_tables.whole_names(table)
+    assert "RAID-10" not in re.sub(r'<span class="nw">RAID-10</span>', "", out)
+    assert '<span class="nw">RAID-5</span> of <span class="nw">D3-S4610</span> drives' in out
+    assert ".iolab td.whole, td.whole, .iolab span.nw { white-space: nowrap; }" in pdf.print_css()
+    assert print_tables._joined("a-<wbr>b/<wbr>c-d") == "a-<wbr>b/<wbr>c-d"  # a path's breaks stay

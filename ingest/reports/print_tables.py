@@ -58,13 +58,25 @@ def _cell(cell: re.Match, i: int, names: set[int], short: set[int]) -> str:
     if attrs or "<" in text:
         return cell.group(0)
     if i in names:  # a long name wraps, in a column kept wide
-        return f'<td class="{"whole" if len(html.unescape(text)) <= WHOLE else "name"}">{text}</td>'
+        whole = len(html.unescape(text)) <= WHOLE
+        return f'<td class="{"whole" if whole else "name"}">{text if whole else _joined(text)}</td>'
     if i in short:  # a run key, a match rule: never broken over two lines
         return f'<td class="whole">{text}</td>'
     if "/" in text and " " not in text:  # a path: on two lines at most, its column as wide as that takes
         style = f' style="--two-lines: {two_lines(html.unescape(text))}ch"'  # print.css: td.path on a page
         return f'<td class="path"{style}>{_PATH_BREAK.sub(lambda m: m.group(0) + "<wbr>", text)}</td>'
-    return f"<td>{_TOKEN.sub(_token_breaks, _WORD_BREAK.sub(lambda m: m.group(0) + '<wbr>', text))}</td>"
+    return f"<td>{_joined(_TOKEN.sub(_token_breaks, _WORD_BREAK.sub(lambda m: m.group(0) + '<wbr>', text)))}</td>"
+
+
+_HYPHENATED = re.compile(r"(?<![^\s])[^\s<>/]*\w-\w[^\s<>/]*(?![^\s])")  # RAID-10, D3-S4610: a word with a hyphen
+
+
+def _joined(text: str) -> str:
+    """``text`` whose words with a hyphen (RAID-10) never break at it (print.css: span.nw): a line
+    breaks at a space before them, as it does before any word; the text itself is unchanged."""
+    return _HYPHENATED.sub(
+        lambda m: f'<span class="nw">{m.group(0)}</span>' if len(m.group(0)) <= LONG else m.group(0), text
+    )
 
 
 LONG = 20  # characters: a run of text without a space longer than this is a token (a formula, a URL), not a word
