@@ -76,7 +76,8 @@ def wrap_headers(spec: dict, width: float) -> None:
         if isinstance(got, list):
             cases.append(f"datum.value === {json.dumps(str(value))} ? {json.dumps(got)} : ")
     if cases:
-        header = facet.get("header") if isinstance(facet.get("header"), dict) else {}
+        given = facet.get("header")
+        header: dict = given if isinstance(given, dict) else {}
         facet["header"] = {**header, "labelExpr": "".join(cases) + "datum.label"}
 
 

@@ -74,7 +74,8 @@ def whole_labels(spec: dict) -> dict:
                     enc.setdefault("title", whole)  # not the name of the print's own field
                     enc["field"] = field
                     enc["axis"] = {**(enc.get("axis") or {}), **_axis()}
-    plot = spec.get("spec") if isinstance(spec.get("spec"), dict) else spec
+    inner = spec.get("spec")
+    plot: dict = inner if isinstance(inner, dict) else spec
     height = plot.get("height")
     if most > 1 and isinstance(height, dict) and "step" in height:  # a panel's own step: its bands as tall
         plot["height"] = {**height, "step": max(height["step"], LINE * most + 2)}
