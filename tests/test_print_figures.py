@@ -117,19 +117,22 @@ def test_a_printed_page_continues_a_figure_under_its_number_and_puts_its_caption
 
 
 def test_the_defects_check_takes_a_continued_figure_as_begun_on_its_page(tmp_path, monkeypatch):
-    class Page:
-        def __init__(self, text):
-            self.text = text
+    from tests.test_report_pdf import marked_pdf
 
-        def extract_text(self):
-            return self.text
+    marks = {f"iolab-figure-p-1-{k}-{end}": k - 1 for k in (1, 2) for end in ("top", "end")}
+    out = marked_pdf(tmp_path / "x.pdf", ["Figure 1\n...", "Figure 1 (continued)\n"], marks, monkeypatch)
+    assert pdf.defects(out) == []
 
-    class Reader:
-        def __init__(self, path):
-            self.pages = [Page("Figure 1\n...\nend of figure 1"), Page("Figure 1 (continued)\nend of figure 1")]
 
-    monkeypatch.setattr(pypdf, "PdfReader", Reader)
-    assert pdf.defects(tmp_path / "x.pdf") == []
+def test_every_part_of_a_figure_is_marked_at_its_top_and_foot_with_nothing_to_read():
+    spec = facets(12)
+    page = figure_html(spec, pictures.draw(spec), "Lines", "")
+    out = printed.print_figures(f"{page}<p>between</p>{page}", name="03-scaling curves")
+    tops = re.findall(r'<a id="(iolab-figure-[^"]+-top)" href="#\1"></a>', out)
+    ends = re.findall(r'<a id="(iolab-figure-[^"]+-end)" href="#\1"></a>', out)
+    assert tops == [f"iolab-figure-03_scaling_curves-{f}-{k}-top" for f in (1, 2) for k in (1, 2)]
+    assert [e.replace("-end", "-top") for e in ends] == tops
+    assert "end of figure" not in pdf.print_css() and "color: #fff" not in pdf.print_css()
 
 
 def test_table_cells_of_names_are_kept_whole_and_long_text_wraps():
@@ -148,7 +151,7 @@ def test_table_cells_of_names_are_kept_whole_and_long_text_wraps():
     assert f'<td class="path" style="--two-lines: 33ch">{path}</td>' in out  # never inside a word
     assert '<td class="num">1,070</td>' in out
     css = pdf.print_css()
-    assert ".iolab td.whole, td.whole { white-space: nowrap; }" in css  # the appendix has no .iolab
+    assert ".iolab td.whole, td.whole, .iolab span.nw { white-space: nowrap; }" in css  # the appendix has no .iolab
     assert "overflow-wrap: break-word" not in css
 
 

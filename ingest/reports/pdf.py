@@ -97,7 +97,7 @@ def print_copy(page: Path, into: Path) -> Path:
     from .print_tables import whole_names
     from .printed import print_figures
 
-    text = whole_names(print_figures(page.read_text(encoding="utf-8")))
+    text = whole_names(print_figures(page.read_text(encoding="utf-8"), name=page.stem))
     style = f"<style>{print_css()}</style>"
     text = text.replace("</head>", style + "</head>", 1) if "</head>" in text else style + text
     copy = into / f"page-{page.stem}.html"
@@ -293,26 +293,52 @@ def unprint(out: Path, where: dict[str, str], studies: set[str]) -> None:
             )
 
 
-# the print stylesheet's marks, each on a line of its own (a page's text may cite "Figure 3" of a paper)
+# "Figure n" above each chart, on a line of its own (a page's text may cite "Figure 3" of a paper)
 _FIGURE = re.compile(r"^Figure (\d+)(?: \(continued\))?$", re.M)
-_FIGURE_END = re.compile(r"^end of (?:ﬁ|fi)gure (\d+)$", re.M)
-_MARK = re.compile(r"end of (?:ﬁ|fi)gure(?: \d+)?")
+# the marks at the top and foot of each part of a figure (iolab.reports.printed.marked)
+_MARK = re.compile(r"^/?iolab-figure-(.+)-(\d+)-(\d+)-(top|end)$")
+
+
+def marks(reader: Any) -> dict[tuple[str, int, int], dict[str, int]]:
+    """Each printed figure's part, (page name, figure, part), with the page (1-based) of its marks:
+    {"top": 3, "end": 3}, read from the PDF's named destinations."""
+    found: dict[tuple[str, int, int], dict[str, int]] = {}
+    for name, dest in reader.named_destinations.items():
+        m = _MARK.match(str(name))
+        if m:
+            key = (m.group(1), int(m.group(2)), int(m.group(3)))
+            found.setdefault(key, {})[m.group(4)] = reader.get_destination_page_number(dest) + 1
+    return found
 
 
 def defects(path: Path) -> list[str]:
     """What is wrong with a printed edition, as ``make check-reports`` says it: no pages, or a chart
-    that does not end on the page it starts on (each chart is "Figure n" above, a mark below)."""
+    that does not end on the page it starts on (each part of a chart is marked at its top and foot by
+    a named destination, nothing a reader sees), or a "Figure n" without its marks."""
     import pypdf
 
     try:
-        pages = [p.extract_text() for p in pypdf.PdfReader(path).pages]
+        reader = pypdf.PdfReader(path)
+        pages = [p.extract_text() for p in reader.pages]
+        parts = marks(reader)
     except (OSError, pypdf.errors.PyPdfError) as e:
         return [f"cannot be read: {e}"]
     found = [] if pages else ["no pages"]
+    tops: dict[int, list[int]] = {}
+    for (_, figure, _), at in sorted(parts.items(), key=lambda p: (min(p[1].values()), p[0][1:])):
+        if "top" in at:
+            tops.setdefault(at["top"], []).append(figure)
+        if at.get("top") != at.get("end") and "top" in at:
+            found.append(f"page {at['top']}: figure {figure} does not end on this page")
+        if at.get("top") != at.get("end") and "end" in at:
+            found.append(f"page {at['end']}: figure {figure} ends here, begun on an earlier page")
     for n, text in enumerate(pages, 1):
-        starts, ends = _FIGURE.findall(text), _FIGURE_END.findall(text)
-        found += [f"page {n}: figure {f} does not end on this page" for f in starts if f not in ends]
-        found += [f"page {n}: figure {f} ends here, begun on an earlier page" for f in ends if f not in starts]
+        left = list(tops.get(n, []))
+        for f in _FIGURE.findall(text):
+            if int(f) in left:
+                left.remove(int(f))
+            else:
+                found.append(f"page {n}: figure {f} has no marks (its end cannot be seen)")
     return found
 
 
@@ -331,7 +357,7 @@ def figure_text(path: Path) -> list[str]:
         runs: list[tuple[float, float, float, str]] = []
 
         def visit(text: str, cm: list, tm: list, font: object, size: float, runs: list = runs) -> None:
-            if text.strip() and not _MARK.fullmatch(text.strip()):
+            if text.strip():
                 c, d = tm[2] * cm[0] + tm[3] * cm[2], tm[2] * cm[1] + tm[3] * cm[3]
                 x, y = tm[4] * cm[0] + tm[5] * cm[2] + cm[4], tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
                 runs.append((size * (c * c + d * d) ** 0.5, x, y, text.strip()))
@@ -339,8 +365,7 @@ def figure_text(path: Path) -> list[str]:
         text = page.extract_text(visitor_text=visit)
         if not _FIGURE.search(text):
             continue
-        # (the invisible "end of figure n" mark is 1 px: 0.75 pt)
-        small = [r for r in runs if r[2] > FOLIO_PT and 1 < r[0] < FIGURE_PT]
+        small = [r for r in runs if r[2] > FOLIO_PT and 0 < r[0] < FIGURE_PT]
         outside = [r for r in runs if not (0 <= r[1] <= width and 0 <= r[2] <= height)]
         if small:
             found.append(f"page {n}: {len(small)} runs of a figure's text under {FIGURE_PT:g} pt, e.g. {small[0][3]!r}")
@@ -356,8 +381,7 @@ FOLIO_PT = 16 / 25.4 * 72  # the bottom margin (print.css), where the folio stan
 def text_sizes(path: Path) -> list[tuple[int, float, str]]:
     """Every run of text of a printed PDF as (page, size in points as printed, text): the font size
     times the vertical scale of the text and current transformation matrices, so a chart's 11 px label
-    shrunk with its picture onto the page reads at the size a reader sees. The invisible "end of
-    figure n" marks (1 px, for ``defects``) are left out."""
+    shrunk with its picture onto the page reads at the size a reader sees."""
     import pypdf
 
     found: list[tuple[int, float, str]] = []
@@ -371,14 +395,7 @@ def text_sizes(path: Path) -> list[tuple[int, float, str]]:
             found.append((n, round(size * (c * c + d * d) ** 0.5, 2), text.strip()))
 
         page.extract_text(visitor_text=visit)
-    kept, mark = [], False
-    for f in found:  # a mark may come as two runs: "end of figure", then its number at the same size
-        if _MARK.fullmatch(f[2]) or (mark and f[2].isdigit()):
-            mark = True
-            continue
-        kept.append(f)
-        mark = False
-    return kept
+    return found
 
 
 def small_text(path: Path, least: float = SMALLEST_PT) -> list[str]:

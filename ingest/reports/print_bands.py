@@ -212,7 +212,9 @@ def split_bands(spec: dict, render: Draw) -> list[dict]:
     room = (FIGURE_HEIGHT * 0.97 - one) / bar + weights[0]
     spec = same_x(spec)
     while room >= 1:  # the measure was of one band: fewer bars where a page's worth does not fit
-        parts = [banded(spec, field, group) for group in packed(values, weights, room)]
+        groups = packed(values, weights, room)
+        even = packed(values, weights, -(-sum(weights) // len(groups)))  # no page of a few bars alone
+        parts = [banded(spec, field, group) for group in (even if len(even) == len(groups) else groups)]
         if all(svg_size(render(p))[1] <= FIGURE_HEIGHT for p in parts):
             return parts
         room = int(room * 0.9)

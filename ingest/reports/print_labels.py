@@ -74,7 +74,12 @@ def whole_labels(spec: dict) -> dict:
                     enc.setdefault("title", whole)  # not the name of the print's own field
                     enc["field"] = field
                     enc["axis"] = {**(enc.get("axis") or {}), **_axis()}
-    if most > 1 and not isinstance((spec.get("spec") or spec).get("height"), (int, float)):
+    inner = spec.get("spec")
+    plot: dict = inner if isinstance(inner, dict) else spec
+    height = plot.get("height")
+    if most > 1 and isinstance(height, dict) and "step" in height:  # a panel's own step: its bands as tall
+        plot["height"] = {**height, "step": max(height["step"], LINE * most + 2)}
+    elif most > 1 and not isinstance(height, (int, float)):
         view = spec.setdefault("config", {}).setdefault("view", {})
         view["discreteHeight"] = {"step": max(view.get("discreteHeight", {}).get("step", 14), LINE * most + 2)}
     return spec

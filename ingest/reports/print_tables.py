@@ -46,6 +46,7 @@ _CELL = re.compile(r"<(t[hd])\b[^>]*>.*?</\1>", re.S)  # a head or a body cell, 
 _MARKUP = re.compile(r"<[^>]*>")
 _PATH_BREAK = re.compile(r"[/_-]+")  # where a path may wrap: after a slash, a dash, an underscore
 PATH_MOST = 48  # characters: a path's column is never made wider than this (a longer path takes 3 lines)
+_WORD_BREAK = re.compile(r"(?<=\w)/+(?=\w)")  # a path in text: after its slashes (an identifier stays whole)
 SHORT = 16  # characters: a column of texts no longer than this (a run key, a match rule) never wraps
 
 
@@ -57,13 +58,36 @@ def _cell(cell: re.Match, i: int, names: set[int], short: set[int]) -> str:
     if attrs or "<" in text:
         return cell.group(0)
     if i in names:  # a long name wraps, in a column kept wide
-        return f'<td class="{"whole" if len(html.unescape(text)) <= WHOLE else "name"}">{text}</td>'
+        whole = len(html.unescape(text)) <= WHOLE
+        return f'<td class="{"whole" if whole else "name"}">{text if whole else _joined(text)}</td>'
     if i in short:  # a run key, a match rule: never broken over two lines
         return f'<td class="whole">{text}</td>'
     if "/" in text and " " not in text:  # a path: on two lines at most, its column as wide as that takes
         style = f' style="--two-lines: {two_lines(html.unescape(text))}ch"'  # print.css: td.path on a page
         return f'<td class="path"{style}>{_PATH_BREAK.sub(lambda m: m.group(0) + "<wbr>", text)}</td>'
-    return f"<td>{text.replace('/', '/<wbr>')}</td>"
+    return f"<td>{_joined(_TOKEN.sub(_token_breaks, _WORD_BREAK.sub(lambda m: m.group(0) + '<wbr>', text)))}</td>"
+
+
+_HYPHENATED = re.compile(r"(?<![^\s])[^\s<>/]*\w-\w[^\s<>/]*(?![^\s])")  # RAID-10, D3-S4610: a word with a hyphen
+
+
+def _joined(text: str) -> str:
+    """``text`` whose words with a hyphen (RAID-10) never break at it (print.css: span.nw): a line
+    breaks at a space before them, as it does before any word; the text itself is unchanged."""
+    return _HYPHENATED.sub(
+        lambda m: f'<span class="nw">{m.group(0)}</span>' if len(m.group(0)) <= LONG else m.group(0), text
+    )
+
+
+LONG = 20  # characters: a run of text without a space longer than this is a token (a formula, a URL), not a word
+_TOKEN = re.compile(rf"[^\s<>]{{{LONG + 1},}}")
+_TOKEN_BREAK = re.compile(r"[,)](?=.)")  # where a token may break: after a comma or a closing parenthesis
+
+
+def _token_breaks(token: re.Match) -> str:
+    """A long token (``=HYPERLINK("http://example.invalid","Omega")``) with places to break after its
+    commas and closing parentheses: no column need be as wide as it, nor the page shrunk to hold it."""
+    return _TOKEN_BREAK.sub(lambda m: m.group(0) + "<wbr>", token.group(0))
 
 
 def two_lines(path: str) -> int:
@@ -99,6 +123,63 @@ def empty_columns(body: str) -> list[int]:
     return [i for i in range(len(rows[0])) if all(not html.unescape(_MARKUP.sub("", r[i])).strip() for r in cells)]
 
 
+CHAR = 5.3  # px: an average character of a table's 9.5 px text, a little wider than drawn (5.0-5.2 px measured)
+CELL_PAD = 11  # px: a cell's padding and rule
+TABLE_WIDTH = 1016  # px: the printable width of an A4 landscape page (print_bands.PAGE_WIDTH)
+
+
+def _words(text: str) -> int:
+    """The longest piece of ``text`` no line may break: its longest word, a path's piece between
+    slashes (an identifier, bytes_written, whole)."""
+    pieces = _WORD_BREAK.sub(lambda m: m.group(0) + " ", text).split()  # where _cell lets a line break
+    pieces = [
+        p for w in pieces for p in (_TOKEN_BREAK.sub(lambda m: m.group(0) + " ", w).split() if len(w) > LONG else [w])
+    ]
+    return max((len(p) for p in pieces), default=0)
+
+
+def _plan(longest: list[int], least: list[int], kept: set[int], lines: int) -> list[float]:
+    """Each column's width in characters for rows of ``lines`` lines: a text wrapped at its spaces in
+    that many lines (a line is never filled to its last character: 15 % to spare), never narrower
+    than its longest word; a ``kept`` column (a number, a path on its two lines, a name whole) as it is."""
+    return [
+        max(least[i], longest[i] if i in kept or lines == 1 else -(-longest[i] * 1.15 // lines), 1)
+        for i in range(len(longest))
+    ]
+
+
+def fitted(body: str, heads: list[str], names: set[int], short: set[int]) -> tuple[set[int], set[int], list[float]]:
+    """The columns of a table kept whole on one line, of ``names`` and ``short`` (their texts), and every
+    column's share of the page's width (%): the fewest lines a row that fits the page's width
+    (TABLE_WIDTH), names and short texts whole where the page holds them so, each column at least
+    as wide as its longest word. Chromium, left to itself, gives a wrapping column its narrowest
+    width (a reason five characters wide), or shrinks the whole page to the table's width."""
+    rows = [
+        [(c.group(1), html.unescape(_MARKUP.sub("", c.group(2)))) for c in _TD.finditer(r)] for r in _TR.findall(body)
+    ]
+    rows = [r for r in rows if len(r) == len(heads)]
+    if not rows:
+        return names, short, []
+    n = len(heads)
+    heads = [html.unescape(_MARKUP.sub("", h)) for h in heads]
+    longest = [max(len(r[i][1]) for r in rows) for i in range(n)]
+    paths = [all(("/" in t and " " not in t) or not t for _, t in (r[i] for r in rows)) for i in range(n)]
+    kept = [paths[i] or any(r[i][0] for r in rows) for i in range(n)]  # a number (a cell with a class), a path
+    longest = [
+        min(two_lines(max((r[i][1] for r in rows), key=len)), longest[i]) if paths[i] else longest[i] for i in range(n)
+    ]
+    least = [max([_words(heads[i])] + [_words(r[i][1]) for r in rows]) for i in range(n)]
+    fixed = {i for i in range(n) if kept[i]} | short  # a short text (RAID-10, s1/r57) is never broken
+    whole = names | short
+    longest = [min(longest[i], WHOLE) if i in names else longest[i] for i in range(n)]  # a longer name wraps
+    for lines in range(1, 9):
+        for keep in (fixed | whole, fixed):
+            plan = _plan(longest, least, keep, lines)
+            if sum(plan) * CHAR + CELL_PAD * n <= TABLE_WIDTH:
+                return names & keep, short & keep, [100 * w / sum(plan) for w in plan]
+    return set(), set(), []
+
+
 def _without(row: str, columns: set[int]) -> str:
     count = iter(range(len(row)))
     return _CELL.sub(lambda c: "" if next(count) in columns else c.group(0), row)
@@ -115,8 +196,10 @@ def _table(match: re.Match) -> str:
         body = _TR.sub(lambda r: f"<tr>{_without(r.group(1), left)}</tr>", body)
         heads = _TH.findall(body)
     names = {i for i, h in enumerate(heads) if html.unescape(h).strip() in NAMES}
-    short = short_columns(body)
-    return "<table>" + _TR.sub(lambda r: f"<tr>{_row(r.group(1), names, short)}</tr>", body) + "</table>" + note
+    names, short, shares = fitted(body, heads, names, short_columns(body))
+    cols = "".join(f'<col style="width: {w:.1f}%">' for w in shares)
+    rows = _TR.sub(lambda r: f"<tr>{_row(r.group(1), names, short)}</tr>", body)
+    return f"<table>{f'<colgroup>{cols}</colgroup>' if cols else ''}{rows}</table>{note}"
 
 
 def whole_names(page: str) -> str:

@@ -34,7 +34,7 @@ from .print_bands import (  # noqa: F401  (PT, rows_of: the page box and a chart
     svg_size,
     units,
 )
-from .print_fit import facet_scales, grown, wrap_titles
+from .print_fit import facet_scales, grown, wrap_headers, wrap_titles
 from .print_labels import whole_labels
 
 LABEL = 11  # px: 8.25 pt, above the 7 pt a printed chart's smallest text must reach
@@ -83,9 +83,10 @@ def themed(spec: dict) -> dict:
     greyscale(out)
     whole_labels(out)  # labels cut for the screen drawn whole, on as many lines as they take
     width = _inner(out, "width") if "facet" in out else None
-    if width:  # titles on lines as wide as the plot: side by side, they never run together
+    if width:  # titles and headers on lines as wide as the plot: side by side, they never run together
         config["axisX"] = {**config.get("axisX", {}), "titleLimit": width}
         wrap_titles(out, width)
+        wrap_headers(out, width)
     return out
 
 
@@ -238,22 +239,16 @@ def split_facets(spec: dict, render: Draw) -> list[str] | None:
             columns -= 1
     if not fits(svg):
         return None
-    rest = values[columns * rows :]
-    per = columns * _rows_without_legend(spec, field, fdef, rest, columns, rows, render)
-    return [svg] + [
-        render(legendless(wrapped(spec, field, fdef, rest[i : i + per], columns))) for i in range(0, len(rest), per)
-    ]
+    if len(values) <= columns * rows:
+        return [svg]
+    per = even(len(values), columns * rows)  # the parts as even as a page's worth allows: no page of one panel
+    return [render(wrapped(spec, field, fdef, values[i : i + per], columns)) for i in range(0, len(values), per)]
 
 
-def _rows_without_legend(spec: dict, field: str, fdef: dict, rest: list, columns: int, rows: int, render: Draw) -> int:
-    """Rows of facets a page holds after a figure's first: as many as the first, or more where the
-    legend it no longer repeats leaves room for them."""
-    while len(rest) > columns * rows:
-        more = legendless(wrapped(spec, field, fdef, rest[: columns * (rows + 1)], columns))
-        if not fits(render(more)):
-            break
-        rows += 1
-    return rows
+def even(count: int, most: int) -> int:
+    """How many of ``count`` things a part takes where a part holds ``most``: as few parts as that
+    allows, as even as they can be (47 bars of 40 a page: 24 and 23, not 40 and 7)."""
+    return -(-count // -(-count // max(most, 1)))
 
 
 def _less(spec: dict, key: str, by: float) -> bool:
@@ -320,11 +315,10 @@ def print_svgs(spec: dict, render: Draw = pictures.draw) -> list[str]:
     only); a small chart drawn larger; facets on one scale where they compare like with like."""
     once = memo(render)
     svgs: list[str] = []
-    for i, part in enumerate(split_bands(themed(spec), once)):
+    for part in split_bands(themed(spec), once):
         found = facet_field(part)
         if found is not None and "field" in (part.get("facet") or {}):
             part = facet_scales(part, found[0])
-        part = legendless(part) if i else part
         if found is None or len(facet_values(part, *found)) <= 2:  # a page of panels is not small
             part = grown(part, once)
         if found is not None and "field" not in (part.get("facet") or {}):  # a row or column: as it is, if it fits
@@ -344,7 +338,6 @@ _SPEC = re.compile(r'<script\b[^>]*\bclass="iolab-chart-spec"[^>]*>([^<]*)</scri
 _LIVE = re.compile(
     r'<div\b[^>]*\bclass="iolab-vega"[^>]*>\s*</div>'
 )  # the screen's live chart: paper shows the picture
-LEGEND_NOTE = '<p class="iolab-legend-note">Legend: on the first page of this figure.</p>'
 _CAPTION = re.compile(r"<figcaption.*?</figcaption>", re.S)
 
 
@@ -366,12 +359,11 @@ def print_figure(match: re.Match, render: Draw = pictures.draw) -> str:
     alt = said.group(1) if said else ""  # escaped as the page has it
     first = _LIVE.sub("", body.replace(img.group(0), _image(svgs[0], alt), 1))
     out = [f"<figure{attrs}>{first}</figure>"]
-    note = LEGEND_NOTE if 'role-legend"' in svgs[0] else ""  # its legend is on the first part only
     for i, svg in enumerate(svgs[1:], 2):
         more = html.escape(f" (part {i} of {len(svgs)})", quote=True)
         out.append(
             f"<figure{attrs.replace('iolab-chart', 'iolab-chart iolab-continued', 1)}>"
-            f"{_image(svg, alt + more)}{note}</figure>"
+            f"{_image(svg, alt + more)}</figure>"
         )
     if len(svgs) > 1:  # the caption says what the whole chart leaves out: under its last part
         caption = _CAPTION.search(first)
@@ -381,6 +373,33 @@ def print_figure(match: re.Match, render: Draw = pictures.draw) -> str:
     return "".join(out)
 
 
-def print_figures(page: str, render: Draw = pictures.draw) -> str:
-    """A page's HTML with every chart drawn for the printed page."""
-    return _FIGURE.sub(lambda m: print_figure(m, render), page)
+_PART = re.compile(r"(<figure\b[^>]*>)(.*?)(</figure>)", re.S)
+MARK = "iolab-figure-{name}-{figure}-{part}-{end}"  # pdf.defects reads them back
+
+
+def _anchor(mark: str) -> str:
+    """An empty link to itself: Chromium makes it a named destination of the PDF (the page and height
+    where it stands), and prints nothing a reader can see, find or copy."""
+    return f'<a id="{mark}" href="#{mark}"></a>'
+
+
+def marked(figure: str, name: str, number: int) -> str:
+    """A figure's parts (``figure``: one or more <figure> elements), each with a mark at its top and
+    one at its foot: ``pdf.defects`` sees from the PDF's destinations that each part ends on the page
+    where it starts."""
+    parts = iter(range(1, len(figure)))
+
+    def one(m: re.Match) -> str:
+        key = {"name": name, "figure": number, "part": next(parts)}
+        top, end = MARK.format(**key, end="top"), MARK.format(**key, end="end")
+        return f"{m.group(1)}{_anchor(top)}{m.group(2)}{_anchor(end)}{m.group(3)}"
+
+    return _PART.sub(one, figure)
+
+
+def print_figures(page: str, render: Draw = pictures.draw, name: str = "page") -> str:
+    """A page's HTML with every chart drawn for the printed page, numbered as print.css numbers them
+    ("Figure n") and marked at its top and foot (``name``: the page's, unique in the edition)."""
+    count = iter(range(1, len(page)))
+    name = re.sub(r"[^A-Za-z0-9_.]+", "_", name)
+    return _FIGURE.sub(lambda m: marked(print_figure(m, render), name, next(count)), page)
