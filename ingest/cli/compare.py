@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any, TypeAlias
+from typing import Any
 
 from ..terminal import console, markup, shown, write_out
 from ..wording import better_means, change_words, point_label
 from . import compare_rows, params, requires
+from .tables import Cell, Col, table
 from .cells import VERDICTS, _interval, _pct, column_format, overall_verdict, pct_cell, verdict_counts  # noqa: F401
 from .compare_rows import COMPARE_COLUMNS, comparison_rows, default_metrics, resolve_metrics  # noqa: F401
 
@@ -315,40 +316,38 @@ def correction_text(factor: float | None, direction: str) -> str:
     return f"{'x' if direction == 'higher' else '/'}{factor:g}"
 
 
-Cell: TypeAlias = str | tuple[str, str]  # a table cell: its text (names already shown), or (text, rich style)
-
-
-def table(title: str, heads: list[str], rows: list[list[Cell]], left: set[str]) -> None:
-    """A table: on a terminal rich's, with colours; off it (a log, a pipe, a file) plain columns
-    aligned by spaces, one line per row however long, every name and metric whole (columns ``left``
-    aligned left, the others right)."""
-    from ..terminal import is_terminal
-
-    if is_terminal():
-        from rich.table import Table
-        from rich.text import Text
-
-        t = Table(title=title, show_edge=False)
-        for c in heads:
-            t.add_column(c, justify="left" if c in left else "right")
-        for r in rows:
-            t.add_row(*(Text(c) if isinstance(c, str) else Text(*c) for c in r))
-        console().print(t)
-        return
-    from rich.cells import cell_len
-
-    texts = [heads] + [[c if isinstance(c, str) else c[0] for c in r] for r in rows]
-    widths = [max(cell_len(r[i]) for r in texts) for i in range(len(heads))]
-
-    def line(cells: list[str]) -> str:
-        pad = [" " * (w - cell_len(c)) for c, w in zip(cells, widths, strict=True)]
-        return "  ".join(c + p if h in left else p + c for c, p, h in zip(cells, pad, heads, strict=True)).rstrip()
-
-    print(title)
-    print(line(texts[0]))
-    print("  ".join("-" * w for w in widths))
-    for text in texts[1:]:
-        print(line(text))
+MORE = "`--format csv`"
+# the summary: the system and metric say which row it is, % better is the headline; the others give
+# way from the highest drop (the spread of the ratio, the counts, the words)
+SUMMARY = [
+    Col("system", key=True),
+    Col("metric", key=True),
+    Col("better", drop=8),
+    Col("matched", number=True, drop=3),
+    Col("unmatched", number=True, drop=6),
+    Col("ratio geo. mean", number=True, drop=1),
+    Col("min", number=True, drop=7),
+    Col("max", number=True, drop=7),
+    Col("correction", drop=4),
+    Col("% better", number=True),
+    Col("change", drop=2, shorten=True),
+    Col("verdicts", drop=5, shorten=True),
+]
+POINTS = [
+    Col("system", key=True, wrap=16),
+    Col("point", key=True, wrap=24),
+    Col("metric", key=True),
+    Col("baseline", number=True, drop=2),
+    Col("corrected", number=True, drop=5),
+    Col("value", number=True, drop=2),
+    Col("ratio", number=True, drop=3),
+    Col("% better", number=True),
+    Col("change", drop=6, shorten=True),
+    Col("95 % CI", drop=4),
+    Col("runs", number=True, drop=7),
+    Col("verdict", drop=1),
+    Col("match", drop=8, shorten=True),
+]
 
 
 def _print(
@@ -377,13 +376,12 @@ def _print(
         for line in measured:
             out.print(f"  {markup(line)}", soft_wrap=True)
     s = summary(df, unmatched)
-    heads = ["system", "metric", "matched", "unmatched", "ratio geo. mean", "min", "max", "correction", "% better"]
-    heads += ["change", "verdicts"]
     ratio = column_format([*s["ratio_geomean"], *s["ratio_min"], *s["ratio_max"]])
     cells: list[list[Cell]] = [
         [
             shown(r["system"]),
-            shown(f"{r['metric']} ({r['unit']}, {r['direction']} is better)"),
+            shown(f"{r['metric']} ({r['unit']})"),
+            r["direction"],  # which way is better
             f"{r['matched']:,}",
             f"{r['unmatched']:,}",
             ratio(r["ratio_geomean"]),
@@ -396,8 +394,7 @@ def _print(
         ]
         for r in s.iter_rows(named=True)
     ]
-    left = {"system", "metric", "correction", "change", "verdicts"}
-    table("per system (ratio = value / baseline; geometric means)", heads, cells, left)
+    table("per system (ratio = value / baseline; geometric means)", SUMMARY, cells, MORE)
     if "lower" in s["direction"].to_list():
         out.print(f"% better: {better_means('lower')}.", soft_wrap=True)
     if rows:
@@ -411,8 +408,6 @@ def _print(
 
 def _print_rows(df: Any) -> None:
     """Every matched point; each number column in one format."""
-    heads = ["system", "point", "metric", "baseline", "corrected", "value", "ratio", "% better", "change", "95 % CI"]
-    heads += ["runs", "verdict", "match"]
     corrected = [
         None if b is None else b * c if d == "higher" else b / c
         for b, c, d in zip(df["baseline_value"], df["correction"], df["direction"], strict=True)
@@ -440,4 +435,4 @@ def _print_rows(df: Any) -> None:
         ]
         for r, cb in zip(df.iter_rows(named=True), corrected, strict=True)
     ]
-    table("matched points", heads, cells, {"system", "point", "metric", "change", "verdict", "match"})
+    table("matched points", POINTS, cells, MORE)
