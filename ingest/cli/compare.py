@@ -13,9 +13,9 @@ from typing import Any
 from ..terminal import console, markup, shown, write_out
 from ..wording import better_means, change_words, point_label
 from . import compare_rows, params, requires
-from .tables import Cell, Col, table
 from .cells import VERDICTS, _interval, _pct, column_format, overall_verdict, pct_cell, verdict_counts  # noqa: F401
 from .compare_rows import COMPARE_COLUMNS, comparison_rows, default_metrics, resolve_metrics  # noqa: F401
+from .tables import Cell, Col, table
 
 
 def register(sub: Any) -> None:

@@ -31,7 +31,8 @@ class Col:
     (aligned right, never cut: left out whole if it must go); ``drop`` (the order of giving way,
     the highest first, the columns of one value together); ``shorten`` (text that may be abbreviated
     with an ellipsis before it goes); ``wrap`` (a key whose text may wrap at its spaces down to this
-    many characters, before a number goes)."""
+    many characters, before a number or a column to ``keep`` goes; ``fold``: within a word too, as a
+    path)."""
 
     head: str
     key: bool = False
@@ -39,6 +40,8 @@ class Col:
     drop: int = 0
     shorten: bool = False
     wrap: int = 0
+    fold: bool = False
+    keep: bool = False
 
 
 @dataclass(frozen=True)
@@ -62,24 +65,32 @@ def _width(widths: dict[int, int], shown: list[int]) -> int:
 
 def fit(cols: Sequence[Col], rows: Sequence[Sequence[Cell]], width: int) -> Fit:
     """Fit the columns into ``width`` characters: a heading may wrap at its spaces (never within a
-    word); a cell never wraps but in a key that says it may (``wrap``), and only before a number
-    would go. The columns give way in their ``drop`` order, and those left out that fit again once
-    others went come back (the most important first)."""
+    word); a cell never wraps but in a key that says it may (``wrap``), and only as far as a number
+    or a column to ``keep`` needs. The columns give way in their ``drop`` order (a column with nothing
+    in it first, unsaid); those left out that fit again once others went come back (the most
+    important first), and what is left over widens what was narrowed (the abbreviated first)."""
     from rich.cells import cell_len
 
     words = {i: max(cell_len(w) for w in c.head.split() or [" "]) for i, c in enumerate(cols)}
     natural = {i: max([words[i]] + [cell_len(text_of(r[i])) for r in rows]) for i in range(len(cols))}
-    widths, shown = dict(natural), list(range(len(cols)))
+    widths = dict(natural)
+    # a column with nothing in it goes first, unsaid
+    shown = [i for i, c in enumerate(cols) if c.key or any(text_of(r[i]) for r in rows) or not rows]
     left_out: list[int] = []
     shortened: list[int] = []
-    for group in _groups(cols):
-        if any(cols[i].number for i in group):
-            _wrap_keys(cols, rows, widths, _width(widths, shown) - width)
-        over = _width(widths, shown) - width
+    for group in _groups([c if i in shown else Col(c.head, key=True) for i, c in enumerate(cols)]):
+        i, over = group[0], _width(widths, shown) - width
         if over <= 0:
             break
-        i = group[0]
-        if len(group) == 1 and cols[i].shorten and natural[i] - over >= max(SHORTEST, words[i]):
+        short = len(group) == 1 and cols[i].shorten
+        if any(cols[j].number or cols[j].keep for j in group):  # the keys wrap, as little as needed
+            # an abbreviated column keeps a quarter of the width, or what it has if less
+            least = min(natural[i], max(SHORTEST, words[i], width // 4))
+            _wrap_keys(cols, rows, widths, over - (natural[i] - least if short else 0))
+            over = _width(widths, shown) - width
+            if over <= 0:
+                break
+        if short and natural[i] - over >= max(SHORTEST, words[i]):
             widths[i] = natural[i] - over
             shortened.append(i)
             break
@@ -89,17 +100,19 @@ def fit(cols: Sequence[Col], rows: Sequence[Sequence[Cell]], width: int) -> Fit:
         if _width(widths, sorted([*shown, *group])) <= width:  # the most important first
             shown = sorted([*shown, *group])
             left_out = [j for j in left_out if j not in group]
-    for i in shown:  # what is left over widens the keys that wrap again
+    for i in [*shortened, *shown]:  # what is left over widens what was narrowed: the abbreviated first
         widths[i] += max(0, min(natural[i] - widths[i], width - _width(widths, shown)))
     return Fit(shown, widths, sorted(left_out), shortened, _width(natural, list(range(len(cols)))))
 
 
 def _wrap_keys(cols: Sequence[Col], rows: Sequence[Sequence[Cell]], widths: dict[int, int], over: int) -> None:
     """Narrow the keys that may wrap (``wrap``) by up to ``over`` characters, the one with the most
-    to spare first, never below its ``wrap`` nor its longest word."""
+    to spare first, never below its ``wrap`` nor (unless it may ``fold``) its longest word."""
     from rich.cells import cell_len
 
     def floor(i: int) -> int:
+        if cols[i].fold:
+            return cols[i].wrap
         longest = max(cell_len(w) for w in [*cols[i].head.split(), *(w for r in rows for w in text_of(r[i]).split())])
         return max(cols[i].wrap, longest)
 
@@ -153,7 +166,8 @@ def _screen(title: str, cols: Sequence[Col], rows: Sequence[Sequence[Cell]], mor
     keys_too_wide = _width(f.widths, f.shown) > out.width  # the keys alone: rich wraps them at their spaces
     for i in f.shown:
         width = None if keys_too_wide and cols[i].key else f.widths[i]
-        t.add_column(cols[i].head, justify="right" if cols[i].number else "left", width=width)
+        justify = "right" if cols[i].number else "left"
+        t.add_column(cols[i].head, justify=justify, width=width, overflow="fold")  # never rich's ellipsis
     for r in rows:
         cells = [Text(r[i]) if isinstance(r[i], str) else Text(*r[i]) for i in f.shown]
         for i, cell in zip(f.shown, cells, strict=True):
