@@ -56,8 +56,9 @@ def register(sub: Any) -> None:
     p.set_defaults(func=cmd_compare)
 
 
-def chosen_measurements(con: Any, study: str, said: list[str] | None) -> dict[str, str] | str:
-    """``--measurement SYSTEM=LABEL`` as system -> measurement, or why it names none of the study's."""
+def chosen_measurements(con: Any, study: str, said: list[str] | None) -> dict[str, str] | int:
+    """``--measurement SYSTEM=LABEL`` as system -> measurement, or the usage exit code (said, in one
+    line) where it names no system or measurement of the study."""
     rows = con.execute(
         "SELECT system, list(measurement ORDER BY measurement_no NULLS LAST, measurement) FROM system_measurements "
         "WHERE study = ? GROUP BY system",
@@ -68,11 +69,10 @@ def chosen_measurements(con: Any, study: str, said: list[str] | None) -> dict[st
     for item in said or []:
         system, sep, label = item.rpartition("=")
         if not sep or system not in known:
-            return f"--measurement {item}: write SYSTEM=LABEL with one of the study's systems: " + ", ".join(
-                sorted(known)
-            )
+            where = f" in study {study} (--measurement {item}: write SYSTEM=LABEL)"
+            return requires.unknown("system", system or item, sorted(known), where)
         if label not in known[system]:
-            return f"--measurement {item}: {system} has the measurements " + ", ".join(known[system])
+            return requires.unknown("measurement", label, known[system], f" of {system} (--measurement {item})")
         out[system] = label
     return out
 
@@ -122,14 +122,8 @@ def cmd_compare(args: argparse.Namespace, con: Any) -> int:
         s for (s,) in con.execute("SELECT DISTINCT system FROM measurements WHERE study = ?", [args.study]).fetchall()
     }
     if args.baseline and args.baseline not in systems:
-        from ..names import did_you_mean
-
         known = sorted(s for s in systems if s)
-        err.print(
-            f"[red]No system '{markup(args.baseline)}'[/] in study {markup(args.study)}"
-            + markup(did_you_mean(args.baseline, known) + "; systems: " + ", ".join(known))
-        )
-        return requires.EXIT_USAGE
+        return requires.unknown("system", args.baseline, known, f" in study {args.study}")
     from .. import declared
 
     if not args.baseline and (said := [p for p in declared.problems(con, {args.study}) if p.key == "baseline"]):
@@ -141,10 +135,8 @@ def cmd_compare(args: argparse.Namespace, con: Any) -> int:
     if len(named := sorted(s for s in systems if s)) < 2:
         err.print(f"[red]Nothing to compare in {markup(args.study)}:[/] {markup(no_systems_text(args.study, named))}")
         return requires.EXIT_USAGE
-    chosen = chosen_measurements(con, args.study, args.measurement)
-    if isinstance(chosen, str):
-        err.print(f"[red]{markup(chosen)}[/]")
-        return requires.EXIT_USAGE
+    if isinstance(chosen := chosen_measurements(con, args.study, args.measurement), int):
+        return chosen
     if not (metrics := metrics_for(con, args.study, args.metric)):
         return requires.EXIT_USAGE
     from ..fdr import noise_alone
@@ -171,19 +163,22 @@ def cmd_compare(args: argparse.Namespace, con: Any) -> int:
 def metrics_for(con: Any, study: str, asked: list[str] | None) -> list[str]:
     """The metrics compared: those asked (resolved to their per-direction forms where the study states
     them so, each resolution said on standard error), else the study's headline metrics; [] (said
-    why) where none is left."""
-    metrics, notes = resolve_metrics(con, study, asked) if asked else (default_metrics(con, study), [])
+    why, in one line) where a metric asked is not the study's, or none is left."""
+    if asked:
+        metrics, notes, missing = resolve_metrics(con, study, asked)
+        if missing:
+            requires.unknown("metric", missing[0], compare_rows.stated_metrics(con, study), f" in study {study}")
+            return []
+    else:
+        metrics, notes = default_metrics(con, study), []
     err = console(stderr=True)
     for note in notes:
         err.print(f"[yellow]--metric {markup(note)}[/]", soft_wrap=True)
     if not metrics:
         err.print(
-            f"[red]Nothing to compare in {markup(study)}[/]: "
-            + (
-                "no metric asked for is stated by its points."
-                if asked
-                else "its runs state no headline metric (IO/s, MB/s, average latency); name one with --metric."
-            )
+            f"[red]Nothing to compare in {markup(study)}[/]: its runs state no headline metric (IO/s, MB/s, "
+            "average latency); name one with --metric.",
+            soft_wrap=True,
         )
     return metrics
 
@@ -213,9 +208,10 @@ def cmd_sla(args: argparse.Namespace, con: Any) -> int:
         console(stderr=True).print(
             f"[red]No curve of study {markup(args.study)} reports {markup(bound.metric)}[/] (over all I/Os or per "
             f"direction) at a stated load: nothing to hold to {markup(args.sla)}. "
-            + markup(sla.held_latencies(con, args.study))
+            + markup(sla.held_latencies(con, args.study)),
+            soft_wrap=True,
         )
-        return requires.EXIT_REJECTED
+        return requires.EXIT_USAGE  # a metric the study does not hold, as --metric
     if args.format != "table":
         write_out(as_text(df, args.format))
     else:

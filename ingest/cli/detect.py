@@ -51,6 +51,8 @@ def examine(path: Path) -> tuple[str, str, bool]:
 def cmd_detect(args: argparse.Namespace) -> int:
     from .. import batch
 
+    if (code := requires.not_found(args.paths)) is not None:
+        return code
     files = []
     for _, path in batch.walk([Path(p) for p in args.paths]):
         parser, why, claimed = examine(path)

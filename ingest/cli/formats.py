@@ -90,8 +90,10 @@ def catalogue(seen: dict[str, dict[str, int]]) -> dict[str, Any]:
 
 
 def cmd_formats(args: argparse.Namespace) -> int:
-    from . import params
+    from . import params, requires
 
+    if args.corpus and (code := requires.not_found([args.corpus], "--corpus")) is not None:
+        return code
     doc = catalogue(corpus_versions(Path(args.corpus)) if args.corpus else shipped_versions())
     if args.format == "json":
         params.write_json(doc)
