@@ -94,10 +94,10 @@ MEASUREMENTS = [
     Col("system", key=True, wrap=18),
     Col("measurement", key=True),
     Col("by", drop=5),
-    Col("runs", number=True, drop=2),
+    Col("runs", number=True, drop=1),
     Col("with numbers", number=True, drop=4),
     Col("first run", drop=3),
-    Col("current", drop=1, shorten=True),
+    Col("current", drop=2, shorten=True),
 ]
 FILES = [Col("format", key=True), Col("status", key=True), Col("files", number=True)]
 MORE = "`--format json`"

@@ -82,7 +82,7 @@ def fit(cols: Sequence[Col], rows: Sequence[Sequence[Cell]], width: int) -> Fit:
         i, over = group[0], _width(widths, shown) - width
         if over <= 0:
             break
-        short = len(group) == 1 and cols[i].shorten
+        short = len(group) == 1 and cols[i].shorten and not cols[i].number  # a number is never cut
         if any(cols[j].number or cols[j].keep for j in group):  # the keys wrap, as little as needed
             # an abbreviated column keeps a quarter of the width, or what it has if less
             least = min(natural[i], max(SHORTEST, words[i], width // 4))
