@@ -15,6 +15,7 @@ from ..wording import better_means, change_words, point_label
 from . import compare_rows, params, requires
 from .cells import VERDICTS, _interval, _pct, column_format, overall_verdict, pct_cell, verdict_counts  # noqa: F401
 from .compare_rows import COMPARE_COLUMNS, comparison_rows, default_metrics, resolve_metrics  # noqa: F401
+from .tables import CSV as MORE
 from .tables import Cell, Col, table
 
 
@@ -312,7 +313,6 @@ def correction_text(factor: float | None, direction: str) -> str:
     return f"{'x' if direction == 'higher' else '/'}{factor:g}"
 
 
-MORE = "`--format csv`"
 # the summary: the system and metric say which row it is, % better is the headline; the others give
 # way from the highest drop (the spread of the ratio, the counts, the words)
 SUMMARY = [

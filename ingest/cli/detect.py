@@ -13,7 +13,7 @@ from types import ModuleType
 from typing import Any
 
 from . import params, requires
-from .tables import Col, table
+from .tables import JSON, Col, table
 
 
 def register(sub: Any) -> None:
@@ -83,4 +83,4 @@ def _print(files: list[dict[str, Any]]) -> None:
     from ..terminal import shown
 
     rows = [[shown(f["path"]), shown(", ".join(f["parsers"]) or "none"), shown(f["why"])] for f in files]
-    table("detect", COLUMNS, rows, "`--format json`")
+    table("detect", COLUMNS, rows, JSON)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from . import params, requires
-from .tables import Cell, Col, table
+from .tables import JSON, Cell, Col, table
 
 
 @dataclass(frozen=True)
@@ -225,7 +225,7 @@ def _print(found: list[Check]) -> None:
         ]
         for c in found
     ]
-    table("iolab doctor", COLUMNS, rows, "`--format json`")
+    table("iolab doctor", COLUMNS, rows, JSON)
     out = console()
     lacking = [c for c in found if c.found is None]
     if not lacking:

@@ -114,7 +114,7 @@ NOT_READ = [Col("file name ends with", key=True), Col("why", drop=1, shorten=Tru
 
 def _print(doc: dict[str, Any]) -> None:
     from ..terminal import shown
-    from .tables import table
+    from .tables import JSON, table
 
     rows = [
         [shown(f["format"]), shown(f["module"]), shown(f["reads"])]
@@ -122,5 +122,5 @@ def _print(doc: dict[str, Any]) -> None:
         + [shown("; ".join(f["unsupported"]))]
         for f in doc["formats"]
     ]
-    table("formats iolab reads", FORMATS, rows, "`--format json`")
+    table("formats iolab reads", FORMATS, rows, JSON)
     table("known files iolab does not read", NOT_READ, [[shown(r["suffix"]), shown(r["why"])] for r in doc["not_read"]])

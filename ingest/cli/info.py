@@ -7,6 +7,7 @@ from typing import Any
 
 from ..terminal import say, shown
 from . import params, requires
+from .tables import JSON as MORE
 from .tables import Col, table
 
 
@@ -100,7 +101,6 @@ MEASUREMENTS = [
     Col("current", drop=2, shorten=True),
 ]
 FILES = [Col("format", key=True), Col("status", key=True), Col("files", number=True)]
-MORE = "`--format json`"
 
 
 def _print(doc: dict[str, Any]) -> None:

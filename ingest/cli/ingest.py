@@ -297,7 +297,7 @@ def print_report(
         rows = [[shown(o.path), o.status if verbose else (o.format or ""), counted(o.counts)] for o in ok]
         heads = [Col("file", key=True, wrap=30, fold=True), Col("status" if verbose else "format", drop=1, keep=True)]
         heads.append(Col("rows", drop=2, keep=True, shorten=True))
-        tables.table("ingested", heads, rows, "`--format json`")
+        tables.table("ingested", heads, rows, tables.JSON)
     bad = report.by_status("rejected") + report.by_status("unreadable") + report.by_status("skipped")
     if failures:
         for o in bad:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..terminal import shown
-from .tables import Cell, Col, table
+from .tables import CSV, Cell, Col, table
 
 if TYPE_CHECKING:
     from ..sla_bound import Bound
@@ -87,4 +87,4 @@ def print_sla(df: Any, study: str, sla: str) -> None:
         ]
         for r in df.iter_rows(named=True)
     ]
-    table(f"{shown(study)}: highest load and IOPS where {shown(sla)} holds", SLA_TABLE, rows, "`--format csv`")
+    table(f"{shown(study)}: highest load and IOPS where {shown(sla)} holds", SLA_TABLE, rows, CSV)

@@ -23,6 +23,7 @@ from .. import terminal
 Cell: TypeAlias = str | tuple[str, str]  # a table cell: its text (names already shown), or (text, rich style)
 GAP = 3  # what rich draws between two columns: " │ "
 SHORTEST = 8  # an abbreviated column keeps at least this many characters (its ellipsis included)
+CSV, JSON = "`--format csv`", "`--format json`"  # how a command shows every column (table's ``more``)
 
 
 @dataclass(frozen=True)

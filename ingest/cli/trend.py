@@ -9,6 +9,7 @@ from typing import Any
 
 from ..terminal import console, markup, shown
 from .cells import _interval, column_format, overall_verdict, pct_cell, verdict_counts
+from .tables import CSV as MORE
 from .tables import Cell, Col, table
 
 TREND_COLUMNS = [
@@ -96,7 +97,6 @@ def summary(df: Any) -> Any:
     )
 
 
-MORE = "`--format csv`"
 SUMMARY = [
     Col("system", key=True),
     Col("metric", key=True),

@@ -8,7 +8,7 @@ from typing import Any
 
 from . import params, requires
 from .steps import steps
-from .tables import Cell, Col, table
+from .tables import JSON, Cell, Col, table
 
 
 def register(sub: Any) -> None:
@@ -70,7 +70,7 @@ def show(rows: list[dict[str, Any]], db_path: str) -> None:
             [suite, str(len(rs)), str(len(rs) - failed), (str(failed), "red") if failed else "0"]
             + [f"{rs[0]['rows_validated']:,}"]
         )
-    table(f"validation of {shown(db_path)}", SUITES, cells, "`--format json`")
+    table(f"validation of {shown(db_path)}", SUITES, cells, JSON)
     bad = [r for r in rows if not r["success"]]
     for r in bad:
         args = ", ".join(f"{k}={v}" for k, v in r["kwargs"].items())
