@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TypeAlias
+from typing import Literal, TypeAlias
 
 from .. import terminal
 
@@ -167,10 +167,10 @@ def _screen(title: str, cols: Sequence[Col], rows: Sequence[Sequence[Cell]], mor
     keys_too_wide = _width(f.widths, f.shown) > out.width  # the keys alone: rich wraps them at their spaces
     for i in f.shown:
         width = None if keys_too_wide and cols[i].key else f.widths[i]
-        justify = "right" if cols[i].number else "left"
+        justify: Literal["left", "right"] = "right" if cols[i].number else "left"
         t.add_column(cols[i].head, justify=justify, width=width, overflow="fold")  # never rich's ellipsis
     for r in rows:
-        cells = [Text(r[i]) if isinstance(r[i], str) else Text(*r[i]) for i in f.shown]
+        cells = [Text(text_of(r[i]), style="" if isinstance(r[i], str) else r[i][1]) for i in f.shown]
         for i, cell in zip(f.shown, cells, strict=True):
             if i in f.shortened:
                 cell.truncate(f.widths[i], overflow="ellipsis")
