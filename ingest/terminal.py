@@ -49,12 +49,12 @@ def is_terminal() -> bool:
 @functools.cache
 def console(stderr: bool = False) -> Console:
     """rich's console for standard output (or error), the one every iolab command prints through:
-    off a terminal its lines are wide, not wrapped. Emoji codes stay text (a file named
-    ``:smile:.csv`` is printed as named)."""
+    off a terminal each thing said is one line however long, never wrapped (a log, a pipe, grep).
+    Emoji codes stay text (a file named ``:smile:.csv`` is printed as named)."""
     from rich.console import Console
 
     out = Console(highlight=False, emoji=False, stderr=stderr)
-    return out if out.is_terminal else Console(highlight=False, emoji=False, stderr=stderr, width=160)
+    return out if out.is_terminal else Console(highlight=False, emoji=False, stderr=stderr, width=160, soft_wrap=True)
 
 
 def say(*pieces: str | tuple[str, str]) -> None:

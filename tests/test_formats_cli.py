@@ -43,9 +43,13 @@ def test_detect_says_why_nothing_claims(tmp_path, capsys):
     assert detect_cmd.detect(hist.read_bytes(), hist.name)[1].startswith("ORION latency histograms")
     assert "no iolab parser recognises" in detect_cmd.detect(junk.read_bytes(), junk.name)[1]
     assert detect_cmd.detect(b"", "e.txt") == ([], "the file is empty")
-    assert main(["detect", str(hist), str(junk), str(empty), str(tmp_path / "missing.txt")]) == 1
+    assert main(["detect", str(hist), str(junk), str(empty)]) == 1
     out = " ".join(capsys.readouterr().out.split())
-    assert "it does not exist" in out and "none" in out
+    assert "no iolab parser recognises" in out and "the file is empty" in out and "none" in out
+    # a PATH that is not there is wrong usage, as for ingest (it was 1, a row of the table)
+    assert main(["detect", str(hist), str(tmp_path / "missing.txt")]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.strip() == f"Not found: PATH {tmp_path / 'missing.txt'} does not exist"
 
 
 def test_detect_reports_several_claimants(monkeypatch):

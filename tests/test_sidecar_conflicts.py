@@ -163,7 +163,8 @@ def test_an_upper_case_sidecar_bound_gives_the_headline(con, tmp_path):
 def test_compare_sla_computes_or_refuses_every_statistic(tmp_path, capsys):
     """--sla takes exactly what the view computes: p100 is the maximum (Iometer's Maximum Response Time);
     p0 (the minimum) and p99.999 are statistics iolab knows that this study has none of: refused
-    with the latencies it has (exit 1), never an empty table with exit 0; p12 no tool reports (exit 2)."""
+    with the latencies it has (exit 2, as a --metric the study does not state), never an empty table
+    with exit 0; p12 no tool reports (exit 2)."""
     from iolab import cli
 
     f = tmp_path / "t.duckdb"
@@ -173,7 +174,7 @@ def test_compare_sla_computes_or_refuses_every_statistic(tmp_path, capsys):
     assert cli.main([*base, "p100<=100ms"]) == 0
     assert {ln.split(",")[5] for ln in capsys.readouterr().out.splitlines()[1:]} == {"max_latency_ms"}
     for stat, metric in (("p0", "min_latency_ms"), ("p99.999", "p99_999_latency_ms")):
-        assert cli.main([*base, f"{stat}<=1ms"]) == 1
+        assert cli.main([*base, f"{stat}<=1ms"]) == 2
         err = " ".join(capsys.readouterr().err.split())
         assert (
             f"No curve of study sla reports {metric}" in err

@@ -24,8 +24,6 @@ from typing import Any
 os.environ.setdefault("GX_ANALYTICS_ENABLED", "false")  # offline: no usage statistics
 os.environ.setdefault("TQDM_DISABLE", "1")
 
-from rich.table import Table  # noqa: E402
-
 
 def suites():
     from iolab import validation
@@ -308,40 +306,10 @@ def main(db_path: str) -> int:
         rows = validate(con)
     finally:
         con.close()
+    from iolab.cli.validate import show  # the command's table
+
     show(rows, db_path)
     return 1 if any(not r["success"] for r in rows) else 0
-
-
-def show(rows: list[dict], db_path: str) -> None:
-    """The results as a table per suite, then each failed expectation with examples."""
-    from iolab.terminal import console, markup
-
-    t = Table(title=f"validation of {markup(db_path)}", show_edge=False)
-    for c in ("suite", "expectations", "passed", "failed", "rows"):
-        t.add_column(c, justify="right" if c != "suite" else "left")
-    by: dict[str, list[dict]] = {}
-    for r in rows:
-        by.setdefault(r["suite"], []).append(r)
-    for suite, rs in by.items():
-        failed = sum(not r["success"] for r in rs)
-        t.add_row(
-            suite,
-            str(len(rs)),
-            str(len(rs) - failed),
-            f"[red]{failed}[/]" if failed else "0",
-            f"{rs[0]['rows_validated']:,}",
-        )
-    console().print(t)
-    bad = [r for r in rows if not r["success"]]
-    for r in bad:
-        args = ", ".join(f"{k}={v}" for k, v in r["kwargs"].items())
-        console().print(
-            f"[red]failed[/] {r['suite']}: {r['expectation']}({markup(args)}): "
-            f"{r['unexpected_count']} unexpected, e.g. {markup(r['examples'][:3])}"
-        )
-    console().print(
-        f"{len(rows)} expectations, {len(rows) - len(bad)} met, {len(bad)} failed (stored in validation_results)"
-    )
 
 
 if __name__ == "__main__":

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any, TypeAlias
+from typing import Any
 
 from ..terminal import console, markup, shown, write_out
 from ..wording import better_means, change_words, point_label
 from . import compare_rows, params, requires
 from .cells import VERDICTS, _interval, _pct, column_format, overall_verdict, pct_cell, verdict_counts  # noqa: F401
 from .compare_rows import COMPARE_COLUMNS, comparison_rows, default_metrics, resolve_metrics  # noqa: F401
+from .tables import CSV as MORE
+from .tables import Cell, Col, table
 
 
 def register(sub: Any) -> None:
@@ -55,8 +57,9 @@ def register(sub: Any) -> None:
     p.set_defaults(func=cmd_compare)
 
 
-def chosen_measurements(con: Any, study: str, said: list[str] | None) -> dict[str, str] | str:
-    """``--measurement SYSTEM=LABEL`` as system -> measurement, or why it names none of the study's."""
+def chosen_measurements(con: Any, study: str, said: list[str] | None) -> dict[str, str] | int:
+    """``--measurement SYSTEM=LABEL`` as system -> measurement, or the usage exit code (said, in one
+    line) where it names no system or measurement of the study."""
     rows = con.execute(
         "SELECT system, list(measurement ORDER BY measurement_no NULLS LAST, measurement) FROM system_measurements "
         "WHERE study = ? GROUP BY system",
@@ -67,11 +70,10 @@ def chosen_measurements(con: Any, study: str, said: list[str] | None) -> dict[st
     for item in said or []:
         system, sep, label = item.rpartition("=")
         if not sep or system not in known:
-            return f"--measurement {item}: write SYSTEM=LABEL with one of the study's systems: " + ", ".join(
-                sorted(known)
-            )
+            where = f" in study {study} (--measurement {item}: write SYSTEM=LABEL)"
+            return requires.unknown("system", system or item, sorted(known), where)
         if label not in known[system]:
-            return f"--measurement {item}: {system} has the measurements " + ", ".join(known[system])
+            return requires.unknown("measurement", label, known[system], f" of {system} (--measurement {item})")
         out[system] = label
     return out
 
@@ -121,14 +123,8 @@ def cmd_compare(args: argparse.Namespace, con: Any) -> int:
         s for (s,) in con.execute("SELECT DISTINCT system FROM measurements WHERE study = ?", [args.study]).fetchall()
     }
     if args.baseline and args.baseline not in systems:
-        from ..names import did_you_mean
-
         known = sorted(s for s in systems if s)
-        err.print(
-            f"[red]No system '{markup(args.baseline)}'[/] in study {markup(args.study)}"
-            + markup(did_you_mean(args.baseline, known) + "; systems: " + ", ".join(known))
-        )
-        return requires.EXIT_USAGE
+        return requires.unknown("system", args.baseline, known, f" in study {args.study}")
     from .. import declared
 
     if not args.baseline and (said := [p for p in declared.problems(con, {args.study}) if p.key == "baseline"]):
@@ -140,10 +136,8 @@ def cmd_compare(args: argparse.Namespace, con: Any) -> int:
     if len(named := sorted(s for s in systems if s)) < 2:
         err.print(f"[red]Nothing to compare in {markup(args.study)}:[/] {markup(no_systems_text(args.study, named))}")
         return requires.EXIT_USAGE
-    chosen = chosen_measurements(con, args.study, args.measurement)
-    if isinstance(chosen, str):
-        err.print(f"[red]{markup(chosen)}[/]")
-        return requires.EXIT_USAGE
+    if isinstance(chosen := chosen_measurements(con, args.study, args.measurement), int):
+        return chosen
     if not (metrics := metrics_for(con, args.study, args.metric)):
         return requires.EXIT_USAGE
     from ..fdr import noise_alone
@@ -170,19 +164,22 @@ def cmd_compare(args: argparse.Namespace, con: Any) -> int:
 def metrics_for(con: Any, study: str, asked: list[str] | None) -> list[str]:
     """The metrics compared: those asked (resolved to their per-direction forms where the study states
     them so, each resolution said on standard error), else the study's headline metrics; [] (said
-    why) where none is left."""
-    metrics, notes = resolve_metrics(con, study, asked) if asked else (default_metrics(con, study), [])
+    why, in one line) where a metric asked is not the study's, or none is left."""
+    if asked:
+        metrics, notes, missing = resolve_metrics(con, study, asked)
+        if missing:
+            requires.unknown("metric", missing[0], compare_rows.stated_metrics(con, study), f" in study {study}")
+            return []
+    else:
+        metrics, notes = default_metrics(con, study), []
     err = console(stderr=True)
     for note in notes:
         err.print(f"[yellow]--metric {markup(note)}[/]", soft_wrap=True)
     if not metrics:
         err.print(
-            f"[red]Nothing to compare in {markup(study)}[/]: "
-            + (
-                "no metric asked for is stated by its points."
-                if asked
-                else "its runs state no headline metric (IO/s, MB/s, average latency); name one with --metric."
-            )
+            f"[red]Nothing to compare in {markup(study)}[/]: its runs state no headline metric (IO/s, MB/s, "
+            "average latency); name one with --metric.",
+            soft_wrap=True,
         )
     return metrics
 
@@ -212,9 +209,10 @@ def cmd_sla(args: argparse.Namespace, con: Any) -> int:
         console(stderr=True).print(
             f"[red]No curve of study {markup(args.study)} reports {markup(bound.metric)}[/] (over all I/Os or per "
             f"direction) at a stated load: nothing to hold to {markup(args.sla)}. "
-            + markup(sla.held_latencies(con, args.study))
+            + markup(sla.held_latencies(con, args.study)),
+            soft_wrap=True,
         )
-        return requires.EXIT_REJECTED
+        return requires.EXIT_USAGE  # a metric the study does not hold, as --metric
     if args.format != "table":
         write_out(as_text(df, args.format))
     else:
@@ -315,40 +313,37 @@ def correction_text(factor: float | None, direction: str) -> str:
     return f"{'x' if direction == 'higher' else '/'}{factor:g}"
 
 
-Cell: TypeAlias = str | tuple[str, str]  # a table cell: its text (names already shown), or (text, rich style)
-
-
-def table(title: str, heads: list[str], rows: list[list[Cell]], left: set[str]) -> None:
-    """A table: on a terminal rich's, with colours; off it (a log, a pipe, a file) plain columns
-    aligned by spaces, one line per row however long, every name and metric whole (columns ``left``
-    aligned left, the others right)."""
-    from ..terminal import is_terminal
-
-    if is_terminal():
-        from rich.table import Table
-        from rich.text import Text
-
-        t = Table(title=title, show_edge=False)
-        for c in heads:
-            t.add_column(c, justify="left" if c in left else "right")
-        for r in rows:
-            t.add_row(*(Text(c) if isinstance(c, str) else Text(*c) for c in r))
-        console().print(t)
-        return
-    from rich.cells import cell_len
-
-    texts = [heads] + [[c if isinstance(c, str) else c[0] for c in r] for r in rows]
-    widths = [max(cell_len(r[i]) for r in texts) for i in range(len(heads))]
-
-    def line(cells: list[str]) -> str:
-        pad = [" " * (w - cell_len(c)) for c, w in zip(cells, widths, strict=True)]
-        return "  ".join(c + p if h in left else p + c for c, p, h in zip(cells, pad, heads, strict=True)).rstrip()
-
-    print(title)
-    print(line(texts[0]))
-    print("  ".join("-" * w for w in widths))
-    for text in texts[1:]:
-        print(line(text))
+# the summary: the system and metric say which row it is, % better is the headline; the others give
+# way from the highest drop (the spread of the ratio, the counts, the words)
+SUMMARY = [
+    Col("system", key=True),
+    Col("metric", key=True),
+    Col("better", drop=8),
+    Col("matched", number=True, drop=3),
+    Col("unmatched", number=True, drop=6),
+    Col("ratio geo. mean", number=True, drop=1),
+    Col("min", number=True, drop=7),
+    Col("max", number=True, drop=7),
+    Col("correction", drop=4),
+    Col("% better", number=True),
+    Col("change", drop=2, shorten=True),
+    Col("verdicts", drop=5, shorten=True),
+]
+POINTS = [
+    Col("system", key=True, wrap=16),
+    Col("point", key=True, wrap=24),
+    Col("metric", key=True),
+    Col("baseline", number=True, drop=2),
+    Col("corrected", number=True, drop=5),
+    Col("value", number=True, drop=2),
+    Col("ratio", number=True, drop=3),
+    Col("% better", number=True),
+    Col("change", drop=6, shorten=True),
+    Col("95 % CI", drop=4),
+    Col("runs", number=True, drop=7),
+    Col("verdict", drop=1),
+    Col("match", drop=8, shorten=True),
+]
 
 
 def _print(
@@ -377,13 +372,12 @@ def _print(
         for line in measured:
             out.print(f"  {markup(line)}", soft_wrap=True)
     s = summary(df, unmatched)
-    heads = ["system", "metric", "matched", "unmatched", "ratio geo. mean", "min", "max", "correction", "% better"]
-    heads += ["change", "verdicts"]
     ratio = column_format([*s["ratio_geomean"], *s["ratio_min"], *s["ratio_max"]])
     cells: list[list[Cell]] = [
         [
             shown(r["system"]),
-            shown(f"{r['metric']} ({r['unit']}, {r['direction']} is better)"),
+            shown(f"{r['metric']} ({r['unit']})"),
+            r["direction"],  # which way is better
             f"{r['matched']:,}",
             f"{r['unmatched']:,}",
             ratio(r["ratio_geomean"]),
@@ -396,8 +390,7 @@ def _print(
         ]
         for r in s.iter_rows(named=True)
     ]
-    left = {"system", "metric", "correction", "change", "verdicts"}
-    table("per system (ratio = value / baseline; geometric means)", heads, cells, left)
+    table("per system (ratio = value / baseline; geometric means)", SUMMARY, cells, MORE)
     if "lower" in s["direction"].to_list():
         out.print(f"% better: {better_means('lower')}.", soft_wrap=True)
     if rows:
@@ -411,8 +404,6 @@ def _print(
 
 def _print_rows(df: Any) -> None:
     """Every matched point; each number column in one format."""
-    heads = ["system", "point", "metric", "baseline", "corrected", "value", "ratio", "% better", "change", "95 % CI"]
-    heads += ["runs", "verdict", "match"]
     corrected = [
         None if b is None else b * c if d == "higher" else b / c
         for b, c, d in zip(df["baseline_value"], df["correction"], df["direction"], strict=True)
@@ -440,4 +431,4 @@ def _print_rows(df: Any) -> None:
         ]
         for r, cb in zip(df.iter_rows(named=True), corrected, strict=True)
     ]
-    table("matched points", heads, cells, {"system", "point", "metric", "change", "verdict", "match"})
+    table("matched points", POINTS, cells, MORE)

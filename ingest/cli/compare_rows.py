@@ -63,16 +63,22 @@ def default_metrics(con: Any, study: str) -> list[str]:
     return [m for (m,) in rows]
 
 
-def resolve_metrics(con: Any, study: str, asked: list[str]) -> tuple[list[str], list[str]]:
-    """(the metrics to compare, notes): each asked metric that the study's points state; where they state
-    it per I/O direction only (fio's avg_read_latency_ms, never an avg_latency_ms), those, with a note;
-    where they state neither, a note naming what they do state. Never "0 matched points" without a word."""
+def stated_metrics(con: Any, study: str) -> list[str]:
+    """Every metric the points of ``study`` state (view comparison_points), in name order."""
+    rows = con.execute("SELECT DISTINCT metric FROM comparison_points WHERE study = ? ORDER BY 1", [study]).fetchall()
+    return [m for (m,) in rows]
+
+
+def resolve_metrics(con: Any, study: str, asked: list[str]) -> tuple[list[str], list[str], list[str]]:
+    """(the metrics to compare, notes, the metrics asked that the study does not state): each asked
+    metric that the study's points state; where they state it per I/O direction only (fio's
+    avg_read_latency_ms, never an avg_latency_ms), those, with a note. Never "0 matched points"
+    without a word: a metric stated neither way is the caller's to refuse."""
     from ..vocabulary import per_direction
 
-    rows = con.execute("SELECT DISTINCT metric FROM comparison_points WHERE study = ?", [study]).fetchall()
-    stated = {m for (m,) in rows}
+    stated = set(stated_metrics(con, study))
     metrics: list[str] = []
-    notes = []
+    notes, missing = [], []
     for metric in dict.fromkeys(asked):
         if metric in stated:
             metrics.append(metric)
@@ -80,13 +86,8 @@ def resolve_metrics(con: Any, study: str, asked: list[str]) -> tuple[list[str], 
             metrics += forms
             notes.append(f"{metric}: the study states it per I/O direction only; compared as {', '.join(forms)}.")
         else:
-            heads = default_metrics(con, study)
-            notes.append(
-                f"{metric}: no point of study {study} states it"
-                + (f"; its headline metrics are {', '.join(heads)}" if heads else "")
-                + " (`iolab info` lists every metric)."
-            )
-    return list(dict.fromkeys(metrics)), notes
+            missing.append(metric)
+    return list(dict.fromkeys(metrics)), notes, missing
 
 
 def comparison_rows(

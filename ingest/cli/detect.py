@@ -13,6 +13,7 @@ from types import ModuleType
 from typing import Any
 
 from . import params, requires
+from .tables import JSON, Col, table
 
 
 def register(sub: Any) -> None:
@@ -50,6 +51,8 @@ def examine(path: Path) -> tuple[str, str, bool]:
 def cmd_detect(args: argparse.Namespace) -> int:
     from .. import batch
 
+    if (code := requires.not_found(args.paths)) is not None:
+        return code
     files = []
     for _, path in batch.walk([Path(p) for p in args.paths]):
         parser, why, claimed = examine(path)
@@ -69,14 +72,15 @@ def cmd_detect(args: argparse.Namespace) -> int:
     return requires.EXIT_REJECTED if unclaimed else requires.EXIT_OK
 
 
+COLUMNS = [
+    Col("file", key=True, wrap=30, fold=True),
+    Col("parser", key=True),
+    Col("why", drop=1, keep=True, shorten=True),
+]
+
+
 def _print(files: list[dict[str, Any]]) -> None:
-    from rich.table import Table
+    from ..terminal import shown
 
-    from ..terminal import console, markup
-
-    t = Table(title="detect", show_lines=False)
-    for c in ("file", "parser", "why"):
-        t.add_column(c, overflow="fold")
-    for f in files:
-        t.add_row(markup(f["path"]), markup(", ".join(f["parsers"]) or "none"), markup(f["why"]))
-    console().print(t)
+    rows = [[shown(f["path"]), shown(", ".join(f["parsers"]) or "none"), shown(f["why"])] for f in files]
+    table("detect", COLUMNS, rows, JSON)

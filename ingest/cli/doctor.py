@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from . import params, requires
+from .tables import JSON, Cell, Col, table
 
 
 @dataclass(frozen=True)
@@ -204,19 +205,28 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     return requires.EXIT_ENVIRONMENT if missing_required else requires.EXIT_OK
 
 
+COLUMNS = [
+    Col("part", key=True, wrap=16),
+    Col("needs", key=True, wrap=16),
+    Col("found", drop=1, keep=True, shorten=True),
+]
+COLUMNS.append(Col("to add it", drop=2, keep=True, shorten=True))
+
+
 def _print(found: list[Check]) -> None:
-    from rich.table import Table
+    from ..terminal import console, shown
 
-    from ..terminal import console, markup
-
-    t = Table(title="iolab doctor", show_edge=False)
-    for head in ("part", "needs", "found", "to add it"):
-        t.add_column(head)
-    for c in found:
-        where = markup(c.found) if c.found else ("[red]missing[/]" if c.required else "[yellow]missing[/]")
-        t.add_row(markup(c.part), markup(c.item), where, markup(c.fix) if c.found is None else "")
+    rows: list[list[Cell]] = [
+        [
+            shown(c.part),
+            shown(c.item),
+            shown(c.found) if c.found else ("missing", "red" if c.required else "yellow"),
+            shown(c.fix) if c.found is None else "",
+        ]
+        for c in found
+    ]
+    table("iolab doctor", COLUMNS, rows, JSON)
     out = console()
-    out.print(t)
     lacking = [c for c in found if c.found is None]
     if not lacking:
         out.print("Everything iolab uses is here.")

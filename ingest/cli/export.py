@@ -93,8 +93,7 @@ def cmd_export(args: argparse.Namespace, con: Any) -> int:
     err = console(stderr=True)
     names = relations(con)
     if args.view not in names:
-        err.print(f"[red]No view or table '{markup(args.view)}'[/]; there are: " + markup(", ".join(sorted(names))))
-        return requires.EXIT_USAGE
+        return requires.unknown("view or table", args.view, sorted(names), plural="there are")
     if args.format == "parquet" and not args.out:
         err.print("[red]Parquet is binary:[/] give a file with --out")
         return requires.EXIT_USAGE

@@ -9,6 +9,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from .tables import Col
+
 CORPUS = Path(__file__).resolve().parents[2] / "tests" / "corpus"
 # the versions the real corpus files show, shipped with the package (an installed wheel has no
 # tests/corpus): written by `make golden` (write_seen), checked current by tests/test_formats_cli.py
@@ -88,8 +90,10 @@ def catalogue(seen: dict[str, dict[str, int]]) -> dict[str, Any]:
 
 
 def cmd_formats(args: argparse.Namespace) -> int:
-    from . import params
+    from . import params, requires
 
+    if args.corpus and (code := requires.not_found([args.corpus], "--corpus")) is not None:
+        return code
     doc = catalogue(corpus_versions(Path(args.corpus)) if args.corpus else shipped_versions())
     if args.format == "json":
         params.write_json(doc)
@@ -98,23 +102,25 @@ def cmd_formats(args: argparse.Namespace) -> int:
     return 0
 
 
+FORMATS = [
+    Col("format", key=True),
+    Col("module", drop=4),
+    Col("reads", drop=2, shorten=True),
+    Col("versions seen in real files (files)", drop=1, shorten=True),
+    Col("known unsupported", drop=3, shorten=True),
+]
+NOT_READ = [Col("file name ends with", key=True), Col("why", drop=1, shorten=True)]
+
+
 def _print(doc: dict[str, Any]) -> None:
-    from rich.table import Table
+    from ..terminal import shown
+    from .tables import JSON, table
 
-    from ..terminal import console, markup
-
-    t = Table(title="formats iolab reads", show_lines=False)
-    t.add_column("format", no_wrap=True)
-    t.add_column("module", no_wrap=True)
-    for c in ("reads", "versions seen in real files (files)", "known unsupported"):
-        t.add_column(c, overflow="fold")
-    for f in doc["formats"]:
-        versions = ", ".join(f"{v} ({n})" for v, n in f["versions_seen"].items()) or "no real file"
-        t.add_row(*(markup(x) for x in (f["format"], f["module"], f["reads"], versions, "; ".join(f["unsupported"]))))
-    console().print(t)
-    u = Table(title="known files iolab does not read", show_lines=False)
-    u.add_column("file name ends with")
-    u.add_column("why", overflow="fold")
-    for r in doc["not_read"]:
-        u.add_row(markup(r["suffix"]), markup(r["why"]))
-    console().print(u)
+    rows = [
+        [shown(f["format"]), shown(f["module"]), shown(f["reads"])]
+        + [shown(", ".join(f"{v} ({n})" for v, n in f["versions_seen"].items()) or "no real file")]
+        + [shown("; ".join(f["unsupported"]))]
+        for f in doc["formats"]
+    ]
+    table("formats iolab reads", FORMATS, rows, JSON)
+    table("known files iolab does not read", NOT_READ, [[shown(r["suffix"]), shown(r["why"])] for r in doc["not_read"]])

@@ -5,8 +5,10 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..terminal import console, markup, say, shown
+from ..terminal import say, shown
 from . import params, requires
+from .tables import JSON as MORE
+from .tables import Col, table
 
 
 def register(sub: Any) -> None:
@@ -81,39 +83,49 @@ MEASURED = (
 )
 
 
-def _print(doc: dict[str, Any]) -> None:
-    from rich.table import Table
+STUDIES = [
+    Col("study", key=True),
+    Col("files", number=True, drop=2),
+    Col("systems", drop=3, shorten=True),
+    Col("formats", drop=4, shorten=True),
+    Col("numbers", number=True, drop=1),
+]
+MEASUREMENTS = [
+    Col("study", key=True),
+    Col("system", key=True, wrap=18),
+    Col("measurement", key=True),
+    Col("by", drop=5),
+    Col("runs", number=True, drop=1),
+    Col("with numbers", number=True, drop=4),
+    Col("first run", drop=3),
+    Col("current", drop=2, shorten=True),
+]
+FILES = [Col("format", key=True), Col("status", key=True), Col("files", number=True)]
 
-    how = {"--db": "", "the default": ""}.get(doc["db_found"], f" ({markup(doc['db_found'])})")
-    t = Table(title=f"studies in {markup(doc['db'])}{how}")
-    for c, j in (("study", "left"), ("files", "right"), ("systems", "left"), ("formats", "left"), ("numbers", "right")):
-        t.add_column(c, justify=j)  # type: ignore[arg-type]
-    for s in doc["studies"]:
-        systems, formats = "; ".join(s["systems"]) or "-", ", ".join(s["formats"]) or "-"
-        t.add_row(markup(s["study"]), f"{s['files']:,}", markup(systems), markup(formats), f"{s['numbers']:,}")
-    console().print(t)
-    m = Table(title="measurements of each system (`iolab compare --measurement SYSTEM=LABEL` names one)")
-    for c in ("study", "system", "measurement", "by", "runs", "with numbers", "first run", "current"):
-        m.add_column(c, justify="right" if c in ("runs", "with numbers") else "left")
-    for r in doc["measurements"]:
-        current = "yes" if r["current"] else (markup(r["note"]) if r["note"] else "no")
-        m.add_row(
-            markup(r["study"]),
-            markup(r["system"]),
-            markup(r["measurement"]),
-            r["measured_by"],
-            f"{r['runs']:,}",
-            "" if r["runs_with_numbers"] is None else f"{r['runs_with_numbers']:,}",  # counted where it decides
-            (r["first_run"] or "-")[:16],
-            current,
-        )
-    console().print(m)
-    f = Table(title="files by format and status")
-    for c in ("format", "status", "files"):
-        f.add_column(c, justify="right" if c == "files" else "left")
-    for r in doc["files"]:
-        f.add_row(markup(r["format"] or "-"), r["status"], f"{r['files']:,}")
-    console().print(f)
+
+def _print(doc: dict[str, Any]) -> None:
+    how = {"--db": "", "the default": ""}.get(doc["db_found"], f" ({shown(doc['db_found'])})")
+    studies = [
+        [shown(s["study"]), f"{s['files']:,}", shown("; ".join(s["systems"]) or "-")]
+        + [shown(", ".join(s["formats"]) or "-"), f"{s['numbers']:,}"]
+        for s in doc["studies"]
+    ]
+    table(f"studies in {shown(doc['db'])}{how}", STUDIES, studies, MORE)
+    measured = [
+        [shown(r["study"]), shown(r["system"]), shown(r["measurement"]), r["measured_by"], f"{r['runs']:,}"]
+        # counted where it decides
+        + ["" if r["runs_with_numbers"] is None else f"{r['runs_with_numbers']:,}", (r["first_run"] or "-")[:16]]
+        + ["yes" if r["current"] else (shown(r["note"]) if r["note"] else "no")]
+        for r in doc["measurements"]
+    ]
+    table(
+        "measurements of each system (`iolab compare --measurement SYSTEM=LABEL` names one)",
+        MEASUREMENTS,
+        measured,
+        MORE,
+    )
+    files = [[shown(r["format"] or "-"), r["status"], f"{r['files']:,}"] for r in doc["files"]]
+    table("files by format and status", FILES, files, MORE)
     n = doc["totals"]
     say(f"{n['measurements']:,} measurements, {n['runs']:,} runs, {n['points']:,} time-series points")
     say(

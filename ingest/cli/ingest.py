@@ -20,8 +20,9 @@ from typing import TYPE_CHECKING, Any
 from ..config import max_files
 from ..outcome import Status
 from ..terminal import console, is_terminal, markup, say, shown
-from . import params
+from . import params, tables
 from .requires import EXIT_ENVIRONMENT, EXIT_OK, EXIT_REJECTED, EXIT_USAGE
+from .tables import Col
 
 if TYPE_CHECKING:  # imported where used: `iolab --help` stays quick (pyarrow, pydantic, duckdb are not needed)
     from .. import batch
@@ -261,6 +262,17 @@ def report_json(report: batch.Report, db_path: str) -> dict:
     }
 
 
+def counted(c: dict[str, int]) -> str:
+    """What one file added: its runs, numbers, series and points, and its tool tables' rows."""
+    main = [
+        f"{c[k]:,} {label}"
+        for k, label in (("runs", "runs"), ("samples", "numbers"), ("series", "series"), ("points", "points"))
+        if c.get(k)
+    ]
+    tool = sum(v for k, v in c.items() if k not in ("runs", "samples", "series", "points"))
+    return ", ".join(main + ([f"{tool:,} tool-table rows"] if tool else []))
+
+
 def print_report(
     report: batch.Report, db_path: str, *, table: bool = True, failures: bool = True, verbose: bool = False
 ) -> None:
@@ -282,25 +294,10 @@ def print_report(
     if gone:
         say(f"{gone} file(s) no longer on disk left the analysis (their history stays in source_history).")
     if ok and table:
-        from rich.table import Table
-
-        t = Table(title="ingested", show_edge=False)
-        for col in ("file", "status" if verbose else "format", "rows"):
-            t.add_column(col)
-        for o in ok:
-            c = o.counts
-            main = [
-                f"{c[k]:,} {label}"
-                for k, label in (("runs", "runs"), ("samples", "numbers"), ("series", "series"), ("points", "points"))
-                if c.get(k)
-            ]
-            tool = sum(v for k, v in c.items() if k not in ("runs", "samples", "series", "points"))
-            t.add_row(
-                markup(o.path),
-                o.status if verbose else o.format,
-                ", ".join(main + ([f"{tool:,} tool-table rows"] if tool else [])),
-            )
-        console().print(t)
+        rows = [[shown(o.path), o.status if verbose else (o.format or ""), counted(o.counts)] for o in ok]
+        heads = [Col("file", key=True, wrap=30, fold=True), Col("status" if verbose else "format", drop=1, keep=True)]
+        heads.append(Col("rows", drop=2, keep=True, shorten=True))
+        tables.table("ingested", heads, rows, tables.JSON)
     bad = report.by_status("rejected") + report.by_status("unreadable") + report.by_status("skipped")
     if failures:
         for o in bad:

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from ..terminal import say, shown
+from ..terminal import console, say, shown
 from . import params, requires
 from .ingest import _absent, _line, _not_found
 
@@ -32,7 +32,7 @@ def cmd_remove(args: argparse.Namespace, con: Any) -> int:
     from .. import batch
 
     if not args.paths and not args.study:
-        say(("Nothing to remove:", "red"), " name files or folders, or --study STUDY")
+        console(stderr=True).print("[red]Nothing to remove:[/] name files or folders, or --study STUDY")
         return requires.EXIT_USAGE
     if args.study and (bad := requires.known_study(con, args.study, args.db)) is not None:
         return bad

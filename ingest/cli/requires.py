@@ -82,15 +82,33 @@ def studies(con: Any) -> list[str]:
 def known_study(con: Any, study: str, db_path: str) -> int | None:
     """None when ``study`` is in the database; else say so, list the studies, and return 2."""
     every = studies(con)
-    if study in every:
-        return None
+    return None if study in every else unknown("study", study, every, f" in {db_path}", "studies")
+
+
+def unknown(what: str, name: str, known: list[str], where: str = "", plural: str = "") -> int:
+    """Say, in one line, that ``name`` names no ``what`` (a study, system, metric, view...) ``where``,
+    the closest ``known`` one if any is close (iolab.names.did_you_mean) and every known one; return
+    the usage exit code (2): the one answer of every command to a name that names nothing."""
     from ..names import did_you_mean
 
+    listed = ", ".join(known) or "none"
     console(stderr=True).print(
-        f"[red]No study '{markup(study)}'[/] in {markup(db_path)}"
-        + markup(did_you_mean(study, every) + "; studies: " + (", ".join(every) or "none"))
+        f"[red]No {what} '{markup(name)}'[/]{markup(where)}"
+        + markup(f"{did_you_mean(name, known)}; {plural or what + 's'}: {listed}"),
+        soft_wrap=True,
     )
     return EXIT_USAGE
+
+
+def not_found(paths: list[str], option: str = "PATH") -> int | None:
+    """EXIT_USAGE, having said which, when a path given names nothing on disk (a typo): before
+    anything is read. None when each is there (a link to nothing is there: the command says what it is)."""
+    import os
+
+    absent = [p for p in paths if not os.path.lexists(p)]
+    for p in absent:
+        console(stderr=True).print(f"[red]Not found:[/] {option} {markup(p)} does not exist", soft_wrap=True)
+    return EXIT_USAGE if absent else None
 
 
 def data_roots(db_path: str | Path) -> list[str]:

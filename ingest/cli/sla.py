@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..terminal import console, markup
+from ..terminal import shown
+from .tables import CSV, Cell, Col, table
 
 if TYPE_CHECKING:
     from ..sla_bound import Bound
@@ -59,22 +60,31 @@ def sla_rows(con: Any, study: str) -> Any:
     ).pl()
 
 
-def print_sla(df: Any, study: str, sla: str) -> None:
-    from rich.table import Table
+SLA_TABLE = [
+    Col("system", key=True),
+    Col("workload", key=True, wrap=16),
+    Col("config", key=True, wrap=12),
+    Col("scope", key=True),
+    Col("load", number=True),
+    Col("IOPS", number=True),
+    Col("runs", number=True, drop=2),
+    Col("how", drop=1, shorten=True),
+]
 
-    t = Table(title=f"{markup(study)}: highest load and IOPS where {markup(sla)} holds", show_edge=False)
-    for c in ("system", "workload", "config", "scope", "load", "IOPS", "runs", "how"):
-        t.add_column(c, justify="right" if c in ("load", "IOPS", "runs") else "left")
-    for r in df.iter_rows(named=True):
-        t.add_row(
-            markup(r["system"]),
-            markup(r["workload_label"] or ""),
-            markup(r["config_label"] or ""),
-            markup(r["scope"]),
+
+def print_sla(df: Any, study: str, sla: str) -> None:
+    rows: list[list[Cell]] = [
+        [
+            shown(r["system"]),
+            shown(r["workload_label"] or ""),
+            shown(r["config_label"] or ""),
+            shown(r["scope"]),
             "" if r["sla_load"] is None else f"{r['sla_load']:,.1f}",
             "" if r["sla_iops"] is None else f"{r['sla_iops']:,.0f}",
             # the runs averaged at the load that holds and at the one that fails (each point a mean)
             "/".join(str(n) for n in (r["hold_n"], r["fail_n"]) if n is not None),
-            markup(r["how"]),
-        )
-    console().print(t)
+            shown(r["how"]),
+        ]
+        for r in df.iter_rows(named=True)
+    ]
+    table(f"{shown(study)}: highest load and IOPS where {shown(sla)} holds", SLA_TABLE, rows, CSV)

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..terminal import console, markup
-from .cells import _interval, _pct, column_format, overall_verdict, verdict_counts
+from ..terminal import console, markup, shown
+from .cells import _interval, column_format, overall_verdict, pct_cell, verdict_counts
+from .tables import CSV as MORE
+from .tables import Cell, Col, table
 
 TREND_COLUMNS = [
     "study",
@@ -95,11 +97,34 @@ def summary(df: Any) -> Any:
     )
 
 
+SUMMARY = [
+    Col("system", key=True),
+    Col("metric", key=True),
+    Col("better", drop=7),
+    Col("before", key=True, wrap=10),
+    Col("newest", key=True, wrap=10),
+    Col("points", number=True, drop=3),
+    Col("newest only", number=True, drop=5),
+    Col("% change", number=True),
+    Col("verdicts", drop=4, shorten=True),
+    Col("regressions", number=True, drop=1),
+]
+POINTS = [
+    Col("system", key=True, wrap=16),
+    Col("workload", key=True, wrap=20),
+    Col("metric", key=True),
+    Col("before", number=True, drop=2),
+    Col("newest", number=True, drop=2),
+    Col("% change", number=True),
+    Col("95 % CI", drop=3),
+    Col("runs", number=True, drop=4),
+    Col("verdict", drop=1),
+]
+
+
 def print_trend(df: Any, ms: Any, study: str, rows: bool, alone: dict[tuple[str, str], int], many: str = "") -> None:
     """Each system's newest measurement against the one before; a line for each that has one only.
     ``many``: what noise alone would give among the study's verdicts (ingest/fdr.py), said under the table."""
-    from rich.table import Table
-
     out = console()
     out.print(
         f"[bold]{markup(study)}[/]: each system's newest measurement against the one before "
@@ -127,23 +152,22 @@ def print_trend(df: Any, ms: Any, study: str, rows: bool, alone: dict[tuple[str,
             )
     if df.height == 0:
         return
-    t = Table(title="newest measurement against the one before", show_edge=False)
-    heads = ("system", "metric", "before", "newest", "points", "newest only", "% change", "verdicts", "regressions")
-    for c in heads:
-        t.add_column(c, justify="left" if c in ("system", "metric", "before", "newest", "verdicts") else "right")
-    for r in summary(df).iter_rows(named=True):
-        t.add_row(
-            markup(r["system"]),
-            markup(f"{r['metric']} ({r['unit']}, {r['direction']} is better)"),
-            markup(r["previous_measurement"]),
-            markup(r["measurement"]),
+    cells: list[list[Cell]] = [
+        [
+            shown(r["system"]),
+            shown(f"{r['metric']} ({r['unit']})"),
+            r["direction"],  # which way is better
+            shown(r["previous_measurement"]),
+            shown(r["measurement"]),
             f"{r['points']:,}",
             f"{alone.get((r['system'], r['metric']), 0):,}",
-            _pct(r["pct_change_geomean"], overall_verdict(r["verdicts"])),
+            pct_cell(r["pct_change_geomean"], overall_verdict(r["verdicts"])),
             verdict_counts(r["verdicts"]),
-            f"[red]{r['regressions']:,}[/]" if r["regressions"] else "0",
-        )
-    out.print(t)
+            (f"{r['regressions']:,}", "red") if r["regressions"] else "0",
+        ]
+        for r in summary(df).iter_rows(named=True)
+    ]
+    table("newest measurement against the one before", SUMMARY, cells, MORE)
     if many:
         out.print(markup(many))
     if rows:
@@ -153,22 +177,19 @@ def print_trend(df: Any, ms: Any, study: str, rows: bool, alone: dict[tuple[str,
 
 
 def _print_rows(df: Any) -> None:
-    from rich.table import Table
-
-    t = Table(title="points", show_edge=False)
-    for c in ("system", "workload", "metric", "before", "newest", "% change", "95 % CI", "runs", "verdict"):
-        t.add_column(c, justify="right" if c in ("before", "newest", "% change", "95 % CI", "runs") else "left")
     plain = column_format([*df["previous_value"], *df["value"]])
-    for r in df.iter_rows(named=True):
-        t.add_row(
-            markup(r["system"]),
-            markup(r["workload_label"]),
-            markup(f"{r['metric']} ({r['unit']})"),
+    cells: list[list[Cell]] = [
+        [
+            shown(r["system"]),
+            shown(r["workload_label"]),
+            shown(f"{r['metric']} ({r['unit']})"),
             plain(r["previous_value"]),
             plain(r["value"]),
-            _pct(r["pct_change"], r["verdict"]),
+            pct_cell(r["pct_change"], r["verdict"]),
             _interval(r["ci95_low_pct"], r["ci95_high_pct"]),
             f"{r['previous_n']}/{r['n']}",
-            ("[red]regression[/]" if r["regression"] else r["verdict"]) or "",
-        )
-    console().print(t)
+            ("regression", "red") if r["regression"] else (r["verdict"] or ""),
+        ]
+        for r in df.iter_rows(named=True)
+    ]
+    table("points", POINTS, cells, MORE)

@@ -8,6 +8,7 @@ from typing import Any
 
 from . import params, requires
 from .steps import steps
+from .tables import JSON, Cell, Col, table
 
 
 def register(sub: Any) -> None:
@@ -42,5 +43,41 @@ def cmd_validate(args: argparse.Namespace, con: Any) -> int:
             }
         )
     else:
-        vrun.show(rows, args.db)
+        show(rows, args.db)
     return requires.EXIT_REJECTED if failed and not args.warn_only else requires.EXIT_OK
+
+
+SUITES = [
+    Col("suite", key=True),
+    Col("expectations", number=True, drop=2),
+    Col("passed", number=True, drop=1),
+    Col("failed", number=True),
+    Col("rows", number=True, drop=3),
+]
+
+
+def show(rows: list[dict[str, Any]], db_path: str) -> None:
+    """The results as a table per suite, then each failed expectation with examples."""
+    from ..terminal import console, markup, shown
+
+    by: dict[str, list[dict[str, Any]]] = {}
+    for r in rows:
+        by.setdefault(r["suite"], []).append(r)
+    cells: list[list[Cell]] = []
+    for suite, rs in by.items():
+        failed = sum(not r["success"] for r in rs)
+        cells.append(
+            [suite, str(len(rs)), str(len(rs) - failed), (str(failed), "red") if failed else "0"]
+            + [f"{rs[0]['rows_validated']:,}"]
+        )
+    table(f"validation of {shown(db_path)}", SUITES, cells, JSON)
+    bad = [r for r in rows if not r["success"]]
+    for r in bad:
+        args = ", ".join(f"{k}={v}" for k, v in r["kwargs"].items())
+        console().print(
+            f"[red]failed[/] {r['suite']}: {r['expectation']}({markup(args)}): "
+            f"{r['unexpected_count']} unexpected, e.g. {markup(r['examples'][:3])}"
+        )
+    console().print(
+        f"{len(rows)} expectations, {len(rows) - len(bad)} met, {len(bad)} failed (stored in validation_results)"
+    )
