@@ -195,6 +195,13 @@ def label(name: str, with_unit: bool = True) -> str:
     return f"{text} ({u})"
 
 
+def metric_label(metric: str, stored_unit: str | None) -> str:
+    """A metric as the commands and pages name it: its label, with the unit it is stored in where the
+    vocabulary does not know the metric ("average latency (ms)"; a counter of a capture: "name (unit)")."""
+    said = label(metric)
+    return said if unit(metric) or not stored_unit or stored_unit in said else f"{said} ({stored_unit})"
+
+
 def decimals(values: Iterable[Any], significant: int = 3, most: int = 6) -> int:
     """The decimals that show ``values`` (one column's numbers) to ``significant`` digits of their spread
     (or of their size, where all are equal, or differ by float noise only), never past two digits more

@@ -10,6 +10,7 @@ import argparse
 import json
 from typing import Any
 
+from ..display import metric_label
 from ..terminal import console, markup, shown, write_out
 from ..wording import better_means, change_words, point_label
 from . import compare_rows, params, requires
@@ -376,7 +377,7 @@ def _print(
     cells: list[list[Cell]] = [
         [
             shown(r["system"]),
-            shown(f"{r['metric']} ({r['unit']})"),
+            shown(metric_label(r["metric"], r["unit"])),
             r["direction"],  # which way is better
             f"{r['matched']:,}",
             f"{r['unmatched']:,}",
@@ -417,7 +418,7 @@ def _print_rows(df: Any) -> None:
                 point_label({**r, "workload": r["workload_label"]})
                 + ("" if r["scope"] == "all" else f" · scope {r['scope']}")
             ),
-            shown(f"{r['metric']} ({r['unit']})"),
+            shown(metric_label(r["metric"], r["unit"])),
             plain(r["baseline_value"]),
             plain(cb) if r["correction"] not in (None, 1) else "",
             plain(r["value"]),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..display import metric_label
 from ..terminal import console, markup, shown
 from .cells import _interval, column_format, overall_verdict, pct_cell, verdict_counts
 from .tables import CSV as MORE
@@ -155,7 +156,7 @@ def print_trend(df: Any, ms: Any, study: str, rows: bool, alone: dict[tuple[str,
     cells: list[list[Cell]] = [
         [
             shown(r["system"]),
-            shown(f"{r['metric']} ({r['unit']})"),
+            shown(metric_label(r["metric"], r["unit"])),
             r["direction"],  # which way is better
             shown(r["previous_measurement"]),
             shown(r["measurement"]),
@@ -182,7 +183,7 @@ def _print_rows(df: Any) -> None:
         [
             shown(r["system"]),
             shown(r["workload_label"]),
-            shown(f"{r['metric']} ({r['unit']})"),
+            shown(metric_label(r["metric"], r["unit"])),
             plain(r["previous_value"]),
             plain(r["value"]),
             pct_cell(r["pct_change"], r["verdict"]),
