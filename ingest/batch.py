@@ -179,7 +179,7 @@ class _Run:
         self.con, self.on_file, self.ahead = con, on_file, ahead
         self.report = Report(notes=list(plan.notes))
         self.batch = _Batch()
-        self.workers = Workers(len(plan.files()), parallel)
+        self.workers = Workers(len(plan.todo), parallel)
         self.inflight: deque[tuple[Incoming, ModuleType, Any]] = deque()
         self.seen = set(plan.stored)
 
@@ -349,7 +349,7 @@ def ingest_paths(
         try:
             with db.transaction(con):  # places of a database older than places' identity get it first
                 places.adopt_legacy(con)
-            planned = plan.make(paths, files, index.read(con), verify=verify)
+            planned = plan.make(paths, files, index.read(con), verify=verify, lazy=True)
         except Exception as e:
             if fault := environment_fault(e):
                 return Report(fault=fault)
@@ -384,7 +384,9 @@ def apply(
     run = _Run(con, on_file, planned, parallel, ahead)
     stopping = True  # until the run ends normally: Ctrl-C ends the workers rather than awaiting them
     try:
-        for step in planned.files():
+        for step in planned.decided():
+            if step.file is None:  # the places removed: run.leave retires those no file moved from
+                continue
             stop_if_interrupted()
             assert step.file is not None
             step.file.missing = planned.missing

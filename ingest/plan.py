@@ -16,6 +16,7 @@ its bytes stored already (then it is moved or a copy, as the application says). 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -87,12 +88,31 @@ class Plan:
     def notes(self) -> list[str]:
         return self.roots.notes
 
+    todo: list[Incoming] = field(default_factory=list)  # the files, each once, in walk order
+    pending: Callable[[Incoming], Step] | None = None  # decides a file's step (None: all decided)
+    gone: dict[str, places.Known] = field(default_factory=dict)  # the missing places no file moved from
+
+    def decided(self) -> Iterator[Step]:
+        """The files' steps in walk order, each decided as it is asked for (so an application's
+        workers parse a file while the next is looked at), then the places removed."""
+        if self.pending is None:
+            yield from self.files()
+            return
+        decide, self.pending = self.pending, None
+        for f in self.todo:
+            self.steps.append(step := decide(f))
+            yield step
+        removed = sorted(self.gone.values(), key=lambda k: k.path)
+        self.steps += [Step(k.path, Action.REMOVED, "no longer on disk: it leaves the analysis") for k in removed]
+
     def files(self) -> list[Step]:
         return [s for s in self.steps if s.file is not None]
 
     def changes(self) -> list[Step]:
         """The steps that change the analysis; with no root moved, added or dropped, none: the
         folder is what the store holds (a plan made right after its application)."""
+        for _ in self.decided():  # every step decided
+            pass
         return [s for s in self.steps if s.changes]
 
     def empty(self) -> bool:
@@ -106,10 +126,12 @@ def make(
     *,
     verify: bool = False,
     hash_all: bool = False,
+    lazy: bool = False,
 ) -> Plan:
     """The plan of an ingest of ``paths`` (their files ``walked``: files.walk) into a store whose
     index is ``index`` (changed in place as the plan's root moves change it). ``verify`` hashes
-    files whose stamp is unchanged; ``hash_all`` hashes the big files too (see the module)."""
+    files whose stamp is unchanged; ``hash_all`` hashes the big files too (see the module);
+    ``lazy``: each file is decided when Plan.decided comes to it (the index is not read again)."""
     sidecars = Sidecars()
     given = [places.canonical(p) for p in paths]
     lifted = [sidecars.marked(g if g.is_dir() else g.parent) or g for g in given]
@@ -124,15 +146,16 @@ def make(
     plan = Plan(roots, added, dropped, moves, scopes=scopes, sidecars=sidecars)
     plan.folders = [s for s, p in zip(scopes, paths) if Path(p).is_dir()]
     plan.stored = {k.sha for k in index.known.values()}
-    todo = [f for f in _incoming(walked, roots) if not _vanished(f, index.known)]
-    plan.missing = _missing(index.known, todo, scopes)
-    gone, seen, holders = dict(plan.missing), dict[str, str](), index.holders()
-    for f in todo:
-        plan.steps.append(_step(f, sidecars, index.known.get(f.place.abs_path), verify, hash_all, holders, gone, seen))
-    plan.steps += [
-        Step(k.path, Action.REMOVED, "no longer on disk: it leaves the analysis")
-        for k in sorted(gone.values(), key=lambda k: k.path)
-    ]
+    plan.todo = [f for f in _incoming(walked, roots) if not _vanished(f, index.known)]
+    plan.missing = _missing(index.known, plan.todo, scopes)
+    plan.gone, seen, holders = dict(plan.missing), dict[str, str](), index.holders()
+
+    def decide(f: Incoming) -> Step:
+        return _step(f, sidecars, index.known.get(f.place.abs_path), verify, hash_all, holders, plan.gone, seen)
+
+    plan.pending = decide
+    if not lazy:
+        plan.changes()
     return plan
 
 
