@@ -6,7 +6,6 @@ time-series capture in its own (its points streamed to the Parquet store)."""
 
 from __future__ import annotations
 
-import os
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
@@ -15,13 +14,12 @@ from typing import TYPE_CHECKING, Any
 
 from duckdb import DuckDBPyConnection
 
-from . import archives, db, files, parsing
-from .files import Incoming, NotRegular, display_path, hash_file, open_regular, stamp, unreadable_folder, walk
+from . import archives, db, files, parsing, plan
+from .files import Incoming, NotRegular, display_path, hash_file, open_regular, walk
 from .outcome import EnvironmentFault, Outcome, Report, Status, environment_fault, interrupted, stop_if_interrupted
-from .parsing import Bad, Bug, Changed, Parse, Parsed, Workers, parse_job, parser_for, streams
-from .roots import find_moves
-from .sidecar import SidecarError, Sidecars
-from .store import places
+from .parsing import Bad, Bug, Changed, Parse, Parsed, Workers, parse_job, streams
+from .plan import Plan, Step
+from .store import index, places
 from .storing import _known_place, _reject, _rollback, _Settled, _store, _supersede, _write, unfinished  # noqa: F401
 
 if TYPE_CHECKING:
@@ -35,6 +33,7 @@ __all__ = [  # what other modules and the tests use of an ingest
     "Status",
     "display_path",
     "hash_file",
+    "apply",
     "ingest_paths",
     "interrupted",
     "open_regular",
@@ -42,43 +41,6 @@ __all__ = [  # what other modules and the tests use of an ingest
     "remove",
     "walk",
 ]
-
-
-SIDECAR_BROKEN = "its sidecar is broken"
-
-
-def _open(f: Incoming, sidecars: Sidecars, known: places.Known | None, verify: bool) -> Outcome | None:
-    """Stat, label and hash the file; an Outcome when that already decides it (unchanged, unreadable)."""
-    if why := unreadable_folder(f.path):
-        reason = f"cannot read this folder ({why}): the files of it in the analysis stay there, unread"
-        return Outcome(f.shown, Status.UNREADABLE, reason=reason)
-    try:
-        f.stamp = f.place.stamp = stamp(f.path)
-        f.labels, f.targets = sidecars.labels_for(f.where, f.root)
-        if known is not None:
-            fresh = not verify and known.status == "ok" and known.stamp == f.stamp
-            if fresh and places.same_labels(known, f.place.path, f.labels, f.targets):
-                return Outcome(f.shown, Status.UNCHANGED)  # same size, times, inode and labels: not even hashed
-            f.replaces = known.source_id
-        if f.stamp[0] >= files.HASH_BESIDE_BYTES:
-            files.hash_beside(f)
-        else:
-            f.sha, f.size, f.head = hash_file(f.path)
-    except FileNotFoundError:
-        if f.path.is_symlink():
-            return Outcome(f.shown, Status.UNREADABLE, reason=f"a link to {os.readlink(f.path)}, which does not exist")
-        return Outcome(f.shown, Status.UNREADABLE, reason="the file does not exist")
-    except IsADirectoryError:
-        return Outcome(f.shown, Status.UNREADABLE, reason="this is a folder, not a file")
-    except NotRegular as e:
-        return Outcome(f.shown, Status.SKIPPED, reason=str(e))
-    except OSError as e:
-        return Outcome(f.shown, Status.UNREADABLE, reason=f"cannot read it: {e.strerror or e}")
-    except SidecarError as e:
-        return Outcome(
-            f.shown, Status.UNREADABLE, reason=f"{SIDECAR_BROKEN}: {e}; it is out of the analysis until it is fixed"
-        )
-    return None
 
 
 class _Batch:
@@ -132,27 +94,19 @@ class _Batch:
 
 
 def _prepare(
-    con: DuckDBPyConnection,
-    f: Incoming,
-    sidecars: Sidecars,
-    known: places.Known | None,
-    verify: bool,
-    settle: Callable[[str], None],
-    seen: set[str] | None = None,
+    con: DuckDBPyConnection, step: Step, settle: Callable[[str], None], seen: set[str] | None = None
 ) -> Outcome | ModuleType:
-    """Everything before parsing: hash, known content, format. The file's parser, or its outcome.
+    """Everything before parsing a file the plan did not decide alone: its known content, its parser.
     ``settle`` stores whatever is still being parsed or waits in a batch (the same bytes may be there);
     ``seen``: every sha256 the database or this run has met (None: ask the database each time).
-    A big file whose parser streams it is parsed while its hash is still being computed
-    (_known_content runs after the parse then)."""
-    if (early := _open(f, sidecars, known, verify)) is not None:
-        if known is not None and (early.reason or "").startswith(SIDECAR_BROKEN):
-            with db.transaction(con):  # out of the analysis until it is fixed, as a fresh ingest would leave it
-                places.retire(con, [known.source_id], "sidecar broken")
-        return early
+    A big file is hashed now, beside its parse; if its parser streams it, it is parsed while its hash
+    is still being computed (_known_content runs after the parse then)."""
+    f, mod = step.file, step.mod
+    assert f is not None and mod is not None
+    if not f.sha:
+        files.hash_beside(f)
     if f.hashing is None and (place := _known_content(con, f, settle, seen)) is not None:
         return place
-    mod = parser_for(f)
     streamed = streams(mod) and not f.head.startswith(archives.GZIP)  # a .gz is hashed before it is decompressed
     if (
         f.hashing is not None
@@ -218,16 +172,16 @@ class _Run:
         self,
         con: DuckDBPyConnection,
         on_file: Callable[[Outcome], None] | None,
-        n_files: int,
+        plan: Plan,
         parallel: bool,
         ahead: Ahead | None = None,
     ) -> None:
         self.con, self.on_file, self.ahead = con, on_file, ahead
-        self.report = Report()
+        self.report = Report(notes=list(plan.notes))
         self.batch = _Batch()
-        self.workers = Workers(n_files, parallel)
+        self.workers = Workers(len(plan.todo), parallel)
         self.inflight: deque[tuple[Incoming, ModuleType, Any]] = deque()
-        self.seen = places.active_shas(con)
+        self.seen = set(plan.stored)
 
     def tell(self, outcome: Outcome | None = None) -> None:
         for o in self.batch.drain() + ([outcome] if outcome else []):
@@ -268,9 +222,17 @@ class _Run:
             outcome = Outcome(f.shown, Status.UNREADABLE, reason=reason)
         self.tell(outcome)
 
-    def file(self, f: Incoming, sidecars: Sidecars, known: places.Known | None, verify: bool) -> None:
+    def file(self, planned: Step) -> None:
+        f = planned.file
+        assert f is not None
+
         def step() -> Outcome | None:
-            mod = _prepare(self.con, f, sidecars, known, verify, self.settle, self.seen)
+            if planned.outcome is not None:  # decided by the plan (unchanged, refused before reading)
+                if planned.retire is not None:  # out of the analysis until its sidecar is fixed
+                    with db.transaction(self.con):
+                        places.retire(self.con, [planned.retire], "sidecar broken")
+                return planned.outcome
+            mod = _prepare(self.con, planned, self.settle, self.seen)
             if isinstance(mod, Outcome):
                 return mod
             if self.workers.takes(f, mod) and (future := self.workers.submit(f, mod)) is not None:
@@ -300,6 +262,15 @@ class _Run:
         self.report.notes += [
             f"{r} is gone from disk and nothing of it is in the analysis: no longer a data root" for r in gone
         ]
+
+    def checks(self, planned: Plan) -> None:
+        """What the stored studies say after the run: sidecars naming what their study lacks, copies
+        labelled otherwise, measurements the time rule split."""
+        studies = [s.labels.get("study") for s in planned.files()]
+        self.check_declared({s for s in studies if s}, planned.folders)
+        self.check_copies(set(studies))
+        changed = {o.path for o in self.report.outcomes if o.status != Status.UNCHANGED}
+        self.check_splits({s.labels["study"] for s in planned.files() if s.labels.get("study") and s.path in changed})
 
     def check_declared(self, studies: set[str], scopes: list[str]) -> None:
         """A sidecar naming a system, generation or criterion its study does not have (declared.py),
@@ -355,59 +326,6 @@ def copy_warning(path: str, system: str | None, counted: str, counted_system: st
     )
 
 
-def _plan(
-    con: DuckDBPyConnection, paths: list[Path], files: list[tuple[Path, Path]], sidecars: Sidecars
-) -> tuple[places.Roots, list[Incoming]]:
-    """The data roots after this ingest, and each file once, with its place. A path named inside a
-    folder marked ``root = true`` makes that folder the root (sidecar.Sidecars.marked): every way in
-    gives its files the same paths and default study."""
-    given = [places.canonical(p) for p in paths]
-    lifted = [sidecars.marked(g if g.is_dir() else g.parent) or g for g in given]
-    try:
-        moves, move_notes = find_moves(con, lifted)  # reads the disk (hashes files moved between disks) first
-        with db.transaction(con):
-            for m in moves:
-                places.move_root(con, m.old, m.new, m.places)
-            before = set(places.roots(con))
-            roots = places.settle_roots(con, lifted, sidecars.marked)
-            places.adopt_legacy(con)
-    except Exception as e:
-        if fault := environment_fault(e):
-            raise EnvironmentFault(fault) from e
-        raise
-    roots.notes[:0] = [f"data root moved from {m.old} to {m.new}" for m in moves] + move_notes
-    roots.notes += _unmarked(roots, before, sidecars)
-    out: dict[str, Incoming] = {}
-    for _, path in files:
-        where = places.canonical(path)
-        f = Incoming(path, display_path(path), places.Place(roots.shown(where), places.text(where)), where)
-        f.root = roots.of(where)
-        out.setdefault(f.place.abs_path, f)
-    return roots, list(out.values())
-
-
-def _unmarked(roots: places.Roots, before: set[str], sidecars: Sidecars) -> list[str]:
-    """A word for each new data root with a sidecar above it: those sidecars apply to its files,
-    but their paths and default study start at the root, which another way in would not."""
-    notes = []
-    for r in roots.paths:
-        if places.text(r) not in before and sidecars.marked(r) is None and (side := sidecars.above(r)) is not None:
-            notes.append(
-                f"{r} is a new data root: its files get the labels of {side} above it, but their paths and "
-                "their study, unless a sidecar names it, start at this folder. If your data folder is above "
-                "it, ingest that folder, or say `root = true` in its iolab.toml: then every file and folder "
-                "you name inside it gives the same"
-            )
-    return notes
-
-
-def _vanished(f: Incoming, known: dict[str, places.Known]) -> bool:
-    """A path named to ingest that is gone from disk but held places: they leave (no error)."""
-    if f.path.exists() or f.path.is_symlink():
-        return False
-    return any(places.inside(k, f.place.abs_path) for k in known)
-
-
 def ingest_paths(
     con: DuckDBPyConnection,
     paths: list[Path],
@@ -419,7 +337,8 @@ def ingest_paths(
 ) -> Report:
     """Ingest every file below ``paths``, so that what the database holds of them is what they hold
     now: new and changed files are read, places whose files are gone leave (places.py says how).
-    ``verify`` hashes even files whose size, times and inode are unchanged.
+    The plan first (ingest/plan.py: it reads the store's index once and writes nothing), then its
+    application (``apply``). ``verify`` hashes even files whose size, times and inode are unchanged.
 
     ``parallel``: with many files, parse them in worker processes (spawned: the program's main
     module is imported again in each, so a script must keep its work under ``if __name__ ==
@@ -427,7 +346,15 @@ def ingest_paths(
     notes: list[str] = []  # output markers that did not cover every file beside them
     files = files if files is not None else list(walk(paths, notes))
     try:
-        report = _ingest(con, paths, on_file, files, verify, parallel, ahead)
+        try:
+            with db.transaction(con):  # places of a database older than places' identity get it first
+                places.adopt_legacy(con)
+            planned = plan.make(paths, files, index.read(con), verify=verify, lazy=True)
+        except Exception as e:
+            if fault := environment_fault(e):
+                return Report(fault=fault)
+            raise
+        report = apply(con, planned, on_file, parallel, ahead)
         report.warnings[:0] = notes
         return report
     finally:
@@ -435,42 +362,38 @@ def ingest_paths(
             ahead.drop(wait=not interrupted.is_set())
 
 
-def _ingest(
+def apply(
     con: DuckDBPyConnection,
-    paths: list[Path],
-    on_file: Callable[[Outcome], None] | None,
-    files: list[tuple[Path, Path]],
-    verify: bool,
-    parallel: bool,
-    ahead: Ahead | None,
+    planned: Plan,
+    on_file: Callable[[Outcome], None] | None = None,
+    parallel: bool = False,
+    ahead: Ahead | None = None,
 ) -> Report:
-    sidecars = Sidecars()
+    """Write the plan: the roots it moved, added and dropped, then each file in the plan's order
+    (parsed here or by workers, stored in batches), then the places it found gone; what each file
+    became is said to ``on_file``. The only part of an ingest that writes to the database."""
     try:
-        roots, todo = _plan(con, paths, files, sidecars)
-    except EnvironmentFault as e:
-        return Report(fault=str(e))
-    known = places.known_places(con)
-    scopes = [places.text(places.canonical(p)) for p in paths]
-    todo = [f for f in todo if not _vanished(f, known)]
-    found = {f.place.abs_path for f in todo}
-    missing = {a: k for a, k in known.items() if a not in found and any(places.inside(a, s) for s in scopes)}
-    shut = [f.place.abs_path for f in todo if unreadable_folder(f.path)]  # never "gone": not seen
-    missing = {a: k for a, k in missing.items() if not any(places.inside(a, s) for s in shut)}
-    run = _Run(con, on_file, len(todo), parallel, ahead)
-    run.report.notes = roots.notes
+        with db.transaction(con):
+            for m in planned.moves:
+                places.move_root(con, m.old, m.new, m.places)
+            places.write_roots(con, planned.added, planned.dropped)
+    except Exception as e:
+        if fault := environment_fault(e):
+            return Report(fault=fault)
+        raise
+    run = _Run(con, on_file, planned, parallel, ahead)
     stopping = True  # until the run ends normally: Ctrl-C ends the workers rather than awaiting them
     try:
-        for f in todo:
+        for step in planned.decided():
+            if step.file is None:  # the places removed: run.leave retires those no file moved from
+                continue
             stop_if_interrupted()
-            f.missing = missing
-            run.file(f, sidecars, known.get(f.place.abs_path), verify)
+            assert step.file is not None
+            step.file.missing = planned.missing
+            run.file(step)
         run.settle()
-        run.leave(missing)
-        folders = [s for s, p in zip(scopes, paths) if Path(p).is_dir()]
-        run.check_declared({f.labels["study"] for f in todo if f.labels.get("study")}, folders)
-        run.check_copies({f.labels.get("study") for f in todo})
-        changed = {o.path for o in run.report.outcomes if o.status != Status.UNCHANGED}
-        run.check_splits({f.labels["study"] for f in todo if f.labels.get("study") and f.shown in changed})
+        run.leave(planned.missing)
+        run.checks(planned)
         stopping = False
     except EnvironmentFault as e:
         stopping = False
@@ -478,7 +401,7 @@ def _ingest(
         run.tell()  # what a batch stored before the fault
     finally:
         run.workers.stop() if stopping else run.workers.close()
-    order = {f.shown: i for i, f in enumerate(todo)}
+    order = {s.path: i for i, s in enumerate(planned.files())}
     run.report.outcomes.sort(key=lambda o: order.get(o.path, len(order)))  # batches report late: walk order
     return run.report
 

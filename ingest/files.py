@@ -134,16 +134,21 @@ HASH_BESIDE_BYTES = 32 << 20  # a file this big is hashed in a thread while it i
 _hasher: Any = None
 
 
+def read_head(f: Incoming) -> None:
+    """A big file's head (sniffing needs only that); its hash is started by hash_beside when its
+    turn to be parsed comes."""
+    with open_regular(f.path) as fh:
+        f.head = fh.read(registry.HEAD_BYTES)
+    f.size = f.stamp[0]
+
+
 def hash_beside(f: Incoming) -> None:
-    """Start hashing a big file in a thread; read its head now (sniffing needs only that)."""
+    """Start hashing a big file in a thread (its head was read by read_head)."""
     global _hasher
     if _hasher is None:
         from concurrent.futures import ThreadPoolExecutor
 
         _hasher = ThreadPoolExecutor(1, thread_name_prefix="iolab-sha256")
-    with open_regular(f.path) as fh:
-        f.head = fh.read(registry.HEAD_BYTES)
-    f.size = f.stamp[0]
     f.hashing = _hasher.submit(hash_file, f.path)
 
 

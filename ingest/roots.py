@@ -25,7 +25,7 @@ from .paths import SYSTEM, TOP
 from .store import places
 
 if TYPE_CHECKING:
-    from duckdb import DuckDBPyConnection
+    from .store.index import Index
 
 __all__ = ["SYSTEM", "TOP", "Move", "find_moves", "refusal"]
 
@@ -78,10 +78,11 @@ class Move:
     places: dict[str, tuple[Path, places.Stamp]] = field(default_factory=dict)  # old abs_path -> (new, stamp)
 
 
-def find_moves(con: DuckDBPyConnection, given: list[Path]) -> tuple[list[Move], list[str]]:
+def find_moves(index: Index, given: list[Path]) -> tuple[list[Move], list[str]]:
     """The roots moved to the given folders (canonical), and notes for roots found there only in
-    part. Only a given folder that no root holds is looked at, and only roots gone from disk."""
-    roots = [Path(r) for r in places.roots(con)]
+    part. Only a given folder that no root holds is looked at, and only roots gone from disk.
+    Reads the store's ``index`` and the disk (hashes files moved between disks), writes nothing."""
+    roots = [Path(r) for r in index.roots]
     vanished = [r for r in roots if not os.path.lexists(r)]
     if not vanished:
         return [], []
@@ -97,7 +98,7 @@ def find_moves(con: DuckDBPyConnection, given: list[Path]) -> tuple[list[Move], 
         for old in vanished:
             if places.inside(old, folder) or any(m.old == old for m in moves):
                 continue
-            move, note = _look(con, old, folder)
+            move, note = _look(index, old, folder)
             if move is not None:
                 found.append(move)
             elif note:
@@ -115,10 +116,10 @@ def find_moves(con: DuckDBPyConnection, given: list[Path]) -> tuple[list[Move], 
     return moves, notes
 
 
-def _look(con: DuckDBPyConnection, old: Path, folder: Path) -> tuple[Move | None, str | None]:
+def _look(index: Index, old: Path, folder: Path) -> tuple[Move | None, str | None]:
     """Whether the vanished root ``old`` is whole under ``folder``: as ``folder`` itself, or, when a
     vanished folder above it moved, as the same subfolder of ``folder``."""
-    held = places.places_in_root(con, places.text(old))
+    held = index.in_root(places.text(old))
     if not held:
         return None, None
     best, best_at = 0, folder

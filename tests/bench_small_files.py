@@ -22,6 +22,7 @@ Results go to <cache>/bench-small-files.json, the run before printed beside.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import subprocess
@@ -52,9 +53,9 @@ def floor(folder: Path) -> tuple[int, float]:
 
 
 STEPS = {  # (module, function): the step it is timed as
-    ("iolab.batch", "_open"): "stat, sidecar, hash",
+    ("iolab.plan", "_open"): "stat, sidecar, hash",
     ("iolab.batch", "_known_content"): "seen before? (database)",
-    ("iolab.batch", "parser_for"): "claim (sniffers)",
+    ("iolab.plan", "parser_for"): "claim (sniffers)",
     ("iolab.batch", "_parse_here"): "read and parse",
     ("iolab.batch", "_finish"): "store (rows, commits)",
     ("iolab.batch", "_Batch.flush"): "store (rows, commits)",
@@ -85,8 +86,8 @@ def where(folder: Path) -> dict[str, float]:
 
         return run
 
-    for (_, name), step in STEPS.items():
-        owner, attr = (batch._Batch, "flush") if "." in name else (batch, name)
+    for (module, name), step in STEPS.items():
+        owner, attr = (batch._Batch, "flush") if "." in name else (importlib.import_module(module), name)
         setattr(owner, attr, timed(getattr(owner, attr), step))
     with tempfile.TemporaryDirectory(prefix="iolab-bench-small-") as d:
         con = db.open_db(Path(d) / "w.duckdb")

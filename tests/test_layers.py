@@ -47,7 +47,10 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("registry: which format a file is", ["iolab.registry", "iolab.vocabulary_table", "iolab.sidecar"]),
     ("outputs: folders iolab writes", ["iolab.outputs", "iolab.guard", "iolab.declared"]),
     ("store: the database and the time-series files beside it", ["iolab.store", "iolab.db"]),
-    ("files: finding and reading the raw files", ["iolab.files", "iolab.parsing", "iolab.roots", "iolab.ahead"]),
+    (
+        "files: finding and reading the raw files, and the plan of an ingest",
+        ["iolab.files", "iolab.parsing", "iolab.roots", "iolab.ahead", "iolab.plan"],
+    ),
     ("batch: an ingest run", ["iolab.batch", "iolab.storing"]),
     (
         "lake, reports and watch: what is read out of the store, and a folder kept in it",

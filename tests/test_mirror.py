@@ -6,7 +6,8 @@ back too), deletions, renames, copies into another study, sidecar edits (a folde
 true` among them) and moves, moves of the
 whole folder (issue 40), and ingests of the folder, a subfolder or one file, spelled absolutely,
 relatively from another current folder, through a symlinked parent or with `..` in it; after each
-ingest of the whole folder every view must hold exactly the rows a fresh ingest gives, ids included. `make fuzz`
+ingest of the whole folder every view must hold exactly the rows a fresh ingest gives, ids included,
+and a plan made right after an ingest is empty. `make fuzz`
 runs it long (IOLAB_MIRROR_EXAMPLES); `make test-slow` runs 6 histories."""
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from iolab import batch, cli, db, files
-from iolab.store import places
+from iolab import batch, cli, db, files, plan
+from iolab.store import index, places
 from tests.conftest import corpus, q
 
 # small real files of several formats (tests/corpus, provenance in MANIFEST.tsv), one a time series
@@ -257,8 +258,14 @@ class Mirror(RuleBasedStateMachine):
         self.clean = True
         self.check()
 
+    def planned_empty(self, paths: list[Path]) -> None:
+        """A plan made right after an ingest's application has nothing to do (ingest/plan.py)."""
+        again = plan.make(paths, list(files.walk(paths)), index.read(self.con))
+        assert again.empty(), [(s.path, s.action, s.reason) for s in again.changes()]
+
     def check(self) -> None:
-        """Every view holds what a fresh ingest of the folder gives."""
+        """Every view holds what a fresh ingest of the folder gives, and a plan of it is empty."""
+        self.planned_empty([self.data])
         got, want = snapshot(self.con), fresh(self.data, self.tmp / f"fresh{self.n}.duckdb")
         self.n += 1
         if self.files() and not any(self.data.rglob("iolab.toml")):
@@ -297,6 +304,8 @@ class Mirror(RuleBasedStateMachine):
         files = sorted(part.glob("*")) if part.is_dir() else []
         target = files[0] if files and len(study) % 2 else part
         batch.ingest_paths(self.con, [target])
+        if os.path.lexists(target):
+            self.planned_empty([target])
 
     def reopen(self):
         """Close the database for a command run in this process (DuckDB lets one process hold a file

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from iolab import batch, cli, db
+from iolab import batch, cli, db, plan
 from iolab.store import schema
 from tests.conftest import corpus, ingest, q
 
@@ -292,8 +292,8 @@ def test_unchanged_files_are_not_even_hashed_unless_verify(con, tmp_path, monkey
     shutil.copy(corpus(ADI), f)
     assert [o.status for o in ingest(con, tmp_path / "data").outcomes] == ["ingested"]
     hashed = []
-    real_hash = batch.hash_file
-    monkeypatch.setattr(batch, "hash_file", lambda p, *a: hashed.append(p) or real_hash(p, *a))
+    real_hash = plan.hash_file  # the plan hashes (ingest/plan.py)
+    monkeypatch.setattr(plan, "hash_file", lambda p, *a: hashed.append(p) or real_hash(p, *a))
     assert [o.status for o in ingest(con, tmp_path / "data").outcomes] == ["unchanged"]
     assert hashed == []  # one query knew it: same size, modification time and labels
     # the same size and mtime but other bytes (cp -p, rsync -t): the inode's ctime moved, so it is read

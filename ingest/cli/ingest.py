@@ -49,6 +49,12 @@ def register(sub: Any) -> None:
         "(refused by default: a data root is the folder of your results)",
     )
     pi.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="print the plan (each file new, changed, moved, copy, relabelled, unchanged, removed or refused, "
+        "with its labels) and change nothing, not even make the database",
+    )
+    pi.add_argument(
         "--yes",
         action="store_true",
         help="go on when the folders hold more files than $IOLAB_MAX_FILES (20,000 by default)",
@@ -173,6 +179,10 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     if isinstance(found, int):
         return found
     files, marks = found
+    if args.dry_run:
+        from .ingest_plan import dry_run
+
+        return dry_run(args, paths, files, marks, _not_found)
     ahead = read_ahead(files, Path(args.db))  # a new database's first capture streams while it is made
     from .. import batch
 

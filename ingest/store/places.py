@@ -75,31 +75,13 @@ class Roots:
         return text(place.relative_to(base))
 
 
-def settle_roots(
-    con: DuckDBPyConnection, given: Iterable[Path], marked: Callable[[Path], Path | None] | None = None
-) -> Roots:
-    """Make each given folder (a file: its folder) part of a root, recording new roots (roots never
-    nest: a folder named above roots takes their place, marked or not; ``marked`` anchors the files
-    below a marked folder all the same, Roots.of)."""
-    paths = [Path(p) for (p,) in con.execute("SELECT path FROM data_roots ORDER BY path").fetchall()]
-    notes: list[str] = []
-    for g in given:
-        if not os.path.lexists(g):  # a path gone from disk is named to take its places out, never a root
-            continue
-        folder = g if g.is_dir() else g.parent
-        if any(inside(folder, r) for r in paths):
-            continue
-        swallowed = [r for r in paths if inside(r, folder)]
-        for r in swallowed:
-            con.execute("DELETE FROM data_roots WHERE path = ?", [text(r)])
-            paths.remove(r)
-        con.execute("INSERT INTO data_roots VALUES (?, ?)", [text(folder), now()])
-        paths.append(folder)
-        if swallowed:
-            notes.append(f"{folder} is now the data root in place of {', '.join(map(str, swallowed))}")
-        elif len(paths) > 1:
-            notes.append(f"{folder} is a new data root; this database now mirrors {len(paths)} folders")
-    return Roots(sorted(paths), notes, marked)
+def write_roots(con: DuckDBPyConnection, added: Iterable[Path], dropped: Iterable[Path]) -> None:
+    """The data roots an ingest's plan settled (plan.settle): ``dropped`` ones leave ``data_roots``
+    (a folder named above them took their place), ``added`` ones come in."""
+    for r in dropped:
+        con.execute("DELETE FROM data_roots WHERE path = ?", [text(r)])
+    for r in added:
+        con.execute("INSERT INTO data_roots VALUES (?, ?)", [text(r), now()])
 
 
 def roots(con: DuckDBPyConnection) -> list[str]:
@@ -178,6 +160,8 @@ class Known:
     stamp: Stamp
     labels: str | None
     targets: list
+    sha: str = ""  # its bytes' sha256
+    error: str | None = None  # why it was rejected (status 'rejected')
 
 
 def adopt_legacy(con: DuckDBPyConnection) -> None:
@@ -195,12 +179,14 @@ def known_places(con: DuckDBPyConnection) -> dict[str, Known]:
     """Every place in the analysis by identity, in one query (a large re-ingest asks nothing per file)."""
     rows = con.execute("""
         SELECT h.abs_path, h.source_id, h.status, h.path, h.size_bytes, h.mtime_ns, h.ctime_ns, h.inode, h.labels,
-               list((t.target, t.volume, t.drives, t.array_name)) FILTER (t.target IS NOT NULL)
+               list((t.target, t.volume, t.drives, t.array_name)) FILTER (t.target IS NOT NULL), h.sha256, h.error
         FROM source_history h LEFT JOIN sidecar_targets t USING (source_id)
-        WHERE h.left_at IS NULL GROUP BY ALL""").fetchall()
+        WHERE h.left_at IS NULL AND h.abs_path IS NOT NULL GROUP BY ALL""").fetchall()
     return {
-        abs_path: Known(sid, status, path, (size, mtime, ctime, inode), labels, sorted(map(tuple, t or []), key=repr))
-        for abs_path, sid, status, path, size, mtime, ctime, inode, labels, t in rows
+        abs_path: Known(
+            sid, status, path, (size, mtime, ctime, inode), labels, sorted(map(tuple, t or []), key=repr), sha, error
+        )
+        for abs_path, sid, status, path, size, mtime, ctime, inode, labels, t, sha, error in rows
     }
 
 
