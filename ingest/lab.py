@@ -199,14 +199,7 @@ def chart(
             color, type="nominal", scale=scale, legend=alt.Legend(orient="bottom"), title=label(color)
         )
     if kind == "bar" and "nominal" in kinds.values():
-        place = y if kinds[y] == "nominal" else x
-        apart = color or place
-        if data.select(place, apart).is_duplicated().any():  # rows that would share a bar: one bar each
-            data, apart = data.with_columns(row_no=pl.int_range(pl.len())), "row_no"
-        if apart != place:
-            enc["yOffset" if place == y else "xOffset"] = (
-                alt.YOffset(apart, type="nominal") if place == y else alt.XOffset(apart, type="nominal")
-            )
+        data = _side_by_side(data, enc, y if kinds[y] == "nominal" else x, color, y)
     made = getattr(alt.Chart(data), _MARKS[kind])().encode(**enc)
     if title:
         made = made.properties(title=title)
@@ -216,6 +209,18 @@ def chart(
     per = f", one colour per {label(color)}" if color else ""
     page.show(made, alt_text or f"{kind.capitalize()} chart of {what}{per}, {len(data)} rows.")
     return None
+
+
+def _side_by_side(data: pl.DataFrame, enc: dict[str, Any], place: str, color: str | None, y: str) -> pl.DataFrame:
+    """Bars at one ``place`` set side by side (an offset by colour, else one bar per row), never summed."""
+    apart = color or place
+    if data.select(place, apart).is_duplicated().any():  # rows that would share a bar: one bar each
+        data, apart = data.with_columns(row_no=pl.int_range(pl.len())), "row_no"
+    if apart != place:
+        enc["yOffset" if place == y else "xOffset"] = (
+            alt.YOffset(apart, type="nominal") if place == y else alt.XOffset(apart, type="nominal")
+        )
+    return data
 
 
 def _nothing_to_draw(show: bool) -> None:

@@ -119,14 +119,14 @@ def page_work(dbf: Path, passes: int = 3) -> list[tuple[str, str, float, float]]
 def validation_alone(dbf: Path) -> float:
     """Seconds of the validation alone (Great Expectations' import and the checks of every study, as
     the render's validation process does them) on a snapshot of ``dbf``, the snapshot made first."""
-    from iolab.reports import early, render
+    from iolab.reports import render, validator
     from iolab.reports.plan import studies_of
     from iolab.reports.validation import footers
 
     with tempfile.TemporaryDirectory(prefix="iolab-bench-pages-") as tmp:
         snap = render.snapshot(dbf, Path(tmp))
         t = time.perf_counter()
-        early.import_gx()
+        validator.import_gx()
         footers(snap, set(studies_of(snap)))
         return time.perf_counter() - t
 

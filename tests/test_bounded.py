@@ -23,7 +23,8 @@ def _documents(n: int) -> str:
     out = []
     for i in range(n):
         doc["timestamp"] += 3600
-        doc["jobs"][0]["read"].update(total_ios=4000 + i, runtime=1000, iops=4000.0 + i)
+        read = doc["jobs"][0]["read"]  # its bytes and bandwidth over that second too (the parser checks them)
+        read.update(total_ios=4000 + i, runtime=1000, iops=4000.0 + i, io_bytes=read["bw"] * 1024, io_kbytes=read["bw"])
         out.append(f"fio: note {i}\n" + json.dumps(doc, indent=2) + "\n")
     return "".join(out)
 

@@ -162,9 +162,9 @@ def test_compare_at_80_columns(screen):
     golden("compare-80.txt", text)
     table = text[text.index("per system") : text.index("left out")].splitlines()
     assert all(cell_len(line) <= 80 for line in table)
-    assert any("IBM DS4300 (dual controllers) │ iops (IO/s)" in line and "+256.89 %" in line for line in table)
+    assert any("IBM DS4300 (dual controllers) │ IO/s " in line and "+256.89 %" in line for line in table)
     assert any("+347.16 %" in line for line in table) and "…" not in "".join(table)  # no number cut
-    assert "left out matched, unmatched, min, max, correction, change, verdicts to fit 80 columns" in text
+    assert "left out better, matched, unmatched, min, max, correction, change, verdicts to fit 80 columns" in text
 
 
 def test_compare_every_point_at_80_columns(screen):

@@ -99,14 +99,11 @@ def export(db_path: str | Path, lake: str | Path, step: Step | None = None) -> d
     refused (outputs.Refused). ``step(number, total, part)`` is called as each part starts (the
     command line's progress)."""
     from .. import db
-    from ..store import places
 
     lake = Path(lake)
     con = db.connect(db_path, read_only=True)
     try:
-        _up_to_date(con)
-        outputs.check(lake, places.roots(con), "--to", db_path)
-        _start(lake)  # what a killed export left (its temporary files) goes; the record of one under way
+        _start(con, lake, db_path)  # what a killed export left goes; the record of one under way
         man_path = lake / MANIFEST
         old = json.loads(man_path.read_text()) if man_path.is_file() else {"sources": {}, "batches": {}}
         tables = _tables(con)
@@ -155,9 +152,14 @@ def export(db_path: str | Path, lake: str | Path, step: Step | None = None) -> d
     return manifest
 
 
-def _start(lake: Path) -> None:
-    """The lake is iolab's output folder, and an export is under way until the manifest says it is
-    whole (``lake status`` reads the record: iolab.lake.owned.incomplete)."""
+def _start(con, lake: Path, db_path: str | Path) -> None:
+    """The lake is iolab's output folder (refused where outputs.check refuses it, or from a database
+    not yet renumbered), and an export is under way until the manifest says it is whole (``lake
+    status`` reads the record: iolab.lake.owned.incomplete)."""
+    from ..store import places
+
+    _up_to_date(con)
+    outputs.check(lake, places.roots(con), "--to", db_path)
     outputs.start(lake, "lake")
     started = {"started_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "by": owner()}
     write_text(lake / RUNNING, json.dumps(started))

@@ -17,7 +17,6 @@ one refused (a study not in the database) starts nothing at all.
 from __future__ import annotations
 
 import contextlib
-import logging
 import os
 import threading
 from collections.abc import Callable, Iterator
@@ -101,16 +100,6 @@ def imports(validation: bool) -> None:
             import_validation()
     with contextlib.suppress(Exception):  # the render imports it again and reports what fails
         import nbconvert  # noqa: F401
-
-
-def import_gx() -> None:
-    """Great Expectations imported as the validation imports it (iolab.validation.run: quiet, without
-    pyspark, scipy.stats and Altair)."""
-    logging.getLogger("great_expectations").setLevel(logging.ERROR)
-    from iolab.validation.run import _import_gx
-
-    with contextlib.suppress(Exception):  # the validation imports it again and reports what fails
-        _import_gx()
 
 
 # the validation's process of the render under way (``import_validation``), which ``validator`` hands over

@@ -323,18 +323,17 @@ def render(
         vkey = validated.key(data)  # the validation kept in out under it is reused (iolab.reports.validated)
         footers = lambda some: validated.footers(out, vkey, some, lambda left: validate(snap, left), db)  # noqa: E731
         planned.heavy_first(jobs, out, where)
-        changed = {(s, nb) for s, nb in jobs if old[s].get(nb) != prints[(s, nb)]}  # before render_jobs records them
-        done, failed = render_jobs(snap, out, where, jobs, pages, prints, old, on_page, footers)
+        records = {s: dict(v) for s, v in old.items()}  # render_jobs records the new prints there, old stays
+        done, failed = render_jobs(snap, out, where, jobs, pages, prints, records, on_page, footers)
         unwritable(failed)
-        # the index links every page of the database that exists, also those of studies not asked for now
-        linked = [(s, nb, out / where[s] / f"{nb}.html") for s, nb in every]
+        linked = [(s, nb, out / where[s] / f"{nb}.html") for s, nb in every]  # any study's, asked for or not
         titles = {n: p.title for n, p in pages.items()} | {"print": "print edition (PDF)"}
         if pdf:
             printed = [p for p in linked if pages[p[1]].printed]  # a page that needs a browser is left out
             failed += print_editions(snap, db, out, where, printed, studies, titles, failed, on_page)
             unwritable(failed)
         else:  # a study whose pages changed keeps no print edition of the old ones; --force alone changes none
-            unprint(out, where, {s for s, nb, _ in done if (s, nb) in changed})
+            unprint(out, where, {s for s, nb, _ in done if old[s].get(nb) != prints[(s, nb)]})
         linked += [(s, "print", edition_path(out, where[s])) for s in dict.fromkeys(s for s, _ in every)]
         idx = index(out, snap, [p for p in linked if p[2].is_file()], db, titles)
     return said(done, kept, failed, idx)

@@ -14,7 +14,9 @@ input and ends too; a process that fails is said as the validation's failure.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import subprocess
 import sys
 import tempfile
@@ -84,7 +86,6 @@ def main() -> int:
     render ended first)."""
     import duckdb
 
-    from .early import import_gx
     from .validation import footers
 
     import_gx()
@@ -105,3 +106,13 @@ def main() -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def import_gx() -> None:
+    """Great Expectations imported as the validation imports it (iolab.validation.run: quiet, without
+    pyspark, scipy.stats and Altair)."""
+    logging.getLogger("great_expectations").setLevel(logging.ERROR)
+    from iolab.validation.run import _import_gx
+
+    with contextlib.suppress(Exception):  # the validation imports it again and reports what fails
+        _import_gx()

@@ -389,8 +389,8 @@ def lock(con: DuckDBPyConnection) -> None:
         con.register("iolab_store_points", points)
         ts = "ts" if "ts" in schema.names else "NULL::TIMESTAMP AS ts"
         con.execute(
-            "CREATE OR REPLACE TEMP VIEW series_points AS "
-            f"SELECT series_id, source_id, sample_no, {ts}, value FROM iolab_store_points"
+            "CREATE OR REPLACE TEMP VIEW series_points AS "  # a series' id: its file's plus its column_no (points_of)
+            f"SELECT source_id + column_no AS series_id, source_id, sample_no, {ts}, value FROM iolab_store_points"
         )
         con.execute(
             "CREATE OR REPLACE TEMP VIEW series_values AS SELECT series_id, source_id, sample_no, value FROM series_points"
