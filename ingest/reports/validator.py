@@ -81,6 +81,16 @@ def _failure(said: dict, err: Any) -> Exception:
     return RuntimeError(f"the validation failed: {message}")
 
 
+def import_gx() -> None:
+    """Great Expectations imported as the validation imports it (iolab.validation.run: quiet, without
+    pyspark, scipy.stats and Altair)."""
+    logging.getLogger("great_expectations").setLevel(logging.ERROR)
+    from iolab.validation.run import _import_gx
+
+    with contextlib.suppress(Exception):  # the validation imports it again and reports what fails
+        _import_gx()
+
+
 def main() -> int:
     """The child: import GX now, then answer one request read from the standard input (none: the
     render ended first)."""
@@ -106,13 +116,3 @@ def main() -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
-
-
-def import_gx() -> None:
-    """Great Expectations imported as the validation imports it (iolab.validation.run: quiet, without
-    pyspark, scipy.stats and Altair)."""
-    logging.getLogger("great_expectations").setLevel(logging.ERROR)
-    from iolab.validation.run import _import_gx
-
-    with contextlib.suppress(Exception):  # the validation imports it again and reports what fails
-        _import_gx()
