@@ -1,8 +1,8 @@
 # ---
 # jupyter:
 #   iolab:
-#     studies: SELECT study FROM comparison UNION SELECT study FROM comparison_unmatched UNION SELECT
-#       study FROM study_baseline WHERE systems > 1
+#     studies: SELECT study FROM comparison UNION SELECT study FROM comparison_unmatched
+#       UNION SELECT study FROM study_baseline WHERE systems > 1
 #     title: Systems compared at matched points
 #   jupytext:
 #     text_representation:

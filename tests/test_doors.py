@@ -36,8 +36,9 @@ STUDY_KEYS = 'baseline = "Base B1"\nfirmware_order = ["1.0", "2.0"]\nsla = "mean
 
 
 def _result(i: int) -> bytes:
-    """The real Iometer result with its IO/s cell made 3364 + i/1000: a content of its own."""
-    return SRC.read_bytes().replace(b"3364.250468", f"{3364 + i / 1000:.6f}".encode(), 1)
+    """The real Iometer result with its IO/s made 3364 + i/1000 on every row alike (each row sums the ones
+    below it, and the parser checks that): a content of its own."""
+    return SRC.read_bytes().replace(b"3364.250468", f"{3364 + i / 1000:.6f}".encode())
 
 
 def study_tree(root: Path, *, marked: bool, named: bool, per_leaf: int = 2, nested: bool = True) -> Path:
