@@ -38,18 +38,25 @@ FASTER += ("iops_mean",)
 
 
 def _scaled(section: dict, speed: float, slower: float, rng: random.Random) -> dict:
-    """The section's numbers: throughput x speed, latencies x slower, each +-5 %."""
+    """The section's numbers: throughput x speed, latencies x slower, each +-5 %; the throughput's
+    counts one factor for the section, its rates their counts over the runtime as fio writes them (the
+    parser checks a file's rates against its counts)."""
+    fast = speed * (1 + rng.uniform(-0.05, 0.05))
 
-    def walk(node, factor):
+    def walk(node, factor, jitter=True):
         if isinstance(node, dict):
-            return {k: walk(v, speed if k in FASTER else factor) for k, v in node.items()}
+            return {k: walk(v, fast if k in FASTER else factor, k not in FASTER) for k, v in node.items()}
         if isinstance(node, bool) or not isinstance(node, int | float) or node == 0:
             return node
-        value = node * factor * (1 + rng.uniform(-0.05, 0.05))
+        value = node * factor * (1 + rng.uniform(-0.05, 0.05) if jitter else 1)
         return round(value) if isinstance(node, int) else round(value, 6)
 
     out = walk({k: v for k, v in section.items() if k != "runtime"}, slower)
-    out["runtime"] = section["runtime"]
+    out["runtime"] = ms = section["runtime"]
+    if ms:
+        out["io_kbytes"] = out["io_bytes"] // 1024
+        out["iops"] = round(out["total_ios"] * 1000 / ms, 6)
+        out["bw"] = (1000 * out["io_bytes"] // ms) // 1024  # fio: bytes per second, then KiB
     return out
 
 
