@@ -58,13 +58,13 @@ def test_summary_first_with_counts_geometric_mean_and_correction(dbf, capsys):
         [STUDY],
     )
     assert (matched, unmatched) == (2, 126)
-    cells = columns(next(line for line in raw if line.startswith(DS4300) and "  iops (" in line))
+    cells = columns(next(line for line in raw if line.startswith(DS4300) and "  IO/s  " in line))
     assert cells[2:9] == ["higher", "2", "126", f"{gm:.2f}", f"{lo:.2f}", f"{hi:.2f}", "x1.1"]
     pcts = [p for (p,) in view(dbf, "SELECT pct_better FROM comparison WHERE study = ? AND metric = 'iops'", [STUDY])]
     pct = (math.exp(sum(math.log(1 + p / 100) for p in pcts) / len(pcts)) - 1) * 100
     assert cells[9] == f"{pct:+,.2f} %"
     # the correction's scope is throughput in IO/s and MB/s: the response time is compared as measured
-    assert columns(next(c for c in raw if c.startswith(DS4300) and "  avg_latency_ms" in c))[8] == "none"
+    assert columns(next(c for c in raw if c.startswith(DS4300) and "  average latency" in c))[8] == "none"
     assert any("Declared correction 1.1 (drive_generation_correction" in line for line in out)
     assert any("drive_generation_correction: throughput metrics in IO/s, MB/s" in line for line in out)
     assert not any(line.strip() == "matched points" for line in out)  # no per-point rows by default
@@ -127,7 +127,7 @@ def test_off_a_terminal_every_row_is_one_line_with_whole_names(dbf, capsys):
     at = dict(zip(heads, starts, strict=True))
     assert all(r[at["point"] - 2 : at["point"]] == "  " and r[at["point"]] != " " for r in rows)
     # the summary's metric whole, and which way is better
-    assert any(re.search(r" avg_latency_ms \(ms\)  +lower  ", line) for line in out)
+    assert any(re.search(r" average latency \(ms\)  +lower  ", line) for line in out)
 
 
 def test_tsv_is_one_line_per_point_with_every_column(dbf, capsys):
