@@ -31,7 +31,8 @@ def test_latency_samples_and_iomark_criterion(con, tmp_path):
     (d / FIX.name).write_bytes(FIX.read_bytes())
     (d / "criteria.csv").write_text(
         "criterion,tool,metric,comparator,threshold,unit,scope,source,iolab_metric\n"
-        "iomark_vm_response,IOmark-VM,share within 30 ms,>=,70,%,per set,hand-made test,"
+        # scoped to the tool whose runs it judges (criteria.csv's tool column): here vscsiStats' own
+        "iomark_vm_response,vscsiStats,share within 30 ms,>=,70,%,per set,hand-made test,"
         "pct_ios_within_30ms\n"
     )
     (d / "iolab.toml").write_text('criteria = ["iomark_vm_response"]\n')  # a criterion applies where declared
