@@ -125,7 +125,7 @@ def test_the_scaling_page_draws_every_curve_of_every_system(study):
     con.close()  # the render opens it read-only
     raw = rendered_page(dbf, tmp_path / "out", "splits", "03-scaling-curves.html")
     charts, _ = oracle.charts(raw)
-    iops = next(c for c in charts if c.title.startswith("iops") and "outstanding" in c.title)
+    iops = next(c for c in charts if c.title.startswith("IO/s") and "outstanding" in c.title)
     drawn = {(r["system"], r["workload"]) for r in oracle.drawn(iops)}
     assert drawn == {
         ("D3", f"{WL}, 1 worker"),
