@@ -21,6 +21,8 @@ import json
 import random
 from pathlib import Path
 
+from tests.conftest import fio_rates
+
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE = ROOT / "data" / "samples" / "fio-intel-d3-s4610-qd-sweep" / "randread-8-1.json"
 STUDY = "scale study: four systems of fio runs"
@@ -52,11 +54,8 @@ def _scaled(section: dict, speed: float, slower: float, rng: random.Random) -> d
         return round(value) if isinstance(node, int) else round(value, 6)
 
     out = walk({k: v for k, v in section.items() if k != "runtime"}, slower)
-    out["runtime"] = ms = section["runtime"]
-    if ms:
-        out["io_kbytes"] = out["io_bytes"] // 1024
-        out["iops"] = round(out["total_ios"] * 1000 / ms, 6)
-        out["bw"] = (1000 * out["io_bytes"] // ms) // 1024  # fio: bytes per second, then KiB
+    out["runtime"] = section["runtime"]
+    fio_rates(out)
     return out
 
 

@@ -21,7 +21,7 @@ import json
 import shutil
 from pathlib import Path
 
-from tests.conftest import ROOT, corpus
+from tests.conftest import ROOT, corpus, fio_rates
 from tests.test_comparison import scaled_iometer
 
 SYSTEMS = {
@@ -67,13 +67,15 @@ REPEATS = (1.0, 1.02, 0.98)  # three repeats a point, 2 % apart: every point has
 
 
 def scaled_fio(doc: dict, up: float) -> dict:
-    """A fio JSON document with every job's throughput x ``up`` and its latencies / ``up``."""
+    """A fio JSON document with every job's I/O counts and throughput x ``up`` (over the same runtime)
+    and its latencies / ``up``."""
     for job in doc["jobs"]:
         for ddir in ("read", "write", "trim"):
             side = job.get(ddir) or {}
-            for k in ("iops", "iops_mean", "iops_min", "iops_max", "bw", "bw_mean", "bw_min", "bw_max"):
+            for k in ("total_ios", "io_bytes", "iops_mean", "iops_min", "iops_max", "bw_mean", "bw_min", "bw_max"):
                 if isinstance(side.get(k), (int, float)):
                     side[k] = type(side[k])(side[k] * up) if isinstance(side[k], float) else round(side[k] * up)
+            fio_rates(side)  # its IOPS and bandwidth from the counts, as fio writes them (the parser checks)
             for lat in ("slat_ns", "clat_ns", "lat_ns", "slat", "clat", "lat"):
                 stats = side.get(lat) or {}
                 for k in ("min", "max", "mean", "stddev"):

@@ -46,6 +46,7 @@ RUN_HELPERS = {
     "run_throughput",
     "target_throughput",
     "target_volumes",
+    "run_drives",  # the drives behind each run (read by comparison_points, which holds every measurement)
     "log_targets",
     "latency_bin_shares",
     "orion_latency_points",
