@@ -196,10 +196,11 @@ def label(name: str, with_unit: bool = True) -> str:
 
 
 def metric_label(metric: str, stored_unit: str | None) -> str:
-    """A metric as the commands and pages name it: its label, with the unit it is stored in where the
-    vocabulary does not know the metric ("average latency (ms)"; a counter of a capture: "name (unit)")."""
-    said = label(metric)
-    return said if unit(metric) or not stored_unit or stored_unit in said else f"{said} ({stored_unit})"
+    """A metric beside the unit its numbers are stored in, as the commands and the explore page name it:
+    its label's words and that unit, where the words do not say it ("average latency (ms)", "IO/s",
+    "I/Os (count)"; a capture's counter the vocabulary does not know: "name (unit)")."""
+    name = label(metric, with_unit=False)
+    return f"{name} ({stored_unit})" if stored_unit and stored_unit not in name.split(" ") else name
 
 
 def decimals(values: Iterable[Any], significant: int = 3, most: int = 6) -> int:

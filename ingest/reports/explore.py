@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import altair as alt
 import polars as pl
 
+from .. import display
 from . import page as r
 
 # the x dimensions, in the order the input lists them: the column of the long table and what it is
@@ -51,9 +52,7 @@ def metric_label(metric: str, unit: str | None, role: str | None, direction: str
     """A metric as the pages name it, from the vocabulary and its label (iolab.display): 'average latency
     (ms): latency, lower is better', 'IO/s: throughput, higher is better'."""
     what = ", ".join(p for p in (role, f"{direction} is better" if direction else None) if p)
-    name = r.label(metric, with_unit=False)
-    named = f"{name} ({unit})" if unit and unit not in name.split(" ") else name
-    return named + (f": {what}" if what else "")
+    return display.metric_label(metric, unit) + (f": {what}" if what else "")
 
 
 def runs(con, study: str) -> pl.DataFrame:

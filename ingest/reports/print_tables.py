@@ -10,34 +10,18 @@ from __future__ import annotations
 import html
 import re
 
+from ..display import label
+
 WHOLE = 48  # characters: a name this short is never wrapped on paper (a 44-character one, whole)
-# the columns of the pages' tables that hold names (their headers as shown): a system, a workload...
-NAMES = {
-    "system",
-    "baseline",
-    "baseline system",
-    "other system",
-    "workload",
-    "workload label",
-    "configuration",
-    "configurations",
-    "config",
-    "baseline config",
-    "config label",
-    "measurement",
-    "baseline measurement",
-    "target",
-    "volume",
-    "array name",
-    "tool",
-    "tools",
-    "tool version",
-    "run",
-    "side",
-    "metric",
-    "scope",
-    "unit",
-}
+# the columns of the pages' tables that hold names (a system, a workload...), by their identifiers: a
+# table shows each head by its label (iolab.display), an older or hand-set head as the words of its name
+NAME_COLUMNS = (
+    "system", "baseline", "baseline_system", "other_system", "workload", "workload_label", "configuration",
+    "configurations", "config", "baseline_config", "config_label", "measurement", "baseline_measurement",
+    "target", "volume", "array_name", "tool", "tools", "tool_version", "run", "run_key", "side", "metric",
+    "scope", "unit",
+)  # fmt: skip
+NAMES = {label(c) for c in NAME_COLUMNS} | {c.replace("_", " ") for c in NAME_COLUMNS}
 _TABLE = re.compile(r"<table>(.*?)</table>", re.S)
 _TH = re.compile(r"<th\b[^>]*>(.*?)</th>", re.S)  # every head cell's content, a class or not (<th class="num">)
 _TR = re.compile(r"<tr>(.*?)</tr>", re.S)
