@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from .processes import started  # noqa: F401  (read from here too: iolab.lake.owned)
+from .processes import started
 
 SUFFIXES = (".tmp", ".part")
 _OWNED = re.compile(r"\..+\.(\d+)-(\d+)-[0-9a-f]{8}(?:\.tmp|\.part)")

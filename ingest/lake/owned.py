@@ -10,8 +10,9 @@ import time
 from pathlib import Path
 
 from .. import outputs
+from ..processes import started
 from ..regular import read_small_text
-from ..written import started, write_text
+from ..written import write_text
 from .common import MANIFEST, RUNNING, data_roots
 
 VIEWS_MANIFEST = outputs.VIEWS_MARK
