@@ -19,11 +19,19 @@ ROWS_IN_PYTHON = 500_000
 
 
 def _norm(v):
-    """A value as both engines should agree on it: numbers as float, lists element-wise."""
-    if isinstance(v, bool) or v is None or isinstance(v, (str, datetime, date)):
+    """A value as both engines should agree on it: whole numbers exact (a run's id is a 64-bit hash,
+    which a float would round into its neighbours), other numbers as float, times as plain datetimes
+    (pyarrow gives pandas Timestamps for nanosecond columns), lists element-wise."""
+    if isinstance(v, bool) or v is None or isinstance(v, (str, int)):
         return v
-    if isinstance(v, (int, float, Decimal)):
-        return float(v)
+    if isinstance(v, datetime):
+        return datetime(*v.timetuple()[:6], v.microsecond, tzinfo=v.tzinfo)
+    if isinstance(v, date):
+        return v
+    if isinstance(v, Decimal):
+        return int(v) if v == v.to_integral_value() else float(v)
+    if isinstance(v, float):
+        return v
     if isinstance(v, (list, tuple)):
         return tuple(_norm(x) for x in v)
     return v

@@ -129,7 +129,19 @@ def test_views_named_are_computed_with_what_they_read(exported, by_duckdb, tmp_p
     names = lake.translate.needed(["generation_comparison"])
     assert names == {
         "generation_comparison",
-        "current_measurements",  # each system's current measurement (012), read through (a ROW_VIEW)
+        # the generations are compared as the comparison compares (075): its points, each system's
+        # current measurement and the corrections that apply
+        "comparison",
+        "comparison_candidates",
+        "comparison_measurements",
+        "comparison_points",
+        "metric_corrections",
+        "study_baseline",
+        "study_runs",  # each run's system and generation
+        "run_drives",
+        "run_targets",
+        "log_targets",
+        "target_volumes",
         "measurements",
         "file_sessions",
         "file_measurements",
@@ -138,7 +150,6 @@ def test_views_named_are_computed_with_what_they_read(exported, by_duckdb, tmp_p
         "run_starts",
         "source_files",
         "study_conflicts",
-        "study_corrections",
         "study_declarations",
     }
     written = names - lake.ROW_VIEWS

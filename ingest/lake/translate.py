@@ -117,6 +117,10 @@ SPARK_FORMS = {
     # string_agg(DISTINCT x, sep ORDER BY x): the sorted distinct values joined (Spark's listagg with
     # DISTINCT and WITHIN GROUP fails when written: ClassCastException ... SortOrder)
     "string_agg_distinct": "CASE WHEN COUNT(X) > 0 THEN ARRAY_JOIN(ARRAY_SORT(COLLECT_SET(X)), P) END",
+    # list(x ORDER BY x) and list(DISTINCT x ORDER BY x): Spark's collect_list and collect_set keep no
+    # order (sqlglot drops the ORDER BY), so the collected values sorted
+    "list_sorted": "ARRAY_SORT(COLLECT_LIST(X))",
+    "list_distinct_sorted": "ARRAY_SORT(COLLECT_SET(X))",
     # microseconds since the epoch of a timestamp (trend_runs: a start from an end and a runtime)
     "epoch_us": "UNIX_MICROS(X)",
     # GLOB patterns (* and ?) as LIKE patterns, with % and _ of the pattern taken literally
@@ -136,6 +140,19 @@ def _spark_form(name: str, x, p=None):
             lambda n: args[n.name].copy() if isinstance(n, exp.Column) and n.name in args and args[n.name] else n
         )
     )
+
+
+def _sorted_list(order):
+    """list(x ORDER BY x) or list(DISTINCT x ORDER BY x) in Spark; any other ordered list is refused,
+    since Spark would collect it in no order."""
+    from sqlglot import exp
+
+    distinct = isinstance(order.this, exp.Distinct)
+    items = order.this.expressions if distinct else [order.this]
+    keys = order.expressions
+    if len(items) == 1 and len(keys) == 1 and keys[0].this == items[0] and not keys[0].args.get("desc"):
+        return _spark_form("list_distinct_sorted" if distinct else "list_sorted", items[0])
+    raise ValueError(f"Spark keeps no order in a list: {order.sql('duckdb')} (list(x ORDER BY x) is translated)")
 
 
 def _for_spark(tree):
@@ -166,6 +183,8 @@ def _for_spark(tree):
             (x,), order = n.this.this.expressions, n.this.expressions
             if len(order) == 1 and order[0].this == x and not order[0].args.get("desc"):
                 return _spark_form("string_agg_distinct", x, n.args["separator"])
+        if isinstance(n, exp.ArrayAgg) and isinstance(n.this, exp.Order):
+            return _sorted_list(n.this)
         if isinstance(n, exp.Glob):
             return _spark_form("glob", n.this, n.expression)
         if isinstance(n, exp.FromJson) and n.expression.is_string and n.expression.name in JSON_TYPES:
