@@ -78,11 +78,13 @@ t = r.query(
               ci95_high_pct, verdict,
               fdr_q, verdict_fdr,
               CASE WHEN previous_value IS NULL THEN 'first measurement' WHEN regression THEN 'regression'
-                   ELSE coalesce(verdict, 'no direction') END AS status
-       FROM trends WHERE study = ? AND scope = 'all' AND trended AND metric IN (SELECT unnest(?::VARCHAR[]))
-       ORDER BY list_position(?::VARCHAR[], metric), system, workload, configuration, measurement_no""",
-    [study, HEADLINE, HEADLINE],
+                   ELSE coalesce(verdict, 'no direction') END AS status,
+              list_position(?::VARCHAR[], metric) AS metric_no
+       FROM trends WHERE study = ? AND scope = 'all' AND trended AND metric IN (SELECT unnest(?::VARCHAR[]))""",
+    [HEADLINE, study, HEADLINE],
 )
+# workloads and configurations in their numeric order (4 KiB before 16 KiB), as every page orders them
+t = r.in_order(t, "metric_no", "system", "workload", "configuration", "measurement_no").drop("metric_no")
 if said := noise_alone(con, "trends", study):
     r.note(said)
 if t.is_empty():  # said here, beside the page's link and in the print edition, which leaves the page out
@@ -222,7 +224,7 @@ reg = t.filter(t["previous_measurement"].is_not_null()).select(
     "status",
 )
 r.table(
-    reg.sort(reg["status"] != "regression", "system"),
+    reg.sort(reg["status"] != "regression", "system", maintain_order=True),
     "Each measurement against the previous one (% change: positive is better; change: the value's own, in words)",
 )
 left = m.filter(m["ordered_by"] == "unordered")

@@ -203,9 +203,14 @@ X_LABEL = (
 )
 
 
+def picked_label(metrics: pl.DataFrame) -> str:
+    """A Vega expression: the picked metric's label (its unit in it), as the y input names it."""
+    return f"{_literal(metrics['label'].to_list())}[indexof({_literal(metrics['key'].to_list())}, {Y})]"
+
+
 def title(metrics: pl.DataFrame) -> dict:
     """The chart's title, the picked metric's label against the picked dimension's (the axes' names and units)."""
-    y = f"{_literal(metrics['label'].to_list())}[indexof({_literal(metrics['key'].to_list())}, {Y})]"
+    y = picked_label(metrics)
     x = f"{_literal([DIMS[d] for d in DIMS])}[indexof({_literal(list(DIMS))}, {X})]"
     return {"text": {"expr": f"['y: ' + {y}, 'x: ' + {x}]"}, "anchor": "start"}
 
@@ -247,7 +252,7 @@ def chart(rows: pl.DataFrame, pick: Pick, systems: pl.DataFrame):
         tooltip=[
             alt.Tooltip(f"{c}:{kind}", title=TIPS_SAID.get(c, r.label(c)))
             for c, kind in TOOLTIPS.items()
-            if c in rows.columns or c == "x"
+            if c in rows.columns or c in TIPS_SAID
         ],
     )
     lines = base.transform_filter("isValid(datum.series)").mark_line(strokeWidth=1).encode(detail="series:N")
@@ -263,6 +268,7 @@ def chart(rows: pl.DataFrame, pick: Pick, systems: pl.DataFrame):
         .transform_flatten(list(sent(rows).columns))
         .transform_calculate(pick="datum.metric + '|' + (isValid(datum.unit) ? datum.unit : '')")
         .transform_filter(f"datum.pick == {Y} && isValid(datum[{X}])")
+        .transform_calculate(metric_label=picked_label(metrics))
         .transform_calculate(
             x=f"datum[{X}]",
             panel=f"{FACET} == 'workload' ? (isValid(datum.workload) ? datum.workload : datum.series) : 'every workload'",
@@ -272,14 +278,15 @@ def chart(rows: pl.DataFrame, pick: Pick, systems: pl.DataFrame):
     )
 
 
-TIPS_SAID = {"x": "the dimension picked (x)"}  # a tooltip's field no label names
+# a tooltip's fields computed in the browser, by what they are titled: the point's metric by its label
+# with its unit (as the y input names it), the value of the dimension picked
+TIPS_SAID = {"metric_label": "metric", "x": "the dimension picked (x)"}
 # what a point's tooltip names, where the table has it: the file and line (a capture's: sample) it was read from
 TOOLTIPS = {
     "system": "N",
     "workload": "N",
     "series": "N",
-    "metric": "N",
-    "unit": "N",
+    "metric_label": "N",
     "value": "Q",
     "x": "O",
     "scope": "N",
