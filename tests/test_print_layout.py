@@ -328,3 +328,37 @@ def test_a_word_with_a_hyphen_is_never_broken_at_it():
     assert '<span class="nw">RAID-5</span> of <span class="nw">D3-S4610</span> drives' in out
     assert ".iolab td.whole, td.whole, .iolab span.nw { white-space: nowrap; }" in pdf.print_css()
     assert print_tables._joined("a-<wbr>b/<wbr>c-d") == "a-<wbr>b/<wbr>c-d"  # a path's breaks stay
+
+
+def test_a_long_reason_repeated_over_runs_of_rows_heads_them_once():
+    """The ds4300 study's 'points without a match': a reason of 100 characters in each of its 50 rows
+    took most of the page's width and made every row three lines (17 rows a page). On paper it heads
+    each run of rows that share it, once; the rows keep their order and every other cell."""
+    why = ["the baseline (IBM FAStT200 (dual controllers)) has no point at this workload, load and metric"] * 6
+    why += ["another configuration, drive count or split of the load of IBM DS4300 was compared here"] * 6
+    rows = [["system", f"IBM DS4300 &lt;{i}&gt;", f"{4 << i} KiB", why[i]] for i in range(12)]
+    head = "".join(f"<th>{h}</th>" for h in ("side", "system", "workload", "reason"))
+    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>" for r in rows)
+    out = print_tables.whole_names(f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+    assert re.findall(r"<th>([^<]*)</th>", out) == ["side", "system", "workload"]
+    groups = re.findall(r'<tr class="group"><td colspan="3">(.*?)</td></tr>', out)
+    assert groups == [f"reason: {why[0]}", f"reason: {why[6]}"]
+    # each heading stands right above the first row of its run, and no row lost a cell or its order
+    assert re.findall(r"IBM DS4300 &lt;(\d+)&gt;", out) == [str(i) for i in range(12)]
+    assert out.index(groups[1]) < out.index("IBM DS4300 &lt;6&gt;") and out.index(groups[1]) > out.index("&lt;5&gt;")
+    assert [len(re.findall(r"<td", r)) for r in re.findall(r"<tr>(.*?)</tr>", out)[1:]] == [3] * 12
+    assert ".iolab tr.group { break-after: avoid;" in pdf.print_css()
+
+
+def test_a_reason_that_changes_every_few_rows_stays_a_column():
+    """A text that changes from row to row (on average every 3 rows or sooner) would head nearly every
+    row: it stays in its column. So does a table too short to gain from it."""
+    texts = [f"reason number {i // 2} of a list of reasons longer than forty characters" for i in range(12)]
+    rows = "".join(f"<tr><td>s{i}</td><td>w{i}</td><td>{t}</td></tr>" for i, t in enumerate(texts))
+    table = (
+        f"<table><thead><tr><th>system</th><th>workload</th><th>reason</th></tr></thead><tbody>{rows}</tbody></table>"
+    )
+    assert print_tables.grouped_column(table, ["system", "workload", "reason"]) is None
+    assert 'class="group"' not in print_tables.whole_names(table)
+    short = table.replace(rows, rows[: rows.index("<tr><td>s4<")])
+    assert print_tables.grouped_column(short, ["system", "workload", "reason"]) is None

@@ -21,6 +21,7 @@ from iolab import batch, db
 from iolab.reports import check, pdf, print_tables, render
 from iolab.reports import facts as facts_module
 from iolab.validation import run as vrun
+from tests.conftest import ROOT
 from tests.studies import STUDY, SYSTEMS, four_systems
 
 needs_chromium = pytest.mark.skipif(check.chromium() is None, reason="no chromium (make check-reports installs it)")
@@ -462,3 +463,28 @@ def test_the_print_edition_names_no_identifier(edition, study_db):
         con.close()
     lines = [(f"page {i + 1}", line) for i, t in enumerate(texts) for line in t.splitlines()]
     assert words_scan.found(lines, names) == []
+
+
+@pytest.mark.slow  # a second edition, of the bundled ds4300 study (a minute): make test-slow
+@needs_chromium
+def test_the_ds4300_edition_fits_35_pages_with_its_long_table_at_25_rows_a_page(tmp_path):
+    """Issue 56: the bundled ds4300-vs-fastt200-2004 study printed to 56 pages, its 50 'points without
+    a match' at 3 rows a page (then 17: each row three lines, its reason in every row). Its reasons now
+    head their runs of rows (print_tables.grouped_column): 35 pages or fewer, and a page of that table
+    holds 25 rows or more."""
+    name = "ds4300-vs-fastt200-2004"
+    shutil.copytree(ROOT / "data" / "samples" / name, tmp_path / "data" / name)
+    con = db.open_db(tmp_path / "d.duckdb")
+    batch.ingest_paths(con, [tmp_path / "data"])
+    con.close()
+    assert render.render(tmp_path / "d.duckdb", tmp_path / "out", pdf=True) == 0
+    reader = pypdf.PdfReader(tmp_path / "out" / name / f"{name}.pdf")
+    pages = [p.extract_text() for p in reader.pages]
+    assert len(pages) <= 35
+    first = next(i for i, p in enumerate(pages) if "Points without a match" in p)
+    rows = [len(re.findall(r"^(?:system|baseline) IBM ", p, re.M)) for p in pages[first:]]
+    rows = rows[: next(i for i, n in enumerate(rows) if i and n == 0)]  # the table's pages
+    assert sum(rows) == 50 and len(rows) >= 2 and max(rows[1:]) >= 25, rows
+    text = " ".join("".join(pages[first:]).split())
+    why = "the baseline (IBM FAStT200 (dual controllers)) has no point at this workload, load, scope and metric"
+    assert f"reason: {why}" in text

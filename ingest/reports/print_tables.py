@@ -132,16 +132,22 @@ def _plan(longest: list[int], least: list[int], kept: set[int], lines: int) -> l
     ]
 
 
+def body_cells(body: str, n: int) -> list[list[tuple[str, str]]]:
+    """The body rows of a table of ``n`` columns (its inside), each cell as its attributes and its
+    plain text; a row of another count of cells (a heading row spanning them) left out."""
+    rows = [
+        [(c.group(1), html.unescape(_MARKUP.sub("", c.group(2)))) for c in _TD.finditer(r)] for r in _TR.findall(body)
+    ]
+    return [r for r in rows if len(r) == n]
+
+
 def fitted(body: str, heads: list[str], names: set[int], short: set[int]) -> tuple[set[int], set[int], list[float]]:
     """The columns of a table kept whole on one line, of ``names`` and ``short`` (their texts), and every
     column's share of the page's width (%): the fewest lines a row that fits the page's width
     (TABLE_WIDTH), names and short texts whole where the page holds them so, each column at least
     as wide as its longest word. Chromium, left to itself, gives a wrapping column its narrowest
     width (a reason five characters wide), or shrinks the whole page to the table's width."""
-    rows = [
-        [(c.group(1), html.unescape(_MARKUP.sub("", c.group(2)))) for c in _TD.finditer(r)] for r in _TR.findall(body)
-    ]
-    rows = [r for r in rows if len(r) == len(heads)]
+    rows = body_cells(body, len(heads))
     if not rows:
         return names, short, []
     n = len(heads)
@@ -169,6 +175,42 @@ def _without(row: str, columns: set[int]) -> str:
     return _CELL.sub(lambda c: "" if next(count) in columns else c.group(0), row)
 
 
+GROUPED_TEXT = 40  # characters: a text column this long, repeated over runs of rows, heads its runs on paper
+GROUP_ROWS = 10  # rows: a table this long at least; its runs of one text at least GROUP_RUN rows long on average
+GROUP_RUN = 4
+
+
+def grouped_column(body: str, heads: list[str]) -> int | None:
+    """The column of a long table whose long text (a reason, over 40 characters) stays the same over
+    runs of rows (on average GROUP_RUN or more): printed once above each run, not in every row, where
+    it would take most of the page's width and every row two more lines. None where there is none."""
+    rows = body_cells(body, len(heads))
+    if len(heads) < 3 or len(rows) < GROUP_ROWS:
+        return None
+    for i in reversed(range(len(heads))):
+        texts = [r[i][1] for r in rows]
+        runs = 1 + sum(a != b for a, b in zip(texts, texts[1:]))
+        if not any(r[i][0] for r in rows) and max(map(len, texts)) > GROUPED_TEXT and len(rows) >= GROUP_RUN * runs:
+            return i
+    return None
+
+
+def _heading_rows(body: str, column: int, head: str, span: int) -> str:
+    """``body`` without ``column``, a row spanning the table above each run of rows of one text of it."""
+    last = [None]
+
+    def row(r: re.Match) -> str:
+        cells = [c.group(0) for c in _CELL.finditer(r.group(1))]
+        if len(cells) != span + 1 or not cells[column].startswith("<td"):
+            return f"<tr>{_without(r.group(1), {column})}</tr>"
+        text = _TD.match(cells[column]).group(2)  # type: ignore[union-attr]
+        said = "" if text == last[0] else f'<tr class="group"><td colspan="{span}">{head}: {text}</td></tr>'
+        last[0] = text
+        return f"{said}<tr>{_without(r.group(1), {column})}</tr>"
+
+    return _TR.sub(row, body)
+
+
 def _table(match: re.Match) -> str:
     body = match.group(1)
     heads = _TH.findall(body)
@@ -178,6 +220,9 @@ def _table(match: re.Match) -> str:
         said = ", ".join(heads[i] for i in sorted(left))  # escaped as the page has them
         note = f'<p class="left-out">columns empty in every row shown are left out: {said}</p>'
         body = _TR.sub(lambda r: f"<tr>{_without(r.group(1), left)}</tr>", body)
+        heads = _TH.findall(body)
+    if (g := grouped_column(body, heads)) is not None:  # heads above its runs, not a column
+        body = _heading_rows(body, g, heads[g], len(heads) - 1)
         heads = _TH.findall(body)
     names = {i for i, h in enumerate(heads) if html.unescape(h).strip() in NAMES}
     names, short, shares = fitted(body, heads, names, short_columns(body))
