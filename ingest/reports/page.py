@@ -476,7 +476,10 @@ def provenance(con, study: str) -> None:
         display(HTML(validation_html(study_validation(con, study))))
     else:  # a render: it validates every study while the pages run, and fills this in
         display(HTML(VALIDATION_SLOT))
-    note(f"Rendered by iolab {__version__}; numbers come from the schemas/views/*.sql views.")
+    # on screen under every page; the print edition's cover says it once (a line of its own at the foot of
+    # a section would start a page of one line)
+    said = note_html(f"Rendered by iolab {__version__}; numbers come from the schemas/views/*.sql views.")
+    display(HTML(said.replace('<div class="iolab">', '<div class="iolab iolab-no-print">', 1)))
 
 
 def study_validation(con, study: str) -> pl.DataFrame:
