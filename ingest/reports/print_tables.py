@@ -34,10 +34,11 @@ _WORD_BREAK = re.compile(r"(?<=\w)/+(?=\w)")  # a path in text: after its slashe
 SHORT = 16  # characters: a column of texts no longer than this (a run key, a match rule) never wraps
 
 
-def _cell(cell: re.Match, i: int, names: set[int], short: set[int]) -> str:
+def _cell(cell: re.Match, i: int, names: set[int], short: set[int], loose: set[int]) -> str:
     """A plain text cell of a name column or of a column of short texts kept whole (a long name:
     wide), a path's cell wrapping after its slashes, dashes and underscores (never inside a word);
-    any other cell (a number, a cell with a class or markup of its own) as it is."""
+    any other cell (a number, a cell with a class or markup of its own) as it is. A path of ``loose``
+    wraps over as many lines as its column's width takes."""
     attrs, text = cell.group(1), cell.group(2)
     if attrs or "<" in text:
         return cell.group(0)
@@ -47,7 +48,7 @@ def _cell(cell: re.Match, i: int, names: set[int], short: set[int]) -> str:
     if i in short:  # a run key, a match rule: never broken over two lines
         return f'<td class="whole">{text}</td>'
     if "/" in text and " " not in text:  # a path: on two lines at most, its column as wide as that takes
-        style = f' style="--two-lines: {two_lines(html.unescape(text))}ch"'  # print.css: td.path on a page
+        style = "" if i in loose else f' style="--two-lines: {two_lines(html.unescape(text))}ch"'  # print.css
         return f'<td class="path"{style}>{_PATH_BREAK.sub(lambda m: m.group(0) + "<wbr>", text)}</td>'
     return f"<td>{_joined(_TOKEN.sub(_token_breaks, _WORD_BREAK.sub(lambda m: m.group(0) + '<wbr>', text)))}</td>"
 
@@ -81,9 +82,9 @@ def two_lines(path: str) -> int:
     return min(PATH_MOST, min((max(c, len(path) - c) for c in cuts), default=len(path)) + 1)
 
 
-def _row(row: str, names: set[int], short: set[int]) -> str:
+def _row(row: str, names: set[int], short: set[int], loose: set[int]) -> str:
     count = iter(range(len(row)))
-    return _TD.sub(lambda c: _cell(c, next(count), names, short), row)
+    return _TD.sub(lambda c: _cell(c, next(count), names, short, loose), row)
 
 
 def short_columns(body: str) -> set[int]:
@@ -114,7 +115,10 @@ TABLE_WIDTH = 1016  # px: the printable width of an A4 landscape page (print_ban
 
 def _words(text: str) -> int:
     """The longest piece of ``text`` no line may break: its longest word, a path's piece between
-    slashes (an identifier, bytes_written, whole)."""
+    slashes (an identifier, bytes_written, whole); of a path (a cell _cell breaks after its slashes,
+    dashes and underscores), its longest piece between them."""
+    if "/" in text and " " not in text:
+        return max(len(p) + 1 for p in _PATH_BREAK.split(text))
     pieces = _WORD_BREAK.sub(lambda m: m.group(0) + " ", text).split()  # where _cell lets a line break
     pieces = [
         p for w in pieces for p in (_TOKEN_BREAK.sub(lambda m: m.group(0) + " ", w).split() if len(w) > LONG else [w])
@@ -141,33 +145,38 @@ def body_cells(body: str, n: int) -> list[list[tuple[str, str]]]:
     return [r for r in rows if len(r) == n]
 
 
-def fitted(body: str, heads: list[str], names: set[int], short: set[int]) -> tuple[set[int], set[int], list[float]]:
-    """The columns of a table kept whole on one line, of ``names`` and ``short`` (their texts), and every
-    column's share of the page's width (%): the fewest lines a row that fits the page's width
-    (TABLE_WIDTH), names and short texts whole where the page holds them so, each column at least
-    as wide as its longest word. Chromium, left to itself, gives a wrapping column its narrowest
-    width (a reason five characters wide), or shrinks the whole page to the table's width."""
+def fitted(
+    body: str, heads: list[str], names: set[int], short: set[int]
+) -> tuple[set[int], set[int], set[int], list[float]]:
+    """The columns of a table kept whole on one line, of ``names`` and ``short`` (their texts), the
+    path columns let wrap over more than two lines, and every column's share of the page's width (%):
+    the fewest lines a row that fits the page's width (TABLE_WIDTH), names and short texts whole and
+    paths on two lines where the page holds them so, each column at least as wide as its longest word.
+    Chromium, left to itself, gives a wrapping column its narrowest width (a reason five characters
+    wide), or shrinks the whole page to the table's width."""
     rows = body_cells(body, len(heads))
     if not rows:
-        return names, short, []
+        return names, short, set(), []
     n = len(heads)
     heads = [html.unescape(_MARKUP.sub("", h)) for h in heads]
-    longest = [max(len(r[i][1]) for r in rows) for i in range(n)]
-    paths = [all(("/" in t and " " not in t) or not t for _, t in (r[i] for r in rows)) for i in range(n)]
-    kept = [paths[i] or any(r[i][0] for r in rows) for i in range(n)]  # a number (a cell with a class), a path
-    longest = [
-        min(two_lines(max((r[i][1] for r in rows), key=len)), longest[i]) if paths[i] else longest[i] for i in range(n)
-    ]
+    full = [max(len(r[i][1]) for r in rows) for i in range(n)]
+    paths = {i for i in range(n) if all(("/" in t and " " not in t) or not t for _, t in (r[i] for r in rows))}
+    numbers = {i for i in range(n) if any(r[i][0] for r in rows)}  # a cell with a class
     least = [max([_words(heads[i])] + [_words(r[i][1]) for r in rows]) for i in range(n)]
-    fixed = {i for i in range(n) if kept[i]} | short  # a short text (RAID-10, s1/r57) is never broken
-    whole = names | short
+    longest = [
+        min(two_lines(max((r[i][1] for r in rows), key=len)), full[i]) if i in paths else full[i] for i in range(n)
+    ]
     longest = [min(longest[i], WHOLE) if i in names else longest[i] for i in range(n)]  # a longer name wraps
+    fixed = numbers | paths | short  # a short text (RAID-10, s1/r57) is never broken
+    # names whole, then names wrapped, then paths wrapped too over as many lines as the row
+    wrapped = [full[i] if i in paths else longest[i] for i in range(n)]
+    tiers = ((fixed | names, longest), (fixed, longest), (fixed - paths, wrapped))
     for lines in range(1, 9):
-        for keep in (fixed | whole, fixed):
-            plan = _plan(longest, least, keep, lines)
+        for keep, widths in tiers:
+            plan = _plan(widths, least, keep, lines)
             if sum(plan) * CHAR + CELL_PAD * n <= TABLE_WIDTH:
-                return names & keep, short & keep, [100 * w / sum(plan) for w in plan]
-    return set(), set(), []
+                return names & keep, short & keep, paths - keep, [100 * w / sum(plan) for w in plan]
+    return set(), set(), set(), []
 
 
 def _without(row: str, columns: set[int]) -> str:
@@ -225,9 +234,9 @@ def _table(match: re.Match) -> str:
         body = _heading_rows(body, g, heads[g], len(heads) - 1)
         heads = _TH.findall(body)
     names = {i for i, h in enumerate(heads) if html.unescape(h).strip() in NAMES}
-    names, short, shares = fitted(body, heads, names, short_columns(body))
+    names, short, loose, shares = fitted(body, heads, names, short_columns(body))
     cols = "".join(f'<col style="width: {w:.1f}%">' for w in shares)
-    rows = _TR.sub(lambda r: f"<tr>{_row(r.group(1), names, short)}</tr>", body)
+    rows = _TR.sub(lambda r: f"<tr>{_row(r.group(1), names, short, loose)}</tr>", body)
     return f"<table>{f'<colgroup>{cols}</colgroup>' if cols else ''}{rows}</table>{note}"
 
 
