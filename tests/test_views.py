@@ -195,3 +195,20 @@ def test_data_dictionary_names_every_metric_and_unit(demo):
     assert sorted(m for m in metrics if m not in vocabulary.METRICS) == []
     units = {u for (u,) in q(demo, "SELECT DISTINCT unit FROM measurements")}
     assert all(f"`{u}`" in text for u in units)
+
+
+@pytest.mark.parametrize(
+    "size, read, random, oio, fallback, label",
+    [
+        (8192, 67, 100, 32, None, "8 KiB random, 67 % read, QD 32"),
+        (65536, 0, 0, 4, None, "64 KiB sequential write, QD 4"),
+        (4096, 50, 50, 1, None, "4 KiB 50 % random, 50 % read, QD 1"),
+        (None, None, None, None, "Web server", "Web server"),
+        (1048576, None, None, None, "Streaming", "Streaming, 1 MiB"),
+        # ORION's mixed summary states its read share and nothing else: no comma before it (was ', 70 % read')
+        (None, 70, None, None, None, "70 % read"),
+        (None, 70, None, 4, None, "70 % read, QD 4"),
+    ],
+)
+def test_a_workload_label_is_its_stated_parts_joined(con, size, read, random, oio, fallback, label):
+    assert q(con, "SELECT workload_label(?, ?, ?, ?, ?)", [size, read, random, oio, fallback]) == [(label,)]

@@ -20,13 +20,14 @@ CREATE OR REPLACE MACRO pct_text(p) AS regexp_replace(printf('%.2f', p::DOUBLE),
 
 CREATE OR REPLACE MACRO workload_label(bs, read_pct, random_pct, oio, fallback) AS
     CASE WHEN read_pct IS NULL AND random_pct IS NULL THEN concat_ws(', ', fallback, size_label(bs))
-         ELSE concat_ws(' ',
-                  size_label(bs),
-                  CASE WHEN random_pct = 100 THEN 'random' WHEN random_pct = 0 THEN 'sequential'
-                       WHEN random_pct IS NOT NULL THEN pct_text(random_pct) || ' % random' END,
-                  CASE WHEN read_pct = 100 THEN 'read' WHEN read_pct = 0 THEN 'write' END)
-              || CASE WHEN read_pct > 0 AND read_pct < 100 THEN ', ' || pct_text(read_pct) || ' % read' ELSE '' END
-              || coalesce(', QD ' || oio::BIGINT, '')
+         ELSE concat_ws(', ',  -- the parts a run states, none of them led by a comma ('70 % read, QD 4')
+                  nullif(concat_ws(' ',
+                      size_label(bs),
+                      CASE WHEN random_pct = 100 THEN 'random' WHEN random_pct = 0 THEN 'sequential'
+                           WHEN random_pct IS NOT NULL THEN pct_text(random_pct) || ' % random' END,
+                      CASE WHEN read_pct = 100 THEN 'read' WHEN read_pct = 0 THEN 'write' END), ''),
+                  CASE WHEN read_pct > 0 AND read_pct < 100 THEN pct_text(read_pct) || ' % read' END,
+                  'QD ' || oio::BIGINT)
     END;
 
 CREATE OR REPLACE MACRO split_text(qd, workers) AS
