@@ -362,3 +362,26 @@ def test_a_reason_that_changes_every_few_rows_stays_a_column():
     assert 'class="group"' not in print_tables.whole_names(table)
     short = table.replace(rows, rows[: rows.index("<tr><td>s4<")])
     assert print_tables.grouped_column(short, ["system", "workload", "reason"]) is None
+
+
+def test_a_path_wraps_over_more_lines_where_its_two_lines_leave_no_room():
+    """The esg study's per-run table (15 columns, a 90-character path): with the path held to two lines
+    no plan fitted the page, and Chromium squeezed the system's name to 8 characters a line. The path
+    now wraps over as many lines as the row takes (no two-line minimum), and the table keeps its plan."""
+    heads = ["system", "workload", "run", "tool", "RAID level", "configuration", "volume", "drives"]
+    heads += ["where the drives are stated", "how the points were matched", "IO/s", "IO/s per drive", "MB/s"]
+    heads += ["MB/s per drive", "file"]
+    path = "samples/esg-ds5020-2009/Performance_2009_10_16_11_49_42_RECONSTRUCTED-esg-ds5020-js01.html"
+    cells = ["IBM DS5020 Express (112 x 15K FC)", "Iometer large sequential read characterization", "Performance"]
+    cells += ["Jetstress", "10", "4-tile VMware mixed workload", "JS_01"]
+    numbers = ["8", "declared", "sidecar:exact", "1,101", "137.6", "3,100", "27.7"]
+    row = "".join(f"<td>{c}</td>" for c in cells) + '<td class="num">8</td>'
+    row += "".join(f"<td>{c}</td>" for c in numbers[1:3]) + "".join(f'<td class="num">{c}</td>' for c in numbers[3:])
+    row += f"<td>{path}</td>"
+    head = "".join(f"<th>{h}</th>" for h in heads)
+    table = f"<table><thead><tr>{head}</tr></thead><tbody>{f'<tr>{row}</tr>' * 3}</tbody></table>"
+    out = print_tables.whole_names(table)
+    shares = [float(w) for w in re.findall(r'<col style="width: ([\d.]+)%">', out)]
+    assert len(shares) == len(heads) and abs(sum(shares) - 100) < 1
+    assert '<td class="path">samples/<wbr>esg-<wbr>' in out and "--two-lines" not in out
+    assert print_tables._words(path) == len("RECONSTRUCTED-") and "Performance_<wbr>2009_<wbr>" in out
