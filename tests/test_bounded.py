@@ -157,6 +157,27 @@ def test_the_default_memory_limit_is_sized_from_the_machine(monkeypatch):
     assert config.memory_bytes("a lot") == 0
 
 
+def test_a_render_s_snapshot_computes_its_views_with_a_reader_s_memory(tmp_path, monkeypatch):
+    """The snapshot's connection writes its copy, but computes what the pages read: a reader's quarter
+    of the machine, not a writer's 512 MB (a 10,000-run study's trend_runs needs ~600 MB and cannot
+    spill); the knob still bounds it."""
+    from iolab import config, db
+    from iolab.reports import render
+
+    monkeypatch.delenv("IOLAB_DB_MEMORY", raising=False)
+    monkeypatch.setattr(config, "machine_memory", lambda: 16_000_000_000)
+    seen = []
+    monkeypatch.setattr(
+        render,
+        "materialize",
+        lambda con, views: seen.append(con.execute("SELECT current_setting('memory_limit')").fetchall()),
+    )
+    render.store_views(db.open_db(tmp_path / "s.duckdb"), [])
+    monkeypatch.setenv("IOLAB_DB_MEMORY", "300MB")
+    render.store_views(db.open_db(tmp_path / "s.duckdb"), [])
+    assert seen == [[("3.7 GiB",)], [("286.1 MiB",)]]  # 4000 MB, the reader's; 300 MB, the knob
+
+
 def test_a_query_past_the_limit_spills_and_an_ended_processs_spill_is_removed(tmp_path, monkeypatch):
     """A sort bigger than the memory limit spills into the process's folder in the cache instead of
     failing, and leaves no file there once closed; the folder of a process that ended without closing

@@ -112,10 +112,17 @@ def store_more(snap: Path, views: list[str]) -> None:
 
 def store_views(con: duckdb.DuckDBPyConnection, views: list[str] | None) -> None:
     """Store ``views`` (None: every view) as tables on ``con``, checkpoint and close it (DuckDB's own
-    progress bar off: a big capture's summaries take seconds, and it would draw over the render's)."""
+    progress bar off: a big capture's summaries take seconds, and it would draw over the render's).
+
+    The copy's connection writes, but what it computes is what the pages read: it has a reader's
+    memory (config.db_memory_limit), not a writer's 512 MB. A 10,000-run study's trend_runs, a join
+    DuckDB builds on its wide side (370,000 rows of measurements), needs ~600 MB and cannot spill."""
+    from ..config import db_memory_limit
+
     try:
         with contextlib.suppress(duckdb.InvalidInputException):  # a Jupyter kernel without ipywidgets refuses
             con.execute("SET enable_progress_bar = false")
+        con.execute(f"SET memory_limit = '{db_memory_limit(read_only=True)}'")
         materialize(con, views)
         con.execute("CHECKPOINT")
     finally:
