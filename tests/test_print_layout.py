@@ -7,6 +7,7 @@ the verdicts' grey bars outlined dark. Charts are drawn with vl-convert (no brow
 from __future__ import annotations
 
 import base64
+import html
 import re
 
 import altair as alt
@@ -385,3 +386,13 @@ def test_a_path_wraps_over_more_lines_where_its_two_lines_leave_no_room():
     assert len(shares) == len(heads) and abs(sum(shares) - 100) < 1
     assert '<td class="path">samples/<wbr>esg-<wbr>' in out and "--two-lines" not in out
     assert print_tables._words(path) == len("RECONSTRUCTED-") and "Performance_<wbr>2009_<wbr>" in out
+
+
+def test_a_name_repeated_over_runs_of_rows_stays_in_every_row():
+    """The appendix's run table lists every run with its system (a 44-character name, the same over
+    64 rows): a name is never lifted into a heading, so a row carries it on every page it lands on."""
+    name = '=HYPERLINK("http://example.invalid","Omega")'
+    rows = "".join(f"<tr><td>{i}</td><td>{html.escape(name)}</td><td>4 KiB random read</td></tr>" for i in range(64))
+    table = f"<table><thead><tr><th>#</th><th>system</th><th>workload</th></tr></thead><tbody>{rows}</tbody></table>"
+    assert print_tables.grouped_column(table, ["#", "system", "workload"]) is None
+    assert print_tables.whole_names(table).count(html.escape(name)) == 64

@@ -192,11 +192,13 @@ GROUP_RUN = 4
 def grouped_column(body: str, heads: list[str]) -> int | None:
     """The column of a long table whose long text (a reason, over 40 characters) stays the same over
     runs of rows (on average GROUP_RUN or more): printed once above each run, not in every row, where
-    it would take most of the page's width and every row two more lines. None where there is none."""
+    it would take most of the page's width and every row two more lines. None where there is none.
+    Never a name (a system, a workload: NAMES): a row names what it is on every page it lands on."""
     rows = body_cells(body, len(heads))
     if len(heads) < 3 or len(rows) < GROUP_ROWS:
         return None
-    for i in reversed(range(len(heads))):
+    named = {i for i, h in enumerate(heads) if html.unescape(_MARKUP.sub("", h)).strip() in NAMES}
+    for i in (i for i in reversed(range(len(heads))) if i not in named):
         texts = [r[i][1] for r in rows]
         runs = 1 + sum(a != b for a, b in zip(texts, texts[1:]))
         if not any(r[i][0] for r in rows) and max(map(len, texts)) > GROUPED_TEXT and len(rows) >= GROUP_RUN * runs:
