@@ -208,7 +208,7 @@ def grouped_column(body: str, heads: list[str]) -> int | None:
 
 def _heading_rows(body: str, column: int, head: str, span: int) -> str:
     """``body`` without ``column``, a row spanning the table above each run of rows of one text of it."""
-    last = [None]
+    last: list[str | None] = [None]
 
     def row(r: re.Match) -> str:
         cells = [c.group(0) for c in _CELL.finditer(r.group(1))]
