@@ -478,8 +478,8 @@ def provenance(con, study: str) -> None:
         display(HTML(VALIDATION_SLOT))
     # on screen under every page; the print edition's cover says it once (a line of its own at the foot of
     # a section would start a page of one line)
-    said = note_html(f"Rendered by iolab {__version__}; numbers come from the schemas/views/*.sql views.")
-    display(HTML(said.replace('<div class="iolab">', '<div class="iolab iolab-no-print">', 1)))
+    said = f"Rendered by iolab {__version__}; numbers come from the schemas/views/*.sql views."
+    display(HTML(note_html(said, screen_only=True)))
 
 
 def study_validation(con, study: str) -> pl.DataFrame:

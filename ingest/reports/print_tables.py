@@ -34,6 +34,11 @@ _WORD_BREAK = re.compile(r"(?<=\w)/+(?=\w)")  # a path in text: after its slashe
 SHORT = 16  # characters: a column of texts no longer than this (a run key, a match rule) never wraps
 
 
+def _path(text: str) -> bool:
+    """A cell's text is a path: a slash and no space (a file, samples/esg-ds5020-2009/x.csv)."""
+    return "/" in text and " " not in text
+
+
 def _cell(cell: re.Match, i: int, names: set[int], short: set[int], loose: set[int]) -> str:
     """A plain text cell of a name column or of a column of short texts kept whole (a long name:
     wide), a path's cell wrapping after its slashes, dashes and underscores (never inside a word);
@@ -47,7 +52,7 @@ def _cell(cell: re.Match, i: int, names: set[int], short: set[int], loose: set[i
         return f'<td class="{"whole" if whole else "name"}">{text if whole else _joined(text)}</td>'
     if i in short:  # a run key, a match rule: never broken over two lines
         return f'<td class="whole">{text}</td>'
-    if "/" in text and " " not in text:  # a path: on two lines at most, its column as wide as that takes
+    if _path(text):  # a path: on two lines at most, its column as wide as that takes
         style = "" if i in loose else f' style="--two-lines: {two_lines(html.unescape(text))}ch"'  # print.css
         return f'<td class="path"{style}>{_PATH_BREAK.sub(lambda m: m.group(0) + "<wbr>", text)}</td>'
     return f"<td>{_joined(_TOKEN.sub(_token_breaks, _WORD_BREAK.sub(lambda m: m.group(0) + '<wbr>', text)))}</td>"
@@ -117,7 +122,7 @@ def _words(text: str) -> int:
     """The longest piece of ``text`` no line may break: its longest word, a path's piece between
     slashes (an identifier, bytes_written, whole); of a path (a cell _cell breaks after its slashes,
     dashes and underscores), its longest piece between them."""
-    if "/" in text and " " not in text:
+    if _path(text):
         return max(len(p) + 1 for p in _PATH_BREAK.split(text))
     pieces = _WORD_BREAK.sub(lambda m: m.group(0) + " ", text).split()  # where _cell lets a line break
     pieces = [
@@ -160,7 +165,7 @@ def fitted(
     n = len(heads)
     heads = [html.unescape(_MARKUP.sub("", h)) for h in heads]
     full = [max(len(r[i][1]) for r in rows) for i in range(n)]
-    paths = {i for i in range(n) if all(("/" in t and " " not in t) or not t for _, t in (r[i] for r in rows))}
+    paths = {i for i in range(n) if all(_path(t) or not t for _, t in (r[i] for r in rows))}
     numbers = {i for i in range(n) if any(r[i][0] for r in rows)}  # a cell with a class
     least = [max([_words(heads[i])] + [_words(r[i][1]) for r in rows]) for i in range(n)]
     longest = [
@@ -189,6 +194,11 @@ GROUP_ROWS = 10  # rows: a table this long at least; its runs of one text at lea
 GROUP_RUN = 4
 
 
+def name_columns(heads: list[str]) -> set[int]:
+    """The columns whose head (as the page has it, escaped, maybe with markup) is a name's (NAMES)."""
+    return {i for i, h in enumerate(heads) if html.unescape(_MARKUP.sub("", h)).strip() in NAMES}
+
+
 def grouped_column(body: str, heads: list[str]) -> int | None:
     """The column of a long table whose long text (a reason, over 40 characters) stays the same over
     runs of rows (on average GROUP_RUN or more): printed once above each run, not in every row, where
@@ -197,7 +207,7 @@ def grouped_column(body: str, heads: list[str]) -> int | None:
     rows = body_cells(body, len(heads))
     if len(heads) < 3 or len(rows) < GROUP_ROWS:
         return None
-    named = {i for i, h in enumerate(heads) if html.unescape(_MARKUP.sub("", h)).strip() in NAMES}
+    named = name_columns(heads)
     for i in (i for i in reversed(range(len(heads))) if i not in named):
         texts = [r[i][1] for r in rows]
         runs = 1 + sum(a != b for a, b in zip(texts, texts[1:]))
@@ -235,8 +245,7 @@ def _table(match: re.Match) -> str:
     if (g := grouped_column(body, heads)) is not None:  # heads above its runs, not a column
         body = _heading_rows(body, g, heads[g], len(heads) - 1)
         heads = _TH.findall(body)
-    names = {i for i, h in enumerate(heads) if html.unescape(h).strip() in NAMES}
-    names, short, loose, shares = fitted(body, heads, names, short_columns(body))
+    names, short, loose, shares = fitted(body, heads, name_columns(heads), short_columns(body))
     cols = "".join(f'<col style="width: {w:.1f}%">' for w in shares)
     rows = _TR.sub(lambda r: f"<tr>{_row(r.group(1), names, short, loose)}</tr>", body)
     return f"<table>{f'<colgroup>{cols}</colgroup>' if cols else ''}{rows}</table>{note}"

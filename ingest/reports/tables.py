@@ -120,8 +120,9 @@ def table_html(
     return f'{CSS}<div class="iolab">{cap}{rows}{foot}</div>'
 
 
-def note_html(text: str) -> str:
-    return f'{CSS}<div class="iolab"><p class="note">{esc(text)}</p></div>'
+def note_html(text: str, screen_only: bool = False) -> str:
+    """A note, escaped; ``screen_only``: left out of the print edition (print.css: .iolab-no-print)."""
+    return f'{CSS}<div class="iolab{" iolab-no-print" if screen_only else ""}"><p class="note">{esc(text)}</p></div>'
 
 
 # A page that has nothing to draw says why, in a note of its own (page.not_drawn): the render reads it
